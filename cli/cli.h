@@ -1,0 +1,44 @@
+/*
+ * cli.h - shared pieces of the smsim command-line tool.
+ *
+ * The CLI is the only code that sees both sim/ and frontend/.  Each
+ * subcommand is a function (argc, argv) -> exit status:
+ *   0 success, 1 usage error, 2 bad input (file, config, trace),
+ *   3 internal error, 4 validation verdict beyond threshold (validate).
+ */
+#ifndef SMSIM_CLI_CLI_H
+#define SMSIM_CLI_CLI_H
+
+#include <stdio.h>
+#include "sim/error.h"
+
+enum cli_exit {
+    CLI_OK = 0,
+    CLI_USAGE = 1,
+    CLI_BAD_INPUT = 2,
+    CLI_INTERNAL = 3,
+    CLI_VERDICT = 4
+};
+
+/* Print "smsim: <message>" for err and return its exit status. */
+int cli_fail(const struct sim_error *err);
+
+/* Print "smsim CMD: <message>\nTry 'smsim CMD --help'." and return 1. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse an unsigned integer argument; returns 0 on success. */
+int cli_parse_u64(const char *s, uint64_t *out);
+
+/* Open the instruction source named by a path (.smt, or later PTX launch
+ * files and Accel-Sim traces) or a synthetic spec ("synth:saxpy:...").
+ * Defined in cmd_run.c. */
+struct inst_source;
+int cli_open_source(const char *trace, const char *synth, struct inst_source *src,
+                    struct sim_error *err);
+
+int cmd_run(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+
+#endif /* SMSIM_CLI_CLI_H */

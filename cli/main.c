@@ -1,0 +1,67 @@
+/*
+ * main.c - smsim entry point: subcommand dispatch, --help, --version.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    { "run", cmd_run, "simulate the kernels of a trace on a configured GPU" },
+    { "config", cmd_config, "list, show, compare and document GPU configurations" },
+    { "trace", cmd_trace, "inspect, verify, dump and record .smt traces" },
+    { "stats", cmd_stats, "document the statistics smsim reports" },
+};
+
+static void
+usage(FILE *out)
+{
+    fprintf(out, "usage: smsim COMMAND [OPTIONS]\n"
+                 "       smsim --version | --help\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'smsim COMMAND --help' describes a command.\n"
+                 "exit status: 0 success, 1 usage error, 2 bad input (file, config, trace),\n"
+                 "             3 internal error, 4 validation verdict beyond threshold\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        if (argc > 2 && strcmp(argv[1], "help") == 0) {
+            char *sub[] = { argv[2], (char *)"--help", NULL };
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                if (strcmp(commands[i].name, argv[2]) == 0)
+                    return commands[i].fn(2, sub);
+            fprintf(stderr, "smsim: unknown command '%s'\n", argv[2]);
+            return CLI_USAGE;
+        }
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("smsim %s\n", PACKAGE_VERSION);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, argv[1]) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "smsim: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,99 @@
+/*
+ * record.c - source -> .smt copier (see record.h).
+ */
+#include "frontend/record.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "frontend/smt.h"
+#include "frontend/smt_writer.h"
+
+#define MAX_OPNAMES 65536u
+
+static int
+record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
+             struct record_totals *tot, struct sim_error *err)
+{
+    bool done[SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE] = { false };
+    bool waiting[SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE] = { false };
+    struct warp_inst wi;
+    uint32_t live = wpb;
+
+    SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, id, 0, err));
+    SIM_FORWARD_IF_ERROR(smt_writer_block_begin(w, id, err));
+    while (live > 0) {
+        /* run every live warp up to its next barrier or its end */
+        for (uint32_t k = 0; k < wpb; k++) {
+            while (!done[k] && !waiting[k]) {
+                int r = inst_source_next(src, 0, k, &wi, err);
+                if (r < 0)
+                    return r;
+                if (r == 0) {
+                    done[k] = true;
+                    live--;
+                    break;
+                }
+                SIM_FORWARD_IF_ERROR(smt_writer_add(w, k, &wi, err));
+                tot->warp_insts++;
+                if (wi.flags & SIM_IF_BARRIER)
+                    waiting[k] = true;
+            }
+        }
+        /* now every live warp waits at the barrier: release it */
+        for (uint32_t k = 0; k < wpb; k++)
+            waiting[k] = false;
+    }
+    src->ops->block_end(src->ctx, 0);
+    SIM_FORWARD_IF_ERROR(smt_writer_block_end(w, err));
+    tot->blocks++;
+    return SIM_OK;
+}
+
+int
+record_to_smt(struct inst_source *src, const char *path, const char *producer,
+              uint32_t chunk_raw, struct record_totals *tot, struct sim_error *err)
+{
+    struct kernel_info ki;
+    const char **names = NULL;
+    size_t n_names = 0;
+    smt_writer *w = NULL;
+    int rc;
+
+    memset(tot, 0, sizeof *tot);
+    rc = src->ops->next_kernel(src->ctx, &ki, err);
+    if (rc < 0)
+        return rc;
+    if (src->ops->opcode_name != NULL) {
+        names = xcalloc(MAX_OPNAMES, sizeof *names);
+        while (n_names < MAX_OPNAMES) {
+            const char *nm = src->ops->opcode_name(src->ctx, (uint16_t)n_names);
+            if (nm == NULL)
+                break;
+            names[n_names++] = nm;
+        }
+    }
+    w = smt_writer_open(path, ki.isa, ki.isa_version, producer, names, n_names, chunk_raw, err);
+    free(names);
+    if (w == NULL)
+        return err->code < 0 ? err->code : SIM_ERR_IO;
+    while (rc > 0) {
+        uint32_t wpb = kernel_info_warps_per_block(&ki);
+        uint64_t nb = kernel_info_blocks(&ki);
+        rc = src->ops->kernel_begin(src->ctx, 1, err);
+        if (rc == SIM_OK)
+            rc = smt_writer_kernel_begin(w, &ki, err);
+        for (uint64_t b = 0; rc == SIM_OK && b < nb; b++)
+            rc = record_block(src, w, wpb, b, tot, err);
+        if (rc == SIM_OK)
+            rc = smt_writer_kernel_end(w, err);
+        if (rc < 0)
+            break;
+        tot->kernels++;
+        rc = src->ops->next_kernel(src->ctx, &ki, err);
+    }
+    if (rc < 0) {
+        smt_writer_abort(w);
+        return rc;
+    }
+    return smt_writer_close(w, err);
+}

@@ -1,0 +1,294 @@
+/*
+ * smtrec.c - the .smt record codec.
+ *
+ * Layout of a record (all multi-byte integers are LEB128 varints unless
+ * stated; "zz" = zigzag-coded signed value):
+ *   u8    head      bit0 mask differs from previous (u32 LE follows)
+ *                   bit1 memory part present
+ *                   bit2 aux present
+ *                   bit3 flags byte present
+ *                   bits4-7 must be zero
+ *   zz    pc - previous pc
+ *   var   opcode
+ *   u8    opclass
+ *   [u8   flags]
+ *   [u32  mask]
+ *   u8    n_dst << 4 | n_src, then n_dst + n_src register ids (var)
+ *   [var  aux]
+ *   [u8 space, u8 width, u8 mode, addresses]
+ *         mode 0: one zz delta per active lane (lane order) from the
+ *                 previous active lane's address (the first from 0)
+ *         mode 1: var base, zz stride: active lane of rank k has base + k*stride
+ */
+#include "frontend/smtrec.h"
+
+#include <string.h>
+
+enum {
+    HEAD_MASK = 1u << 0,
+    HEAD_MEM = 1u << 1,
+    HEAD_AUX = 1u << 2,
+    HEAD_FLAGS = 1u << 3,
+    HEAD_RESERVED = 0xf0u
+};
+
+void
+smtrec_reset(struct smtrec_state *st)
+{
+    st->pc = 0;
+    st->mask = 0xffffffffu;
+}
+
+static inline uint8_t *
+put_var(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t
+zz_enc(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t
+zz_dec(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Read a varint; returns NULL on overrun or overlong encoding. */
+static inline const uint8_t *
+get_var(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (p >= end)
+            return NULL;
+        uint8_t b = *p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *out = v;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+const char *
+smtrec_check(const struct warp_inst *wi)
+{
+    if (wi->opclass >= SIM_OPC_COUNT)
+        return "opcode class out of range";
+    if (wi->space >= SIM_SPACE_COUNT)
+        return "memory space out of range";
+    if (wi->n_dst > SIM_MAX_DST || wi->n_src > SIM_MAX_SRC)
+        return "too many register operands";
+    for (unsigned i = 0; i < wi->n_dst; i++)
+        if (wi->dst[i] >= SIM_MAX_REGS)
+            return "destination register id out of range";
+    for (unsigned i = 0; i < wi->n_src; i++)
+        if (wi->src[i] >= SIM_MAX_REGS)
+            return "source register id out of range";
+    if (wi->space != SIM_SPACE_NONE && (wi->width == 0 || wi->width > 64))
+        return "memory access width must be 1..64 bytes";
+    return NULL;
+}
+
+size_t
+smtrec_encode(struct smtrec_state *st, const struct warp_inst *wi, uint8_t *out)
+{
+    uint8_t *p = out + 1;
+    uint8_t head = 0;
+    bool mem = wi->space != SIM_SPACE_NONE;
+
+    if (wi->active_mask != st->mask)
+        head |= HEAD_MASK;
+    if (mem)
+        head |= HEAD_MEM;
+    if (wi->aux != 0)
+        head |= HEAD_AUX;
+    if (wi->flags != 0)
+        head |= HEAD_FLAGS;
+    p = put_var(p, zz_enc((int64_t)wi->pc - (int64_t)st->pc));
+    p = put_var(p, wi->opcode);
+    *p++ = wi->opclass;
+    if (head & HEAD_FLAGS)
+        *p++ = wi->flags;
+    if (head & HEAD_MASK) {
+        uint32_t m = wi->active_mask;
+        p[0] = (uint8_t)m;
+        p[1] = (uint8_t)(m >> 8);
+        p[2] = (uint8_t)(m >> 16);
+        p[3] = (uint8_t)(m >> 24);
+        p += 4;
+    }
+    *p++ = (uint8_t)(wi->n_dst << 4 | wi->n_src);
+    for (unsigned i = 0; i < wi->n_dst; i++)
+        p = put_var(p, wi->dst[i]);
+    for (unsigned i = 0; i < wi->n_src; i++)
+        p = put_var(p, wi->src[i]);
+    if (head & HEAD_AUX)
+        p = put_var(p, wi->aux);
+    if (mem) {
+        uint32_t m = wi->active_mask;
+        unsigned n = inst_popc(m);
+        sim_addr_t a[SIM_WARP_SIZE];
+        unsigned k = 0;
+        for (unsigned lane = 0; lane < SIM_WARP_SIZE; lane++)
+            if (m & (1u << lane))
+                a[k++] = wi->addr[lane];
+        bool strided = n >= 1;
+        int64_t stride = n >= 2 ? (int64_t)(a[1] - a[0]) : 0;
+        for (unsigned i = 2; i < n && strided; i++)
+            strided = (int64_t)(a[i] - a[i - 1]) == stride;
+        *p++ = wi->space;
+        *p++ = wi->width;
+        if (strided) {
+            *p++ = 1;
+            p = put_var(p, a[0]);
+            p = put_var(p, zz_enc(stride));
+        } else {
+            *p++ = 0;
+            sim_addr_t prev = 0;
+            for (unsigned i = 0; i < n; i++) {
+                p = put_var(p, zz_enc((int64_t)(a[i] - prev)));
+                prev = a[i];
+            }
+        }
+    }
+    out[0] = head;
+    st->pc = wi->pc;
+    st->mask = wi->active_mask;
+    return (size_t)(p - out);
+}
+
+size_t
+smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
+              struct warp_inst *wi, const char **why)
+{
+    const uint8_t *p = p0;
+    uint64_t v;
+    uint8_t head;
+
+#define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) { *why = "record runs past the chunk end"; return 0; } } while (0)
+#define VAR(dst) do { p = get_var(p, end, &v); if (p == NULL) { *why = "bad varint"; return 0; } (dst) = v; } while (0)
+    NEED(1);
+    head = *p++;
+    if (head & HEAD_RESERVED) {
+        *why = "reserved record header bits set";
+        return 0;
+    }
+    uint64_t dpc;
+    VAR(dpc);
+    wi->pc = (uint32_t)((int64_t)st->pc + zz_dec(dpc));
+    uint64_t opc;
+    VAR(opc);
+    if (opc > UINT16_MAX) {
+        *why = "opcode id out of range";
+        return 0;
+    }
+    wi->opcode = (uint16_t)opc;
+    NEED(1);
+    wi->opclass = *p++;
+    if (wi->opclass >= SIM_OPC_COUNT) {
+        *why = "opcode class out of range";
+        return 0;
+    }
+    wi->flags = 0;
+    if (head & HEAD_FLAGS) {
+        NEED(1);
+        wi->flags = *p++;
+    }
+    if (head & HEAD_MASK) {
+        NEED(4);
+        wi->active_mask = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                          (uint32_t)p[3] << 24;
+        p += 4;
+    } else {
+        wi->active_mask = st->mask;
+    }
+    NEED(1);
+    wi->n_dst = *p >> 4;
+    wi->n_src = *p & 0xf;
+    p++;
+    if (wi->n_dst > SIM_MAX_DST || wi->n_src > SIM_MAX_SRC) {
+        *why = "too many register operands";
+        return 0;
+    }
+    for (unsigned i = 0; i < wi->n_dst; i++) {
+        VAR(v);
+        if (v >= SIM_MAX_REGS) {
+            *why = "register id out of range";
+            return 0;
+        }
+        wi->dst[i] = (uint16_t)v;
+    }
+    for (unsigned i = 0; i < wi->n_src; i++) {
+        VAR(v);
+        if (v >= SIM_MAX_REGS) {
+            *why = "register id out of range";
+            return 0;
+        }
+        wi->src[i] = (uint16_t)v;
+    }
+    wi->aux = 0;
+    if (head & HEAD_AUX) {
+        VAR(v);
+        if (v > UINT32_MAX) {
+            *why = "aux value out of range";
+            return 0;
+        }
+        wi->aux = (uint32_t)v;
+    }
+    wi->space = SIM_SPACE_NONE;
+    wi->width = 0;
+    if (head & HEAD_MEM) {
+        NEED(3);
+        wi->space = p[0];
+        wi->width = p[1];
+        uint8_t mode = p[2];
+        p += 3;
+        if (wi->space == SIM_SPACE_NONE || wi->space >= SIM_SPACE_COUNT) {
+            *why = "memory space out of range";
+            return 0;
+        }
+        if (wi->width == 0 || wi->width > 64) {
+            *why = "memory access width out of range";
+            return 0;
+        }
+        uint32_t m = wi->active_mask;
+        if (mode == 1) {
+            uint64_t base, zs;
+            VAR(base);
+            VAR(zs);
+            int64_t stride = zz_dec(zs);
+            unsigned k = 0;
+            for (unsigned lane = 0; lane < SIM_WARP_SIZE; lane++)
+                if (m & (1u << lane))
+                    wi->addr[lane] = base + (uint64_t)((int64_t)k++ * stride);
+        } else if (mode == 0) {
+            sim_addr_t prev = 0;
+            for (unsigned lane = 0; lane < SIM_WARP_SIZE; lane++) {
+                if (!(m & (1u << lane)))
+                    continue;
+                VAR(v);
+                prev += (uint64_t)zz_dec(v);
+                wi->addr[lane] = prev;
+            }
+        } else {
+            *why = "unknown address mode";
+            return 0;
+        }
+    }
+#undef NEED
+#undef VAR
+    st->pc = wi->pc;
+    st->mask = wi->active_mask;
+    return (size_t)(p - p0);
+}

@@ -1,0 +1,95 @@
+/*
+ * cache.c - tag array (see cache.h).  Invariant: lines of set s occupy
+ * lines[s * ways .. s * ways + ways - 1].
+ */
+#include "sim/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "sim/error.h"
+
+struct cache {
+    struct cache_line *lines;
+    uint32_t sets, ways;
+    uint64_t stamp;              /* LRU clock */
+};
+
+cache *
+cache_new(uint64_t bytes, uint32_t ways, uint32_t line_size)
+{
+    cache *c = xcalloc(1, sizeof *c);
+    c->ways = ways ? ways : 1;
+    c->sets = (uint32_t)(bytes / ((uint64_t)c->ways * line_size));
+    if (c->sets > 0)
+        c->lines = xcalloc((size_t)c->sets * c->ways, sizeof *c->lines);
+    return c;
+}
+
+void
+cache_destroy(cache *c)
+{
+    if (c == NULL)
+        return;
+    free(c->lines);
+    free(c);
+}
+
+uint32_t
+cache_sets(const cache *c)
+{
+    return c->sets;
+}
+
+uint32_t
+cache_ways(const cache *c)
+{
+    return c->ways;
+}
+
+struct cache_line *
+cache_find(cache *c, uint32_t set, uint64_t tag)
+{
+    if (c->sets == 0)
+        return NULL;
+    struct cache_line *l = &c->lines[(size_t)set * c->ways];
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (l[w].valid != 0 && l[w].tag == tag) {
+            l[w].lru = ++c->stamp;
+            return &l[w];
+        }
+    }
+    return NULL;
+}
+
+struct cache_line *
+cache_victim(cache *c, uint32_t set)
+{
+    if (c->sets == 0)
+        return NULL;
+    struct cache_line *l = &c->lines[(size_t)set * c->ways];
+    struct cache_line *best = &l[0];
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (l[w].valid == 0)
+            return &l[w];
+        if (l[w].lru < best->lru)
+            best = &l[w];
+    }
+    return best;
+}
+
+void
+cache_install(cache *c, struct cache_line *l, uint64_t tag)
+{
+    l->tag = tag;
+    l->valid = 0;
+    l->dirty = 0;
+    l->fill = 0;
+    l->lru = ++c->stamp;
+}
+
+void
+cache_invalidate_all(cache *c)
+{
+    if (c->sets > 0)
+        memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof *c->lines);
+}

@@ -1,0 +1,56 @@
+/*
+ * cache.h - a sectored, set-associative tag array with LRU replacement.
+ *
+ * Models contents only (which sectors of which lines are present, dirty,
+ * and when an in-flight fill arrives); timing is the caller's.  A line's
+ * tag is its full line address, so any set-index function is safe.  All
+ * storage is allocated at creation; lookups never allocate.
+ */
+#ifndef SMSIM_SIM_CACHE_H
+#define SMSIM_SIM_CACHE_H
+
+#include "sim/types.h"
+
+struct cache_line {
+    uint64_t tag;                /* line address (byte address / line size) */
+    sim_cycle_t fill;            /* cycle the latest fill of this line arrives */
+    uint64_t lru;                /* last-use stamp, larger = more recent */
+    uint32_t valid;              /* sector bit mask; 0 = empty line */
+    uint32_t dirty;              /* sector bit mask */
+};
+
+typedef struct cache cache;
+
+/* bytes / (ways * line_size) sets; bytes may be 0 (no cache: every
+ * lookup misses and nothing is stored). */
+cache *cache_new(uint64_t bytes, uint32_t ways, uint32_t line_size);
+void cache_destroy(cache *c);
+
+uint32_t cache_sets(const cache *c);
+uint32_t cache_ways(const cache *c);
+
+/* The line holding tag in set, or NULL; a hit refreshes its LRU stamp. */
+struct cache_line *cache_find(cache *c, uint32_t set, uint64_t tag);
+
+/* The line to replace in set: an empty one if any, else the least
+ * recently used.  The caller writes back what it must, then calls
+ * cache_install(). */
+struct cache_line *cache_victim(cache *c, uint32_t set);
+void cache_install(cache *c, struct cache_line *l, uint64_t tag);
+
+/* Drop every line (kernel boundary for the L1). */
+void cache_invalidate_all(cache *c);
+
+/* A bijective 64-bit mix used for set, slice and channel selection. */
+static inline uint64_t
+cache_mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94d049bb133111eb);
+    x ^= x >> 31;
+    return x;
+}
+
+#endif /* SMSIM_SIM_CACHE_H */

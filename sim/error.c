@@ -1,0 +1,145 @@
+/*
+ * error.c - error reports, panics and the allocation wrappers.
+ */
+#include "sim/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *
+sim_strerror(int code)
+{
+    switch (code) {
+    case SIM_OK: return "success";
+    case SIM_ERR_IO: return "I/O error";
+    case SIM_ERR_FORMAT: return "format error";
+    case SIM_ERR_CONFIG: return "configuration error";
+    case SIM_ERR_NOMEM: return "size limit exceeded";
+    case SIM_ERR_UNSUPPORTED: return "unsupported";
+    case SIM_ERR_USAGE: return "usage error";
+    case SIM_ERR_INTERNAL: return "internal error";
+    default: return "unknown error";
+    }
+}
+
+int
+sim_error_vset(struct sim_error *e, int code, const char *fmt, va_list ap)
+{
+    if (e != NULL) {
+        e->code = code;
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    }
+    return code;
+}
+
+int
+sim_error_set(struct sim_error *e, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sim_error_vset(e, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void
+sim_error_prefix(struct sim_error *e, const char *fmt, ...)
+{
+    char pre[SIM_ERRMSG_MAX];
+    char old[SIM_ERRMSG_MAX];
+    va_list ap;
+
+    if (e == NULL)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, e->msg, sizeof old);
+    snprintf(e->msg, sizeof e->msg, "%s%s", pre, old);
+}
+
+void
+sim_error_clear(struct sim_error *e)
+{
+    if (e != NULL) {
+        e->code = SIM_OK;
+        e->msg[0] = '\0';
+    }
+}
+
+int
+sim_error_exit_status(int code)
+{
+    if (code == SIM_OK)
+        return 0;
+    if (code == SIM_ERR_USAGE)
+        return 1;
+    if (code == SIM_ERR_INTERNAL)
+        return 3;
+    return 2;
+}
+
+_Noreturn void
+sim_panic_at(const char *file, int line, sim_cycle_t cycle, const char *fmt, ...)
+{
+    va_list ap;
+
+    fflush(stdout);
+    if (cycle == SIM_NO_CYCLE)
+        fprintf(stderr, "smsim: internal error at %s:%d: ", file, line);
+    else
+        fprintf(stderr, "smsim: internal error at %s:%d (cycle %" PRIu64 "): ",
+                file, line, cycle);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    if (getenv("SMSIM_ABORT") != NULL)
+        abort();
+    exit(3);
+}
+
+static _Noreturn void
+out_of_memory(size_t n)
+{
+    fprintf(stderr, "smsim: out of memory allocating %zu bytes\n", n);
+    exit(3);
+}
+
+void *
+xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL)
+        out_of_memory(n);
+    return p;
+}
+
+void *
+xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (p == NULL)
+        out_of_memory(count * size);
+    return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (q == NULL)
+        out_of_memory(n);
+    return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}

@@ -1,0 +1,179 @@
+/*
+ * inst.h - the model's instruction and the one instruction-source interface.
+ *
+ * A frontend (the .smt reader, the PTX emulator, the Accel-Sim reader, the
+ * synthetic generator) turns its input into a stream of struct warp_inst per
+ * warp and hands them to the model through struct inst_source.  The model
+ * sees only what is here: it never includes frontend/ and never needs an ISA
+ * table.  struct warp_inst is plain fixed-width data with no pointers.
+ *
+ * Protocol, per kernel:
+ *   next_kernel(&ki)                   -> 1, or 0 when there are no more kernels
+ *   kernel_begin(max_slots)            the model will keep at most max_slots
+ *                                      blocks open at once
+ *   block_begin(block_id, slot)        block_id = linear block index (x fastest);
+ *                                      ids are opened in increasing order; slot
+ *                                      is the model's handle, < max_slots
+ *   next_inst(slot, warp, &wi)         -> 1 with *wi filled, 0 when that warp has
+ *                                      no more instructions, < 0 on error
+ *   block_end(slot)                    the block's slot may be reused
+ * Errors are negative enum sim_err codes with the message in *err.
+ *
+ * Execution-driven frontends (PTX) execute an instruction functionally when
+ * next_inst returns it; the model therefore never asks a warp for the
+ * instruction after a barrier until that barrier has been released.
+ */
+#ifndef SMSIM_SIM_INST_H
+#define SMSIM_SIM_INST_H
+
+#include "sim/types.h"
+#include "sim/error.h"
+
+/* Execution pipes of a sub-partition.  ORDER PIPE (part of the config names). */
+#define SIM_PIPES(X) \
+    X(SP, "sp", "FP32 lanes (CUDA cores)") \
+    X(INT, "int", "INT32 lanes") \
+    X(DPU, "dpu", "FP64 lanes") \
+    X(SFU, "sfu", "special-function units") \
+    X(LDST, "ldst", "load/store units (address generation to L1/shared memory)") \
+    X(TENSOR, "tensor", "tensor cores") \
+    X(BRANCH, "branch", "branch unit")
+
+enum sim_pipe {
+#define X(id, name, help) SIM_PIPE_##id,
+    SIM_PIPES(X)
+#undef X
+    SIM_PIPE_COUNT
+};
+
+enum sim_opclass {
+#define OPCLASS(id, name, pipe, lat, help) SIM_OPC_##id,
+#include "sim/opclass.def"
+#undef OPCLASS
+    SIM_OPC_COUNT
+};
+
+/* Memory space of a memory instruction.  ORDER SPACE (stored in .smt). */
+#define SIM_SPACES(X) \
+    X(NONE, "none") \
+    X(GLOBAL, "global") \
+    X(SHARED, "shared") \
+    X(LOCAL, "local") \
+    X(CONST, "const") \
+    X(PARAM, "param") \
+    X(TEX, "tex")
+
+enum sim_space {
+#define X(id, name) SIM_SPACE_##id,
+    SIM_SPACES(X)
+#undef X
+    SIM_SPACE_COUNT
+};
+
+/* Instruction flags (bit set).  Stored in .smt: never renumber. */
+enum sim_inst_flag {
+    SIM_IF_LOAD = 1u << 0,       /* reads memory */
+    SIM_IF_STORE = 1u << 1,      /* writes memory */
+    SIM_IF_ATOMIC = 1u << 2,     /* read-modify-write at L2 (global) or in shared memory */
+    SIM_IF_BARRIER = 1u << 3,    /* block-wide barrier */
+    SIM_IF_EXIT = 1u << 4,       /* retires the active lanes of the warp */
+    SIM_IF_BRANCH = 1u << 5,     /* control transfer */
+    SIM_IF_BYPASS_L1 = 1u << 6,  /* global access that is not cached in L1 (.cg, volatile) */
+    SIM_IF_FENCE = 1u << 7,      /* memory fence */
+    SIM_IF_FLAGS_ALL = 0xffu
+};
+
+/* One dynamic warp instruction, as the model sees it. */
+struct warp_inst {
+    uint32_t pc;                 /* byte offset of the instruction in the kernel */
+    uint32_t active_mask;        /* lanes that execute it (guard predicate applied) */
+    uint16_t opcode;             /* frontend ISA opcode id (for dumps/exports only) */
+    uint8_t opclass;             /* enum sim_opclass */
+    uint8_t flags;               /* enum sim_inst_flag bits */
+    uint8_t space;               /* enum sim_space; SIM_SPACE_NONE if not memory */
+    uint8_t width;               /* bytes accessed per active lane (1..16), 0 if none */
+    uint8_t n_dst;               /* number of valid dst[] entries */
+    uint8_t n_src;               /* number of valid src[] entries */
+    uint16_t dst[SIM_MAX_DST];   /* destination register ids, < SIM_MAX_REGS */
+    uint16_t src[SIM_MAX_SRC];   /* source register ids, < SIM_MAX_REGS */
+    uint32_t aux;                /* barrier id, immediate (DEPBAR count), etc. */
+    sim_addr_t addr[SIM_WARP_SIZE]; /* per-lane address, valid for active lanes of memory insts */
+};
+
+/* Kernel description delivered by next_kernel(). */
+#define SIM_KERNEL_NAME_MAX 512
+struct kernel_info {
+    char name[SIM_KERNEL_NAME_MAX];  /* mangled or plain kernel name */
+    uint32_t grid[3];            /* blocks in x, y, z */
+    uint32_t block[3];           /* threads per block in x, y, z */
+    uint32_t regs_per_thread;    /* registers per thread (occupancy) */
+    uint32_t smem_static;        /* bytes of static shared memory per block */
+    uint32_t smem_dynamic;       /* bytes of dynamic shared memory per block */
+    uint16_t isa;                /* enum sim_isa of the source */
+    uint16_t isa_version;        /* SASS: binary version (70 = sm_70); PTX: target sm */
+    uint64_t warp_insts;         /* total dynamic warp instructions if known, else 0 */
+};
+
+/* Source instruction-set family. */
+enum sim_isa { SIM_ISA_NONE = 0, SIM_ISA_PTX = 1, SIM_ISA_SASS = 2, SIM_ISA_SYNTH = 3 };
+
+struct inst_source_ops {
+    int (*next_kernel)(void *ctx, struct kernel_info *ki, struct sim_error *err);
+    int (*kernel_begin)(void *ctx, uint32_t max_slots, struct sim_error *err);
+    int (*block_begin)(void *ctx, uint64_t block_id, uint32_t slot, struct sim_error *err);
+    int (*next_inst)(void *ctx, uint32_t slot, uint32_t warp, struct warp_inst *wi,
+                     struct sim_error *err);
+    void (*block_end)(void *ctx, uint32_t slot);
+    /* Name of an opcode id for printing.  Opcode ids are dense from 0:
+     * NULL is returned for the first id past the table (and may be for all). */
+    const char *(*opcode_name)(void *ctx, uint16_t opcode);
+    void (*destroy)(void *ctx);
+};
+
+/* An instruction source: an ops table and its state.  Plain data. */
+struct inst_source {
+    const struct inst_source_ops *ops;
+    void *ctx;
+};
+
+/* Convenience wrappers (inline: they sit on the fetch path). */
+static inline int
+inst_source_next(struct inst_source *s, uint32_t slot, uint32_t warp,
+                 struct warp_inst *wi, struct sim_error *err)
+{
+    return s->ops->next_inst(s->ctx, slot, warp, wi, err);
+}
+
+void inst_source_destroy(struct inst_source *s);
+
+/* Derived kernel quantities. */
+uint64_t kernel_info_blocks(const struct kernel_info *ki);
+uint32_t kernel_info_threads_per_block(const struct kernel_info *ki);
+uint32_t kernel_info_warps_per_block(const struct kernel_info *ki);
+
+/* Name tables (never NULL; "?" for out-of-range values). */
+const char *inst_pipe_name(unsigned pipe);
+const char *inst_opclass_name(unsigned opclass);
+const char *inst_opclass_help(unsigned opclass);
+const char *inst_space_name(unsigned space);
+const char *inst_isa_name(unsigned isa);
+/* Look up a name; returns the enum value or -1. */
+int inst_pipe_lookup(const char *name);
+int inst_opclass_lookup(const char *name);
+int inst_space_lookup(const char *name);
+
+/* Default pipe and latency of an opcode class (the config's defaults). */
+unsigned inst_opclass_default_pipe(unsigned opclass);
+unsigned inst_opclass_default_latency(unsigned opclass);
+
+/* Format the flag bits as "load|bypass_l1" into buf; returns buf. */
+const char *inst_flags_str(unsigned flags, char *buf, size_t n);
+
+/* Population count of an active mask. */
+static inline unsigned
+inst_popc(uint32_t m)
+{
+    return (unsigned)__builtin_popcount(m);
+}
+
+#endif /* SMSIM_SIM_INST_H */

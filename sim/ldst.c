@@ -1,0 +1,461 @@
+/*
+ * ldst.c - the SM memory unit (see ldst.h).
+ *
+ * Invariants: port_free and smem_free only move forward; the MSHR pool is
+ * a binary min-heap of the cycles each entry becomes free, with exactly
+ * l1.mshrs entries.
+ */
+#include "sim/ldst.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "sim/cache.h"
+
+struct ldst {
+    const struct sim_config *cfg;
+    mem *m;
+    cache *l1;
+    uint64_t l1_bytes;
+    uint32_t l1_sets;
+    cache *cc;                   /* constant cache */
+    uint32_t cc_sets;
+    uint64_t port_free;          /* ticks: L1 data port */
+    uint64_t port_occ;           /* ticks per sector */
+    uint64_t smem_free;          /* ticks: shared-memory pipe */
+    uint64_t cc_free;            /* ticks: constant cache port */
+    sim_cycle_t *mshr;           /* min-heap of free times */
+    uint32_t n_mshr;
+    sim_cycle_t drain;           /* latest completion */
+    struct ldst_stats *stp;      /* counters, owned by the caller */
+};
+
+struct ldst *
+ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
+{
+    struct ldst *u = xcalloc(1, sizeof *u);
+    u->stp = st;
+    u->cfg = c;
+    u->m = m;
+    u->l1 = cache_new(0, c->l1_assoc, c->l1_line_size);
+    u->cc = cache_new((uint64_t)c->const_size_kb * 1024, 4, c->l1_line_size);
+    u->cc_sets = cache_sets(u->cc);
+    u->port_occ = (MEM_TICKS(1) + c->l1_sectors_per_cycle - 1) / c->l1_sectors_per_cycle;
+    u->n_mshr = c->l1_mshrs;
+    u->mshr = xcalloc(u->n_mshr, sizeof *u->mshr);
+    return u;
+}
+
+void
+ldst_destroy(struct ldst *u)
+{
+    if (u == NULL)
+        return;
+    cache_destroy(u->l1);
+    cache_destroy(u->cc);
+    free(u->mshr);
+    free(u);
+}
+
+void
+ldst_kernel_begin(struct ldst *u, uint64_t l1_bytes)
+{
+    uint64_t unit = (uint64_t)u->cfg->l1_assoc * u->cfg->l1_line_size;
+    l1_bytes = l1_bytes / unit * unit;
+    if (l1_bytes != u->l1_bytes) {
+        cache_destroy(u->l1);
+        u->l1 = cache_new(l1_bytes, u->cfg->l1_assoc, u->cfg->l1_line_size);
+        u->l1_bytes = l1_bytes;
+    } else {
+        cache_invalidate_all(u->l1);
+    }
+    u->l1_sets = cache_sets(u->l1);
+    cache_invalidate_all(u->cc);
+}
+
+sim_cycle_t
+ldst_drain_cycle(const struct ldst *u)
+{
+    return u->drain;
+}
+
+static inline uint64_t
+max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static inline sim_cycle_t
+ceil_cycles(uint64_t ticks)
+{
+    return (ticks + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT;
+}
+
+unsigned
+ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_size,
+              struct ldst_line *out, unsigned max)
+{
+    unsigned n = 0;
+    uint32_t m = wi->active_mask;
+    uint32_t width = wi->width ? wi->width : 4;
+
+    while (m != 0) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        m &= m - 1;
+        sim_addr_t a = wi->addr[lane];
+        sim_addr_t last = a + width - 1;
+        uint64_t prev_line = UINT64_MAX;
+        for (sim_addr_t s = a / sector_size; s <= last / sector_size; s++) {
+            uint64_t line = s * sector_size / line_size;
+            uint32_t bit = 1u << ((s * sector_size % line_size) / sector_size);
+            unsigned i;
+            if (n > 0 && out[n - 1].line == line) {
+                i = n - 1;
+            } else {
+                for (i = 0; i < n && out[i].line != line; i++)
+                    ;
+                if (i == n) {
+                    if (n == max)
+                        return n;
+                    out[n].line = line;
+                    out[n].mask = 0;
+                    out[n].lanes = 0;
+                    n++;
+                }
+            }
+            out[i].mask |= bit;
+            if (line != prev_line)
+                out[i].lanes++;
+            prev_line = line;
+        }
+    }
+    return n;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+unsigned
+ldst_bank_wavefronts(const struct warp_inst *wi, unsigned banks, unsigned bank_width)
+{
+    /* (bank << 48 | word) keys, sorted: distinct words per bank */
+    uint64_t key[SIM_WARP_SIZE * 16];
+    unsigned n = 0;
+    uint32_t m = wi->active_mask;
+    uint32_t width = wi->width ? wi->width : 4;
+
+    while (m != 0) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        m &= m - 1;
+        uint64_t w0 = wi->addr[lane] / bank_width;
+        uint64_t w1 = (wi->addr[lane] + width - 1) / bank_width;
+        for (uint64_t w = w0; w <= w1 && n < SIM_ARRAY_LEN(key); w++)
+            key[n++] = (w % banks) << 48 | (w & ((UINT64_C(1) << 48) - 1));
+    }
+    if (n == 0)
+        return 1;
+    qsort(key, n, sizeof key[0], cmp_u64);
+    unsigned best = 1, run = 1;
+    for (unsigned i = 1; i < n; i++) {
+        if (key[i] == key[i - 1])
+            continue;
+        run = (key[i] >> 48) == (key[i - 1] >> 48) ? run + 1 : 1;
+        if (run > best)
+            best = run;
+    }
+    return best;
+}
+
+/* Largest number of active lanes that address the same word (atomics on
+ * one address serialise). */
+static unsigned
+same_word_lanes(const struct warp_inst *wi)
+{
+    uint64_t key[SIM_WARP_SIZE];
+    unsigned n = 0, best = 1, run = 1;
+    uint32_t m = wi->active_mask;
+    while (m != 0) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        m &= m - 1;
+        key[n++] = wi->addr[lane];
+    }
+    if (n == 0)
+        return 1;
+    qsort(key, n, sizeof key[0], cmp_u64);
+    for (unsigned i = 1; i < n; i++) {
+        run = key[i] == key[i - 1] ? run + 1 : 1;
+        if (run > best)
+            best = run;
+    }
+    return best;
+}
+
+/* Take the MSHR that frees first, at or after t; returns the start cycle
+ * of the miss and records it busy until `until` via mshr_release(). */
+static sim_cycle_t
+mshr_take(struct ldst *u, sim_cycle_t t)
+{
+    sim_cycle_t start = max_u64(t, u->mshr[0]);
+    u->stp->mshr_wait_cycles += start - t;
+    return start;
+}
+
+static void
+mshr_release_at(struct ldst *u, sim_cycle_t until)
+{
+    /* replace the root (the entry just taken) and sift down */
+    sim_cycle_t *h = u->mshr;
+    uint32_t n = u->n_mshr, i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= until)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = until;
+}
+
+static bool
+l1_caches(const struct ldst *u, const struct warp_inst *wi)
+{
+    if (u->l1_sets == 0 || (wi->flags & SIM_IF_BYPASS_L1))
+        return false;
+    if (wi->space == SIM_SPACE_LOCAL)
+        return true;
+    return u->cfg->l1_cache_global;
+}
+
+/* Coalesce wi and reserve the L1 data port for its sectors from cycle t:
+ * at[i] = the cycle line i's sectors pass the port. */
+static unsigned
+coalesce_through_port(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t,
+                      struct ldst_line *ln, sim_cycle_t *at)
+{
+    const struct sim_config *c = u->cfg;
+    unsigned n = ldst_coalesce(wi, c->l1_line_size, c->l1_sector_size, ln, LDST_MAX_LINES);
+    uint64_t port = max_u64(MEM_TICKS(t), u->port_free);
+    for (unsigned i = 0; i < n; i++) {
+        at[i] = ceil_cycles(port);
+        port += (uint64_t)__builtin_popcount(ln[i].mask) * u->port_occ;
+    }
+    u->port_free = port;
+    return n;
+}
+
+static sim_cycle_t
+global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    struct ldst_line ln[LDST_MAX_LINES];
+    sim_cycle_t ats[LDST_MAX_LINES];
+    const struct sim_config *c = u->cfg;
+    unsigned n = coalesce_through_port(u, wi, t, ln, ats);
+    bool cached = l1_caches(u, wi);
+    sim_cycle_t ready = t + c->l1_hit_latency;
+
+    u->stp->gld_insts++;
+    for (unsigned i = 0; i < n; i++) {
+        sim_cycle_t at = ats[i];
+        u->stp->gld_sectors += (uint64_t)__builtin_popcount(ln[i].mask);
+        uint32_t miss = ln[i].mask;
+        struct cache_line *l = NULL;
+        uint32_t set = 0;
+        if (cached) {
+            set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
+            l = cache_find(u->l1, set, ln[i].line);
+            if (l != NULL) {
+                uint32_t hit = l->valid & ln[i].mask;
+                miss &= ~hit;
+                u->stp->l1_hits += (uint64_t)__builtin_popcount(hit);
+                if (hit != 0)
+                    ready = max_u64(ready, max_u64(at + c->l1_hit_latency, l->fill));
+            }
+        }
+        if (miss == 0)
+            continue;
+        u->stp->l1_misses += (uint64_t)__builtin_popcount(miss);
+        sim_cycle_t s = mshr_take(u, at);
+        sim_cycle_t fill = mem_read(u->m, ln[i].line, miss, s);
+        mshr_release_at(u, fill);
+        if (cached) {
+            if (l == NULL) {
+                l = cache_victim(u->l1, set);
+                cache_install(u->l1, l, ln[i].line);
+            }
+            l->valid |= miss;
+            l->fill = max_u64(l->fill, fill);
+        }
+        ready = max_u64(ready, fill);
+    }
+    return ready;
+}
+
+static sim_cycle_t
+global_store(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    struct ldst_line ln[LDST_MAX_LINES];
+    sim_cycle_t ats[LDST_MAX_LINES];
+    const struct sim_config *c = u->cfg;
+    unsigned n = coalesce_through_port(u, wi, t, ln, ats);
+    bool cached = l1_caches(u, wi);
+    bool wb = cached && c->l1_write_policy == CFG_WRITE_BACK;
+    sim_cycle_t done = t;
+
+    u->stp->gst_insts++;
+    for (unsigned i = 0; i < n; i++) {
+        sim_cycle_t at = ats[i];
+        u->stp->gst_sectors += (uint64_t)__builtin_popcount(ln[i].mask);
+        struct cache_line *l = NULL;
+        if (cached) {
+            uint32_t set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
+            l = cache_find(u->l1, set, ln[i].line);
+            if (l == NULL && wb) {
+                l = cache_victim(u->l1, set);
+                if (l->valid != 0 && l->dirty != 0)
+                    done = max_u64(done, mem_write(u->m, l->tag, l->dirty, at));
+                cache_install(u->l1, l, ln[i].line);
+            }
+            if (l != NULL) {
+                l->valid |= ln[i].mask;
+                if (wb)
+                    l->dirty |= ln[i].mask;
+            }
+        }
+        if (!wb)
+            done = max_u64(done, mem_write(u->m, ln[i].line, ln[i].mask, at));
+        else
+            done = max_u64(done, at + 1);
+    }
+    return done;
+}
+
+static sim_cycle_t
+global_atomic(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    struct ldst_line ln[LDST_MAX_LINES];
+    sim_cycle_t ats[LDST_MAX_LINES];
+    unsigned n = coalesce_through_port(u, wi, t, ln, ats);
+    sim_cycle_t ready = t;
+
+    u->stp->atom_insts++;
+    for (unsigned i = 0; i < n; i++) {
+        sim_cycle_t at = ats[i];
+        /* atomics are performed at L2: drop any stale L1 copy */
+        if (u->l1_sets != 0) {
+            uint32_t set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
+            struct cache_line *l = cache_find(u->l1, set, ln[i].line);
+            if (l != NULL)
+                l->valid &= ~ln[i].mask;
+        }
+        sim_cycle_t s = mshr_take(u, at);
+        sim_cycle_t r = mem_atomic(u->m, ln[i].line, ln[i].mask, ln[i].lanes, s);
+        mshr_release_at(u, r);
+        ready = max_u64(ready, r);
+    }
+    return ready;
+}
+
+static sim_cycle_t
+shared_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    const struct sim_config *c = u->cfg;
+    unsigned wf = ldst_bank_wavefronts(wi, c->smem_banks, c->smem_bank_width);
+    if (wi->flags & SIM_IF_ATOMIC) {
+        unsigned same = same_word_lanes(wi);
+        if (same > wf)
+            wf = same;
+        u->stp->atom_insts++;
+    } else if (wi->flags & SIM_IF_STORE) {
+        u->stp->sst_insts++;
+    } else {
+        u->stp->sld_insts++;
+    }
+    uint64_t start = max_u64(MEM_TICKS(t), u->smem_free);
+    u->smem_free = start + MEM_TICKS(wf);
+    u->stp->smem_wavefronts += wf;
+    u->stp->smem_conflicts += wf - 1;
+    return ceil_cycles(start) + c->smem_latency + wf - 1;
+}
+
+static sim_cycle_t
+const_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    const struct sim_config *c = u->cfg;
+    uint64_t addr[SIM_WARP_SIZE];
+    unsigned n = 0;
+    uint32_t m = wi->active_mask;
+
+    u->stp->const_insts++;
+    while (m != 0) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        m &= m - 1;
+        uint64_t a = wi->addr[lane];
+        bool seen = false;
+        for (unsigned i = 0; i < n && !seen; i++)
+            seen = addr[i] == a;
+        if (!seen)
+            addr[n++] = a;
+    }
+    if (n == 0)
+        n = 1;
+    uint64_t start = max_u64(MEM_TICKS(t), u->cc_free);
+    u->cc_free = start + MEM_TICKS(n);
+    sim_cycle_t at = ceil_cycles(start);
+    sim_cycle_t ready = at + c->const_hit_latency + n - 1;
+    if (u->cc_sets == 0 || wi->space == SIM_SPACE_PARAM)
+        return ready;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t line = addr[i] / c->l1_line_size;
+        uint32_t set = (uint32_t)(cache_mix(line) % u->cc_sets);
+        struct cache_line *l = cache_find(u->cc, set, line);
+        if (l != NULL) {
+            ready = max_u64(ready, l->fill);
+            continue;
+        }
+        l = cache_victim(u->cc, set);
+        cache_install(u->cc, l, line);
+        l->valid = 1;
+        l->fill = mem_read(u->m, line, 1u << (addr[i] % c->l1_line_size / c->l1_sector_size), at) +
+                  c->const_hit_latency;
+        ready = max_u64(ready, l->fill);
+    }
+    return ready;
+}
+
+sim_cycle_t
+ldst_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    sim_cycle_t r;
+    switch (wi->space) {
+    case SIM_SPACE_SHARED:
+        r = shared_access(u, wi, t);
+        break;
+    case SIM_SPACE_CONST:
+    case SIM_SPACE_PARAM:
+        r = (wi->flags & SIM_IF_STORE) ? t + 1 : const_load(u, wi, t);
+        break;
+    case SIM_SPACE_GLOBAL:
+    case SIM_SPACE_LOCAL:
+    case SIM_SPACE_TEX:
+        if (wi->flags & SIM_IF_ATOMIC)
+            r = global_atomic(u, wi, t);
+        else if (wi->flags & SIM_IF_STORE)
+            r = global_store(u, wi, t);
+        else
+            r = global_load(u, wi, t);
+        break;
+    default:
+        r = t + 1;
+        break;
+    }
+    if (r > u->drain)
+        u->drain = r;
+    return r;
+}

@@ -1,0 +1,274 @@
+/*
+ * mem.c - L2 slices and DRAM channels (see mem.h).
+ *
+ * A request for line L goes to slice  set(L) % slices  where set(L) is a
+ * mixed hash of L, and misses go to channel  (mix(L) >> 40) % channels.
+ * Unloaded latency is split as: SM -> slice  to_slice,  slice -> SM
+ * from_slice (to_slice + from_slice = l2.hit_latency), slice -> DRAM and
+ * back  2 * dram_half (= dram.latency - l2.hit_latency).
+ */
+#include "sim/mem.h"
+
+#include <stdlib.h>
+#include "sim/cache.h"
+
+struct mem {
+    cache *l2;
+    uint32_t sets;               /* L2 sets (all slices) */
+    uint32_t slices;
+    uint32_t channels;
+    uint32_t sectors_per_line;
+    uint32_t sector_bytes;
+    uint64_t to_slice;           /* ticks */
+    uint64_t from_slice;         /* ticks */
+    uint64_t dram_half;          /* ticks */
+    uint64_t slice_occ;          /* ticks one sector occupies a slice port */
+    uint64_t chan_occ;           /* ticks one sector occupies a DRAM channel */
+    uint64_t atomic_occ;         /* ticks per lane atomic at a slice */
+    uint64_t *slice_free;        /* ticks */
+    uint64_t *chan_free;         /* ticks */
+    uint64_t drain;              /* ticks */
+    struct mem_stats st;
+};
+
+static uint64_t
+ticks_per(double bytes, double bytes_per_cycle)
+{
+    double t = bytes / bytes_per_cycle * (double)(1u << MEM_TICK_SHIFT);
+    uint64_t r = (uint64_t)(t + 0.5);
+    return r ? r : 1;
+}
+
+mem *
+mem_new(const struct sim_config *c)
+{
+    mem *m = xcalloc(1, sizeof *m);
+    m->l2 = cache_new((uint64_t)c->l2_size_kb * 1024, c->l2_assoc, c->l2_line_size);
+    m->sets = cache_sets(m->l2);
+    m->slices = c->l2_slices;
+    m->channels = c->dram_channels;
+    m->sector_bytes = c->l2_sector_size;
+    m->sectors_per_line = c->l2_line_size / c->l2_sector_size;
+    uint32_t l2h = c->l2_hit_latency;
+    uint32_t dl = c->dram_latency > l2h ? c->dram_latency : l2h;
+    m->to_slice = MEM_TICKS(l2h / 2);
+    m->from_slice = MEM_TICKS(l2h - l2h / 2);
+    m->dram_half = MEM_TICKS(dl - l2h) / 2;
+    m->slice_occ = ticks_per(c->l2_sector_size, c->l2_bytes_per_cycle);
+    m->chan_occ = ticks_per(c->l2_sector_size, config_dram_bytes_per_cycle(c) / c->dram_channels);
+    m->atomic_occ = MEM_TICKS(c->l2_atomic_cycles);
+    m->slice_free = xcalloc(m->slices, sizeof *m->slice_free);
+    m->chan_free = xcalloc(m->channels, sizeof *m->chan_free);
+    return m;
+}
+
+void
+mem_destroy(mem *m)
+{
+    if (m == NULL)
+        return;
+    cache_destroy(m->l2);
+    free(m->slice_free);
+    free(m->chan_free);
+    free(m);
+}
+
+void
+mem_register_stats(mem *m, stats *st)
+{
+    stats_add_u64(st, "l2.read_sectors", &m->st.l2_read_sectors, "sectors",
+                  "sectors read from the L2 by the SMs (L1 misses and L1-bypassing loads)");
+    stats_add_u64(st, "l2.read_hits", &m->st.l2_read_hits, "sectors",
+                  "read sectors found in the L2 (including fills in flight)");
+    stats_add_ratio(st, "l2.hit_rate", "l2.read_hits", "l2.read_sectors", 1.0, "",
+                    "fraction of L2 read sectors that hit");
+    stats_add_u64(st, "l2.write_sectors", &m->st.l2_write_sectors, "sectors",
+                  "sectors written to the L2 by the SMs");
+    stats_add_u64(st, "l2.atomic_ops", &m->st.l2_atomic_ops, "operations",
+                  "lane atomic operations performed at the L2");
+    stats_add_u64(st, "l2.queue_cycles", &m->st.l2_queue_cycles, "cycles",
+                  "total cycles requests waited for a busy L2 slice");
+    stats_add_u64(st, "dram.read_bytes", &m->st.dram_read_bytes, "bytes", "bytes read from DRAM");
+    stats_add_u64(st, "dram.write_bytes", &m->st.dram_write_bytes, "bytes",
+                  "bytes written to DRAM (dirty L2 evictions)");
+    stats_add_u64(st, "dram.queue_cycles", &m->st.dram_queue_cycles, "cycles",
+                  "total cycles requests waited for a busy DRAM channel");
+}
+
+static inline uint64_t
+ceil_cycles(uint64_t ticks)
+{
+    return (ticks + (1u << MEM_TICK_SHIFT) - 1) >> MEM_TICK_SHIFT;
+}
+
+static inline uint64_t
+max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Reserve a slice port for `occ` ticks from arrival a; returns the start. */
+static uint64_t
+slice_reserve(mem *m, uint32_t slice, uint64_t a, uint64_t occ)
+{
+    uint64_t start = max_u64(a, m->slice_free[slice]);
+    m->st.l2_queue_cycles += (start - a) >> MEM_TICK_SHIFT;
+    m->slice_free[slice] = start + occ;
+    return start;
+}
+
+static uint64_t
+chan_reserve(mem *m, uint32_t chan, uint64_t a, uint64_t occ)
+{
+    uint64_t start = max_u64(a, m->chan_free[chan]);
+    m->st.dram_queue_cycles += (start - a) >> MEM_TICK_SHIFT;
+    m->chan_free[chan] = start + occ;
+    return start;
+}
+
+/* The L2 set (all slices) and slice of a line. */
+static inline uint32_t
+slice_of(const mem *m, uint64_t line, uint32_t *set)
+{
+    uint64_t h = cache_mix(line);
+    *set = m->sets ? (uint32_t)(h % m->sets) : 0;
+    return (uint32_t)((m->sets ? *set : h) % m->slices);
+}
+
+static inline uint32_t
+channel_of(const mem *m, uint64_t line)
+{
+    return (uint32_t)((cache_mix(line) >> 40) % m->channels);
+}
+
+/* Find or allocate the L2 line; an evicted line's dirty sectors are
+ * written to DRAM starting at time t (ticks). */
+static struct cache_line *
+l2_line(mem *m, uint32_t set, uint64_t line, uint64_t t)
+{
+    struct cache_line *l = cache_find(m->l2, set, line);
+    if (l != NULL || m->sets == 0)
+        return l;
+    l = cache_victim(m->l2, set);
+    if (l->valid != 0 && l->dirty != 0) {
+        uint32_t nd = (uint32_t)__builtin_popcount(l->dirty);
+        (void)chan_reserve(m, channel_of(m, l->tag), t + m->dram_half, nd * m->chan_occ);
+        m->st.dram_write_bytes += (uint64_t)nd * m->sector_bytes;
+    }
+    cache_install(m->l2, l, line);
+    return l;
+}
+
+/* Fetch `miss` sectors from DRAM for a request that started at the slice
+ * at `start`; returns the fill time at the slice (ticks). */
+static uint64_t
+dram_fetch(mem *m, uint64_t line, uint32_t miss, uint64_t start)
+{
+    uint32_t n = (uint32_t)__builtin_popcount(miss);
+    uint64_t cs = chan_reserve(m, channel_of(m, line), start + m->dram_half, n * m->chan_occ);
+    m->st.dram_read_bytes += (uint64_t)n * m->sector_bytes;
+    return cs + m->dram_half;
+}
+
+sim_cycle_t
+mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
+{
+    uint32_t set;
+    uint32_t slice = slice_of(m, line, &set);
+    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ);
+    struct cache_line *l = l2_line(m, set, line, start);
+    uint32_t hit = l ? (l->valid & mask) : 0;
+    uint32_t miss = mask & ~hit;
+    uint64_t ready = start;
+
+    m->st.l2_read_sectors += n;
+    m->st.l2_read_hits += (uint64_t)__builtin_popcount(hit);
+    if (hit != 0 && l->fill > ready)
+        ready = l->fill;
+    if (miss != 0) {
+        uint64_t fill = dram_fetch(m, line, miss, start);
+        if (l != NULL) {
+            l->valid |= miss;
+            l->fill = max_u64(l->fill, fill);
+        }
+        ready = max_u64(ready, fill);
+    }
+    return ceil_cycles(ready + m->from_slice);
+}
+
+sim_cycle_t
+mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
+{
+    uint32_t set;
+    uint32_t slice = slice_of(m, line, &set);
+    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ);
+    struct cache_line *l = l2_line(m, set, line, start);
+
+    m->st.l2_write_sectors += n;
+    if (l != NULL) {
+        l->valid |= mask;
+        l->dirty |= mask;
+    } else {
+        /* no L2: write straight through to DRAM */
+        (void)chan_reserve(m, channel_of(m, line), start + m->dram_half, n * m->chan_occ);
+        m->st.dram_write_bytes += (uint64_t)n * m->sector_bytes;
+    }
+    uint64_t done = start + n * m->slice_occ;
+    m->drain = max_u64(m->drain, done);
+    return ceil_cycles(done);
+}
+
+sim_cycle_t
+mem_atomic(mem *m, uint64_t line, uint32_t mask, uint32_t ops, sim_cycle_t t)
+{
+    uint32_t set;
+    uint32_t slice = slice_of(m, line, &set);
+    uint64_t occ = (uint64_t)ops * m->atomic_occ;
+    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, occ ? occ : m->slice_occ);
+    struct cache_line *l = l2_line(m, set, line, start);
+    uint32_t hit = l ? (l->valid & mask) : 0;
+    uint32_t miss = mask & ~hit;
+    uint64_t ready = start;
+
+    m->st.l2_atomic_ops += ops;
+    if (hit != 0 && l->fill > ready)
+        ready = l->fill;
+    if (miss != 0)
+        ready = max_u64(ready, dram_fetch(m, line, miss, start));
+    if (l != NULL) {
+        l->valid |= mask;
+        l->dirty |= mask;
+        l->fill = max_u64(l->fill, ready);
+    }
+    ready += occ;
+    m->drain = max_u64(m->drain, ready);
+    return ceil_cycles(ready + m->from_slice);
+}
+
+void
+mem_preload(mem *m, sim_addr_t addr, uint64_t bytes)
+{
+    uint64_t line_bytes = (uint64_t)m->sectors_per_line * m->sector_bytes;
+    if (m->sets == 0 || bytes == 0)
+        return;
+    for (uint64_t a = addr / line_bytes * line_bytes; a < addr + bytes; a += line_bytes) {
+        uint64_t line = a / line_bytes;
+        uint32_t set = (uint32_t)(cache_mix(line) % m->sets);
+        struct cache_line *l = l2_line(m, set, line, 0);
+        l->valid = (uint32_t)((UINT64_C(1) << m->sectors_per_line) - 1);
+    }
+}
+
+sim_cycle_t
+mem_drain_cycle(const mem *m)
+{
+    return ceil_cycles(m->drain);
+}
+
+const struct mem_stats *
+mem_get_stats(const mem *m)
+{
+    return &m->st;
+}

@@ -1,0 +1,403 @@
+/*
+ * sim.c - the top level: kernels, block dispatch, the event loop and the
+ * per-kernel statistics (see sim.h).
+ *
+ * Events: a kernel's first dispatch (kernel launch latency after its
+ * start), SM ticks (sm.c), and block retirements.  The loop runs until the
+ * queue is empty; a kernel whose blocks have not all retired by then is
+ * deadlocked (a model bug) and is reported with a state dump (exit 3).
+ */
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/evq.h"
+#include "sim/mem.h"
+#include "sim/sm_internal.h"
+
+struct sim {
+    struct sim_config cfg;
+    struct sm_costs costs;
+    evq *q;
+    stats *st;
+    mem *m;
+    struct sm *sms;
+    uint32_t n_sm;
+    struct sim_observer obs;
+    /* the running kernel */
+    struct inst_source *src;
+    struct kernel_info ki;
+    struct occ_result occ;
+    uint64_t n_blocks, next_block, retired;
+    uint32_t *free_slot;         /* stack of free source slots */
+    uint32_t n_free;
+    sim_cycle_t kstart, last_retire;
+    bool failed;
+    struct sim_error err;
+    /* results */
+    struct sim_kernel_result *kr;
+    size_t nk, capk;
+    struct stats_snapshot begin, total;
+    uint64_t g_cycles, g_kernels, g_blocks;
+};
+
+const struct sm_costs *
+sim_costs(const struct sim *s)
+{
+    return &s->costs;
+}
+
+evq *
+sim_evq(struct sim *s)
+{
+    return s->q;
+}
+
+const struct occ_result *
+sim_occupancy(const struct sim *s)
+{
+    return &s->occ;
+}
+
+void
+sim_fail(struct sim *s, const struct sim_error *err)
+{
+    if (s->failed)
+        return;
+    s->failed = true;
+    s->err = *err;
+}
+
+bool
+sim_failed(const struct sim *s)
+{
+    return s->failed;
+}
+
+static void
+derive_costs(struct sim *s)
+{
+    const struct sim_config *c = &s->cfg;
+    for (unsigned p = 0; p < SIM_PIPE_COUNT; p++)
+        s->costs.lanes[p] = c->pipe_lanes[p];
+    for (unsigned o = 0; o < SIM_OPC_COUNT; o++) {
+        unsigned p = (unsigned)c->op_pipe[o];
+        s->costs.pipe[o] = (uint8_t)p;
+        s->costs.latency[o] = c->op_latency[o];
+        double iv = c->op_interval[o];
+        uint64_t cost = iv > 0 ? (uint64_t)llround(iv * c->pipe_lanes[p]) : SIM_WARP_SIZE;
+        s->costs.cost[o] = cost ? cost : 1;
+    }
+}
+
+sim *
+sim_new(const struct sim_config *cfg)
+{
+    sim *s = xcalloc(1, sizeof *s);
+    s->cfg = *cfg;
+    derive_costs(s);
+    s->q = evq_new(1024);
+    s->st = stats_new();
+    s->m = mem_new(&s->cfg);
+    s->n_sm = cfg->sm_count;
+    s->sms = xcalloc(s->n_sm, sizeof *s->sms);
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        sm_init(&s->sms[i], s, i, &s->cfg, s->m);
+    stats_add_u64(s->st, "gpu.cycles", &s->g_cycles, "cycles",
+                  "core cycles of all kernels (launch to last write performed)");
+    stats_add_u64(s->st, "gpu.kernels", &s->g_kernels, "kernels", "kernels simulated");
+    stats_add_u64(s->st, "gpu.blocks", &s->g_blocks, "blocks", "thread blocks simulated");
+    sm_register_stats(s->sms, s->n_sm, s->st);
+    stats_add_ratio(s->st, "gpu.ipc", "sm.warp_insts", "gpu.cycles", 1.0, "instructions/cycle",
+                    "warp instructions issued per cycle, whole GPU");
+    mem_register_stats(s->m, s->st);
+    stats_snapshot_init(s->st, &s->begin);
+    stats_snapshot_init(s->st, &s->total);
+    return s;
+}
+
+void
+sim_destroy(sim *s)
+{
+    if (s == NULL)
+        return;
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        sm_fini(&s->sms[i]);
+    free(s->sms);
+    for (size_t i = 0; i < s->nk; i++)
+        stats_snapshot_free(&s->kr[i].snap);
+    free(s->kr);
+    free(s->free_slot);
+    stats_snapshot_free(&s->begin);
+    stats_snapshot_free(&s->total);
+    mem_destroy(s->m);
+    stats_destroy(s->st);
+    evq_destroy(s->q);
+    free(s);
+}
+
+void
+sim_set_observer(sim *s, const struct sim_observer *obs)
+{
+    if (obs != NULL)
+        s->obs = *obs;
+    else
+        memset(&s->obs, 0, sizeof s->obs);
+}
+
+/* Start as many blocks as fit on SM i at cycle t. */
+static void
+fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
+{
+    while (!s->failed && s->next_block < s->n_blocks && sm_has_room(sm)) {
+        struct sim_error err = { 0 };
+        SIM_ASSERT_AT(t, s->n_free > 0);
+        uint32_t slot = s->free_slot[--s->n_free];
+        if (sm_launch_block(sm, s->next_block, slot, t, &err) < 0) {
+            sim_fail(s, &err);
+            return;
+        }
+        s->next_block++;
+    }
+}
+
+static void
+dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg)
+{
+    struct sim *s = ctx;
+    (void)arg;
+    /* breadth first: one block per SM per round */
+    bool placed = true;
+    while (placed && s->next_block < s->n_blocks && !s->failed) {
+        placed = false;
+        for (uint32_t i = 0; i < s->n_sm && s->next_block < s->n_blocks && !s->failed; i++) {
+            struct sm *sm = &s->sms[i];
+            if (!sm_has_room(sm))
+                continue;
+            struct sim_error err = { 0 };
+            uint32_t slot = s->free_slot[--s->n_free];
+            if (sm_launch_block(sm, s->next_block, slot, now, &err) < 0) {
+                sim_fail(s, &err);
+                return;
+            }
+            s->next_block++;
+            placed = true;
+        }
+    }
+}
+
+static void
+retire_event(void *ctx, sim_cycle_t now, uint64_t arg)
+{
+    struct sim *s = ctx;
+    struct sm *sm = &s->sms[arg >> 8];
+    uint32_t bi = (uint32_t)(arg & 0xff);
+    uint32_t slot = sm->blk[bi].src_slot;
+
+    sm_retire_block(sm, bi, now);
+    s->free_slot[s->n_free++] = slot;
+    s->retired++;
+    s->last_retire = now;
+    fill_sm(s, sm, now);
+}
+
+void
+sim_block_done(struct sim *s, struct sm *sm, uint32_t blk, sim_cycle_t when)
+{
+    evq_schedule(s->q, when, EVQ_PRI_LAUNCH, retire_event, s, (uint64_t)sm->id << 8 | blk);
+}
+
+static sim_cycle_t
+max_c(sim_cycle_t a, sim_cycle_t b)
+{
+    return a > b ? a : b;
+}
+
+static int
+run_kernel(struct sim *s, struct sim_error *err)
+{
+    const struct sim_config *c = &s->cfg;
+    struct kernel_info *ki = &s->ki;
+    sim_cycle_t start = evq_now(s->q);
+
+    SIM_FORWARD_IF_ERROR(occupancy_compute(c, kernel_info_threads_per_block(ki),
+                                           ki->regs_per_thread, ki->smem_static + ki->smem_dynamic,
+                                           &s->occ, err));
+    if (s->occ.warps_per_block > SM_WARPS_PER_BLOCK)
+        return sim_error_set(err, SIM_ERR_FORMAT, "kernel %s: %u warps per block (at most %u)",
+                             ki->name, s->occ.warps_per_block, SM_WARPS_PER_BLOCK);
+    uint32_t max_slots = s->n_sm * s->occ.blocks_per_sm;
+    s->n_blocks = kernel_info_blocks(ki);
+    s->next_block = 0;
+    s->retired = 0;
+    s->last_retire = start;
+    s->kstart = start;
+    free(s->free_slot);
+    s->free_slot = xmalloc(max_slots * sizeof *s->free_slot);
+    s->n_free = max_slots;
+    for (uint32_t i = 0; i < max_slots; i++)
+        s->free_slot[i] = max_slots - 1 - i;
+    SIM_FORWARD_IF_ERROR(s->src->ops->kernel_begin(s->src->ctx, max_slots, err));
+
+    uint64_t l1 = occupancy_l1_bytes(c, &s->occ);
+    for (uint32_t i = 0; i < s->n_sm; i++) {
+        struct sm *sm = &s->sms[i];
+        sm->src = s->src;
+        sm->acct = start;
+        sm->occ_since = start;
+        sm->last_issue = start;
+        for (uint32_t k = 0; k < sm->n_sched; k++)
+            sm->sched[k].reason = SM_R_IDLE;
+        ldst_kernel_begin(sm->ldst, l1);
+    }
+    stats_snapshot_take(s->st, &s->begin);
+    if (s->obs.on_kernel_begin != NULL)
+        s->obs.on_kernel_begin(s->obs.ctx, s, ki);
+
+    evq_schedule(s->q, start + c->gpu_kernel_launch_latency, EVQ_PRI_LAUNCH, dispatch_event, s, 0);
+    bool truncated = false;
+    while (!s->failed) {
+        if (c->sim_max_cycles != 0 && evq_next_cycle(s->q) != SIM_CYCLE_MAX &&
+            evq_next_cycle(s->q) - start > c->sim_max_cycles) {
+            truncated = true;
+            break;
+        }
+        if (!evq_run_one(s->q))
+            break;
+    }
+    if (s->failed) {
+        *err = s->err;
+        return err->code < 0 ? err->code : SIM_ERR_INTERNAL;
+    }
+    sim_cycle_t end = max_c(s->last_retire, start + c->gpu_kernel_launch_latency);
+    if (truncated) {
+        end = start + c->sim_max_cycles;
+    } else if (s->retired != s->n_blocks) {
+        for (uint32_t i = 0; i < s->n_sm; i++)
+            if (s->sms[i].n_warps > 0)
+                sm_dump_state(&s->sms[i], stderr, evq_now(s->q));
+        SIM_PANIC_AT(evq_now(s->q), "deadlock: kernel %s: %" PRIu64 " of %" PRIu64 " blocks "
+                     "retired and nothing left to simulate", ki->name, s->retired, s->n_blocks);
+    } else {
+        end = max_c(end, mem_drain_cycle(s->m));
+        for (uint32_t i = 0; i < s->n_sm; i++)
+            end = max_c(end, ldst_drain_cycle(s->sms[i].ldst));
+    }
+    uint64_t cycles = end - start;
+    for (uint32_t i = 0; i < s->n_sm; i++) {
+        struct sm *sm = &s->sms[i];
+        sm_catch_up(sm, end);
+        sm_occ_update(sm, end);
+        sm->st.cycles += cycles;
+        sm->st.warp_slot_cycles += cycles * c->sm_max_warps;
+        for (unsigned p = 0; p < SIM_PIPE_COUNT; p++)
+            sm->st.pipe_avail[p] += cycles * s->costs.lanes[p] * sm->n_sched;
+    }
+    s->g_cycles += cycles;
+    s->g_kernels++;
+    s->g_blocks += s->retired;
+
+    if (s->nk == s->capk) {
+        s->capk = s->capk ? 2 * s->capk : 4;
+        s->kr = xrealloc(s->kr, s->capk * sizeof *s->kr);
+    }
+    struct sim_kernel_result *kr = &s->kr[s->nk++];
+    memset(kr, 0, sizeof *kr);
+    kr->ki = *ki;
+    kr->occ = s->occ;
+    kr->carveout_kb = occupancy_carveout_kb(c, &s->occ);
+    kr->l1_bytes = l1;
+    kr->start = start;
+    kr->cycles = cycles;
+    kr->blocks = s->retired;
+    kr->truncated = truncated;
+    stats_snapshot_init(s->st, &kr->snap);
+    stats_snapshot_take(s->st, &kr->snap);
+    stats_snapshot_diff(&kr->snap, &kr->snap, &s->begin);
+    if (s->obs.on_kernel_end != NULL)
+        s->obs.on_kernel_end(s->obs.ctx, s, kr);
+
+    /* drop leftover (stale or truncated) events; the next kernel starts at end */
+    evq_destroy(s->q);
+    s->q = evq_new(1024);
+    evq_set_now(s->q, end);
+    for (uint32_t i = 0; i < s->n_sm; i++) {
+        struct sm *sm = &s->sms[i];
+        sm->wake = SIM_CYCLE_MAX;
+        if (truncated) {
+            /* abandon the blocks still resident */
+            for (uint32_t b = 0; b < SIM_MAX_BLOCKS_PER_SM; b++)
+                sm->blk[b].used = false;
+            memset(sm->w_state, W_FREE, sizeof sm->w_state);
+            for (uint32_t k = 0; k < sm->n_sched; k++)
+                sm->sched[k].n = 0;
+            sm->n_blocks = 0;
+            sm->n_warps = 0;
+        }
+    }
+    return SIM_OK;
+}
+
+int
+sim_run(sim *s, struct inst_source *src, struct sim_error *err)
+{
+    int rc;
+    s->src = src;
+    for (;;) {
+        rc = src->ops->next_kernel(src->ctx, &s->ki, err);
+        if (rc <= 0)
+            break;
+        rc = run_kernel(s, err);
+        if (rc < 0) {
+            sim_error_prefix(err, "kernel %s: ", s->ki.name);
+            break;
+        }
+    }
+    stats_snapshot_take(s->st, &s->total);
+    s->src = NULL;
+    return rc < 0 ? rc : SIM_OK;
+}
+
+const struct sim_config *
+sim_config(const sim *s)
+{
+    return &s->cfg;
+}
+
+const stats *
+sim_stats(const sim *s)
+{
+    return s->st;
+}
+
+size_t
+sim_kernel_count(const sim *s)
+{
+    return s->nk;
+}
+
+const struct sim_kernel_result *
+sim_kernel(const sim *s, size_t i)
+{
+    return i < s->nk ? &s->kr[i] : NULL;
+}
+
+sim_cycle_t
+sim_total_cycles(const sim *s)
+{
+    return s->g_cycles;
+}
+
+const struct stats_snapshot *
+sim_total_snapshot(const sim *s)
+{
+    return &s->total;
+}
+
+sim_cycle_t
+sim_now(const sim *s)
+{
+    return evq_now(s->q);
+}

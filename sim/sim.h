@@ -1,0 +1,62 @@
+/*
+ * sim.h - the simulator: a GPU of SMs, an L2 and DRAM, driven by one
+ * discrete-event loop over the kernels of an instruction source.
+ *
+ * Kernels run one after another.  Blocks are dispatched to SMs in block-id
+ * order, breadth first at launch (one block per SM per round until each SM
+ * is full), then to whichever SM frees room.  Statistics are registered by
+ * the modules that own them; each kernel's figures are the difference of
+ * two snapshots.  Same config + same source => byte-identical results.
+ */
+#ifndef SMSIM_SIM_SIM_H
+#define SMSIM_SIM_SIM_H
+
+#include "sim/config.h"
+#include "sim/inst.h"
+#include "sim/occupancy.h"
+#include "sim/stats.h"
+
+typedef struct sim sim;
+
+/* Results of one kernel (plain data, owned by the sim). */
+struct sim_kernel_result {
+    struct kernel_info ki;
+    struct occ_result occ;       /* occupancy the block scheduler used */
+    uint32_t carveout_kb;        /* shared-memory carve-out chosen */
+    uint64_t l1_bytes;           /* L1 data cache left for the kernel */
+    sim_cycle_t start;           /* cycle the kernel was launched */
+    sim_cycle_t cycles;          /* launch to completion (all writes performed) */
+    uint64_t blocks;             /* blocks simulated */
+    bool truncated;              /* stopped by sim.max_cycles */
+    struct stats_snapshot snap;  /* the kernel's statistics */
+};
+
+/* Optional observer called after every SM tick in which instructions
+ * issued (per-window statistics, progress).  May be NULL. */
+struct sim_observer {
+    void (*on_kernel_begin)(void *ctx, const sim *s, const struct kernel_info *ki);
+    void (*on_kernel_end)(void *ctx, const sim *s, const struct sim_kernel_result *kr);
+    void *ctx;
+};
+
+/* Create a simulator for a validated config (copied). */
+sim *sim_new(const struct sim_config *cfg);
+void sim_destroy(sim *s);
+
+void sim_set_observer(sim *s, const struct sim_observer *obs);
+
+/* Simulate every kernel of src.  Returns SIM_OK, or a negative error
+ * (bad input from the source, a kernel that cannot launch) with *err. */
+int sim_run(sim *s, struct inst_source *src, struct sim_error *err);
+
+const struct sim_config *sim_config(const sim *s);
+const stats *sim_stats(const sim *s);
+size_t sim_kernel_count(const sim *s);
+const struct sim_kernel_result *sim_kernel(const sim *s, size_t i);
+/* Whole-run totals: cycles of all kernels, and a snapshot of every counter. */
+sim_cycle_t sim_total_cycles(const sim *s);
+const struct stats_snapshot *sim_total_snapshot(const sim *s);
+/* Current simulated cycle (for observers). */
+sim_cycle_t sim_now(const sim *s);
+
+#endif /* SMSIM_SIM_SIM_H */

@@ -1,0 +1,603 @@
+/*
+ * sm.c - one streaming multiprocessor: instruction fetch into per-warp
+ * buffers, a register scoreboard (RAW and WAW), issue by each
+ * sub-partition's scheduler to its pipes, block barriers, and block launch
+ * and retirement.  Memory instructions are timed by the SM's ldst unit.
+ *
+ * A tick evaluates one cycle for every scheduler of the SM and then asks
+ * for the next tick at the earliest cycle anything can change: the next
+ * cycle if an instruction issued, else the earliest retry time of any
+ * stalled warp (operand ready, pipe free, launch, branch delay).  Cycles
+ * in between are skipped; their scheduler slots are classified by
+ * sm_catch_up() with the reason of the last evaluated cycle.
+ */
+#include "sim/sm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline sim_cycle_t
+min_c(sim_cycle_t a, sim_cycle_t b)
+{
+    return a < b ? a : b;
+}
+
+static inline sim_cycle_t
+max_c(sim_cycle_t a, sim_cycle_t b)
+{
+    return a > b ? a : b;
+}
+
+void
+sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->sim = s;
+    sm->cfg = cfg;
+    sm->ibuf = cfg->sched_ibuffer < SM_IBUF_MAX ? cfg->sched_ibuffer : SM_IBUF_MAX;
+    sm->sb = xcalloc((size_t)SM_NW * SM_SB_MAX, sizeof *sm->sb);
+    sm->ib = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ib);
+    sm->ib_avail = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ib_avail);
+    sm->n_sched = cfg->sm_subpartitions;
+    sm->ldst = ldst_new(cfg, m, &sm->mst);
+    sm->wake = SIM_CYCLE_MAX;
+    for (uint32_t i = 0; i < sm->n_sched; i++)
+        sm->sched[i].reason = SM_R_IDLE;
+}
+
+void
+sm_fini(struct sm *sm)
+{
+    free(sm->sb);
+    free(sm->ib);
+    free(sm->ib_avail);
+    ldst_destroy(sm->ldst);
+}
+
+void
+sm_register_stats(struct sm *sms, uint32_t n, stats *st)
+{
+    size_t z = sizeof *sms;
+#define VEC(name, field, unit, help) \
+    stats_add_vec(st, name, &sms[0].st.field, z, n, "sm", unit, help)
+    VEC("sm.warp_insts", warp_insts, "instructions", "warp instructions issued");
+    VEC("sm.thread_insts", thread_insts, "instructions", "thread instructions issued (active lanes)");
+    VEC("sm.cycles", cycles, "cycles", "cycles of the kernels run (the same on every SM)");
+    stats_add_ratio(st, "sm.ipc", "sm.warp_insts", "sm.cycles", 1.0, "instructions/cycle",
+                    "warp instructions issued per cycle per SM");
+    VEC("sm.active_cycles", active_cycles, "cycles", "cycles with at least one resident warp");
+    VEC("sm.warp_cycles", warp_cycles, "warp-cycles", "resident warps summed over cycles");
+    VEC("sm.warp_slot_cycles", warp_slot_cycles, "warp-cycles", "cycles x sm.max_warps");
+    stats_add_ratio(st, "sm.achieved_occupancy", "sm.warp_cycles", "sm.warp_slot_cycles", 1.0, "",
+                    "mean resident warps / sm.max_warps");
+    VEC("sm.blocks", blocks, "blocks", "thread blocks completed");
+#define X(id, name, help) \
+    stats_add_vec(st, "sm.slot." name, &sms[0].st.slot[SM_R_##id], z, n, "sm", "scheduler-cycles", help);
+    SM_REASONS(X)
+#undef X
+#define X(id, name, help) \
+    stats_add_vec(st, "sm.pipe." name ".insts", &sms[0].st.pipe_insts[SIM_PIPE_##id], z, n, "sm", \
+                  "instructions", "warp instructions issued to the " help); \
+    stats_add_vec(st, "sm.pipe." name ".used", &sms[0].st.pipe_used[SIM_PIPE_##id], z, n, "sm", \
+                  "lane-slots", "lane-cycles occupied in the " help); \
+    stats_add_vec(st, "sm.pipe." name ".avail", &sms[0].st.pipe_avail[SIM_PIPE_##id], z, n, "sm", \
+                  "lane-slots", "lane-cycles available in the " help); \
+    stats_add_ratio(st, "sm.pipe." name ".util", "sm.pipe." name ".used", "sm.pipe." name ".avail", \
+                    1.0, "", "issue utilisation of the " help);
+    SIM_PIPES(X)
+#undef X
+#define OPCLASS(id, name, pipe, lat, help) \
+    stats_add_vec(st, "sm.op." name, &sms[0].st.opclass_insts[SIM_OPC_##id], z, n, "sm", \
+                  "instructions", "warp instructions of class " name);
+#include "sim/opclass.def"
+#undef OPCLASS
+    VEC("sm.fp32_lanes", fp32_lanes, "lanes", "active lanes of FP32 (fp32 + fp32_fma) instructions");
+    VEC("sm.fma_insts", fma_insts, "instructions", "FP32 FMA warp instructions");
+#define MVEC(name, field, unit, help) \
+    stats_add_vec(st, name, &sms[0].mst.field, z, n, "sm", unit, help)
+    MVEC("sm.mem.global_loads", gld_insts, "instructions", "global, local and texture load instructions");
+    MVEC("sm.mem.global_stores", gst_insts, "instructions", "global and local store instructions");
+    MVEC("sm.mem.atomics", atom_insts, "instructions", "atomic instructions (global and shared)");
+    MVEC("sm.mem.shared_loads", sld_insts, "instructions", "shared-memory load instructions");
+    MVEC("sm.mem.shared_stores", sst_insts, "instructions", "shared-memory store instructions");
+    MVEC("sm.mem.shared_wavefronts", smem_wavefronts, "wavefronts", "shared-memory pipe cycles used");
+    MVEC("sm.mem.bank_conflicts", smem_conflicts, "wavefronts",
+         "extra shared-memory wavefronts caused by bank conflicts");
+    MVEC("sm.mem.const_loads", const_insts, "instructions", "constant and parameter load instructions");
+    MVEC("sm.mem.load_sectors", gld_sectors, "sectors", "32-byte sectors requested by global/local loads");
+    MVEC("sm.mem.store_sectors", gst_sectors, "sectors", "32-byte sectors written by global/local stores");
+    MVEC("sm.l1.hits", l1_hits, "sectors", "load sectors that hit in the L1 (including fills in flight)");
+    MVEC("sm.l1.misses", l1_misses, "sectors", "load sectors sent to the L2 (misses and L1 bypass)");
+    stats_add_ratio(st, "sm.l1.hit_rate", "sm.l1.hits", "sm.mem.load_sectors", 1.0, "",
+                    "fraction of load sectors that hit in the L1");
+    MVEC("sm.l1.mshr_wait_cycles", mshr_wait_cycles, "cycles", "cycles misses waited for a free MSHR");
+#undef MVEC
+#undef VEC
+}
+
+void
+sm_catch_up(struct sm *sm, sim_cycle_t t)
+{
+    if (t <= sm->acct)
+        return;
+    uint64_t gap = t - sm->acct;
+    for (uint32_t i = 0; i < sm->n_sched; i++)
+        sm->st.slot[sm->sched[i].reason] += gap;
+    sm->acct = t;
+}
+
+void
+sm_occ_update(struct sm *sm, sim_cycle_t t)
+{
+    if (t <= sm->occ_since)
+        return;
+    uint64_t d = t - sm->occ_since;
+    sm->st.warp_cycles += (uint64_t)sm->n_warps * d;
+    if (sm->n_warps > 0)
+        sm->st.active_cycles += d;
+    sm->occ_since = t;
+}
+
+/* The tick event; a stale one (superseded by an earlier wake) is ignored. */
+static void
+tick_event(void *ctx, sim_cycle_t now, uint64_t gen)
+{
+    struct sm *sm = ctx;
+    if (gen != sm->tick_gen || sim_failed(sm->sim))
+        return;
+    sm_tick(sm, now);
+}
+
+void
+sm_wake(struct sm *sm, sim_cycle_t t)
+{
+    if (t >= sm->wake)
+        return;
+    sm->wake = t;
+    sm->tick_gen++;
+    evq_schedule(sim_evq(sm->sim), t, EVQ_PRI_TICK, tick_event, sm, sm->tick_gen);
+}
+
+bool
+sm_has_room(const struct sm *sm)
+{
+    return sm->n_blocks < sim_occupancy(sm->sim)->blocks_per_sm;
+}
+
+/* ---- warps --------------------------------------------------------------- */
+
+static void finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now);
+
+/* Fill warp w's instruction buffer from the source. */
+static void
+warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
+{
+    struct sm_block *b = &sm->blk[sm->w_blk[w]];
+    uint32_t ibuf = sm->ibuf;
+    struct sim_error err = { 0 };
+
+    while (sm->w_ib_n[w] < ibuf && !sm->w_ended[w] && !sm->w_hold[w]) {
+        uint32_t i = (sm->w_ib_head[w] + sm->w_ib_n[w]) % ibuf;
+        struct warp_inst *wi = &sm->ib[(size_t)w * ibuf + i];
+        int r = inst_source_next(sm->src, b->src_slot, sm->w_idx[w], wi, &err);
+        if (r < 0) {
+            sim_fail(sm->sim, &err);
+            sm->w_ended[w] = true;
+            return;
+        }
+        if (r == 0) {
+            sm->w_ended[w] = true;
+            break;
+        }
+        if (wi->opclass >= SIM_OPC_COUNT || wi->n_dst > SIM_MAX_DST || wi->n_src > SIM_MAX_SRC) {
+            sim_error_set(&err, SIM_ERR_FORMAT, "block %" PRIu64 " warp %u pc %#x: malformed "
+                          "instruction from the source", b->id, sm->w_idx[w], wi->pc);
+            sim_fail(sm->sim, &err);
+            sm->w_ended[w] = true;
+            return;
+        }
+        sm->ib_avail[(size_t)w * ibuf + i] = now + sm->cfg->sched_fetch_latency;
+        sm->w_ib_n[w]++;
+        if (wi->flags & SIM_IF_BARRIER)
+            sm->w_hold[w] = true;
+    }
+}
+
+/* Release the block's barrier if every live warp has arrived. */
+static void
+check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
+{
+    if (b->at_bar == 0 || b->at_bar < b->live)
+        return;
+    sim_cycle_t release = now + sim_costs(sm->sim)->latency[SIM_OPC_BARRIER];
+    b->at_bar = 0;
+    for (uint32_t i = 0; i < b->n_warps; i++) {
+        uint8_t w = b->warp[i];
+        if (sm->w_state[w] != W_BARRIER)
+            continue;
+        sm->w_state[w] = W_ACTIVE;
+        sm->w_hold[w] = false;
+        sm->w_retry[w] = 0;
+        sm->w_next[w] = max_c(sm->w_next[w], release);
+        warp_fetch(sm, w, now);
+        if (sm->w_ib_n[w] == 0 && sm->w_ended[w])
+            finish_warp(sm, w, now);
+    }
+}
+
+static void
+finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now)
+{
+    struct sm_block *b = &sm->blk[sm->w_blk[w]];
+    if (sm->w_state[w] == W_DRAIN)
+        return;
+    if (sm->w_state[w] == W_BARRIER)
+        b->at_bar--;
+    sm->w_state[w] = W_DRAIN;
+    SIM_ASSERT_AT(now, b->live > 0);
+    b->live--;
+    if (b->live > 0) {
+        check_barrier(sm, b, now);
+        return;
+    }
+    sim_cycle_t done = now;
+    for (uint32_t i = 0; i < b->n_warps; i++)
+        done = max_c(done, sm->w_done[b->warp[i]]);
+    sim_block_done(sm->sim, sm, sm->w_blk[w], done);
+}
+
+int
+sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, struct sim_error *err)
+{
+    const struct occ_result *occ = sim_occupancy(sm->sim);
+    const struct sim_config *c = sm->cfg;
+    uint32_t bi = 0;
+
+    sm_catch_up(sm, t);
+    sm_occ_update(sm, t);
+    while (bi < SIM_MAX_BLOCKS_PER_SM && sm->blk[bi].used)
+        bi++;
+    SIM_ASSERT_AT(t, bi < SIM_MAX_BLOCKS_PER_SM && sm->n_warps + occ->warps_per_block <= SM_NW);
+    SIM_FORWARD_IF_ERROR(sm->src->ops->block_begin(sm->src->ctx, id, src_slot, err));
+    struct sm_block *b = &sm->blk[bi];
+    memset(b, 0, sizeof *b);
+    b->used = true;
+    b->id = id;
+    b->src_slot = src_slot;
+    b->n_warps = occ->warps_per_block;
+    b->live = b->n_warps;
+    uint8_t w = 0;
+    for (uint32_t i = 0; i < b->n_warps; i++) {
+        while (sm->w_state[w] != W_FREE)
+            w++;
+        b->warp[i] = w;
+        sm->w_state[w] = W_ACTIVE;
+        sm->w_blk[w] = (uint8_t)bi;
+        sm->w_idx[w] = (uint8_t)i;
+        sm->w_sched[w] = (uint8_t)(w % sm->n_sched);
+        sm->w_ib_head[w] = 0;
+        sm->w_ib_n[w] = 0;
+        sm->w_sb_n[w] = 0;
+        sm->w_ended[w] = false;
+        sm->w_hold[w] = false;
+        sm->w_next[w] = t + c->sm_block_launch_latency + (sim_cycle_t)i * c->sm_warp_launch_latency;
+        sm->w_done[w] = t;
+        sm->w_retry[w] = 0;
+        sched_add_warp(sm, &sm->sched[sm->w_sched[w]], w);
+    }
+    sm->n_blocks++;
+    sm->n_warps += b->n_warps;
+    for (uint32_t i = 0; i < b->n_warps; i++)
+        warp_fetch(sm, b->warp[i], t);
+    for (uint32_t i = 0; i < b->n_warps && b->used; i++) {
+        uint8_t k = b->warp[i];
+        if (sm->w_state[k] == W_ACTIVE && sm->w_ib_n[k] == 0 && sm->w_ended[k])
+            finish_warp(sm, k, t);
+    }
+    sm_wake(sm, t);
+    return SIM_OK;
+}
+
+void
+sm_retire_block(struct sm *sm, uint32_t bi, sim_cycle_t t)
+{
+    struct sm_block *b = &sm->blk[bi];
+    SIM_ASSERT_AT(t, b->used && b->live == 0);
+    sm_catch_up(sm, t);
+    sm_occ_update(sm, t);
+    for (uint32_t i = 0; i < b->n_warps; i++) {
+        uint8_t w = b->warp[i];
+        sched_remove_warp(&sm->sched[sm->w_sched[w]], w);
+        sm->w_state[w] = W_FREE;
+    }
+    sm->n_warps -= b->n_warps;
+    sm->n_blocks--;
+    sm->st.blocks++;
+    b->used = false;
+    if (sm->src->ops->block_end != NULL)
+        sm->src->ops->block_end(sm->src->ctx, b->src_slot);
+    if (sm->n_warps > 0) {
+        sm_wake(sm, t);          /* re-classify with the remaining warps */
+    } else {
+        for (uint32_t i = 0; i < sm->n_sched; i++)
+            sm->sched[i].reason = SM_R_IDLE;
+    }
+}
+
+/* ---- scoreboard ------------------------------------------------------- */
+
+static void
+sb_add(struct sm *sm, uint8_t w, uint16_t reg, sim_cycle_t ready, bool is_mem)
+{
+    struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
+    uint8_t n = sm->w_sb_n[w];
+    for (uint8_t i = 0; i < n; i++) {
+        if (e[i].reg == reg) {
+            if (ready >= e[i].ready) {
+                e[i].ready = ready;
+                e[i].mem = is_mem;
+            }
+            return;
+        }
+    }
+    SIM_ASSERT(n < SM_SB_MAX);
+    e[n].reg = reg;
+    e[n].ready = ready;
+    e[n].mem = is_mem;
+    sm->w_sb_n[w] = (uint8_t)(n + 1);
+}
+
+/* 0 if wi's operands are ready at now; else SM_R_SCOREBOARD or SM_R_MEMORY
+ * with *retry the cycle they will be. */
+static int
+sb_check(struct sm *sm, uint8_t w, const struct warp_inst *wi, sim_cycle_t now, sim_cycle_t *retry)
+{
+    struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
+    uint8_t n = sm->w_sb_n[w], k = 0;
+    sim_cycle_t r = 0;
+    bool blocked = false, on_mem = false;
+
+    for (uint8_t i = 0; i < n; i++)
+        if (e[i].ready > now)
+            e[k++] = e[i];
+    sm->w_sb_n[w] = k;
+    for (uint8_t i = 0; i < k; i++) {
+        uint16_t reg = e[i].reg;
+        bool hit = false;
+        for (unsigned j = 0; j < wi->n_src && !hit; j++)
+            hit = wi->src[j] == reg;
+        for (unsigned j = 0; j < wi->n_dst && !hit; j++)
+            hit = wi->dst[j] == reg;
+        if (hit) {
+            blocked = true;
+            on_mem = on_mem || e[i].mem;
+            r = max_c(r, e[i].ready);
+        }
+    }
+    if (!blocked && k + wi->n_dst > SM_SB_MAX) {
+        /* scoreboard full: wait for the earliest entry */
+        r = SIM_CYCLE_MAX;
+        for (uint8_t i = 0; i < k; i++)
+            r = min_c(r, e[i].ready);
+        blocked = true;
+    }
+    if (!blocked)
+        return 0;
+    *retry = r;
+    return on_mem ? SM_R_MEMORY : SM_R_SCOREBOARD;
+}
+
+/* ---- issue -------------------------------------------------------------- */
+
+/* Can warp w issue its next instruction at now?  Returns SM_R_ISSUED if
+ * so, else the reason and *retry.  second: the warp already issued this
+ * cycle (dual issue), so its one-per-cycle limit does not apply. */
+static int
+check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool second,
+            sim_cycle_t *retry)
+{
+    const struct sm_costs *k = sim_costs(sm->sim);
+    *retry = SIM_CYCLE_MAX;
+    switch (sm->w_state[w]) {
+    case W_DRAIN:
+        return SM_R_IDLE;
+    case W_BARRIER:
+        return SM_R_BARRIER;
+    default:
+        break;
+    }
+    if (sm->w_next[w] > now && !(second && sm->w_next[w] == now + 1)) {
+        *retry = sm->w_next[w];
+        return SM_R_NO_INST;
+    }
+    if (sm->w_ib_n[w] == 0)
+        return SM_R_NO_INST;
+    size_t slot = (size_t)w * sm->ibuf + sm->w_ib_head[w];
+    if (sm->ib_avail[slot] > now) {
+        *retry = sm->ib_avail[slot];
+        return SM_R_NO_INST;
+    }
+    const struct warp_inst *wi = &sm->ib[slot];
+    int r = sb_check(sm, w, wi, now, retry);
+    if (r != 0)
+        return r;
+    unsigned p = k->pipe[wi->opclass];
+    uint64_t lanes = k->lanes[p];
+    if (s->pipe_busy[p] >= (now + 1) * lanes) {
+        *retry = s->pipe_busy[p] / lanes;
+        return SM_R_PIPE_BUSY;
+    }
+    return SM_R_ISSUED;
+}
+
+/* check_issue() with the per-warp cache: a warp that cannot issue before
+ * cycle R is not examined again until R (its operands, pipe and delays can
+ * only move later; its own issue or a barrier release clears the cache). */
+static int
+can_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool second,
+          sim_cycle_t *retry)
+{
+    if (!second && now < sm->w_retry[w]) {
+        *retry = sm->w_retry[w];
+        return sm->w_why[w];
+    }
+    int why = check_issue(sm, s, w, now, second, retry);
+    if (why != SM_R_ISSUED && !second) {
+        sm->w_retry[w] = *retry;
+        sm->w_why[w] = (uint8_t)why;
+    }
+    return why;
+}
+
+static void
+issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
+{
+    const struct sm_costs *k = sim_costs(sm->sim);
+    size_t slot = (size_t)w * sm->ibuf + sm->w_ib_head[w];
+    const struct warp_inst *wi = &sm->ib[slot];
+    unsigned opc = wi->opclass, p = k->pipe[opc];
+    uint64_t floor_slots = now * (uint64_t)k->lanes[p];
+
+    s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + k->cost[opc];
+    sm->st.warp_insts++;
+    unsigned lanes = inst_popc(wi->active_mask);
+    sm->st.thread_insts += lanes;
+    sm->st.pipe_insts[p]++;
+    sm->st.pipe_used[p] += k->cost[opc];
+    sm->st.opclass_insts[opc]++;
+    if (opc == SIM_OPC_FP32 || opc == SIM_OPC_FP32_FMA)
+        sm->st.fp32_lanes += lanes;
+    if (opc == SIM_OPC_FP32_FMA)
+        sm->st.fma_insts++;
+
+    sim_cycle_t ready = wi->space != SIM_SPACE_NONE ? ldst_access(sm->ldst, wi, now)
+                                                      : now + k->latency[opc];
+    bool is_mem = wi->space != SIM_SPACE_NONE;
+    for (unsigned i = 0; i < wi->n_dst; i++)
+        sb_add(sm, w, wi->dst[i], ready, is_mem);
+    if (wi->n_dst > 0)            /* a warp is done when its register writes are */
+        sm->w_done[w] = max_c(sm->w_done[w], ready);
+    sm->w_next[w] = opc == SIM_OPC_BRANCH ? max_c(now + 1, now + k->latency[opc]) : now + 1;
+    bool barrier = (wi->flags & SIM_IF_BARRIER) != 0;
+
+    sm->w_retry[w] = 0;
+    sm->w_ib_head[w] = (uint8_t)((sm->w_ib_head[w] + 1) % sm->ibuf);
+    sm->w_ib_n[w]--;
+    sched_issued(s, w);
+    sm->last_issue = now;
+    if (barrier) {
+        struct sm_block *b = &sm->blk[sm->w_blk[w]];
+        sm->w_state[w] = W_BARRIER;
+        b->at_bar++;
+    }
+    warp_fetch(sm, w, now);
+    if (sm->w_ib_n[w] == 0 && sm->w_ended[w])
+        finish_warp(sm, w, now);
+    else if (barrier)
+        check_barrier(sm, &sm->blk[sm->w_blk[w]], now);
+}
+
+/* Evaluate scheduler s at now; returns the slot's classification and,
+ * when nothing issued, the earliest cycle worth retrying in *retry. */
+static int
+eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retry)
+{
+    uint8_t order[SM_NW];
+    unsigned n = sched_order(sm, s, order);
+    int first = -1;
+
+    *retry = SIM_CYCLE_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t w = order[i];
+        sim_cycle_t r;
+        int why = can_issue(sm, s, w, now, false, &r);
+        if (why == SM_R_ISSUED) {
+            issue(sm, s, w, now);
+            for (uint32_t d = 1; d < sm->cfg->sm_dispatch_units; d++) {
+                if (sm->w_state[w] != W_ACTIVE || can_issue(sm, s, w, now, true, &r) != SM_R_ISSUED)
+                    break;
+                issue(sm, s, w, now);
+            }
+            return SM_R_ISSUED;
+        }
+        if (first < 0 && why != SM_R_IDLE)
+            first = why;
+        if (r < *retry)
+            *retry = r;
+        if (why == SM_R_MEMORY && sm->cfg->sched_policy == CFG_SCHED_TWO_LEVEL &&
+            s->n > sm->cfg->sched_active_warps) {
+            sched_demote(sm, s, w);
+            *retry = now + 1;
+        }
+    }
+    return first >= 0 ? first : SM_R_IDLE;
+}
+
+void
+sm_tick(struct sm *sm, sim_cycle_t now)
+{
+    sim_cycle_t next = SIM_CYCLE_MAX;
+    bool issued = false;
+
+    sm->wake = SIM_CYCLE_MAX;
+    if (sm->n_warps == 0)
+        return;                  /* empty: its slots are idle until a block arrives */
+    sm_catch_up(sm, now);
+    for (uint32_t i = 0; i < sm->n_sched && !sim_failed(sm->sim); i++) {
+        struct sm_sched *s = &sm->sched[i];
+        sim_cycle_t r = SIM_CYCLE_MAX;
+        int why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
+        s->reason = (uint8_t)why;
+        sm->st.slot[why]++;
+        if (why == SM_R_ISSUED)
+            issued = true;
+        else if (r < next)
+            next = r;
+    }
+    sm->acct = now + 1;
+    if (issued)
+        next = now + 1;
+    /* watchdog: resident warps that will not issue for longer than the
+     * limit (a stuck or absurd model state) */
+    if (sm->n_warps > 0 && next != SIM_CYCLE_MAX &&
+        next - sm->last_issue > sm->cfg->sim_watchdog_cycles) {
+        sm_dump_state(sm, stderr, now);
+        SIM_PANIC_AT(now, "watchdog: SM %u will issue nothing from cycle %" PRIu64 " to %" PRIu64
+                     " with %u warps resident (more than sim.watchdog_cycles = %" PRIu64 ")",
+                     sm->id, sm->last_issue, next, sm->n_warps, sm->cfg->sim_watchdog_cycles);
+    }
+    if (next != SIM_CYCLE_MAX)
+        sm_wake(sm, next <= now ? now + 1 : next);
+}
+
+void
+sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now)
+{
+    static const char *const st[] = { "free", "active", "barrier", "drain" };
+    fprintf(out, "SM %u at cycle %" PRIu64 ": %u blocks, %u warps, last issue %" PRIu64 "\n",
+            sm->id, now, sm->n_blocks, sm->n_warps, sm->last_issue);
+    for (uint32_t b = 0; b < SIM_MAX_BLOCKS_PER_SM; b++) {
+        const struct sm_block *k = &sm->blk[b];
+        if (k->used)
+            fprintf(out, "  block slot %u: id %" PRIu64 " warps %u live %u at barrier %u\n", b,
+                    k->id, k->n_warps, k->live, k->at_bar);
+    }
+    for (uint32_t w = 0; w < SM_NW; w++) {
+        if (sm->w_state[w] == W_FREE)
+            continue;
+        fprintf(out, "  warp %2u: %-7s block slot %u idx %u sched %u next %" PRIu64
+                " ibuf %u%s%s sb %u:", w, st[sm->w_state[w]], sm->w_blk[w], sm->w_idx[w],
+                sm->w_sched[w], sm->w_next[w], sm->w_ib_n[w], sm->w_ended[w] ? " ended" : "",
+                sm->w_hold[w] ? " hold" : "", sm->w_sb_n[w]);
+        for (uint8_t i = 0; i < sm->w_sb_n[w]; i++) {
+            const struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX + i];
+            fprintf(out, " r%u@%" PRIu64 "%s", e->reg, e->ready, e->mem ? "m" : "");
+        }
+        if (sm->w_ib_n[w] > 0) {
+            const struct warp_inst *wi = &sm->ib[(size_t)w * sm->ibuf + sm->w_ib_head[w]];
+            fprintf(out, " head pc=%#x class=%s", wi->pc, inst_opclass_name(wi->opclass));
+        }
+        fputc('\n', out);
+    }
+}

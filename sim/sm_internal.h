@@ -1,0 +1,190 @@
+/*
+ * sm_internal.h - the state of one SM, shared by sm.c, sched.c and sim.c.
+ * Nothing outside sim/ includes this file.
+ *
+ * Per-warp state is struct-of-arrays indexed by the SM's warp slot
+ * (0 .. sm.max_warps-1).  A warp slot belongs to one block slot and one
+ * scheduler (sub-partition = slot % sm.subpartitions).
+ *
+ * Timing invariants:
+ *  - every pending register write has a known completion cycle (ALU:
+ *    issue + op latency; memory: computed by ldst/mem at issue), so a
+ *    stalled warp always knows when it can retry, except a warp waiting at
+ *    a barrier, which is woken by the warp that completes the barrier;
+ *  - sm->acct is the first cycle whose scheduler slots are not yet
+ *    classified; cycles skipped between ticks repeat each scheduler's
+ *    last_reason, which is exact because nothing changes in between.
+ */
+#ifndef SMSIM_SIM_SM_INTERNAL_H
+#define SMSIM_SIM_SM_INTERNAL_H
+
+#include "sim/config.h"
+#include "sim/evq.h"
+#include "sim/inst.h"
+#include "sim/ldst.h"
+#include "sim/occupancy.h"
+#include "sim/stats.h"
+
+#define SM_SB_MAX 64             /* pending register writes per warp */
+#define SM_IBUF_MAX 16           /* instruction buffer entries per warp */
+#define SM_NW SIM_MAX_WARPS_PER_SM
+#define SM_WARPS_PER_BLOCK (SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE)
+
+struct sim;
+
+enum warp_state {
+    W_FREE = 0,                  /* slot unused */
+    W_ACTIVE,                    /* running (may wait for launch, fetch, operands) */
+    W_BARRIER,                   /* issued a barrier, waiting for its block */
+    W_DRAIN                      /* all instructions issued; results still in flight */
+};
+
+/* Classification of one scheduler issue slot (one scheduler-cycle). */
+#define SM_REASONS(X) \
+    X(ISSUED, "issued", "an instruction was issued") \
+    X(NO_INST, "no_inst", "no instruction ready: launch, fetch or control (branch) delay") \
+    X(SCOREBOARD, "scoreboard", "operand not ready: waiting on an arithmetic result") \
+    X(MEMORY, "memory", "operand not ready: waiting on a load or atomic") \
+    X(PIPE_BUSY, "pipe_busy", "instruction ready but its pipe is busy") \
+    X(BARRIER, "barrier", "warps wait at a block barrier") \
+    X(IDLE, "idle", "no warp resident on the scheduler")
+
+enum sm_reason {
+#define X(id, name, help) SM_R_##id,
+    SM_REASONS(X)
+#undef X
+    SM_R_COUNT
+};
+
+struct sm_block {
+    bool used;
+    uint64_t id;                 /* linear block id in the grid */
+    uint32_t src_slot;           /* inst_source slot */
+    uint32_t n_warps;
+    uint32_t live;               /* warps whose streams have not ended */
+    uint32_t at_bar;             /* warps waiting at the barrier */
+    uint8_t warp[SM_WARPS_PER_BLOCK]; /* SM warp slot of each warp of the block */
+};
+
+struct sm_sched {
+    uint8_t warps[SM_NW];        /* warp slots in age order (oldest first) */
+    uint8_t n;
+    uint8_t last;                /* slot of the last warp issued (LRR/GTO) */
+    bool have_last;
+    uint8_t reason;              /* classification of the last evaluated cycle */
+    uint64_t pipe_busy[SIM_PIPE_COUNT]; /* lane-slots: pipe accepts while < (cycle+1)*lanes */
+};
+
+struct sb_entry {
+    uint16_t reg;
+    uint8_t mem;                 /* written by a memory instruction */
+    sim_cycle_t ready;           /* cycle the value can be read */
+};
+
+struct sm_stats {
+    uint64_t warp_insts;         /* warp instructions issued */
+    uint64_t thread_insts;       /* active lanes of issued instructions */
+    uint64_t slot[SM_R_COUNT];   /* scheduler-cycles by classification */
+    uint64_t pipe_insts[SIM_PIPE_COUNT];
+    uint64_t pipe_used[SIM_PIPE_COUNT];   /* lane-slots occupied */
+    uint64_t pipe_avail[SIM_PIPE_COUNT];  /* lane-slots available (set at kernel end) */
+    uint64_t opclass_insts[SIM_OPC_COUNT];
+    uint64_t fp32_lanes;         /* active lanes of FP32 instructions */
+    uint64_t fma_insts;          /* FP32 FMA warp instructions */
+    uint64_t cycles;             /* kernel cycles (same for every SM) */
+    uint64_t active_cycles;      /* cycles with at least one resident warp */
+    uint64_t warp_cycles;        /* sum over cycles of resident warps */
+    uint64_t warp_slot_cycles;   /* cycles x sm.max_warps */
+    uint64_t blocks;             /* blocks completed */
+};
+
+struct sm {
+    uint32_t id;
+    struct sim *sim;
+    const struct sim_config *cfg;
+    struct inst_source *src;
+    /* warps */
+    uint8_t w_state[SM_NW];
+    uint8_t w_blk[SM_NW];        /* block slot */
+    uint8_t w_idx[SM_NW];        /* warp index within its block */
+    uint8_t w_sched[SM_NW];
+    uint8_t w_ib_head[SM_NW];
+    uint8_t w_ib_n[SM_NW];
+    uint8_t w_sb_n[SM_NW];
+    bool w_ended[SM_NW];         /* the source has no more instructions */
+    bool w_hold[SM_NW];          /* a barrier was fetched: fetch no further until released */
+    sim_cycle_t w_next[SM_NW];   /* earliest cycle the warp may issue */
+    sim_cycle_t w_done[SM_NW];   /* latest completion of the warp's instructions */
+    sim_cycle_t w_retry[SM_NW];  /* the warp cannot issue before this cycle ... */
+    uint8_t w_why[SM_NW];        /* ... for this reason (cache, reset when the warp changes) */
+    uint64_t w_age[SM_NW];       /* launch order (GTO, two-level) */
+    struct sb_entry *sb;         /* [SM_NW * SM_SB_MAX] */
+    struct warp_inst *ib;        /* [SM_NW * ibuf] */
+    sim_cycle_t *ib_avail;       /* [SM_NW * ibuf] cycle the entry may issue */
+    uint32_t ibuf;               /* entries per warp */
+    /* blocks and resources */
+    struct sm_block blk[SIM_MAX_BLOCKS_PER_SM];
+    uint32_t n_blocks;
+    uint32_t n_warps;            /* resident warps */
+    /* schedulers */
+    struct sm_sched sched[SIM_MAX_SUBPARTITIONS];
+    uint32_t n_sched;
+    /* memory */
+    struct ldst *ldst;
+    /* time */
+    sim_cycle_t acct;            /* first cycle not yet classified */
+    sim_cycle_t occ_since;       /* occupancy integrated up to here */
+    sim_cycle_t wake;            /* cycle of the scheduled tick, SIM_CYCLE_MAX if none */
+    uint64_t tick_gen;           /* generation of the scheduled tick */
+    sim_cycle_t last_issue;      /* for the watchdog */
+    struct sm_stats st;
+    struct ldst_stats mst;       /* the memory unit's counters */
+};
+
+/* Per-opcode-class costs derived from the config once. */
+struct sm_costs {
+    uint8_t pipe[SIM_OPC_COUNT];
+    uint32_t latency[SIM_OPC_COUNT];
+    uint64_t cost[SIM_OPC_COUNT];    /* lane-slots per warp instruction */
+    uint32_t lanes[SIM_PIPE_COUNT];
+};
+
+/* sm.c */
+void sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m);
+void sm_fini(struct sm *sm);
+void sm_register_stats(struct sm *sms, uint32_t n, stats *st);
+/* Classify scheduler slots up to (not including) cycle t. */
+void sm_catch_up(struct sm *sm, sim_cycle_t t);
+/* Integrate occupancy up to cycle t. */
+void sm_occ_update(struct sm *sm, sim_cycle_t t);
+/* Does a block of the current kernel fit now? */
+bool sm_has_room(const struct sm *sm);
+/* Start block `id` (source slot src_slot) at cycle t. */
+int sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t,
+                    struct sim_error *err);
+/* Free a finished block's resources (its retire event). */
+void sm_retire_block(struct sm *sm, uint32_t blk, sim_cycle_t t);
+/* Evaluate cycle `now`: issue, then schedule the next tick. */
+void sm_tick(struct sm *sm, sim_cycle_t now);
+/* Ask for a tick at cycle t (no-op if one is due earlier). */
+void sm_wake(struct sm *sm, sim_cycle_t t);
+void sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now);
+
+/* sched.c: pick the order in which sched s considers its warps this
+ * cycle; writes warp slots to order[], returns their count. */
+unsigned sched_order(const struct sm *sm, const struct sm_sched *s, uint8_t *order);
+/* Tell the policy a warp issued / stalled on memory. */
+void sched_issued(struct sm_sched *s, uint8_t warp);
+void sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp);
+void sched_remove_warp(struct sm_sched *s, uint8_t warp);
+void sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp);
+
+/* sim.c callbacks used by the SM */
+const struct sm_costs *sim_costs(const struct sim *s);
+evq *sim_evq(struct sim *s);
+void sim_block_done(struct sim *s, struct sm *sm, uint32_t blk, sim_cycle_t when);
+void sim_fail(struct sim *s, const struct sim_error *err);
+bool sim_failed(const struct sim *s);
+const struct occ_result *sim_occupancy(const struct sim *s);
+
+#endif /* SMSIM_SIM_SM_INTERNAL_H */

@@ -1,0 +1,34 @@
+/*
+ * types.h - fixed-width unit types and hard limits shared by every module.
+ *
+ * Simulated time, addresses and counters are always 64-bit unsigned; PCs
+ * and active masks are 32-bit.  The limits below size the flat per-SM
+ * arrays; the config parser rejects values that would exceed them, so the
+ * model never has to check them on the per-cycle path.
+ */
+#ifndef SMSIM_SIM_TYPES_H
+#define SMSIM_SIM_TYPES_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <inttypes.h>
+
+typedef uint64_t sim_cycle_t;   /* core-clock cycles */
+typedef uint64_t sim_addr_t;    /* byte address in a simulated memory space */
+
+#define SIM_CYCLE_MAX UINT64_MAX
+#define SIM_WARP_SIZE 32u                /* threads per warp (all NVIDIA GPUs) */
+
+#define SIM_MAX_SMS             1024u    /* sm.count upper bound */
+#define SIM_MAX_SUBPARTITIONS   8u       /* warp schedulers per SM */
+#define SIM_MAX_WARPS_PER_SM    64u      /* resident warps per SM */
+#define SIM_MAX_BLOCKS_PER_SM   32u      /* resident thread blocks per SM */
+#define SIM_MAX_THREADS_PER_BLOCK 1024u
+#define SIM_MAX_DST             4u       /* destination registers per instruction */
+#define SIM_MAX_SRC             6u       /* source registers per instruction */
+#define SIM_MAX_REGS            1024u    /* register ids are < this (scoreboard width) */
+
+#define SIM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* SMSIM_SIM_TYPES_H */

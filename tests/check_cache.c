@@ -1,0 +1,67 @@
+/*
+ * check_cache.c - tag array: lookup, LRU replacement, sectors.
+ */
+#include "sim/cache.h"
+#include "testlib.h"
+
+START_TEST(test_lru_replacement)
+{
+    cache *c = cache_new(2 * 128 * 4, 2, 128);   /* 4 sets x 2 ways */
+    ck_assert_uint_eq(cache_sets(c), 4);
+    struct cache_line *a = cache_victim(c, 1);
+    cache_install(c, a, 100);
+    a->valid = 1;
+    struct cache_line *b = cache_victim(c, 1);
+    ck_assert_ptr_ne(a, b);                      /* the empty way first */
+    cache_install(c, b, 200);
+    b->valid = 3;
+    ck_assert_ptr_eq(cache_find(c, 1, 100), a);  /* touch A: B is now LRU */
+    ck_assert_ptr_eq(cache_victim(c, 1), b);
+    ck_assert_ptr_null(cache_find(c, 0, 100));   /* other set */
+    ck_assert_ptr_null(cache_find(c, 1, 300));
+    cache_install(c, b, 300);
+    ck_assert_uint_eq(b->valid, 0);
+    b->valid = 1;
+    ck_assert_ptr_null(cache_find(c, 1, 200));
+    ck_assert_ptr_eq(cache_find(c, 1, 300), b);
+    cache_invalidate_all(c);
+    ck_assert_ptr_null(cache_find(c, 1, 300));
+    cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_zero_size)
+{
+    cache *c = cache_new(0, 4, 128);
+    ck_assert_uint_eq(cache_sets(c), 0);
+    ck_assert_ptr_null(cache_find(c, 0, 1));
+    ck_assert_ptr_null(cache_victim(c, 0));
+    cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_mix_is_bijective_on_a_sample)
+{
+    /* distinct inputs give distinct outputs (the mixer is invertible) */
+    uint64_t seen[1024];
+    for (unsigned i = 0; i < 1024; i++) {
+        seen[i] = cache_mix(i);
+        for (unsigned j = 0; j < i; j++)
+            ck_assert_uint_ne(seen[i], seen[j]);
+    }
+}
+END_TEST
+
+static Suite *
+cache_suite(void)
+{
+    Suite *s = suite_create("cache");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_lru_replacement);
+    tcase_add_test(tc, test_zero_size);
+    tcase_add_test(tc, test_mix_is_bijective_on_a_sample);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(cache_suite)

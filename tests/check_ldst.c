@@ -1,0 +1,191 @@
+/*
+ * check_ldst.c - coalescing, bank conflicts and the SM memory unit's
+ * exact timing (shared memory, L1 hit/miss, in-flight hits, MSHRs).
+ */
+#include <string.h>
+
+#include "sim/ldst.h"
+#include "testlib.h"
+
+static struct warp_inst
+access(unsigned space, unsigned flags, sim_addr_t base, int64_t stride, unsigned width)
+{
+    struct warp_inst wi;
+    tl_mem(&wi, space, flags, 1, 2, base, stride, width);
+    return wi;
+}
+
+static unsigned
+sectors(const struct warp_inst *wi, unsigned *lines)
+{
+    struct ldst_line ln[LDST_MAX_LINES];
+    unsigned n = ldst_coalesce(wi, 128, 32, ln, LDST_MAX_LINES), s = 0;
+    for (unsigned i = 0; i < n; i++)
+        s += (unsigned)__builtin_popcount(ln[i].mask);
+    *lines = n;
+    return s;
+}
+
+START_TEST(test_coalescing)
+{
+    unsigned lines;
+    struct warp_inst wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x1000, 4, 4);
+    ck_assert_uint_eq(sectors(&wi, &lines), 4);      /* 128 contiguous bytes */
+    ck_assert_uint_eq(lines, 1);
+    wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x1000, 128, 4);
+    ck_assert_uint_eq(sectors(&wi, &lines), 32);     /* one sector per lane */
+    ck_assert_uint_eq(lines, 32);
+    wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x1004, 4, 4);
+    ck_assert_uint_eq(sectors(&wi, &lines), 5);      /* misaligned: spills into a 2nd line */
+    ck_assert_uint_eq(lines, 2);
+    wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x1000, 16, 16);
+    ck_assert_uint_eq(sectors(&wi, &lines), 16);     /* float4: 512 bytes */
+    ck_assert_uint_eq(lines, 4);
+    wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x1000, 0, 4);
+    ck_assert_uint_eq(sectors(&wi, &lines), 1);      /* broadcast */
+    wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x1000, 4, 4);
+    wi.active_mask = 0x0000ffff;                     /* half warp */
+    ck_assert_uint_eq(sectors(&wi, &lines), 2);
+    wi.active_mask = 0;
+    ck_assert_uint_eq(sectors(&wi, &lines), 0);
+}
+END_TEST
+
+START_TEST(test_bank_conflicts)
+{
+    struct warp_inst wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 4, 4);
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 1);
+    wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 128, 4);
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 32);   /* 32-way */
+    wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 8, 4);
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 2);
+    wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 0, 4);
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 1);    /* broadcast */
+    wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 16, 16);
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 4);    /* 128-bit: 4 wavefronts */
+    wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 33 * 4, 4);
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 1);    /* padded transpose column */
+    wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 8, 8);
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 8), 1);    /* Kepler 8-byte banks */
+}
+END_TEST
+
+struct rig {
+    struct sim_config c;
+    mem *m;
+    struct ldst *u;
+    struct ldst_stats st;
+};
+
+static void
+rig_init(struct rig *r, const char *extra)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "smem.latency = 20; l1.hit_latency = 30; l2.hit_latency = 200; dram.latency = 500;"
+             "l1.sectors_per_cycle = 4; l1.mshrs = 64; gpu.clock_mhz = 1000;"
+             "dram.bandwidth_gbps = 100000; dram.efficiency = 1; l2.bytes_per_cycle = 4096;"
+             "const.hit_latency = 8;%s", extra ? extra : "");
+    testlib_config(&r->c, text);
+    memset(&r->st, 0, sizeof r->st);
+    r->m = mem_new(&r->c);
+    r->u = ldst_new(&r->c, r->m, &r->st);
+    ldst_kernel_begin(r->u, 64 * 1024);
+}
+
+static void
+rig_fini(struct rig *r)
+{
+    ldst_destroy(r->u);
+    mem_destroy(r->m);
+}
+
+START_TEST(test_shared_timing)
+{
+    struct rig r;
+    rig_init(&r, NULL);
+    struct warp_inst ok = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 4, 4);
+    struct warp_inst bad = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 128, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &ok, 10), 30);          /* exactly smem.latency */
+    ck_assert_uint_eq(ldst_access(r.u, &ok, 10), 31);          /* pipe busy one cycle */
+    ck_assert_uint_eq(ldst_access(r.u, &bad, 100), 151);       /* + 31 extra wavefronts */
+    ck_assert_uint_eq(ldst_access(r.u, &ok, 100), 152);        /* waits for the conflict */
+    ck_assert_uint_eq(r.st.smem_conflicts, 31);
+    ck_assert_uint_eq(r.st.smem_wavefronts, 35);
+    rig_fini(&r);
+}
+END_TEST
+
+START_TEST(test_l1_hit_miss_and_inflight)
+{
+    struct rig r;
+    rig_init(&r, NULL);
+    struct warp_inst ld = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x10000, 4, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 0), 500);          /* cold: DRAM */
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 300), 500);        /* in flight: waits for fill */
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 470), 500);        /* 470 + 30 = 500 */
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 471), 501);
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 1000), 1030);      /* exactly l1.hit_latency */
+    ck_assert_uint_eq(r.st.l1_misses, 4);
+    ck_assert_uint_eq(r.st.l1_hits, 16);
+    /* L1 bypass (.cg): the L2 answers */
+    struct warp_inst cg = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD | SIM_IF_BYPASS_L1, 0x10000, 4, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &cg, 2000), 2200);
+    /* a new kernel invalidates the L1 */
+    ldst_kernel_begin(r.u, 64 * 1024);
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 3000), 3200);
+    rig_fini(&r);
+}
+END_TEST
+
+START_TEST(test_port_and_mshr_limits)
+{
+    struct rig r;
+    rig_init(&r, "l1.mshrs = 2");
+    /* 32 lines of one sector each: 8 cycles of the L1 port, 2 MSHRs */
+    struct warp_inst ld = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0x100000, 128, 4);
+    sim_cycle_t done = ldst_access(r.u, &ld, 0);
+    /* pairs of misses are serialised by the two MSHRs: 16 rounds of 500 */
+    ck_assert_uint_ge(done, 16 * 500);
+    ck_assert_uint_gt(r.st.mshr_wait_cycles, 0);
+    rig_fini(&r);
+
+    rig_init(&r, NULL);
+    struct warp_inst st = access(SIM_SPACE_GLOBAL, SIM_IF_STORE, 0x200000, 128, 4);
+    ldst_access(r.u, &st, 0);
+    ck_assert_uint_eq(r.st.gst_sectors, 32);
+    /* the port was busy 8 cycles: a load at cycle 0 starts at cycle 8 */
+    struct warp_inst ld2 = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD | SIM_IF_BYPASS_L1, 0x300000, 4, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &ld2, 0), 8 + 500);
+    rig_fini(&r);
+}
+END_TEST
+
+START_TEST(test_const_serialises_distinct_addresses)
+{
+    struct rig r;
+    rig_init(&r, NULL);
+    struct warp_inst uni = access(SIM_SPACE_PARAM, SIM_IF_LOAD, 0x40, 0, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &uni, 10), 18);
+    struct warp_inst div = access(SIM_SPACE_PARAM, SIM_IF_LOAD, 0x40, 4, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &div, 100), 100 + 8 + 31);
+    rig_fini(&r);
+}
+END_TEST
+
+static Suite *
+ldst_suite(void)
+{
+    Suite *s = suite_create("ldst");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_coalescing);
+    tcase_add_test(tc, test_bank_conflicts);
+    tcase_add_test(tc, test_shared_timing);
+    tcase_add_test(tc, test_l1_hit_miss_and_inflight);
+    tcase_add_test(tc, test_port_and_mshr_limits);
+    tcase_add_test(tc, test_const_serialises_distinct_addresses);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(ldst_suite)

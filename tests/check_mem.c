@@ -1,0 +1,110 @@
+/*
+ * check_mem.c - L2 and DRAM: exact unloaded latencies, in-flight hits,
+ * bandwidth saturation and write-back.
+ */
+#include "sim/mem.h"
+#include "testlib.h"
+
+/* l2 hit 200, dram 500, 4 slices, 4 channels, 1000 B/cycle of DRAM */
+static mem *
+small_mem(struct sim_config *c, const char *extra)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "l2.hit_latency = 200; dram.latency = 500; l2.slices = 4; dram.channels = 4;"
+             "gpu.clock_mhz = 1000; dram.bandwidth_gbps = 1000; dram.efficiency = 1;"
+             "l2.size_kb = 1024; l2.assoc = 16; l2.bytes_per_cycle = 1024;%s", extra ? extra : "");
+    testlib_config(c, text);
+    return mem_new(c);
+}
+
+START_TEST(test_unloaded_latencies_exact)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, NULL);
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 0), 500);        /* miss: dram.latency */
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 1000), 1200);    /* hit: + l2.hit_latency */
+    ck_assert_uint_eq(mem_read(m, 7, 0x2, 2000), 2500);    /* other sector of the line: miss */
+    /* a hit on a sector whose fill is in flight returns with the fill */
+    ck_assert_uint_eq(mem_read(m, 9, 0x1, 3000), 3500);
+    ck_assert_uint_eq(mem_read(m, 9, 0x1, 3100), 3500);
+    ck_assert_uint_eq(mem_read(m, 9, 0x1, 3301), 3501);
+    const struct mem_stats *st = mem_get_stats(m);
+    ck_assert_uint_eq(st->l2_read_sectors, 6);
+    ck_assert_uint_eq(st->l2_read_hits, 3);
+    ck_assert_uint_eq(st->dram_read_bytes, 3 * 32);
+    mem_destroy(m);
+}
+END_TEST
+
+START_TEST(test_dram_bandwidth_saturates)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, "l2.size_kb = 4096");
+    sim_cycle_t last = 0;
+    const unsigned n = 20000;
+    for (unsigned i = 0; i < n; i++) {
+        sim_cycle_t r = mem_read(m, 1000 + i, 0x1, 0);
+        if (r > last)
+            last = r;
+    }
+    /* 20000 sectors x 32 B at 1000 B/cycle = 640 cycles of transfer */
+    double bw = (double)n * 32 / (double)(last - 500);
+    ck_assert_msg(bw > 900 && bw <= 1000.5, "achieved %.1f B/cycle", bw);
+    ck_assert_uint_gt(mem_get_stats(m)->dram_queue_cycles, 0);
+    mem_destroy(m);
+}
+END_TEST
+
+START_TEST(test_slice_bandwidth_saturates)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, "l2.bytes_per_cycle = 32; l2.size_kb = 8192");
+    /* warm 4000 lines, then read them back at once: 4 slices x 32 B/cycle */
+    for (unsigned i = 0; i < 4000; i++)
+        mem_read(m, i, 0x1, 0);
+    sim_cycle_t last = 0, t0 = 100000;
+    for (unsigned i = 0; i < 4000; i++) {
+        sim_cycle_t r = mem_read(m, i, 0x1, t0);
+        if (r > last)
+            last = r;
+    }
+    double bw = 4000.0 * 32 / (double)(last - t0 - 200);
+    ck_assert_msg(bw > 115 && bw <= 128.5, "achieved %.1f B/cycle", bw);
+    mem_destroy(m);
+}
+END_TEST
+
+START_TEST(test_write_back_on_eviction)
+{
+    struct sim_config c;
+    /* 4 KB direct-mapped L2 in one slice: 32 lines */
+    mem *m = small_mem(&c, "l2.size_kb = 4; l2.assoc = 1; l2.slices = 1");
+    for (unsigned i = 0; i < 64; i++)
+        mem_write(m, i, 0xf, 10);
+    const struct mem_stats *st = mem_get_stats(m);
+    ck_assert_uint_eq(st->l2_write_sectors, 256);
+    ck_assert_uint_eq(st->dram_read_bytes, 0);          /* whole sectors: no fetch */
+    /* at most 32 of the 64 dirty lines still fit: the rest were written back whole */
+    ck_assert_uint_ge(st->dram_write_bytes, 32 * 128);
+    ck_assert_uint_le(st->dram_write_bytes, 63 * 128);
+    ck_assert_uint_eq(st->dram_write_bytes % 128, 0);
+    ck_assert_uint_ge(mem_drain_cycle(m), 110);
+    mem_destroy(m);
+}
+END_TEST
+
+static Suite *
+mem_suite(void)
+{
+    Suite *s = suite_create("mem");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_unloaded_latencies_exact);
+    tcase_add_test(tc, test_dram_bandwidth_saturates);
+    tcase_add_test(tc, test_slice_bandwidth_saturates);
+    tcase_add_test(tc, test_write_back_on_eviction);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(mem_suite)

@@ -1,0 +1,484 @@
+/*
+ * check_sm.c - cycle-exact tests of the SM model through the whole
+ * simulator (1 SM unless stated), fed by programmed instruction streams.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "testlib.h"
+
+/* ---- generators --------------------------------------------------------- */
+
+struct chain {
+    uint64_t n;                  /* instructions before EXIT */
+    unsigned opclass;
+    bool dependent;              /* each reads the previous one's result */
+    uint32_t mask;
+};
+
+static int
+gen_chain(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const struct chain *c = arg;
+    (void)block;
+    (void)warp;
+    if (k > c->n)
+        return 0;
+    if (k == c->n) {
+        tl_exit(wi);
+        return 1;
+    }
+    if (c->dependent)
+        tl_alu(wi, c->opclass, 1, 1, 2);
+    else
+        tl_alu(wi, c->opclass, (int)(10 + k % 200), 1, 2);
+    if (c->mask)
+        wi->active_mask = c->mask;
+    return 1;
+}
+
+static uint64_t
+chain_cycles(const char *cfgtext, uint64_t n, unsigned opclass, bool dep)
+{
+    struct sim_config c;
+    struct chain ch = { n, opclass, dep, 0 };
+    struct testlib_kernel k = { "chain", 1, 32, 32, 0, gen_chain, &ch };
+    testlib_small_config(&c, cfgtext);
+    return testlib_cycles(&c, &k);
+}
+
+/* ---- latency and throughput ------------------------------------------- */
+
+START_TEST(test_dependent_chain_exact)
+{
+    static const unsigned lat[] = { 4, 6, 29 };
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(lat); i++) {
+        char cfg[128];
+        snprintf(cfg, sizeof cfg, "op.fp32.latency = %u", lat[i]);
+        uint64_t c1 = chain_cycles(cfg, 1, SIM_OPC_FP32, true);
+        ck_assert_uint_eq(c1, lat[i]);                 /* no fixed overhead in this config */
+        for (uint64_t n = 2; n <= 200; n *= 10) {
+            uint64_t cn = chain_cycles(cfg, n, SIM_OPC_FP32, true);
+            uint64_t cm = chain_cycles(cfg, n - 1, SIM_OPC_FP32, true);
+            ck_assert_uint_eq(cn, n * lat[i]);          /* N x latency + 0, not one cycle less */
+            ck_assert_uint_eq(cn - cm, lat[i]);
+        }
+    }
+    /* a fixed overhead adds exactly once */
+    uint64_t a = chain_cycles("op.fp32.latency = 4; gpu.kernel_launch_latency = 100;"
+                              "sm.block_launch_latency = 30", 50, SIM_OPC_FP32, true);
+    ck_assert_uint_eq(a, 50 * 4 + 100 + 30);
+}
+END_TEST
+
+START_TEST(test_independent_stream_reaches_throughput)
+{
+    /* one FP32 instruction per cycle on 32 lanes */
+    ck_assert_uint_eq(chain_cycles("op.fp32.latency = 4", 500, SIM_OPC_FP32, false), 499 + 4);
+    /* 16 lanes: a warp instruction occupies the pipe 2 cycles */
+    ck_assert_uint_eq(chain_cycles("op.fp32.latency = 4; pipe.sp.lanes = 16", 500, SIM_OPC_FP32,
+                                   false), 2 * 499 + 4);
+    /* an explicit initiation interval */
+    ck_assert_uint_eq(chain_cycles("op.fp32.latency = 4; op.fp32.interval = 3", 500, SIM_OPC_FP32,
+                                   false), 3 * 499 + 4);
+    /* SFU: 4 lanes -> 8 cycles per warp instruction; DPU 16 lanes -> 2 */
+    ck_assert_uint_eq(chain_cycles("op.sfu.latency = 20; pipe.sfu.lanes = 4", 100, SIM_OPC_SFU,
+                                   false), 8 * 99 + 20);
+    ck_assert_uint_eq(chain_cycles("op.fp64.latency = 8; pipe.dpu.lanes = 16", 100, SIM_OPC_FP64,
+                                   false), 2 * 99 + 8);
+    ck_assert_uint_eq(chain_cycles("op.fp64.latency = 8; pipe.dpu.lanes = 2", 100, SIM_OPC_FP64,
+                                   false), 16 * 99 + 8);
+    /* a class can be moved to another pipe */
+    ck_assert_uint_eq(chain_cycles("op.int.pipe = sfu; pipe.sfu.lanes = 4; op.int.latency = 4", 10,
+                                   SIM_OPC_INT, false), 8 * 9 + 4);
+}
+END_TEST
+
+START_TEST(test_dual_issue)
+{
+    /* Kepler-like: 48 FP32 lanes per scheduler, two dispatch units: 3 per 2 cycles */
+    uint64_t dual = chain_cycles("op.fp32.latency = 4; pipe.sp.lanes = 48; sm.dispatch_units = 2",
+                                 300, SIM_OPC_FP32, false);
+    uint64_t single = chain_cycles("op.fp32.latency = 4; pipe.sp.lanes = 48", 300, SIM_OPC_FP32,
+                                   false);
+    ck_assert_uint_eq(single, 299 + 4);
+    ck_assert_uint_eq(dual, 199 + 4);
+    /* a dependent pair is never dual-issued */
+    ck_assert_uint_eq(chain_cycles("op.fp32.latency = 4; pipe.sp.lanes = 48; sm.dispatch_units = 2",
+                                   50, SIM_OPC_FP32, true), 50 * 4);
+}
+END_TEST
+
+START_TEST(test_divergence_halves_lanes_not_slots)
+{
+    struct sim_config c;
+    struct chain full = { 64, SIM_OPC_FP32, true, 0 }, half = { 64, SIM_OPC_FP32, true, 0x0000ffffu };
+    struct testlib_kernel kf = { "full", 1, 32, 32, 0, gen_chain, &full };
+    struct testlib_kernel kh = { "half", 1, 32, 32, 0, gen_chain, &half };
+    struct testlib_kernel both[2] = { kf, kh };
+    struct inst_source src;
+    testlib_small_config(&c, "op.fp32.latency = 4");
+    testlib_source(&src, both, 2);
+    sim *s = testlib_run(&c, &src);
+    ck_assert_uint_eq(sim_kernel(s, 0)->cycles, sim_kernel(s, 1)->cycles);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.warp_insts"), testlib_stat(s, 1, "sm.warp_insts"));
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.fp32_lanes"), 64 * 32);
+    ck_assert_uint_eq(testlib_stat(s, 1, "sm.fp32_lanes"), 64 * 16);
+    ck_assert_uint_eq(testlib_stat(s, 1, "sm.slot.issued"), 65);   /* same issue slots */
+    /* kernels run back to back */
+    ck_assert_uint_eq(sim_total_cycles(s), 2 * 64 * 4);
+    ck_assert_uint_eq(sim_kernel(s, 1)->start, 64 * 4);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* ---- barriers ------------------------------------------------------------ */
+
+static int
+gen_barrier(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    (void)arg;
+    (void)block;
+    if (warp == 0) {
+        if (k < 10)
+            tl_alu(wi, SIM_OPC_FP32, 1, 1, 2);
+        else if (k == 10)
+            tl_barrier(wi);
+        else if (k == 11)
+            tl_alu(wi, SIM_OPC_FP32, 5, 3, 4);
+        else if (k == 12)
+            tl_exit(wi);
+        else
+            return 0;
+        return 1;
+    }
+    if (k == 0)
+        tl_barrier(wi);
+    else if (k == 1)
+        tl_alu(wi, SIM_OPC_FP32, 5, 3, 4);
+    else if (k == 2)
+        tl_exit(wi);
+    else
+        return 0;
+    return 1;
+}
+
+START_TEST(test_barrier_release_timing)
+{
+    struct sim_config c;
+    struct testlib_kernel k = { "bar", 1, 64, 32, 0, gen_barrier, NULL };
+    /* warp 0: FADDs at 0,4,..,36, BAR at 37 (warp 1 waits since cycle 1);
+     * release at 37 + 20 = 57.  GTO: warp 0 issues its FADD at 57 and EXIT at
+     * 58, warp 1 its FADD at 59, which completes at 63.  LRR: warp 1 first at
+     * 57, warp 0 at 58: 62. */
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20");
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 63);
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 21");
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 64);
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20; sched.policy = lrr");
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 62);
+    /* time at the barrier is classified as such */
+    struct inst_source src;
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20");
+    testlib_source(&src, &k, 1);
+    sim *s = testlib_run(&c, &src);
+    ck_assert_uint_gt(testlib_stat(s, 0, "sm.slot.barrier"), 0);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), 16);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* ---- memory ------------------------------------------------------------- */
+
+struct memgen {
+    uint64_t n;
+    unsigned space;
+    unsigned flags;
+    int64_t stride;
+    unsigned width;
+    uint64_t per_warp;           /* address offset per warp and iteration */
+};
+
+static int
+gen_mem(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const struct memgen *g = arg;
+    if (k > g->n)
+        return 0;
+    if (k == g->n) {
+        tl_exit(wi);
+        return 1;
+    }
+    sim_addr_t base = 0x10000000 + (block * 64 + warp) * g->per_warp + k * g->per_warp * 64 * 1024;
+    if (g->space == SIM_SPACE_SHARED)
+        base = 0;
+    tl_mem(wi, g->space, g->flags, (g->flags & SIM_IF_STORE) ? -1 : (int)(10 + k % 32), 2, base,
+           g->stride, g->width);
+    return 1;
+}
+
+START_TEST(test_bank_conflicts_cost_32x)
+{
+    struct sim_config c;
+    struct memgen ok = { 200, SIM_SPACE_SHARED, SIM_IF_LOAD, 4, 4, 0 };
+    struct memgen bad = { 200, SIM_SPACE_SHARED, SIM_IF_LOAD, 128, 4, 0 };
+    struct testlib_kernel k1 = { "ok", 1, 256, 32, 0, gen_mem, &ok };
+    struct testlib_kernel k2 = { "conflict", 1, 256, 32, 0, gen_mem, &bad };
+    struct testlib_kernel both[2] = { k1, k2 };
+    struct inst_source src;
+    testlib_small_config(&c, "sm.subpartitions = 4; smem.latency = 20");
+    testlib_source(&src, both, 2);
+    sim *s = testlib_run(&c, &src);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.mem.shared_wavefronts"), 8 * 200);
+    ck_assert_uint_eq(testlib_stat(s, 1, "sm.mem.shared_wavefronts"), 8 * 200 * 32);
+    ck_assert_uint_eq(testlib_stat(s, 1, "sm.mem.bank_conflicts"), 8 * 200 * 31);
+    double r = (double)sim_kernel(s, 1)->cycles / (double)sim_kernel(s, 0)->cycles;
+    ck_assert_msg(r > 30.0 && r < 33.0, "conflict slowdown %.2f", r);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+START_TEST(test_coalescing_sectors)
+{
+    struct sim_config c;
+    struct memgen co = { 10, SIM_SPACE_GLOBAL, SIM_IF_LOAD, 4, 4, 128 };
+    struct memgen st = { 10, SIM_SPACE_GLOBAL, SIM_IF_LOAD, 128, 4, 4096 };
+    struct testlib_kernel k1 = { "coalesced", 1, 32, 32, 0, gen_mem, &co };
+    struct testlib_kernel k2 = { "strided", 1, 32, 32, 0, gen_mem, &st };
+    struct testlib_kernel both[2] = { k1, k2 };
+    struct inst_source src;
+    testlib_small_config(&c, NULL);
+    testlib_source(&src, both, 2);
+    sim *s = testlib_run(&c, &src);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.mem.load_sectors"), 10 * 4);
+    ck_assert_uint_eq(testlib_stat(s, 1, "sm.mem.load_sectors"), 10 * 32);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.mem.global_loads"), 10);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+START_TEST(test_load_use_latency_exact)
+{
+    /* a load then a dependent FADD: the FADD waits for the data */
+    struct sim_config c;
+    struct memgen g = { 1, SIM_SPACE_SHARED, SIM_IF_LOAD, 4, 4, 0 };
+    struct testlib_kernel k = { "lds", 1, 32, 32, 0, gen_mem, &g };
+    testlib_small_config(&c, "smem.latency = 23");
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 23);
+    g.space = SIM_SPACE_GLOBAL;
+    testlib_small_config(&c, "dram.latency = 450; l2.hit_latency = 200");
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 450);
+}
+END_TEST
+
+/* ---- occupancy: blocks resident per SM ---------------------------------- */
+
+static uint64_t
+waves(const char *cfgtext, uint32_t regs, uint32_t smem, uint32_t blocks, uint32_t *bps)
+{
+    struct sim_config c;
+    struct chain ch = { 100, SIM_OPC_FP32, true, 0 };
+    struct testlib_kernel k = { "waves", blocks, 256, regs, smem, gen_chain, &ch };
+    struct inst_source src;
+    char text[512];
+    snprintf(text, sizeof text, "sm.subpartitions = 4; op.fp32.latency = 32; %s", cfgtext);
+    testlib_small_config(&c, text);
+    testlib_source(&src, &k, 1);
+    sim *s = testlib_run(&c, &src);
+    uint64_t cycles = sim_kernel(s, 0)->cycles;
+    *bps = sim_kernel(s, 0)->occ.blocks_per_sm;
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.blocks"), blocks);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+    return cycles;
+}
+
+START_TEST(test_blocks_resident_match_occupancy)
+{
+    static const struct {
+        const char *cfg;
+        uint32_t regs, smem, want;
+    } cases[] = {
+        { "sm.max_threads = 1024", 32, 0, 4 },              /* threads */
+        { "sm.max_blocks = 3", 32, 0, 3 },                  /* block slots */
+        { "", 128, 0, 2 },                                  /* registers */
+        { "sm.smem_size = 131072; sm.smem_per_block = 131072", 32, 40 * 1024, 3 }, /* smem */
+        { "sm.max_warps = 40; sm.max_threads = 1280", 32, 0, 5 }, /* warps */
+    };
+    const uint64_t t = 100 * 32;
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(cases); i++) {
+        uint32_t b;
+        uint64_t one = waves(cases[i].cfg, cases[i].regs, cases[i].smem, cases[i].want, &b);
+        ck_assert_uint_eq(b, cases[i].want);
+        ck_assert_msg(one < t + t / 10, "case %u: %u blocks took %" PRIu64 " cycles", i,
+                      cases[i].want, one);
+        uint64_t two = waves(cases[i].cfg, cases[i].regs, cases[i].smem, cases[i].want + 1, &b);
+        ck_assert_msg(two > 2 * t - t / 10, "case %u: %u blocks took %" PRIu64 " cycles", i,
+                      cases[i].want + 1, two);
+    }
+}
+END_TEST
+
+/* ---- bandwidth -------------------------------------------------------- */
+
+static double
+copy_bw(unsigned sms)
+{
+    struct sim_config c;
+    char text[512];
+    struct memgen g = { 64, SIM_SPACE_GLOBAL, SIM_IF_LOAD, 4, 4, 128 };
+    struct testlib_kernel k = { "stream", sms * 2, 512, 32, 0, gen_mem, &g };
+    struct inst_source src;
+    snprintf(text, sizeof text,
+             "sm.count = %u; sm.subpartitions = 4; dram.bandwidth_gbps = 128; dram.latency = 500;"
+             "l2.hit_latency = 200; l2.size_kb = 1024; l2.slices = 8; dram.channels = 8;"
+             "l2.bytes_per_cycle = 64", sms);
+    testlib_small_config(&c, text);
+    testlib_source(&src, &k, 1);
+    sim *s = testlib_run(&c, &src);
+    double bw = (double)testlib_stat(s, 0, "dram.read_bytes") / (double)sim_kernel(s, 0)->cycles;
+    sim_destroy(s);
+    inst_source_destroy(&src);
+    return bw;
+}
+
+START_TEST(test_copy_bandwidth_scales_and_saturates)
+{
+    double b1 = copy_bw(1), b2 = copy_bw(2), b4 = copy_bw(4), b8 = copy_bw(8), b16 = copy_bw(16);
+    ck_assert_msg(b2 > 1.6 * b1, "1 SM %.1f, 2 SMs %.1f B/cycle", b1, b2);
+    ck_assert_msg(b4 > b2, "2 SMs %.1f, 4 SMs %.1f B/cycle", b2, b4);
+    ck_assert_msg(b16 <= 128.5 && b16 > 0.85 * 128, "16 SMs %.1f of 128 B/cycle", b16);
+    ck_assert_msg(fabs(b16 - b8) < 0.12 * b16, "8 SMs %.1f, 16 SMs %.1f B/cycle", b8, b16);
+}
+END_TEST
+
+/* ---- accounting and robustness ----------------------------------------- */
+
+START_TEST(test_every_slot_classified_once)
+{
+    struct sim_config c;
+    struct memgen g = { 50, SIM_SPACE_GLOBAL, SIM_IF_LOAD, 4, 4, 128 };
+    struct testlib_kernel k = { "mix", 7, 192, 32, 0, gen_mem, &g };
+    struct inst_source src;
+    static const char *const slots[] = { "issued", "no_inst", "scoreboard", "memory",
+                                         "pipe_busy", "barrier", "idle" };
+    testlib_small_config(&c, "sm.count = 3; sm.subpartitions = 4");
+    testlib_source(&src, &k, 1);
+    sim *s = testlib_run(&c, &src);
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < 7; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
+        sum += testlib_stat(s, 0, nm);
+    }
+    ck_assert_uint_eq(sum, sim_kernel(s, 0)->cycles * 4 * 3);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), testlib_stat(s, 0, "sm.warp_insts"));
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.warp_insts"), 7 * 6 * 51);
+    ck_assert_uint_gt(testlib_stat(s, 0, "sm.slot.memory"), 0);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+static int
+gen_fail(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    (void)arg;
+    (void)block;
+    (void)warp;
+    if (k == 3) {
+        memset(wi, 0, sizeof *wi);
+        wi->opclass = 200;          /* invalid: the model rejects it */
+        return 1;
+    }
+    tl_alu(wi, SIM_OPC_INT, 1, 2, -1);
+    return k < 10;
+}
+
+/* Run k and expect sim_run to fail with code and a message containing frag. */
+static void
+expect_run_error(const struct testlib_kernel *k, int code, const char *frag)
+{
+    struct sim_config c;
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    testlib_small_config(&c, NULL);
+    testlib_source(&src, k, 1);
+    sim *s = sim_new(&c);
+    ck_assert_int_eq(sim_run(s, &src, &err), code);
+    ck_assert_msg(strstr(err.msg, frag) != NULL, "message: %s", err.msg);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+
+START_TEST(test_bad_instruction_is_an_error)
+{
+    struct testlib_kernel k = { "bad", 1, 32, 32, 0, gen_fail, NULL };
+    expect_run_error(&k, SIM_ERR_FORMAT, "malformed instruction");
+}
+END_TEST
+
+START_TEST(test_kernel_that_cannot_launch)
+{
+    struct chain ch = { 1, SIM_OPC_FP32, true, 0 };
+    struct testlib_kernel k = { "huge", 1, 1024, 255, 0, gen_chain, &ch };
+    expect_run_error(&k, SIM_ERR_FORMAT, "registers");
+}
+END_TEST
+
+START_TEST(test_watchdog_exits_3)
+{
+    chain_cycles("op.fp32.latency = 100000; sim.watchdog_cycles = 1000", 3, SIM_OPC_FP32, true);
+}
+END_TEST
+
+START_TEST(test_max_cycles_truncates)
+{
+    struct sim_config c;
+    struct chain ch = { 1000, SIM_OPC_FP32, true, 0 };
+    struct testlib_kernel k = { "long", 4, 32, 32, 0, gen_chain, &ch };
+    struct inst_source src;
+    testlib_small_config(&c, "op.fp32.latency = 4; sim.max_cycles = 500");
+    testlib_source(&src, &k, 1);
+    sim *s = testlib_run(&c, &src);
+    ck_assert(sim_kernel(s, 0)->truncated);
+    ck_assert_uint_eq(sim_kernel(s, 0)->cycles, 500);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+static Suite *
+sm_suite(void)
+{
+    Suite *s = suite_create("sm");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_dependent_chain_exact);
+    tcase_add_test(tc, test_independent_stream_reaches_throughput);
+    tcase_add_test(tc, test_dual_issue);
+    tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
+    tcase_add_test(tc, test_barrier_release_timing);
+    tcase_add_test(tc, test_bank_conflicts_cost_32x);
+    tcase_add_test(tc, test_coalescing_sectors);
+    tcase_add_test(tc, test_load_use_latency_exact);
+    tcase_add_test(tc, test_blocks_resident_match_occupancy);
+    tcase_add_test(tc, test_copy_bandwidth_scales_and_saturates);
+    tcase_add_test(tc, test_every_slot_classified_once);
+    tcase_add_test(tc, test_bad_instruction_is_an_error);
+    tcase_add_test(tc, test_kernel_that_cannot_launch);
+    tcase_add_test(tc, test_max_cycles_truncates);
+    suite_add_tcase(s, tc);
+    TCase *death = tcase_create("death");
+    tcase_set_tags(death, "death");
+    tcase_add_exit_test(death, test_watchdog_exits_3, 3);
+    suite_add_tcase(s, death);
+    return s;
+}
+
+TESTLIB_MAIN(sm_suite)

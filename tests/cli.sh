@@ -1,0 +1,107 @@
+#!/bin/sh
+# End-to-end tests of the smsim command line: exit codes, error messages
+# naming file:line or byte offset, atomic outputs, determinism, and that the
+# generated docs in doc/ are up to date.
+set -u
+: "${SMSIM:?SMSIM must name the smsim binary}"
+: "${srcdir:=.}"
+SMSIM_CONFIG_DIR=${SMSIM_CONFIG_DIR:-$srcdir/configs}
+export SMSIM_CONFIG_DIR
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/smsim-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+n=0
+
+# expect STATUS "fragment" -- command...: run, check exit status and that
+# stdout+stderr contain the fragment.
+expect() {
+    want=$1; frag=$2; shift 2
+    n=$((n + 1))
+    "$@" >"$tmp/out" 2>&1
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL: exit $got, expected $want: $*"; sed 's/^/    /' "$tmp/out" | head -5
+        fails=$((fails + 1)); return
+    fi
+    if [ -n "$frag" ] && ! grep -qF -- "$frag" "$tmp/out"; then
+        echo "FAIL: output lacks '$frag': $*"; sed 's/^/    /' "$tmp/out" | head -5
+        fails=$((fails + 1)); return
+    fi
+    echo "ok $n: $*"
+}
+
+expect 0 "smsim " "$SMSIM" --version
+expect 0 "commands:" "$SMSIM" --help
+expect 1 "unknown command" "$SMSIM" frobnicate
+for c in run config trace stats; do expect 0 "usage: smsim $c" "$SMSIM" "$c" --help; done
+expect 1 "expected exactly one of" "$SMSIM" run --config h100
+
+# configs
+expect 0 "sm.count = 132" "$SMSIM" config show h100
+fields=$("$SMSIM" config show h100 | grep -c ' = ')
+want=$(grep -c '^| `' "$srcdir/doc/config-reference.md")
+[ "$fields" -eq "$want" ] && echo "ok: config show prints all $fields fields" ||
+    { echo "FAIL: config show printed $fields fields, reference lists $want"; fails=$((fails + 1)); }
+expect 0 "h200" "$SMSIM" config list
+expect 0 "sm.count" "$SMSIM" config diff h100 v100
+expect 2 "sm.count = 0 is out of range: allowed 1 .. 1024 SMs" \
+    "$SMSIM" run --config h100 --set sm.count=0 --synth fma
+expect 2 "unknown key 'sm.cuont' (did you mean 'sm.count'?)" \
+    "$SMSIM" run --config h100 --set sm.cuont=4 --synth fma
+printf 'include = %s/configs/h100.cfg\nl1.hit_latncy = 30\n' "$srcdir" >"$tmp/typo.cfg"
+expect 2 "$tmp/typo.cfg:2: unknown key 'l1.hit_latncy' (did you mean 'l1.hit_latency'?)" \
+    "$SMSIM" config show "$tmp/typo.cfg"
+expect 2 "unknown config 'nosuchgpu'" "$SMSIM" config show nosuchgpu
+
+# traces: record, verify, info, dump, run
+expect 0 "warp instructions" "$SMSIM" trace record --synth saxpy:blocks=20,threads=128,iters=4 -o "$tmp/s.smt"
+expect 0 "OK: 1 kernel(s), 20 blocks" "$SMSIM" trace verify "$tmp/s.smt"
+expect 0 "warp insts:   3760" "$SMSIM" trace info "$tmp/s.smt"
+expect 0 "LDG.E" "$SMSIM" trace dump "$tmp/s.smt" --block 3 --warp 1 --limit 12
+expect 0 "kernel 0: synth_saxpy" "$SMSIM" run --trace "$tmp/s.smt"
+
+# a flipped byte inside a compressed chunk: exit 2 naming the chunk's offset
+off=$(grep -abo CHNK "$tmp/s.smt" | sed -n 3p | cut -d: -f1)
+cp "$tmp/s.smt" "$tmp/bad.smt"
+printf '\377' | dd of="$tmp/bad.smt" bs=1 seek=$((off + 60)) conv=notrunc 2>/dev/null
+expect 2 "byte offset $off: chunk checksum mismatch" "$SMSIM" trace verify "$tmp/bad.smt"
+expect 2 "byte offset $off: chunk checksum mismatch" "$SMSIM" run --trace "$tmp/bad.smt"
+# truncated: exit 2 naming an offset
+size=$(wc -c <"$tmp/s.smt")
+head -c $((size / 2)) "$tmp/s.smt" >"$tmp/trunc.smt"
+expect 2 "truncated" "$SMSIM" trace verify "$tmp/trunc.smt"
+expect 2 "byte offset" "$SMSIM" run --trace "$tmp/trunc.smt"
+expect 2 "not a trace smsim reads" "$SMSIM" run --trace "$srcdir/README.md"
+expect 2 "cannot open" "$SMSIM" trace verify "$tmp/missing.smt"
+
+# outputs are atomic: a failing run leaves no file behind, an unwritable one fails with 2
+expect 2 "" "$SMSIM" run --trace "$tmp/bad.smt" --stats-json "$tmp/never.json"
+[ ! -e "$tmp/never.json" ] && echo "ok: no stats file after a failed run" ||
+    { echo "FAIL: stats file written by a failed run"; fails=$((fails + 1)); }
+expect 2 "cannot create output file" "$SMSIM" run --synth fma:blocks=2 --quiet --stats-json /nonexistent/dir/x.json
+[ -z "$(ls "$tmp" | grep '\.tmp\.')" ] && echo "ok: no temporary files left" ||
+    { echo "FAIL: temporary files left: $(ls "$tmp")"; fails=$((fails + 1)); }
+
+# determinism: the same run twice gives byte-identical statistics
+"$SMSIM" run --trace "$tmp/s.smt" --quiet --stats-json "$tmp/a.json"
+"$SMSIM" run --trace "$tmp/s.smt" --quiet --stats-json "$tmp/b.json"
+if cmp -s "$tmp/a.json" "$tmp/b.json"; then echo "ok: identical stats on re-run"; else
+    echo "FAIL: stats differ between identical runs"; fails=$((fails + 1)); fi
+grep -q '"cycles": ' "$tmp/a.json" && grep -q '"warp_insts": 3760' "$tmp/a.json" &&
+    grep -q '"kernels": \[' "$tmp/a.json" && echo "ok: stats JSON has cycles, warp_insts, kernels" ||
+    { echo "FAIL: stats JSON lacks required keys"; fails=$((fails + 1)); }
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/a.json" &&
+        echo "ok: stats JSON parses" || { echo "FAIL: invalid JSON"; fails=$((fails + 1)); }
+fi
+
+# generated docs are current
+"$SMSIM" config doc -o "$tmp/config-reference.md"
+"$SMSIM" stats doc -o "$tmp/stats-reference.md"
+for d in config-reference.md stats-reference.md; do
+    if cmp -s "$tmp/$d" "$srcdir/doc/$d"; then echo "ok: doc/$d is current"; else
+        echo "FAIL: doc/$d is stale: run 'make doc'"; fails=$((fails + 1)); fi
+done
+
+echo "$n checks, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,74 @@
+/*
+ * testlib.h - fixtures shared by the Check test binaries.
+ *
+ *  - configs built from defaults plus inline "key = value" text;
+ *  - a programmable instruction source (a callback per instruction), so
+ *    component tests can feed the model exact instruction streams;
+ *  - instruction builders and a run-to-completion helper.
+ */
+#ifndef SMSIM_TESTS_TESTLIB_H
+#define SMSIM_TESTS_TESTLIB_H
+
+#include <check.h>
+#include "sim/config.h"
+#include "sim/inst.h"
+#include "sim/sim.h"
+
+/* Defaults, then each line of text ("key = value" or "key=value"; lines
+ * separated by '\n' or ';').  Fails the test on any error. */
+void testlib_config(struct sim_config *cfg, const char *text);
+
+/* A minimal GPU for component tests: 1 SM, 1 sub-partition, no launch
+ * latencies, round numbers; further overrides in text (may be NULL). */
+void testlib_small_config(struct sim_config *cfg, const char *text);
+
+/* Instruction generator: fill *wi with instruction k of (block, warp);
+ * return 1, or 0 when the warp has no more instructions. */
+typedef int (*testlib_gen_fn)(void *arg, uint64_t block, uint32_t warp, uint64_t k,
+                              struct warp_inst *wi);
+
+struct testlib_kernel {
+    const char *name;
+    uint32_t blocks;             /* grid x */
+    uint32_t threads;            /* block x */
+    uint32_t regs;               /* per thread */
+    uint32_t smem;               /* bytes per block */
+    testlib_gen_fn gen;
+    void *arg;
+};
+
+/* An instruction source over up to 8 kernels run in order. */
+void testlib_source(struct inst_source *src, const struct testlib_kernel *k, unsigned n);
+
+/* Run the source on cfg; returns the sim (caller destroys).  Fails the
+ * test if the run fails. */
+sim *testlib_run(const struct sim_config *cfg, struct inst_source *src);
+
+/* Cycles of kernel 0 of a fresh run of one kernel. */
+uint64_t testlib_cycles(const struct sim_config *cfg, const struct testlib_kernel *k);
+
+/* Value of a counter (total) in kernel i's statistics. */
+uint64_t testlib_stat(const sim *s, size_t kernel, const char *name);
+
+/* Instruction builders (all lanes active unless the caller changes the mask). */
+void tl_alu(struct warp_inst *wi, unsigned opclass, int dst, int src0, int src1);
+void tl_mem(struct warp_inst *wi, unsigned space, unsigned flags, int dst, int src,
+            sim_addr_t base, int64_t stride, unsigned width);
+void tl_barrier(struct warp_inst *wi);
+void tl_exit(struct warp_inst *wi);
+
+/* Path of a fresh temporary file name (in $TMPDIR or /tmp), static buffer. */
+const char *testlib_tmpfile(const char *suffix);
+
+/* Standard main for a suite. */
+#define TESTLIB_MAIN(suite_fn) \
+    int main(void) \
+    { \
+        SRunner *sr = srunner_create(suite_fn()); \
+        srunner_run_all(sr, CK_ENV); \
+        int failed = srunner_ntests_failed(sr); \
+        srunner_free(sr); \
+        return failed == 0 ? 0 : 1; \
+    }
+
+#endif /* SMSIM_TESTS_TESTLIB_H */
