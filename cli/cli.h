@@ -29,16 +29,24 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Parse an unsigned integer argument; returns 0 on success. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* Open the instruction source named by a path (.smt, or later PTX launch
- * files and Accel-Sim traces) or a synthetic spec ("synth:saxpy:...").
- * Defined in cmd_run.c. */
+/* Where instructions come from: exactly one of the three is set. */
+struct cli_input {
+    const char *trace;           /* a .smt file */
+    const char *synth;           /* a synthetic kernel spec */
+    const char *launch;          /* a PTX launch file */
+};
+
+/* Open the instruction source of in.  Defined in cmd_run.c. */
 struct inst_source;
-int cli_open_source(const char *trace, const char *synth, struct inst_source *src,
-                    struct sim_error *err);
+int cli_open_source(const struct cli_input *in, struct inst_source *src, struct sim_error *err);
+
+/* Count the inputs given; 1 is required. */
+int cli_input_count(const struct cli_input *in);
 
 int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_emulate(int argc, char **argv);
 
 #endif /* SMSIM_CLI_CLI_H */

@@ -6,8 +6,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "frontend/ptx.h"
+#include "frontend/record.h"
 #include "frontend/smt.h"
 #include "frontend/synth.h"
+#include <time.h>
 #include "sim/afile.h"
 #include "sim/config.h"
 #include "sim/report.h"
@@ -18,12 +21,16 @@
 static void
 run_help(FILE *out)
 {
-    fputs("usage: smsim run [--config NAME] [--set key=value]... (--trace FILE | --synth SPEC)\n"
+    fputs("usage: smsim run [--config NAME] [--set key=value]...\n"
+          "                 (--launch FILE | --trace FILE | --synth SPEC)\n"
           "                 [--stats-json FILE] [--stats FILE] [--per-sm] [--quiet]\n\n"
           "Simulate every kernel of the input on a GPU configuration and print a summary.\n\n"
           "  --config NAME       GPU config name or .cfg path (default " DEFAULT_CONFIG ";\n"
           "                      'smsim config list' shows the names)\n"
           "  --set key=value     override a config field (repeatable)\n"
+          "  --launch FILE       a PTX launch file (doc/launch-format.md): the kernel is\n"
+          "                      executed functionally as it is simulated, and the\n"
+          "                      launch file's outputs are written afterwards\n"
           "  --trace FILE        a .smt trace\n"
           "  --synth SPEC        a synthetic kernel (see below)\n"
           "  --stats-json FILE   write every statistic as JSON ('-' = stdout)\n"
@@ -34,19 +41,27 @@ run_help(FILE *out)
 }
 
 int
-cli_open_source(const char *trace, const char *synth, struct inst_source *src,
-                struct sim_error *err)
+cli_input_count(const struct cli_input *in)
 {
-    if (synth != NULL)
-        return synth_source_open(synth, src, err);
-    if (smt_sniff(trace))
-        return smt_source_open(trace, src, err);
-    FILE *fp = fopen(trace, "rb");
+    return (in->trace != NULL) + (in->synth != NULL) + (in->launch != NULL);
+}
+
+int
+cli_open_source(const struct cli_input *in, struct inst_source *src, struct sim_error *err)
+{
+    if (in->synth != NULL)
+        return synth_source_open(in->synth, src, err);
+    if (in->launch != NULL)
+        return ptx_source_open(in->launch, src, err);
+    if (smt_sniff(in->trace))
+        return smt_source_open(in->trace, src, err);
+    FILE *fp = fopen(in->trace, "rb");
     if (fp == NULL)
-        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open trace", trace);
+        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open trace", in->trace);
     fclose(fp);
     return sim_error_set(err, SIM_ERR_FORMAT,
-                         "%s: byte offset 0: not a trace smsim reads (expected a .smt file)", trace);
+                         "%s: byte offset 0: not a trace smsim reads (expected a .smt file)",
+                         in->trace);
 }
 
 struct text_arg {
@@ -76,6 +91,7 @@ cmd_run(int argc, char **argv)
         { "set", required_argument, NULL, 's' },
         { "trace", required_argument, NULL, 't' },
         { "synth", required_argument, NULL, 'y' },
+        { "launch", required_argument, NULL, 'L' },
         { "stats-json", required_argument, NULL, 'j' },
         { "stats", required_argument, NULL, 'S' },
         { "per-sm", no_argument, NULL, 'p' },
@@ -83,7 +99,8 @@ cmd_run(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char *config = DEFAULT_CONFIG, *trace = NULL, *synth = NULL;
+    const char *config = DEFAULT_CONFIG;
+    struct cli_input in = { NULL, NULL, NULL };
     const char *json = NULL, *text = NULL;
     const char **sets = xcalloc((size_t)argc, sizeof *sets);
     size_t n_sets = 0;
@@ -91,12 +108,13 @@ cmd_run(int argc, char **argv)
     int c, status = CLI_OK;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:t:y:j:S:pqh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:t:y:L:j:S:pqh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': config = optarg; break;
         case 's': sets[n_sets++] = optarg; break;
-        case 't': trace = optarg; break;
-        case 'y': synth = optarg; break;
+        case 't': in.trace = optarg; break;
+        case 'y': in.synth = optarg; break;
+        case 'L': in.launch = optarg; break;
         case 'j': json = optarg; break;
         case 'S': text = optarg; break;
         case 'p': per_sm = true; break;
@@ -109,9 +127,9 @@ cmd_run(int argc, char **argv)
         free(sets);
         return cli_usage("run", "unexpected argument '%s'", argv[optind]);
     }
-    if ((trace == NULL) == (synth == NULL)) {
+    if (cli_input_count(&in) != 1) {
         free(sets);
-        return cli_usage("run", "expected exactly one of --trace FILE or --synth SPEC");
+        return cli_usage("run", "expected exactly one of --launch FILE, --trace FILE or --synth SPEC");
     }
 
     struct sim_config cfg;
@@ -119,12 +137,12 @@ cmd_run(int argc, char **argv)
     struct inst_source src = { 0 };
     sim *s = NULL;
     if (config_load(&cfg, config, sets, n_sets, NULL, &err) < 0 ||
-        cli_open_source(trace, synth, &src, &err) < 0) {
+        cli_open_source(&in, &src, &err) < 0) {
         status = cli_fail(&err);
         goto out;
     }
     s = sim_new(&cfg);
-    if (sim_run(s, &src, &err) < 0) {
+    if (sim_run(s, &src, &err) < 0 || ptx_source_write_outputs(&src, &err) < 0) {
         status = cli_fail(&err);
         goto out;
     }
@@ -175,4 +193,57 @@ cmd_stats(int argc, char **argv)
     int rc = afile_write(out, print_reference, s, &err);
     sim_destroy(s);
     return rc < 0 ? cli_fail(&err) : CLI_OK;
+}
+
+int
+cmd_emulate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "launch", required_argument, NULL, 'L' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *launch = NULL;
+    bool quiet = false;
+    int c;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "L:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'L': launch = optarg; break;
+        case 'q': quiet = true; break;
+        case 'h':
+            fputs("usage: smsim emulate --launch FILE [--quiet]\n\n"
+                  "Execute the launch file's PTX kernel functionally, without the timing model\n"
+                  "(warps in order, each to its next barrier), write the launch file's outputs\n"
+                  "and print the instruction count and emulation rate.\n", stdout);
+            return CLI_OK;
+        default: return cli_usage("emulate", "unknown option");
+        }
+    }
+    if (optind != argc || launch == NULL)
+        return cli_usage("emulate", "expected --launch FILE");
+    struct inst_source src = { 0 };
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    struct timespec t0, t1;
+    if (ptx_source_open(launch, &src, &err) < 0)
+        return cli_fail(&err);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = record_emulate(&src, &tot, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc == SIM_OK)
+        rc = ptx_source_write_outputs(&src, &err);
+    if (rc < 0) {
+        inst_source_destroy(&src);
+        return cli_fail(&err);
+    }
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (!quiet)
+        printf("%s: %u kernel(s), %" PRIu64 " blocks, %" PRIu64 " warp instructions in %.3f s "
+               "(%.1f M warp instructions/s)\n", launch, tot.kernels, tot.blocks, tot.warp_insts, s,
+               s > 0 ? (double)tot.warp_insts / s / 1e6 : 0.0);
+    inst_source_destroy(&src);
+    return CLI_OK;
 }

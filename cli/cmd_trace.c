@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "frontend/ptx.h"
 #include "frontend/record.h"
 #include "frontend/smt.h"
 #include "frontend/synth.h"
@@ -21,7 +22,8 @@ trace_help(FILE *out)
     fputs("usage: smsim trace info FILE.smt\n"
           "       smsim trace verify FILE.smt\n"
           "       smsim trace dump FILE.smt [--kernel K] [--block B] [--warp W] [--limit N]\n"
-          "       smsim trace record (--synth SPEC | --trace FILE) -o OUT.smt [--chunk BYTES]\n\n"
+          "       smsim trace record (--launch FILE | --synth SPEC | --trace FILE) -o OUT.smt\n"
+          "                          [--chunk BYTES]\n\n"
           "info    the file and kernel headers with their instruction counts\n"
           "verify  check every header and chunk (checksums, decompression, every\n"
           "        record, chunk chains, counts); exit 2 naming the byte offset of the\n"
@@ -89,18 +91,21 @@ trace_record(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "synth", required_argument, NULL, 's' }, { "trace", required_argument, NULL, 't' },
+        { "launch", required_argument, NULL, 'L' },
         { "output", required_argument, NULL, 'o' }, { "chunk", required_argument, NULL, 'c' },
         { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
     };
-    const char *synth = NULL, *trace = NULL, *out = NULL;
+    struct cli_input in = { NULL, NULL, NULL };
+    const char *out = NULL;
     uint64_t chunk = 0;
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:t:o:c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:t:L:o:c:h", opts, NULL)) != -1) {
         switch (c) {
-        case 's': synth = optarg; break;
-        case 't': trace = optarg; break;
+        case 's': in.synth = optarg; break;
+        case 't': in.trace = optarg; break;
+        case 'L': in.launch = optarg; break;
         case 'o': out = optarg; break;
         case 'c':
             if (cli_parse_u64(optarg, &chunk) != 0 || chunk > UINT32_MAX)
@@ -110,15 +115,17 @@ trace_record(int argc, char **argv)
         default: return cli_usage("trace record", "unknown option");
         }
     }
-    if (optind != argc || out == NULL || (synth == NULL) == (trace == NULL))
-        return cli_usage("trace record", "expected one of --synth/--trace and -o OUT.smt");
+    if (optind != argc || out == NULL || cli_input_count(&in) != 1)
+        return cli_usage("trace record", "expected one of --launch/--synth/--trace and -o OUT.smt");
     struct inst_source src = { 0 };
     struct sim_error err = { 0 };
     struct record_totals tot;
-    if (cli_open_source(trace, synth, &src, &err) < 0)
+    if (cli_open_source(&in, &src, &err) < 0)
         return cli_fail(&err);
     int rc = record_to_smt(&src, out, "smsim " PACKAGE_VERSION " trace record", (uint32_t)chunk,
                            &tot, &err);
+    if (rc == SIM_OK)
+        rc = ptx_source_write_outputs(&src, &err);
     inst_source_destroy(&src);
     if (rc < 0)
         return cli_fail(&err);

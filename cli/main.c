@@ -19,6 +19,7 @@ static const struct {
     { "run", cmd_run, "simulate the kernels of a trace on a configured GPU" },
     { "config", cmd_config, "list, show, compare and document GPU configurations" },
     { "trace", cmd_trace, "inspect, verify, dump and record .smt traces" },
+    { "emulate", cmd_emulate, "execute a PTX kernel functionally (no timing) and write its outputs" },
     { "stats", cmd_stats, "document the statistics smsim reports" },
 };
 

@@ -10,6 +10,7 @@
 
 #define MAX_OPNAMES 65536u
 
+/* Run block id to completion; w may be NULL (emulation only). */
 static int
 record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
              struct record_totals *tot, struct sim_error *err)
@@ -20,7 +21,8 @@ record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
     uint32_t live = wpb;
 
     SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, id, 0, err));
-    SIM_FORWARD_IF_ERROR(smt_writer_block_begin(w, id, err));
+    if (w != NULL)
+        SIM_FORWARD_IF_ERROR(smt_writer_block_begin(w, id, err));
     while (live > 0) {
         /* run every live warp up to its next barrier or its end */
         for (uint32_t k = 0; k < wpb; k++) {
@@ -33,7 +35,8 @@ record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
                     live--;
                     break;
                 }
-                SIM_FORWARD_IF_ERROR(smt_writer_add(w, k, &wi, err));
+                if (w != NULL)
+                    SIM_FORWARD_IF_ERROR(smt_writer_add(w, k, &wi, err));
                 tot->warp_insts++;
                 if (wi.flags & SIM_IF_BARRIER)
                     waiting[k] = true;
@@ -44,9 +47,45 @@ record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
             waiting[k] = false;
     }
     src->ops->block_end(src->ctx, 0);
-    SIM_FORWARD_IF_ERROR(smt_writer_block_end(w, err));
+    if (w != NULL)
+        SIM_FORWARD_IF_ERROR(smt_writer_block_end(w, err));
     tot->blocks++;
     return SIM_OK;
+}
+
+/* Run every kernel from *ki on (the first already fetched); w may be NULL. */
+static int
+drive(struct inst_source *src, struct kernel_info *ki, smt_writer *w, struct record_totals *tot,
+      struct sim_error *err)
+{
+    int rc = 1;
+    while (rc > 0) {
+        uint32_t wpb = kernel_info_warps_per_block(ki);
+        uint64_t nb = kernel_info_blocks(ki);
+        rc = src->ops->kernel_begin(src->ctx, 1, err);
+        if (rc == SIM_OK && w != NULL)
+            rc = smt_writer_kernel_begin(w, ki, err);
+        for (uint64_t b = 0; rc == SIM_OK && b < nb; b++)
+            rc = record_block(src, w, wpb, b, tot, err);
+        if (rc == SIM_OK && w != NULL)
+            rc = smt_writer_kernel_end(w, err);
+        if (rc < 0)
+            return rc;
+        tot->kernels++;
+        rc = src->ops->next_kernel(src->ctx, ki, err);
+    }
+    return rc;
+}
+
+int
+record_emulate(struct inst_source *src, struct record_totals *tot, struct sim_error *err)
+{
+    struct kernel_info ki;
+    memset(tot, 0, sizeof *tot);
+    int rc = src->ops->next_kernel(src->ctx, &ki, err);
+    if (rc <= 0)
+        return rc;
+    return drive(src, &ki, NULL, tot, err);
 }
 
 int
@@ -76,21 +115,8 @@ record_to_smt(struct inst_source *src, const char *path, const char *producer,
     free(names);
     if (w == NULL)
         return err->code < 0 ? err->code : SIM_ERR_IO;
-    while (rc > 0) {
-        uint32_t wpb = kernel_info_warps_per_block(&ki);
-        uint64_t nb = kernel_info_blocks(&ki);
-        rc = src->ops->kernel_begin(src->ctx, 1, err);
-        if (rc == SIM_OK)
-            rc = smt_writer_kernel_begin(w, &ki, err);
-        for (uint64_t b = 0; rc == SIM_OK && b < nb; b++)
-            rc = record_block(src, w, wpb, b, tot, err);
-        if (rc == SIM_OK)
-            rc = smt_writer_kernel_end(w, err);
-        if (rc < 0)
-            break;
-        tot->kernels++;
-        rc = src->ops->next_kernel(src->ctx, &ki, err);
-    }
+    if (rc > 0)
+        rc = drive(src, &ki, w, tot, err);
     if (rc < 0) {
         smt_writer_abort(w);
         return rc;

@@ -22,4 +22,8 @@ struct record_totals {
 int record_to_smt(struct inst_source *src, const char *path, const char *producer,
                   uint32_t chunk_raw, struct record_totals *tot, struct sim_error *err);
 
+/* Run every kernel of src functionally, in the same order, writing
+ * nothing (the PTX frontend's emulation-only mode). */
+int record_emulate(struct inst_source *src, struct record_totals *tot, struct sim_error *err);
+
 #endif /* SMSIM_FRONTEND_RECORD_H */

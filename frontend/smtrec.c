@@ -89,12 +89,6 @@ smtrec_check(const struct warp_inst *wi)
         return "memory space out of range";
     if (wi->n_dst > SIM_MAX_DST || wi->n_src > SIM_MAX_SRC)
         return "too many register operands";
-    for (unsigned i = 0; i < wi->n_dst; i++)
-        if (wi->dst[i] >= SIM_MAX_REGS)
-            return "destination register id out of range";
-    for (unsigned i = 0; i < wi->n_src; i++)
-        if (wi->src[i] >= SIM_MAX_REGS)
-            return "source register id out of range";
     if (wi->space != SIM_SPACE_NONE && (wi->width == 0 || wi->width > 64))
         return "memory access width must be 1..64 bytes";
     return NULL;

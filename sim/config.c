@@ -6,6 +6,7 @@
  * parse_value(), so every stored value has passed its range check.
  */
 #include "sim/config.h"
+#include "sim/kvfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -117,17 +118,6 @@ config_field_suggest(const char *name)
         }
     }
     return best_name;
-}
-
-static char *
-trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
 }
 
 static void
@@ -284,61 +274,25 @@ static int
 load_file(struct sim_config *cfg, const char *path, int depth, struct cfg_origin *origin,
           struct sim_error *err)
 {
-    FILE *fp;
-    char line[4096];
-    unsigned lineno = 0;
+    struct kvfile kf;
+    char *key, *val;
     unsigned *set_at;
-    int rc = SIM_OK;
+    int rc;
 
     if (depth > MAX_INCLUDE_DEPTH)
         return sim_error_set(err, SIM_ERR_CONFIG,
                              "%s: includes nested more than %d deep (an include cycle?)",
                              path, MAX_INCLUDE_DEPTH);
-    fp = fopen(path, "r");
-    if (fp == NULL)
-        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open config file: %s", path,
-                             strerror(errno));
+    rc = kvfile_open(&kf, path, "config", SIM_ERR_CONFIG, err);
+    if (rc < 0)
+        return rc;
     set_at = xcalloc(NFIELDS, sizeof *set_at);
-    while (fgets(line, sizeof line, fp) != NULL) {
-        char where[1200];
-        lineno++;
-        snprintf(where, sizeof where, "%s:%u", path, lineno);
-        if (strchr(line, '\n') == NULL && !feof(fp)) {
-            rc = sim_error_set(err, SIM_ERR_CONFIG, "%s: line longer than %zu characters",
-                               where, sizeof line - 2);
-            break;
-        }
-        char *hash = strchr(line, '#');
-        if (hash != NULL)
-            *hash = '\0';
-        char *s = trim(line);
-        if (*s == '\0')
-            continue;
-        char *eq = strchr(s, '=');
-        if (eq == NULL) {
-            rc = sim_error_set(err, SIM_ERR_CONFIG, "%s: expected 'key = value', found '%s'",
-                               where, s);
-            break;
-        }
-        *eq = '\0';
-        char *key = trim(s);
-        char *val = trim(eq + 1);
-        if (*key == '\0') {
-            rc = sim_error_set(err, SIM_ERR_CONFIG, "%s: missing key before '='", where);
-            break;
-        }
-        if (*val == '\0') {
-            rc = sim_error_set(err, SIM_ERR_CONFIG, "%s: missing value for '%s'", where, key);
-            break;
-        }
+    while ((rc = kvfile_next(&kf, &key, &val, err)) > 0) {
+        const char *where = kf.where;
         if (strcmp(key, "include") == 0) {
-            char inc[2048];
-            const char *slash = strrchr(path, '/');
-            if (val[0] == '/' || slash == NULL)
-                snprintf(inc, sizeof inc, "%s", val);
-            else
-                snprintf(inc, sizeof inc, "%.*s/%s", (int)(slash - path), path, val);
+            char *inc = kv_resolve(path, val);
             rc = load_file(cfg, inc, depth + 1, origin, err);
+            free(inc);
             if (rc < 0) {
                 sim_error_prefix(err, "%s: in included file: ", where);
                 break;
@@ -356,17 +310,15 @@ load_file(struct sim_config *cfg, const char *path, int depth, struct cfg_origin
                                where, key, set_at[idx]);
             break;
         }
-        set_at[idx] = lineno;
+        set_at[idx] = kf.line;
         rc = parse_value(cfg, &cfg_fields[idx], val, where, err);
         if (rc < 0)
             break;
         origin_set(origin, (size_t)idx, where);
     }
-    if (rc == SIM_OK && ferror(fp))
-        rc = sim_error_set(err, SIM_ERR_IO, "%s: read error: %s", path, strerror(errno));
     free(set_at);
-    fclose(fp);
-    return rc;
+    kvfile_close(&kf);
+    return rc < 0 ? rc : SIM_OK;
 }
 
 int
@@ -391,8 +343,8 @@ config_set(struct sim_config *cfg, const char *assignment, const char *where,
     if (eq == NULL)
         return sim_error_set(err, SIM_ERR_CONFIG, "%s: expected key=value", ctx);
     *eq = '\0';
-    char *key = trim(buf);
-    char *val = trim(eq + 1);
+    char *key = kv_trim(buf);
+    char *val = kv_trim(eq + 1);
     long idx = config_field_index(key);
     if (idx < 0)
         return sim_error_set(err, SIM_ERR_CONFIG, "%s: unknown key '%s' (did you mean '%s'?)",

@@ -27,7 +27,7 @@ typedef uint64_t sim_addr_t;    /* byte address in a simulated memory space */
 #define SIM_MAX_THREADS_PER_BLOCK 1024u
 #define SIM_MAX_DST             4u       /* destination registers per instruction */
 #define SIM_MAX_SRC             6u       /* source registers per instruction */
-#define SIM_MAX_REGS            1024u    /* register ids are < this (scoreboard width) */
+#define SIM_MAX_REGS            65536u   /* register ids are < this (16-bit ids) */
 
 #define SIM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -420,7 +420,7 @@ START_TEST(test_writer_rejects_bad_input_and_leaves_no_file)
     struct warp_inst wi;
     tl_alu(&wi, SIM_OPC_INT, 1, 2, 3);
     ck_assert_int_eq(smt_writer_add(w, 2, &wi, &err), SIM_ERR_FORMAT);   /* no warp 2 */
-    wi.dst[0] = SIM_MAX_REGS;
+    wi.n_dst = SIM_MAX_DST + 1;
     ck_assert_int_eq(smt_writer_add(w, 0, &wi, &err), SIM_ERR_FORMAT);
     smt_writer_abort(w);
     struct stat st;

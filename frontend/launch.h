@@ -1,0 +1,88 @@
+/*
+ * launch.h - launch files: how to run a PTX kernel without a GPU.
+ *
+ * A launch file is `key = value` lines (# comments), documented in
+ * doc/launch-format.md:
+ *
+ *   ptx    = src/vecadd.ptx            PTX file, relative to the launch file
+ *   kernel = vecadd                    .entry name, or the C++ name of a mangled one
+ *   grid   = 1024[, Y[, Z]]            blocks
+ *   block  = 256[, Y[, Z]]             threads per block
+ *   smem   = 0                         dynamic shared memory per block, bytes
+ *   regs   = 32                        registers per thread (ptxas -v; default 32)
+ *   arg    = n u32 1048576             scalar argument: NAME TYPE VALUE
+ *   arg    = a buffer f32 1048576 random -1 1 seed 7
+ *                                      buffer argument: NAME buffer TYPE COUNT INIT
+ *   output = c results/c.bin           after the run, write buffer c to a file
+ *
+ * INIT is zeros | const V | random LO HI [seed S] | seq START [STEP] |
+ * file PATH.  Arguments are listed in the kernel's parameter order.
+ */
+#ifndef SMSIM_FRONTEND_LAUNCH_H
+#define SMSIM_FRONTEND_LAUNCH_H
+
+#include "sim/error.h"
+#include "sim/types.h"
+
+/* Element/scalar types a launch file may name. */
+enum launch_type { LT_U8, LT_S8, LT_U16, LT_S16, LT_U32, LT_S32, LT_U64, LT_S64, LT_F32, LT_F64,
+                   LT_COUNT };
+
+enum launch_init { LI_ZEROS, LI_CONST, LI_RANDOM, LI_SEQ, LI_FILE };
+
+struct launch_arg {
+    char name[64];
+    bool buffer;                 /* a device buffer (the argument is its address) */
+    uint8_t type;                /* enum launch_type of the scalar or element */
+    uint64_t count;              /* buffer elements */
+    uint64_t bytes;              /* buffer bytes, or scalar bytes */
+    uint8_t *data;               /* buffer contents (host copy = device memory) */
+    uint64_t value;              /* scalar bit pattern (little-endian, low bytes used) */
+    uint8_t init;                /* enum launch_init */
+    double lo, hi;               /* const value / random range / seq start, step */
+    uint64_t seed;               /* random */
+    sim_addr_t addr;             /* device address, assigned by the PTX frontend */
+    uint32_t line;               /* line in the launch file */
+};
+
+struct launch_output {
+    uint32_t arg;                /* index of the buffer argument */
+    char *path;                  /* resolved against the launch file's directory */
+    uint32_t line;
+};
+
+struct launch {
+    char *path;                  /* the launch file */
+    char *ptx_path;              /* resolved */
+    char kernel[256];
+    uint32_t grid[3], block[3];
+    uint32_t smem;               /* dynamic shared memory per block, bytes */
+    uint32_t regs;               /* registers per thread (for occupancy) */
+    struct launch_arg *args;
+    uint32_t n_args;
+    struct launch_output *outputs;
+    uint32_t n_outputs;
+    uint32_t line_ptx, line_kernel, line_grid, line_block;
+};
+
+/* Parse a launch file and build its buffers.  Errors name file:line. */
+int launch_parse(const char *path, struct launch **out, struct sim_error *err);
+void launch_free(struct launch *l);
+
+/* Write every `output` buffer (each atomically). */
+int launch_write_outputs(const struct launch *l, struct sim_error *err);
+
+/* Index of the argument called name, or -1. */
+int launch_find_arg(const struct launch *l, const char *name);
+
+/* Bytes of a launch type; its name. */
+unsigned launch_type_bytes(unsigned t);
+const char *launch_type_name(unsigned t);
+bool launch_type_is_float(unsigned t);
+
+/* Fill n elements of type t per an initialiser (shared with tests so the
+ * C references see the same inputs). */
+void launch_fill(uint8_t *dst, unsigned type, uint64_t n, unsigned init, double lo, double hi,
+                 uint64_t seed);
+
+#endif /* SMSIM_FRONTEND_LAUNCH_H */

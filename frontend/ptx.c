@@ -1,0 +1,167 @@
+/*
+ * ptx.c - the PTX instruction source (see ptx.h).
+ */
+#include "frontend/ptx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/ptx_decode.h"
+#include "frontend/ptx_exec.h"
+#include "frontend/ptx_parse.h"
+
+static int
+px_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
+{
+    struct ptx_run *r = ctx;
+    (void)err;
+    if (r->kernel_given)
+        return 0;
+    r->kernel_given = true;
+    memset(ki, 0, sizeof *ki);
+    snprintf(ki->name, sizeof ki->name, "%s", r->k->name);
+    memcpy(ki->grid, r->l->grid, sizeof ki->grid);
+    memcpy(ki->block, r->l->block, sizeof ki->block);
+    ki->regs_per_thread = r->l->regs;
+    ki->smem_static = r->shared_static;
+    ki->smem_dynamic = r->l->smem;
+    ki->isa = SIM_ISA_PTX;
+    unsigned sm = 0;
+    if (sscanf(r->m->target, "sm_%u", &sm) == 1)
+        ki->isa_version = (uint16_t)sm;
+    return 1;
+}
+
+static int
+px_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
+{
+    struct ptx_run *r = ctx;
+    (void)err;
+    if (max_slots > r->n_slots) {
+        r->blocks = xrealloc(r->blocks, max_slots * sizeof *r->blocks);
+        memset(r->blocks + r->n_slots, 0, (max_slots - r->n_slots) * sizeof *r->blocks);
+        r->n_slots = max_slots;
+    }
+    return SIM_OK;
+}
+
+static int
+px_block_begin(void *ctx, uint64_t id, uint32_t slot, struct sim_error *err)
+{
+    struct ptx_run *r = ctx;
+    if (slot >= r->n_slots || id >= r->n_blocks)
+        return sim_error_set(err, SIM_ERR_INTERNAL, "block %" PRIu64 " / slot %u out of range",
+                             id, slot);
+    ptx_exec_block_begin(r, slot, id);
+    return SIM_OK;
+}
+
+static int
+px_next_inst(void *ctx, uint32_t slot, uint32_t warp, struct warp_inst *wi, struct sim_error *err)
+{
+    return ptx_exec_step(ctx, slot, warp, wi, err);
+}
+
+static void
+px_block_end(void *ctx, uint32_t slot)
+{
+    (void)ctx;
+    (void)slot;
+}
+
+static const char *
+px_opcode_name(void *ctx, uint16_t op)
+{
+    struct ptx_run *r = ctx;
+    return op < r->m->n_mnems ? r->m->mnems[op] : NULL;
+}
+
+static void
+px_destroy(void *ctx)
+{
+    struct ptx_run *r = ctx;
+    ptx_exec_free(r);
+    ptx_module_free(r->m);
+    launch_free(r->l);
+    free(r);
+}
+
+static const struct inst_source_ops ptx_ops = {
+    px_next_kernel, px_kernel_begin, px_block_begin, px_next_inst, px_block_end,
+    px_opcode_name, px_destroy
+};
+
+bool
+ptx_source_is(const struct inst_source *src)
+{
+    return src != NULL && src->ops == &ptx_ops;
+}
+
+const struct launch *
+ptx_source_launch(const struct inst_source *src)
+{
+    return ptx_source_is(src) ? ((const struct ptx_run *)src->ctx)->l : NULL;
+}
+
+uint64_t
+ptx_source_executed(const struct inst_source *src)
+{
+    return ptx_source_is(src) ? ((const struct ptx_run *)src->ctx)->executed : 0;
+}
+
+int
+ptx_source_write_outputs(const struct inst_source *src, struct sim_error *err)
+{
+    if (!ptx_source_is(src))
+        return SIM_OK;
+    return launch_write_outputs(((const struct ptx_run *)src->ctx)->l, err);
+}
+
+int
+ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_error *err)
+{
+    struct ptx_run *r = xcalloc(1, sizeof *r);
+    int rc = launch_parse(launch_path, &r->l, err);
+    if (rc < 0)
+        goto fail;
+    rc = ptx_parse_file(r->l->ptx_path, &r->m, err);
+    if (rc < 0) {
+        sim_error_prefix(err, "%s:%u: ", launch_path, r->l->line_ptx);
+        goto fail;
+    }
+    r->k = ptx_module_find(r->m, r->l->kernel);
+    if (r->k == NULL) {
+        char names[1024] = "";
+        size_t n = 0;
+        for (uint32_t i = 0; i < r->m->n_kernels && n + 2 < sizeof names; i++) {
+            int w = snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", r->m->kernels[i].name);
+            if (w > 0)
+                n += (size_t)w;
+        }
+        rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: no kernel '%s' in %s (it has: %s)",
+                           launch_path, r->l->line_kernel, r->l->kernel, r->l->ptx_path, names);
+        goto fail;
+    }
+    uint64_t tpb = (uint64_t)r->l->block[0] * r->l->block[1] * r->l->block[2];
+    uint64_t nb = (uint64_t)r->l->grid[0] * r->l->grid[1];
+    if (nb > (UINT64_C(1) << 40) / r->l->grid[2]) {
+        rc = sim_error_set(err, SIM_ERR_NOMEM, "%s:%u: more than 2^40 blocks", launch_path,
+                           r->l->line_grid);
+        goto fail;
+    }
+    r->n_blocks = nb * r->l->grid[2];
+    r->tpb = (uint32_t)tpb;
+    r->wpb = (uint32_t)((tpb + 31) / 32);
+    rc = ptx_decode_memory(r, err);
+    if (rc == SIM_OK)
+        rc = ptx_decode_kernel(r, err);
+    if (rc < 0)
+        goto fail;
+    src->ops = &ptx_ops;
+    src->ctx = r;
+    return SIM_OK;
+fail:
+    px_destroy(r);
+    return rc;
+}

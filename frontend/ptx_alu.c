@@ -1,0 +1,980 @@
+/*
+ * ptx_alu.c - per-lane semantics of PTX arithmetic, logic, comparison,
+ * selection and conversion instructions (the XK_ALU instructions).
+ *
+ * Integer arithmetic wraps (computed on unsigned types, never relying on
+ * signed overflow); shifts beyond the width give 0 or the sign; float to
+ * integer conversions saturate and map NaN to 0; the non-default rounding
+ * modes .rz/.rm/.rp switch the host rounding mode around the operation.
+ * Not modelled: .ftz (subnormals are kept) and the exact error of .approx
+ * functions (the host's correctly rounded functions are used).
+ */
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#include "frontend/ptx_lanes.h"
+
+enum kind { K_U16, K_S16, K_U32, K_S32, K_U64, K_S64, K_F16, K_F32, K_F64, K_PRED };
+
+static enum kind
+kind_of(unsigned t)
+{
+    switch (t) {
+    case PT_PRED: return K_PRED;
+    case PT_S8: case PT_S16: return K_S16;
+    case PT_B8: case PT_U8: case PT_B16: case PT_U16: return K_U16;
+    case PT_S32: return K_S32;
+    case PT_S64: return K_S64;
+    case PT_B64: case PT_U64: return K_U64;
+    case PT_F16: return K_F16;
+    case PT_F32: return K_F32;
+    case PT_F64: return K_F64;
+    default: return K_U32;
+    }
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static int
+host_round(unsigned rnd)
+{
+    switch (rnd) {
+    case PR_RZ: case PR_RZI: return FE_TOWARDZERO;
+    case PR_RM: case PR_RMI: return FE_DOWNWARD;
+    case PR_RP: case PR_RPI: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+/* half <-> float (IEEE binary16, round to nearest even) */
+static float
+half_to_float(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, f;
+    if (e == 0) {
+        if (m == 0) {
+            f = s;
+        } else {
+            e = 127 - 15 + 1;
+            while (!(m & 0x400)) {
+                m <<= 1;
+                e--;
+            }
+            f = s | (e << 23) | ((m & 0x3ff) << 13);
+        }
+    } else if (e == 31) {
+        f = s | 0x7f800000 | (m << 13);
+    } else {
+        f = s | ((e + 127 - 15) << 23) | (m << 13);
+    }
+    float x;
+    memcpy(&x, &f, 4);
+    return x;
+}
+
+static uint16_t
+float_to_half(float x)
+{
+    uint32_t f;
+    memcpy(&f, &x, 4);
+    uint32_t s = (f >> 16) & 0x8000, e = (f >> 23) & 0xff, m = f & 0x7fffff;
+    if (e == 0xff)
+        return (uint16_t)(s | 0x7c00 | (m ? 0x200 : 0));
+    int ne = (int)e - 127 + 15;
+    if (ne >= 31)
+        return (uint16_t)(s | 0x7c00);
+    if (ne <= 0) {
+        if (ne < -10)
+            return (uint16_t)s;
+        m |= 0x800000;
+        uint32_t shift = (uint32_t)(14 - ne);
+        uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (hm & 1)))
+            hm++;
+        return (uint16_t)(s | hm);
+    }
+    uint32_t hm = m >> 13, rem = m & 0x1fff;
+    uint32_t h = s | ((uint32_t)ne << 10) | hm;
+    if (rem > 0x1000 || (rem == 0x1000 && (hm & 1)))
+        h++;
+    return (uint16_t)h;
+}
+
+/* Saturating conversion of a double to an integer type of `bits` bits. */
+static uint64_t
+to_int(double v, bool is_signed, unsigned bits)
+{
+    if (isnan(v))
+        return 0;
+    if (is_signed) {
+        double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
+        if (v <= lo)
+            return (uint64_t)(INT64_MIN >> (64 - bits));
+        if (v >= hi)
+            return (uint64_t)(INT64_MAX >> (64 - bits));
+        return (uint64_t)(int64_t)v;
+    }
+    if (v <= 0)
+        return 0;
+    if (v >= ldexp(1.0, (int)bits))
+        return bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    return (uint64_t)v;
+}
+
+static double
+round_int(double v, unsigned rnd)
+{
+    switch (rnd) {
+    case PR_RZI: return trunc(v);
+    case PR_RMI: return floor(v);
+    case PR_RPI: return ceil(v);
+    case PR_RNI: return nearbyint(v);
+    default: return v;
+    }
+}
+
+/* Value of type t in lane l as a double (for conversions). */
+static double
+as_double(const struct pwarp *pw, const struct slot *s, unsigned t, unsigned l)
+{
+    uint64_t b = lane_get(pw, s, l);
+    switch (t) {
+    case PT_F16: return half_to_float((uint16_t)b);
+    case PT_F32: { float f; uint32_t u = (uint32_t)b; memcpy(&f, &u, 4); return f; }
+    case PT_F64: { double d; memcpy(&d, &b, 8); return d; }
+    case PT_S8: return (int8_t)b;
+    case PT_S16: return (int16_t)b;
+    case PT_S32: return (int32_t)b;
+    case PT_S64: return (double)(int64_t)b;
+    case PT_U8: case PT_B8: return (uint8_t)b;
+    case PT_U16: case PT_B16: return (uint16_t)b;
+    case PT_U32: case PT_B32: return (uint32_t)b;
+    default: return (double)b;
+    }
+}
+
+/* ---- conversions ---------------------------------------------------------- */
+
+/* The common conversions with default rounding, converged or not. */
+static bool
+cvt_fast(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    unsigned dt = x->type, st = x->type2;
+    if (x->flags & PF_SAT)
+        return false;
+    if (dt == PT_F64 && st == PT_F32) {
+        union r64 *D = R64(x->d);
+        const union r32 *A = R32(x->a);
+        LANES(m, { D[l].d = A[l].f; });
+        return true;
+    }
+    if (dt == PT_F32 && st == PT_F64 && (x->rnd == PR_RN || x->rnd == PR_NONE)) {
+        union r32 *D = R32(x->d);
+        const union r64 *A = R64(x->a);
+        LANES(m, { D[l].f = (float)A[l].d; });
+        return true;
+    }
+    if (dt == PT_F32 && st == PT_S32 && (x->rnd == PR_RN || x->rnd == PR_NONE)) {
+        union r32 *D = R32(x->d);
+        const union r32 *A = R32(x->a);
+        LANES(m, { D[l].f = (float)A[l].s; });
+        return true;
+    }
+    if (dt == PT_F64 && st == PT_S32) {
+        union r64 *D = R64(x->d);
+        const union r32 *A = R32(x->a);
+        LANES(m, { D[l].d = A[l].s; });
+        return true;
+    }
+    if ((dt == PT_S64 || dt == PT_U64) && st == PT_S32) {
+        union r64 *D = R64(x->d);
+        const union r32 *A = R32(x->a);
+        LANES(m, { D[l].s = A[l].s; });
+        return true;
+    }
+    if ((dt == PT_U64 || dt == PT_S64) && st == PT_U32) {
+        union r64 *D = R64(x->d);
+        const union r32 *A = R32(x->a);
+        LANES(m, { D[l].u = A[l].u; });
+        return true;
+    }
+    if ((dt == PT_U32 || dt == PT_S32) && (st == PT_U64 || st == PT_S64)) {
+        union r32 *D = R32(x->d);
+        const union r64 *A = R64(x->a);
+        LANES(m, { D[l].u = (uint32_t)A[l].u; });
+        return true;
+    }
+    return false;
+}
+
+static void
+exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    if (cvt_fast(pw, x, m))
+        return;
+    unsigned dt = x->type, st = x->type2;
+    bool df = ptx_type_is_float(dt), sf = ptx_type_is_float(st);
+    bool sat = (x->flags & PF_SAT) != 0;
+    int old = 0;
+    bool set_rnd = df && (x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP);
+    if (set_rnd) {
+        old = fegetround();
+        fesetround(host_round(x->rnd));
+    }
+    LANES(m, {
+        uint64_t out;
+        if (!df && !sf) {
+            /* integer to integer: truncate or extend, optionally saturate */
+            uint64_t v = lane_extend(lane_get(pw, &x->a, l), st);
+            if (sat) {
+                double dv = ptx_type_is_signed(st) ? (double)(int64_t)v : (double)v;
+                out = to_int(dv, ptx_type_is_signed(dt), ptx_type_bytes(dt) * 8);
+            } else {
+                out = v;
+            }
+            out = lane_extend(out, dt);
+        } else if (!df) {
+            /* float to integer */
+            double v = round_int(as_double(pw, &x->a, st, l), x->rnd ? x->rnd : PR_RZI);
+            out = to_int(v, ptx_type_is_signed(dt), ptx_type_bytes(dt) * 8);
+        } else {
+            double v;
+            if (sf) {
+                v = as_double(pw, &x->a, st, l);
+                if (x->rnd >= PR_RNI)
+                    v = round_int(v, x->rnd);
+            } else if (st == PT_U64 || st == PT_B64) {
+                v = 0;
+                volatile uint64_t u = lane_get(pw, &x->a, l);
+                if (dt == PT_F32) {
+                    volatile float f = (float)u;
+                    v = f;
+                } else {
+                    v = (double)u;
+                }
+            } else if (st == PT_S64) {
+                volatile int64_t s = (int64_t)lane_get(pw, &x->a, l);
+                if (dt == PT_F32) {
+                    volatile float f = (float)s;
+                    v = f;
+                } else {
+                    v = (double)s;
+                }
+            } else {
+                v = as_double(pw, &x->a, st, l);
+            }
+            if (sat)
+                v = isnan(v) ? 0.0 : v < 0 ? 0.0 : v > 1 ? 1.0 : v;
+            if (dt == PT_F64) {
+                memcpy(&out, &v, 8);
+            } else if (dt == PT_F32) {
+                volatile double vd = v;
+                float f = (float)vd;
+                uint32_t u;
+                memcpy(&u, &f, 4);
+                out = u;
+            } else {
+                out = float_to_half((float)v);
+            }
+        }
+        lane_set(pw, &x->d, l, out);
+    });
+    if (set_rnd)
+        fesetround(old);
+}
+
+/* ---- comparisons ---------------------------------------------------------- */
+
+static bool
+cmp_float(double a, double b, unsigned c)
+{
+    bool un = isnan(a) || isnan(b);
+    switch (c) {
+    case PC_EQ: return !un && a == b;
+    case PC_NE: return !un && a != b;
+    case PC_LT: return !un && a < b;
+    case PC_LE: return !un && a <= b;
+    case PC_GT: return !un && a > b;
+    case PC_GE: return !un && a >= b;
+    case PC_EQU: return un || a == b;
+    case PC_NEU: return un || a != b;
+    case PC_LTU: return un || a < b;
+    case PC_LEU: return un || a <= b;
+    case PC_GTU: return un || a > b;
+    case PC_GEU: return un || a >= b;
+    case PC_NUM: return !un;
+    case PC_NAN: return un;
+    default: return false;
+    }
+}
+
+static bool
+cmp_int(uint64_t a, uint64_t b, bool sgn, unsigned c)
+{
+    int64_t sa = (int64_t)a, sb = (int64_t)b;
+    switch (c) {
+    case PC_EQ: return a == b;
+    case PC_NE: return a != b;
+    case PC_LT: return sgn ? sa < sb : a < b;
+    case PC_LE: return sgn ? sa <= sb : a <= b;
+    case PC_GT: return sgn ? sa > sb : a > b;
+    case PC_GE: return sgn ? sa >= sb : a >= b;
+    case PC_LO: return a < b;
+    case PC_LS: return a <= b;
+    case PC_HI: return a > b;
+    case PC_HS: return a >= b;
+    default: return false;
+    }
+}
+
+/* Lanes of m for which "a cmp b" holds (type t). */
+static uint32_t
+compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
+{
+    uint32_t res = 0;
+    if (t == PT_F32) {
+        const union r32 *A = R32(x->a), *B = R32(x->b);
+        LANES(m, { if (cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; });
+    } else if (t == PT_F64) {
+        const union r64 *A = R64(x->a), *B = R64(x->b);
+        LANES(m, { if (cmp_float(A[l].d, B[l].d, x->cmp)) res |= 1u << l; });
+    } else if (t == PT_F16) {
+        LANES(m, {
+            double a = as_double(pw, &x->a, t, l), b = as_double(pw, &x->b, t, l);
+            if (cmp_float(a, b, x->cmp))
+                res |= 1u << l;
+        });
+    } else if (t == PT_PRED) {
+        uint32_t a = pw->pred[x->a.idx], b = pw->pred[x->b.idx];
+        LANES(m, {
+            uint64_t av = (a >> l) & 1, bv = (b >> l) & 1;
+            if (cmp_int(av, bv, false, x->cmp))
+                res |= 1u << l;
+        });
+    } else if (t == PT_S32 || t == PT_U32 || t == PT_B32) {
+        const union r32 *A = R32(x->a), *B = R32(x->b);
+        bool sgn = t == PT_S32;
+#define CMP32(expr) LANES(m, { if (expr) res |= 1u << l; })
+        switch (x->cmp) {
+        case PC_EQ: CMP32(A[l].u == B[l].u); break;
+        case PC_NE: CMP32(A[l].u != B[l].u); break;
+        case PC_LT: if (sgn) CMP32(A[l].s < B[l].s); else CMP32(A[l].u < B[l].u); break;
+        case PC_LE: if (sgn) CMP32(A[l].s <= B[l].s); else CMP32(A[l].u <= B[l].u); break;
+        case PC_GT: if (sgn) CMP32(A[l].s > B[l].s); else CMP32(A[l].u > B[l].u); break;
+        case PC_GE: if (sgn) CMP32(A[l].s >= B[l].s); else CMP32(A[l].u >= B[l].u); break;
+        case PC_LO: CMP32(A[l].u < B[l].u); break;
+        case PC_LS: CMP32(A[l].u <= B[l].u); break;
+        case PC_HI: CMP32(A[l].u > B[l].u); break;
+        case PC_HS: CMP32(A[l].u >= B[l].u); break;
+        default: break;
+        }
+#undef CMP32
+    } else {
+        bool sgn = ptx_type_is_signed(t);
+        LANES(m, {
+            uint64_t a = lane_extend(lane_get(pw, &x->a, l), t), b = lane_extend(lane_get(pw, &x->b, l), t);
+            if (cmp_int(a, b, sgn, x->cmp))
+                res |= 1u << l;
+        });
+    }
+    return res;
+}
+
+static uint32_t
+bool_combine(uint32_t v, uint32_t c, unsigned mode)
+{
+    switch (mode) {
+    case PM_AND: return v & c;
+    case PM_OR: return v | c;
+    case PM_XOR: return v ^ c;
+    default: return v;
+    }
+}
+
+
+
+/* ---- integer ------------------------------------------------------------- */
+
+#define BIN32(expr) \
+    do { \
+        union r32 *D = R32(x->d); \
+        const union r32 *A = R32(x->a), *B = R32(x->b); \
+        LANES(m, { uint32_t a = A[l].u, b = B[l].u; (void)a; (void)b; D[l].u = (uint32_t)(expr); }); \
+    } while (0)
+#define BIN64(expr) \
+    do { \
+        union r64 *D = R64(x->d); \
+        const union r64 *A = R64(x->a), *B = R64(x->b); \
+        LANES(m, { uint64_t a = A[l].u, b = B[l].u; (void)a; (void)b; D[l].u = (uint64_t)(expr); }); \
+    } while (0)
+#define UN32(expr) \
+    do { \
+        union r32 *D = R32(x->d); \
+        const union r32 *A = R32(x->a); \
+        LANES(m, { uint32_t a = A[l].u; D[l].u = (uint32_t)(expr); }); \
+    } while (0)
+
+static uint32_t
+brev32(uint32_t v)
+{
+    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+    v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+    v = ((v >> 8) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8);
+    return (v >> 16) | (v << 16);
+}
+
+static uint64_t
+lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 8; i++)
+        if ((lut >> i) & 1)
+            r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+    return r;
+}
+
+static uint32_t
+prmt(uint32_t a, uint32_t b, uint32_t sel)
+{
+    uint64_t bytes = (uint64_t)b << 32 | a;
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned s = (sel >> (4 * i)) & 0xf;
+        uint8_t v = (uint8_t)(bytes >> (8 * (s & 7)));
+        if (s & 8)
+            v = (v & 0x80) ? 0xff : 0;
+        r |= (uint32_t)v << (8 * i);
+    }
+    return r;
+}
+
+/* Any-width integer operation on lanes m (16/32/64-bit), general path. */
+static void
+int_generic(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    unsigned t = x->type, bits = ptx_type_bytes(t) * 8;
+    bool sgn = ptx_type_is_signed(t);
+    uint64_t mask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    LANES(m, {
+        uint64_t a = lane_extend(lane_get(pw, &x->a, l), t);
+        uint64_t b = x->b.cls ? lane_extend(lane_get(pw, &x->b, l), t) : 0;
+        uint64_t c = x->c.cls == SC_32 || x->c.cls == SC_64 ? lane_get(pw, &x->c, l) : 0;
+        int64_t sa = (int64_t)a, sb = (int64_t)b;
+        uint64_t r = 0;
+        switch (x->op) {
+        case PTXOP_ADD: r = a + b; break;
+        case PTXOP_SUB: r = a - b; break;
+        case PTXOP_ADDC: r = a + b + ((pw->carry >> l) & 1); break;
+        case PTXOP_SUBC: r = a - b - ((pw->carry >> l) & 1); break;
+        case PTXOP_MUL:
+        case PTXOP_MAD:
+            if (x->flags & PF_HI) {
+                if (bits == 64) {
+                    r = sgn ? (uint64_t)(((__int128)sa * sb) >> 64)
+                            : (uint64_t)(((unsigned __int128)a * b) >> 64);
+                } else {
+                    r = sgn ? (uint64_t)((sa * sb) >> bits) : (a * b) >> bits;
+                }
+            } else if (x->flags & PF_WIDE) {
+                r = sgn ? (uint64_t)(sa * sb) : a * b;
+            } else {
+                r = a * b;
+            }
+            if (x->op == PTXOP_MAD)
+                r += (x->flags & PF_WIDE) ? c : lane_extend(c, t);
+            break;
+        case PTXOP_MUL24:
+        case PTXOP_MAD24: {
+            int64_t a24 = sgn ? (int64_t)((uint64_t)a << 40) >> 40 : (int64_t)(a & 0xffffff);
+            int64_t b24 = sgn ? (int64_t)((uint64_t)b << 40) >> 40 : (int64_t)(b & 0xffffff);
+            uint64_t p = (uint64_t)(a24 * b24);
+            r = (x->flags & PF_HI) ? p >> 16 : p;
+            if (x->op == PTXOP_MAD24)
+                r += c;
+            break;
+        }
+        case PTXOP_SAD: {
+            uint64_t d = sgn ? (uint64_t)(sa > sb ? sa - sb : sb - sa) : (a > b ? a - b : b - a);
+            r = c + d;
+            break;
+        }
+        case PTXOP_DIV:
+            if (b == 0)
+                r = mask;
+            else if (sgn)
+                r = (sb == -1) ? (uint64_t)0 - a : (uint64_t)(sa / sb);
+            else
+                r = a / b;
+            break;
+        case PTXOP_REM:
+            if (b == 0)
+                r = a;
+            else if (sgn)
+                r = (sb == -1) ? 0 : (uint64_t)(sa % sb);
+            else
+                r = a % b;
+            break;
+        case PTXOP_MIN: r = (sgn ? sa < sb : a < b) ? a : b; break;
+        case PTXOP_MAX: r = (sgn ? sa > sb : a > b) ? a : b; break;
+        case PTXOP_ABS: r = (sgn && sa < 0) ? (uint64_t)0 - a : a; break;
+        case PTXOP_NEG: r = (uint64_t)0 - a; break;
+        case PTXOP_NOT: r = ~a; break;
+        case PTXOP_CNOT: r = (a & mask) == 0; break;
+        case PTXOP_AND: r = a & b; break;
+        case PTXOP_OR: r = a | b; break;
+        case PTXOP_XOR: r = a ^ b; break;
+        case PTXOP_SHL: {
+            uint32_t n = (uint32_t)lane_get(pw, &x->b, l);
+            r = n >= bits ? 0 : a << n;
+            break;
+        }
+        case PTXOP_SHR: {
+            uint32_t n = (uint32_t)lane_get(pw, &x->b, l);
+            if (sgn)
+                r = n >= bits ? (uint64_t)(sa >> 63) : (uint64_t)(sa >> n);
+            else
+                r = n >= bits ? 0 : (a & mask) >> n;
+            break;
+        }
+        case PTXOP_POPC: r = (uint64_t)__builtin_popcountll(a & mask); break;
+        case PTXOP_CLZ:
+            r = (a & mask) == 0 ? bits : (uint64_t)(__builtin_clzll(a & mask) - (64 - (int)bits));
+            break;
+        case PTXOP_BREV:
+            r = bits == 64 ? ((uint64_t)brev32((uint32_t)a) << 32) | brev32((uint32_t)(a >> 32))
+                           : brev32((uint32_t)a) >> (32 - bits);
+            break;
+        case PTXOP_BFIND: {
+            uint64_t v = (sgn && sa < 0) ? ~a & mask : a & mask;
+            if (v == 0) {
+                r = 0xffffffffu;
+            } else {
+                unsigned pos = 63 - (unsigned)__builtin_clzll(v);
+                r = (x->flags & PF_SHIFTAMT) ? bits - 1 - pos : pos;
+            }
+            break;
+        }
+        case PTXOP_BFE: {
+            uint32_t pos = (uint32_t)lane_get(pw, &x->b, l) & 0xff;
+            uint32_t len = (uint32_t)lane_get(pw, &x->c, l) & 0xff;
+            if (len == 0) {
+                r = 0;
+            } else if (pos >= bits) {
+                r = (sgn && sa < 0) ? mask : 0;
+            } else {
+                uint64_t f = (a & mask) >> pos;
+                if (len < 64)
+                    f &= (UINT64_C(1) << len) - 1;
+                unsigned top = pos + len - 1 < bits - 1 ? pos + len - 1 : bits - 1;
+                if (sgn && ((a >> top) & 1) && len < 64)
+                    f |= ~((UINT64_C(1) << (top - pos + 1)) - 1);
+                r = f;
+            }
+            break;
+        }
+        case PTXOP_BFI: {
+            uint32_t pos = (uint32_t)lane_get(pw, &x->c, l) & 0xff;
+            uint32_t len = (uint32_t)lane_get(pw, &x->e, l) & 0xff;
+            r = b;
+            if (len > 0 && pos < bits) {
+                uint64_t fm = (len >= 64 ? UINT64_MAX : (UINT64_C(1) << len) - 1) << pos;
+                r = (b & ~fm) | ((a << pos) & fm);
+            }
+            break;
+        }
+        case PTXOP_PRMT:
+            r = prmt((uint32_t)a, (uint32_t)b, (uint32_t)c);
+            break;
+        case PTXOP_LOP3:
+            r = lop3(a, b, c, (unsigned)lane_get(pw, &x->e, l));
+            break;
+        case PTXOP_SHF: {
+            uint32_t n = (uint32_t)c;
+            n = (x->flags & PF_CLAMP) ? (n > 32 ? 32 : n) : (n & 31);
+            uint64_t pair = ((uint64_t)(uint32_t)b << 32) | (uint32_t)a;
+            r = x->mode == PM_L ? (uint32_t)((pair << n) >> 32) : (uint32_t)(pair >> n);
+            break;
+        }
+        default:
+            r = 0;
+            break;
+        }
+        if ((x->op == PTXOP_ADD || x->op == PTXOP_ADDC) && (x->flags & PF_CC)) {
+            bool cy = bits == 64 ? r < a : ((a & mask) + (b & mask) + (x->op == PTXOP_ADDC ? ((pw->carry >> l) & 1) : 0)) > mask;
+            pw->carry = (pw->carry & ~(1u << l)) | ((uint32_t)cy << l);
+        }
+        if ((x->op == PTXOP_SUB || x->op == PTXOP_SUBC) && (x->flags & PF_CC)) {
+            bool bw = (a & mask) < (b & mask) + (x->op == PTXOP_SUBC ? ((pw->carry >> l) & 1) : 0);
+            pw->carry = (pw->carry & ~(1u << l)) | ((uint32_t)bw << l);
+        }
+        if ((x->flags & PF_SAT) && sgn && bits == 32 && (x->op == PTXOP_ADD || x->op == PTXOP_SUB)) {
+            int64_t s = x->op == PTXOP_ADD ? (int64_t)(int32_t)a + (int32_t)b
+                                           : (int64_t)(int32_t)a - (int32_t)b;
+            r = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+        }
+        unsigned db = x->d.cls == SC_64 ? 64 : bits;
+        if (x->op == PTXOP_POPC || x->op == PTXOP_CLZ || x->op == PTXOP_BFIND)
+            db = 32;
+        if ((x->op == PTXOP_MUL || x->op == PTXOP_MAD) && (x->flags & PF_WIDE))
+            db = 2 * bits;
+        lane_set(pw, &x->d, l, db >= 64 ? r : r & ((UINT64_C(1) << db) - 1));
+    });
+}
+
+/* Fast paths for the common converged 32- and 64-bit cases; everything else
+ * goes through int_generic(). */
+static void
+int_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
+{
+    bool plain = !(x->flags & (PF_CC | PF_SAT | PF_HI));
+    if (k == K_U32 || k == K_S32) {
+        switch (x->op) {
+        case PTXOP_ADD: if (plain) { BIN32(a + b); return; } break;
+        case PTXOP_SUB: if (plain) { BIN32(a - b); return; } break;
+        case PTXOP_AND: BIN32(a & b); return;
+        case PTXOP_OR: BIN32(a | b); return;
+        case PTXOP_XOR: BIN32(a ^ b); return;
+        case PTXOP_NOT: UN32(~a); return;
+        case PTXOP_SHL: BIN32(b >= 32 ? 0 : a << b); return;
+        case PTXOP_SHR:
+            if (k == K_S32)
+                BIN32(b >= 32 ? (uint32_t)((int32_t)a >> 31) : (uint32_t)((int32_t)a >> b));
+            else
+                BIN32(b >= 32 ? 0 : a >> b);
+            return;
+        case PTXOP_MIN:
+            if (k == K_S32) BIN32((int32_t)a < (int32_t)b ? a : b); else BIN32(a < b ? a : b);
+            return;
+        case PTXOP_MAX:
+            if (k == K_S32) BIN32((int32_t)a > (int32_t)b ? a : b); else BIN32(a > b ? a : b);
+            return;
+        case PTXOP_MUL:
+            if (plain && !(x->flags & PF_WIDE)) {
+                BIN32(a * b);
+                return;
+            }
+            if (x->flags & PF_WIDE) {
+                union r64 *D = R64(x->d);
+                const union r32 *A = R32(x->a), *B = R32(x->b);
+                if (k == K_S32)
+                    LANES(m, { D[l].s = (int64_t)A[l].s * B[l].s; });
+                else
+                    LANES(m, { D[l].u = (uint64_t)A[l].u * B[l].u; });
+                return;
+            }
+            break;
+        case PTXOP_MAD:
+            if (plain && !(x->flags & PF_WIDE)) {
+                union r32 *D = R32(x->d);
+                const union r32 *A = R32(x->a), *B = R32(x->b), *C = R32(x->c);
+                LANES(m, { D[l].u = A[l].u * B[l].u + C[l].u; });
+                return;
+            }
+            break;
+        default:
+            break;
+        }
+    } else if (k == K_U64 || k == K_S64) {
+        switch (x->op) {
+        case PTXOP_ADD: if (plain) { BIN64(a + b); return; } break;
+        case PTXOP_SUB: if (plain) { BIN64(a - b); return; } break;
+        case PTXOP_AND: BIN64(a & b); return;
+        case PTXOP_OR: BIN64(a | b); return;
+        case PTXOP_XOR: BIN64(a ^ b); return;
+        case PTXOP_MUL: if (plain) { BIN64(a * b); return; } break;
+        default:
+            break;
+        }
+    }
+    int_generic(pw, x, m);
+}
+
+/* ---- floating point ------------------------------------------------------ */
+
+static float
+satf(float v, bool sat)
+{
+    if (!sat)
+        return v;
+    return isnan(v) ? 0.0f : v < 0 ? 0.0f : v > 1 ? 1.0f : v;
+}
+
+static double
+satd(double v, bool sat)
+{
+    if (!sat)
+        return v;
+    return isnan(v) ? 0.0 : v < 0 ? 0.0 : v > 1 ? 1.0 : v;
+}
+
+/* One FP32 operation on values a, b, c (volatile so a non-default rounding
+ * mode set around the call is honoured). */
+static float
+f32_op(unsigned op, volatile float a, volatile float b, volatile float c)
+{
+    switch (op) {
+    case PTXOP_ADD: return a + b;
+    case PTXOP_SUB: return a - b;
+    case PTXOP_MUL: return a * b;
+    case PTXOP_FMA: case PTXOP_MAD: return fmaf(a, b, c);
+    case PTXOP_DIV: return a / b;
+    case PTXOP_MIN: return fminf(a, b);
+    case PTXOP_MAX: return fmaxf(a, b);
+    case PTXOP_ABS: return fabsf(a);
+    case PTXOP_NEG: return -a;
+    case PTXOP_SQRT: return sqrtf(a);
+    case PTXOP_RSQRT: return 1.0f / sqrtf(a);
+    case PTXOP_RCP: return 1.0f / a;
+    case PTXOP_SIN: return sinf(a);
+    case PTXOP_COS: return cosf(a);
+    case PTXOP_EX2: return exp2f(a);
+    case PTXOP_LG2: return log2f(a);
+    case PTXOP_TANH: return tanhf(a);
+    case PTXOP_COPYSIGN: return copysignf(b, a);
+    default: return 0.0f;
+    }
+}
+
+static double
+f64_op(unsigned op, volatile double a, volatile double b, volatile double c)
+{
+    switch (op) {
+    case PTXOP_ADD: return a + b;
+    case PTXOP_SUB: return a - b;
+    case PTXOP_MUL: return a * b;
+    case PTXOP_FMA: case PTXOP_MAD: return fma(a, b, c);
+    case PTXOP_DIV: return a / b;
+    case PTXOP_MIN: return fmin(a, b);
+    case PTXOP_MAX: return fmax(a, b);
+    case PTXOP_ABS: return fabs(a);
+    case PTXOP_NEG: return -a;
+    case PTXOP_SQRT: return sqrt(a);
+    case PTXOP_RSQRT: return 1.0 / sqrt(a);
+    case PTXOP_RCP: return 1.0 / a;
+    case PTXOP_SIN: return sin(a);
+    case PTXOP_COS: return cos(a);
+    case PTXOP_EX2: return exp2(a);
+    case PTXOP_LG2: return log2(a);
+    case PTXOP_TANH: return tanh(a);
+    case PTXOP_COPYSIGN: return copysign(b, a);
+    default: return 0.0;
+    }
+}
+
+/* Cloned for CPUs with FMA instructions (the same results, fmaf inlined). */
+__attribute__((target_clones("fma", "default"))) static void
+float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
+{
+    bool sat = (x->flags & PF_SAT) != 0;
+    bool dir = x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP;
+    if (k == K_F32 && !dir && !sat) {
+        union r32 *D = R32(x->d);
+        const union r32 *A = R32(x->a), *B = R32(x->b), *C = R32(x->c);
+        switch (x->op) {
+        case PTXOP_ADD: LANES(m, { D[l].f = A[l].f + B[l].f; }); return;
+        case PTXOP_SUB: LANES(m, { D[l].f = A[l].f - B[l].f; }); return;
+        case PTXOP_MUL: LANES(m, { D[l].f = A[l].f * B[l].f; }); return;
+        case PTXOP_FMA: case PTXOP_MAD: LANES(m, { D[l].f = fmaf(A[l].f, B[l].f, C[l].f); }); return;
+        case PTXOP_NEG: LANES(m, { D[l].f = -A[l].f; }); return;
+        case PTXOP_ABS: LANES(m, { D[l].f = fabsf(A[l].f); }); return;
+        case PTXOP_MIN: LANES(m, { D[l].f = fminf(A[l].f, B[l].f); }); return;
+        case PTXOP_MAX: LANES(m, { D[l].f = fmaxf(A[l].f, B[l].f); }); return;
+        default: break;
+        }
+    }
+    if (k == K_F64 && !dir && !sat) {
+        union r64 *D = R64(x->d);
+        const union r64 *A = R64(x->a), *B = R64(x->b), *C = R64(x->c);
+        switch (x->op) {
+        case PTXOP_ADD: LANES(m, { D[l].d = A[l].d + B[l].d; }); return;
+        case PTXOP_SUB: LANES(m, { D[l].d = A[l].d - B[l].d; }); return;
+        case PTXOP_MUL: LANES(m, { D[l].d = A[l].d * B[l].d; }); return;
+        case PTXOP_FMA: case PTXOP_MAD: LANES(m, { D[l].d = fma(A[l].d, B[l].d, C[l].d); }); return;
+        default: break;
+        }
+    }
+    int old = 0;
+    if (dir) {
+        old = fegetround();
+        fesetround(host_round(x->rnd));
+    }
+    if (k == K_F64) {
+        LANES(m, {
+            double a = as_double(pw, &x->a, PT_F64, l);
+            double b = x->b.cls ? as_double(pw, &x->b, PT_F64, l) : 0;
+            double c = x->c.cls ? as_double(pw, &x->c, PT_F64, l) : 0;
+            double v = satd(f64_op(x->op, a, b, c), sat);
+            uint64_t u;
+            memcpy(&u, &v, 8);
+            lane_set(pw, &x->d, l, u);
+        });
+    } else {
+        unsigned t = k == K_F16 ? PT_F16 : PT_F32;
+        LANES(m, {
+            float a = (float)as_double(pw, &x->a, t, l);
+            float b = x->b.cls ? (float)as_double(pw, &x->b, t, l) : 0;
+            float c = x->c.cls ? (float)as_double(pw, &x->c, t, l) : 0;
+            float v = satf(f32_op(x->op, a, b, c), sat);
+            uint32_t u;
+            if (k == K_F16) {
+                u = float_to_half(v);
+            } else {
+                memcpy(&u, &v, 4);
+            }
+            lane_set(pw, &x->d, l, u);
+        });
+    }
+    if (dir)
+        fesetround(old);
+}
+
+/* ---- moves, selection, predicates ---------------------------------------- */
+
+static void
+exec_mov(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    if (x->vec == 2) {
+        if (x->flags & PF_WIDE)      /* pack two 32-bit halves */
+            LANES(m, { lane_set(pw, &x->d, l, lane_get(pw, &x->v[0], l) |
+                                                  (lane_get(pw, &x->v[1], l) << 32)); });
+        else                         /* unpack */
+            LANES(m, {
+                uint64_t v = lane_get(pw, &x->a, l);
+                lane_set(pw, &x->v[0], l, (uint32_t)v);
+                lane_set(pw, &x->v[1], l, v >> 32);
+            });
+        return;
+    }
+    switch (x->d.cls) {
+    case SC_PRED:
+        pred_write(pw, &x->d, m, pred_src(pw, x, &x->a, 0));
+        return;
+    case SC_64: {
+        union r64 *D = R64(x->d);
+        const union r64 *A = R64(x->a);
+        LANES(m, { D[l] = A[l]; });
+        return;
+    }
+    default: {
+        union r32 *D = R32(x->d);
+        const union r32 *A = R32(x->a);
+        LANES(m, { D[l] = A[l]; });
+        return;
+    }
+    }
+}
+
+static void
+exec_cvta(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    uint64_t base = x->space == PS_SHARED ? PTX_SHARED_WINDOW
+                    : x->space == PS_LOCAL ? PTX_LOCAL_WINDOW : 0;
+    bool to = (x->flags & PF_TO) != 0;
+    LANES(m, {
+        uint64_t a = lane_get(pw, &x->a, l), r = a;
+        if (base != 0) {
+            if (!to)
+                r = a + base;
+            else if (a >= base && a < base + PTX_WINDOW_SIZE)
+                r = a - base;
+        }
+        lane_set(pw, &x->d, l, r);
+    });
+}
+
+static void
+exec_pred_logic(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    uint32_t a = pred_src(pw, x, &x->a, 0);
+    uint32_t b = x->b.cls == SC_PRED ? pred_src(pw, x, &x->b, 1) : 0;
+    uint32_t r;
+    switch (x->op) {
+    case PTXOP_AND: r = a & b; break;
+    case PTXOP_OR: r = a | b; break;
+    case PTXOP_XOR: r = a ^ b; break;
+    case PTXOP_NOT: r = ~a; break;
+    case PTXOP_CNOT: r = ~a; break;
+    default: r = a; break;
+    }
+    pred_write(pw, &x->d, m, r);
+}
+
+static bool
+testp(double v, unsigned mode, bool is_f32)
+{
+    switch (mode) {
+    case PM_FINITE: return isfinite(v);
+    case PM_INFINITE: return isinf(v);
+    case PM_NUMBER: return !isnan(v);
+    case PM_NOTANUMBER: return isnan(v);
+    case PM_NORMAL: return is_f32 ? isnormal((float)v) : isnormal(v);
+    case PM_SUBNORMAL: return is_f32 ? fpclassify((float)v) == FP_SUBNORMAL
+                                     : fpclassify(v) == FP_SUBNORMAL;
+    default: return false;
+    }
+}
+
+void
+ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    enum kind k = kind_of(x->type);
+    switch (x->op) {
+    case PTXOP_MOV:
+        exec_mov(pw, x, m);
+        return;
+    case PTXOP_CVT:
+        exec_cvt(pw, x, m);
+        return;
+    case PTXOP_CVTA:
+        exec_cvta(pw, x, m);
+        return;
+    case PTXOP_SETP: {
+        uint32_t res = compare(pw, x, x->type, m);
+        if (x->c.cls == SC_PRED) {
+            uint32_t c = pred_src(pw, x, &x->c, 2);
+            pred_write(pw, &x->d, m, bool_combine(res, c, x->mode));
+            pred_write(pw, &x->d2, m, bool_combine(~res, c, x->mode));
+        } else {
+            pred_write(pw, &x->d, m, res);
+            pred_write(pw, &x->d2, m, ~res);
+        }
+        return;
+    }
+    case PTXOP_SET: {
+        uint32_t res = compare(pw, x, x->type2, m);
+        if (x->c.cls == SC_PRED)
+            res = bool_combine(res, pred_src(pw, x, &x->c, 2), x->mode);
+        bool fl = x->type == PT_F32;
+        LANES(m, { lane_set(pw, &x->d, l, ((res >> l) & 1) ? (fl ? 0x3f800000u : 0xffffffffu) : 0); });
+        return;
+    }
+    case PTXOP_SELP: {
+        uint32_t c = pred_src(pw, x, &x->c, 2);
+        LANES(m, { lane_set(pw, &x->d, l, ((c >> l) & 1) ? lane_get(pw, &x->a, l) : lane_get(pw, &x->b, l)); });
+        return;
+    }
+    case PTXOP_SLCT:
+        LANES(m, {
+            bool ge = x->type2 == PT_F32 ? as_double(pw, &x->c, PT_F32, l) >= 0
+                                          : (int32_t)lane_get(pw, &x->c, l) >= 0;
+            lane_set(pw, &x->d, l, ge ? lane_get(pw, &x->a, l) : lane_get(pw, &x->b, l));
+        });
+        return;
+    case PTXOP_TESTP: {
+        uint32_t res = 0;
+        LANES(m, { if (testp(as_double(pw, &x->a, x->type, l), x->mode, x->type == PT_F32)) res |= 1u << l; });
+        pred_write(pw, &x->d, m, res);
+        return;
+    }
+    default:
+        break;
+    }
+    if (k == K_PRED)
+        exec_pred_logic(pw, x, m);
+    else if (k == K_F32 || k == K_F64 || k == K_F16)
+        float_op(pw, x, m, k);
+    else
+        int_op(pw, x, m, k);
+}

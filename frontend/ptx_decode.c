@@ -1,0 +1,854 @@
+/*
+ * ptx_decode.c - functional memory layout and instruction decoding for one
+ * kernel launch (see ptx_decode.h).
+ *
+ * Register-file slots: 32-bit file = [registers][special registers]
+ * [constants]; 64-bit file = [registers][constants]; predicate file =
+ * [registers][constants].  Constants (immediates, symbol addresses, kernel
+ * parameters) are deduplicated per file.
+ */
+#include "frontend/ptx_decode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dctx {
+    struct ptx_run *r;
+    struct sim_error *err;
+    uint32_t line;
+    union r32 *c32;
+    uint32_t n_c32, cap_c32;
+    union r64 *c64;
+    uint32_t n_c64, cap_c64;
+    uint32_t *cp;
+    uint32_t n_cp, cap_cp;
+};
+
+static int
+derr(struct dctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+derr(struct dctx *c, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sim_error_set(c->err, SIM_ERR_FORMAT, "%s:%u: %s", c->r->m->path, c->line, msg);
+}
+
+/* ---- memory ------------------------------------------------------------- */
+
+static sim_addr_t
+align_up(sim_addr_t x, sim_addr_t a)
+{
+    return (x + a - 1) / a * a;
+}
+
+int
+ptx_decode_memory(struct ptx_run *r, struct sim_error *err)
+{
+    struct launch *l = r->l;
+    struct ptx_kernel *k = r->k;
+    struct ptx_module *m = r->m;
+    sim_addr_t cur = PTX_GLOBAL_BASE;
+
+    if (l->n_args != k->n_params)
+        return sim_error_set(err, SIM_ERR_FORMAT,
+                             "%s: kernel %s takes %u parameter%s, the launch file gives %u arg%s",
+                             l->path, k->name, k->n_params, k->n_params == 1 ? "" : "s", l->n_args,
+                             l->n_args == 1 ? "" : "s");
+    r->regions = xcalloc(l->n_args + m->n_syms + 1, sizeof *r->regions);
+    r->msym_addr = xcalloc(m->n_syms + 1, sizeof *r->msym_addr);
+    r->msym_data = xcalloc(m->n_syms + 1, sizeof *r->msym_data);
+    for (uint32_t i = 0; i < l->n_args; i++) {
+        struct launch_arg *a = &l->args[i];
+        if (!a->buffer)
+            continue;
+        a->addr = cur;
+        r->regions[r->n_regions++] = (struct region){ cur, a->bytes, a->data, a->name };
+        cur = align_up(cur + a->bytes + 4096, 4096);     /* a gap catches overruns */
+    }
+    for (uint32_t i = 0; i < m->n_syms; i++) {
+        struct ptx_sym *s = &m->syms[i];
+        if (s->space != PS_GLOBAL && s->space != PS_CONST)
+            continue;
+        if (s->size > (UINT64_C(1) << 32))
+            return sim_error_set(err, SIM_ERR_NOMEM, "%s: variable %s is larger than 4 GiB",
+                                 m->path, s->name);
+        r->msym_data[i] = xcalloc(1, s->size ? s->size : 1);
+        if (s->init != NULL)
+            memcpy(r->msym_data[i], s->init, s->size);
+        r->msym_addr[i] = cur;
+        r->regions[r->n_regions++] = (struct region){ cur, s->size, r->msym_data[i], s->name };
+        cur = align_up(cur + s->size + 4096, 4096);
+    }
+    /* the parameter space */
+    r->param_blob = xcalloc(1, k->param_bytes ? k->param_bytes : 1);
+    for (uint32_t i = 0; i < k->n_params; i++) {
+        const struct ptx_sym *p = &k->params[i];
+        const struct launch_arg *a = &l->args[i];
+        uint64_t bytes = a->buffer ? (m->address_size == 32 ? 4 : 8) : a->bytes;
+        if (bytes != p->size)
+            return sim_error_set(err, SIM_ERR_FORMAT,
+                                 "%s:%u: argument %s is %" PRIu64 " bytes but parameter %u of %s "
+                                 "(%s, .%s) is %" PRIu64, l->path, a->line, a->name, bytes, i,
+                                 k->name, p->name, ptx_type_name(p->type), p->size);
+        uint64_t v = a->buffer ? a->addr : a->value;
+        memcpy(r->param_blob + p->offset, &v, bytes);
+    }
+    return SIM_OK;
+}
+
+/* ---- constants ---------------------------------------------------------- */
+
+static uint32_t
+const32(struct dctx *c, uint32_t v)
+{
+    for (uint32_t i = 0; i < c->n_c32; i++)
+        if (c->c32[i].u == v)
+            return c->r->nvar32 + SR_COUNT + i;
+    if (c->n_c32 == c->cap_c32) {
+        c->cap_c32 = c->cap_c32 ? 2 * c->cap_c32 : 16;
+        c->c32 = xrealloc(c->c32, c->cap_c32 * sizeof *c->c32);
+    }
+    c->c32[c->n_c32].u = v;
+    return c->r->nvar32 + SR_COUNT + c->n_c32++;
+}
+
+static uint32_t
+const64(struct dctx *c, uint64_t v)
+{
+    for (uint32_t i = 0; i < c->n_c64; i++)
+        if (c->c64[i].u == v)
+            return c->r->nvar64 + i;
+    if (c->n_c64 == c->cap_c64) {
+        c->cap_c64 = c->cap_c64 ? 2 * c->cap_c64 : 16;
+        c->c64 = xrealloc(c->c64, c->cap_c64 * sizeof *c->c64);
+    }
+    c->c64[c->n_c64].u = v;
+    return c->r->nvar64 + c->n_c64++;
+}
+
+static uint32_t
+constp(struct dctx *c, bool v)
+{
+    uint32_t m = v ? 0xffffffffu : 0;
+    for (uint32_t i = 0; i < c->n_cp; i++)
+        if (c->cp[i] == m)
+            return c->r->nvarp + i;
+    if (c->n_cp == c->cap_cp) {
+        c->cap_cp = c->cap_cp ? 2 * c->cap_cp : 4;
+        c->cp = xrealloc(c->cp, c->cap_cp * sizeof *c->cp);
+    }
+    c->cp[c->n_cp] = m;
+    return c->r->nvarp + c->n_cp++;
+}
+
+/* ---- operands ----------------------------------------------------------- */
+
+static uint8_t
+cls_of_type(unsigned t)
+{
+    if (t == PT_PRED)
+        return SC_PRED;
+    return ptx_type_bytes(t) == 8 ? SC_64 : SC_32;
+}
+
+static uint8_t
+cls_of_reg(const struct ptx_reg *g)
+{
+    return g->rclass == RC_PRED ? SC_PRED : g->rclass == RC_64 ? SC_64 : SC_32;
+}
+
+/* The value an immediate takes for an operand of type t. */
+static uint64_t
+imm_value(const struct ptx_opnd *o, unsigned t)
+{
+    bool fl = ptx_type_is_float(t) && t != PT_F16 && t != PT_BF16 && t != PT_F16X2;
+    unsigned bytes = ptx_type_bytes(t);
+    if (fl && bytes == 4) {
+        float f;
+        if (o->fimm == 1)
+            return (uint32_t)o->imm;
+        if (o->fimm == 2) {
+            double d;
+            memcpy(&d, &o->imm, 8);
+            f = (float)d;
+        } else {
+            f = (float)o->imm;
+        }
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    if (fl && bytes == 8) {
+        double d;
+        if (o->fimm == 2)
+            return (uint64_t)o->imm;
+        if (o->fimm == 1) {
+            float f;
+            uint32_t b = (uint32_t)o->imm;
+            memcpy(&f, &b, 4);
+            d = f;
+        } else {
+            d = (double)o->imm;
+        }
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return b;
+    }
+    uint64_t v = (uint64_t)o->imm;
+    if (bytes < 8)
+        v &= (UINT64_C(1) << (bytes * 8)) - 1;
+    return v;
+}
+
+/* Address value of a symbol operand. */
+static int
+sym_value(struct dctx *c, int32_t sym, uint64_t *v)
+{
+    struct ptx_run *r = c->r;
+    if (sym <= -2) {
+        return derr(c, "the address of parameter %s cannot be taken",
+                    r->k->params[-sym - 2].name);
+    }
+    const struct ptx_sym *s = &r->k->syms[sym];
+    switch (s->space) {
+    case PS_SHARED:
+    case PS_LOCAL:
+        *v = s->offset;
+        return SIM_OK;
+    case PS_GLOBAL:
+    case PS_CONST:
+        if (s->type != 0xff)
+            return derr(c, "symbol %s has no address", s->name);
+        *v = r->msym_addr[s->offset];
+        return SIM_OK;
+    default:
+        return derr(c, "the address of %s cannot be taken", s->name);
+    }
+}
+
+/* Decode operand o to a slot of class want for a value of type t.
+ * allow_sink: '_' is accepted (a destination that is discarded). */
+static int
+opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct slot *out,
+     bool allow_sink)
+{
+    struct ptx_run *r = c->r;
+    out->cls = want;
+    switch (o->kind) {
+    case PO_REG: {
+        const struct ptx_reg *g = &r->k->regs[o->reg];
+        if (cls_of_reg(g) != want)
+            return derr(c, "register %s (.%s) has the wrong size for a .%s operand", g->name,
+                        ptx_type_name(g->type), want == SC_PRED ? "pred" : ptx_type_name(t));
+        out->idx = g->index;
+        return SIM_OK;
+    }
+    case PO_IMM:
+        if (want == SC_PRED)
+            out->idx = constp(c, o->imm != 0);
+        else if (want == SC_64)
+            out->idx = const64(c, imm_value(o, t));
+        else
+            out->idx = const32(c, (uint32_t)imm_value(o, t));
+        return SIM_OK;
+    case PO_SREG:
+        if (o->sreg == SR_CLOCK || o->sreg == SR_CLOCK64 || o->sreg == SR_GLOBALTIMER)
+            return derr(c, "%%clock can only be read by mov");
+        if (want != SC_32)
+            return derr(c, "special registers are 32-bit; use cvt to widen");
+        out->idx = r->nvar32 + o->sreg;
+        return SIM_OK;
+    case PO_SYM: {
+        uint64_t v;
+        SIM_FORWARD_IF_ERROR(sym_value(c, o->sym, &v));
+        v += (uint64_t)o->imm;
+        if (want == SC_64)
+            out->idx = const64(c, v);
+        else if (want == SC_32)
+            out->idx = const32(c, (uint32_t)v);
+        else
+            return derr(c, "a symbol address is not a predicate");
+        return SIM_OK;
+    }
+    case PO_SINK:
+        if (allow_sink) {
+            out->cls = SC_NONE;
+            return SIM_OK;
+        }
+        return derr(c, "'_' is not allowed here");
+    default:
+        return derr(c, "unexpected operand kind for '%s'", ptx_op_name(0));
+    }
+}
+
+/* ---- timing classification ------------------------------------------------ */
+
+static unsigned
+float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
+{
+    if (t == PT_F32)
+        return c32;
+    if (t == PT_F64)
+        return c64;
+    if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2)
+        return SIM_OPC_FP16;
+    return cint;
+}
+
+unsigned
+ptx_decode_opclass(const struct ptx_ins *in)
+{
+    unsigned t = in->type;
+    bool approx = (in->flags & PF_APPROX) != 0;
+    switch (in->op) {
+    case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST: case PTXOP_ATOM: case PTXOP_RED:
+        return in->space == PS_PARAM ? SIM_OPC_INT : SIM_OPC_MEM;
+    case PTXOP_BRA: case PTXOP_EXIT: case PTXOP_RET:
+        return SIM_OPC_BRANCH;
+    case PTXOP_BAR: case PTXOP_BARRIER:
+        return (in->flags & PF_WARPSYNC) ? SIM_OPC_NOP : SIM_OPC_BARRIER;
+    case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP:
+        return SIM_OPC_NOP;
+    case PTXOP_SHFL: case PTXOP_VOTE: case PTXOP_ACTIVEMASK:
+        return SIM_OPC_WARP;
+    case PTXOP_MOV:
+        if (in->nops == 2 && in->o[1].kind == PO_SREG) {
+            unsigned s = in->o[1].sreg;
+            if ((s >= SR_TID_X && s <= SR_TID_Z) || (s >= SR_CTAID_X && s <= SR_CTAID_Z) ||
+                s == SR_LANEID || s == SR_WARPID || s == SR_SMID || s == SR_CLOCK ||
+                s == SR_CLOCK64 || s == SR_GLOBALTIMER || s == SR_GRIDID)
+                return SIM_OPC_SREG;
+        }
+        return SIM_OPC_INT;
+    case PTXOP_CVTA:
+        return SIM_OPC_INT;
+    case PTXOP_CVT: {
+        unsigned s = in->type2;
+        bool fd = ptx_type_is_float(t), fs = ptx_type_is_float(s);
+        if (!fd && !fs)
+            return SIM_OPC_INT;
+        if (ptx_type_bytes(t) == 8 || ptx_type_bytes(s) == 8)
+            return (fd && fs && t == s) ? SIM_OPC_FP64 : SIM_OPC_CONV64;
+        if (fd && fs && t == s)
+            return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
+        return SIM_OPC_CONV;
+    }
+    case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_ABS:
+    case PTXOP_NEG: case PTXOP_COPYSIGN: case PTXOP_TESTP: case PTXOP_ADDC: case PTXOP_SUBC:
+        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
+    case PTXOP_SETP: case PTXOP_SET:
+        return float_class(in->op == PTXOP_SET ? in->type2 : t, SIM_OPC_FP32, SIM_OPC_FP64,
+                           SIM_OPC_INT);
+    case PTXOP_MUL:
+        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT_MUL);
+    case PTXOP_MAD: case PTXOP_FMA: case PTXOP_MADC:
+        return float_class(t, SIM_OPC_FP32_FMA, SIM_OPC_FP64_FMA, SIM_OPC_INT_MUL);
+    case PTXOP_MUL24: case PTXOP_MAD24: case PTXOP_SAD:
+        return SIM_OPC_INT_MUL;
+    case PTXOP_DIV:
+        if (t == PT_F32)
+            return (approx || (in->flags & PF_FULL)) ? SIM_OPC_SFU : SIM_OPC_FP32_DIV;
+        if (t == PT_F64)
+            return SIM_OPC_FP64_DIV;
+        return SIM_OPC_FP32_DIV;     /* integer division: a multi-instruction sequence */
+    case PTXOP_REM:
+        return SIM_OPC_FP32_DIV;
+    case PTXOP_RCP:
+        if (approx)
+            return SIM_OPC_SFU;
+        return t == PT_F64 ? SIM_OPC_FP64_DIV : SIM_OPC_FP32_RCP;
+    case PTXOP_SQRT:
+        if (approx)
+            return SIM_OPC_SFU;
+        return t == PT_F64 ? SIM_OPC_FP64_DIV : SIM_OPC_FP32_SQRT;
+    case PTXOP_RSQRT: case PTXOP_SIN: case PTXOP_COS: case PTXOP_EX2: case PTXOP_LG2:
+    case PTXOP_TANH: case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND:
+        return SIM_OPC_SFU;
+    default:
+        return SIM_OPC_INT;
+    }
+}
+
+/* ---- instructions -------------------------------------------------------- */
+
+static uint16_t
+reg_id(const struct ptx_run *r, const struct slot *s)
+{
+    uint32_t id = s->cls == SC_PRED ? s->idx : s->cls == SC_32 ? r->id32 + s->idx : r->id64 + s->idx;
+    return (uint16_t)id;
+}
+
+/* Is slot s an ordinary register (not a constant or special register)? */
+static bool
+is_var(const struct ptx_run *r, const struct slot *s)
+{
+    switch (s->cls) {
+    case SC_32: return s->idx < r->nvar32;
+    case SC_64: return s->idx < r->nvar64;
+    case SC_PRED: return s->idx < r->nvarp;
+    default: return false;
+    }
+}
+
+static void
+add_dst(struct ptx_run *r, struct xop *x, const struct slot *s)
+{
+    if (is_var(r, s) && x->n_dst < SIM_MAX_DST)
+        x->dst[x->n_dst++] = reg_id(r, s);
+}
+
+static void
+add_src(struct ptx_run *r, struct xop *x, const struct slot *s)
+{
+    if (is_var(r, s) && x->n_src < SIM_MAX_SRC)
+        x->src[x->n_src++] = reg_id(r, s);
+}
+
+/* Memory operand [base + off] / [sym + off] / [abs]. */
+static int
+mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    if (o->kind != PO_MEM)
+        return derr(c, "expected a memory operand [addr] for '%s'", ptx_op_name(x->op));
+    x->off = o->imm;
+    x->base.cls = SC_NONE;
+    if (o->reg >= 0) {
+        const struct ptx_reg *g = &r->k->regs[o->reg];
+        if (g->rclass == RC_PRED)
+            return derr(c, "a predicate cannot be an address");
+        x->base.cls = g->rclass == RC_64 ? SC_64 : SC_32;
+        x->base.idx = g->index;
+    } else if (o->sym <= -2) {
+        if (x->space != PS_PARAM)
+            return derr(c, "parameter %s accessed outside the .param space",
+                        r->k->params[-o->sym - 2].name);
+        x->off += (int64_t)r->k->params[-o->sym - 2].offset;
+    } else if (o->sym >= 0) {
+        const struct ptx_sym *s = &r->k->syms[o->sym];
+        uint64_t v;
+        SIM_FORWARD_IF_ERROR(sym_value(c, o->sym, &v));
+        if (x->space == PS_GENERIC) {
+            /* a named variable accessed generically: use its own space */
+            x->space = s->space == PS_CONST ? PS_CONST : s->space == PS_SHARED ? PS_SHARED
+                       : s->space == PS_LOCAL ? PS_LOCAL : PS_GLOBAL;
+        }
+        x->off += (int64_t)v;
+    }
+    return SIM_OK;
+}
+
+/* A load from the parameter space becomes a move of constants (the
+ * parameter values are known for the launch). */
+static int
+decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    if (x->base.cls != SC_NONE)
+        return derr(c, "ld.param through a register is not supported");
+    unsigned eb = ptx_type_bytes(in->type);
+    const struct ptx_opnd *vo = &in->o[0];
+    unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
+    if (nv > 2)
+        return derr(c, "ld.param with more than 2 vector elements is not supported");
+    if (x->off < 0 || (uint64_t)x->off + (uint64_t)eb * nv > r->k->param_bytes)
+        return derr(c, "ld.param reads outside the parameter space");
+    x->kind = XK_PARAM;
+    x->vec = (uint8_t)nv;
+    struct slot *dst[2] = { &x->d, &x->d2 };
+    struct slot *val[2] = { &x->a, &x->b };
+    for (unsigned i = 0; i < nv; i++) {
+        uint64_t v = 0;
+        memcpy(&v, r->param_blob + x->off + (int64_t)i * eb, eb);
+        struct ptx_opnd ro = *vo;
+        if (vo->kind == PO_VEC) {
+            if (vo->regs[i] < 0) {
+                dst[i]->cls = SC_NONE;
+                continue;
+            }
+            ro = (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
+        }
+        if (ro.kind != PO_REG)
+            return derr(c, "ld.param needs a register destination");
+        SIM_FORWARD_IF_ERROR(opnd(c, &ro, cls_of_type(in->type), in->type, dst[i], false));
+        val[i]->cls = dst[i]->cls;
+        val[i]->idx = dst[i]->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
+        add_dst(r, x, dst[i]);
+    }
+    return SIM_OK;
+}
+
+static int
+decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    unsigned t = in->type;
+    uint8_t T = cls_of_type(t);
+    const struct ptx_opnd *o = in->o;
+
+    memset(x, 0, sizeof *x);
+    x->op = in->op;
+    x->type = in->type;
+    x->type2 = in->type2;
+    x->cmp = in->cmp;
+    x->rnd = in->rnd;
+    x->atom = in->atom;
+    x->mode = in->mode;
+    x->vec = in->vec ? in->vec : 1;
+    x->space = in->space;
+    x->flags = in->flags;
+    x->line = in->line;
+    x->target = in->target;
+    x->reconv = in->reconv;
+    x->opcode = in->mnem;
+    x->opclass = (uint8_t)ptx_decode_opclass(in);
+    x->guard = -1;
+    x->kind = XK_ALU;
+    if (in->guard >= 0) {
+        const struct ptx_reg *g = &r->k->regs[in->guard];
+        x->guard = (int32_t)g->index;
+        x->guard_neg = in->guard_neg;
+        struct slot gs = { SC_PRED, g->index };
+        add_src(r, x, &gs);
+    }
+    if (t == PT_B128 || t == PT_F16X2 || t == PT_BF16)
+        return derr(c, "'.%s' data is not supported", ptx_type_name(t));
+
+    switch (in->op) {
+    case PTXOP_BRA:
+        x->kind = XK_BRA;
+        x->iflags = SIM_IF_BRANCH;
+        break;
+    case PTXOP_EXIT:
+    case PTXOP_RET:
+        x->kind = XK_EXIT;
+        x->iflags = SIM_IF_EXIT;
+        break;
+    case PTXOP_BAR:
+    case PTXOP_BARRIER:
+        if (in->flags & PF_WARPSYNC) {
+            x->kind = XK_NOP;
+            break;
+        }
+        x->kind = XK_BAR;
+        x->iflags = SIM_IF_BARRIER;
+        break;
+    case PTXOP_MEMBAR:
+    case PTXOP_FENCE:
+        x->kind = XK_NOP;
+        x->iflags = SIM_IF_FENCE;
+        break;
+    case PTXOP_NANOSLEEP:
+        x->kind = XK_NOP;
+        break;
+    case PTXOP_ACTIVEMASK:
+        x->kind = XK_ACTIVEMASK;
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], SC_32, PT_B32, &x->d, false));
+        add_dst(r, x, &x->d);
+        break;
+    case PTXOP_LD:
+    case PTXOP_LDU:
+    case PTXOP_ST: {
+        bool st = in->op == PTXOP_ST;
+        const struct ptx_opnd *mo = st ? &o[0] : &o[1];
+        const struct ptx_opnd *vo = st ? &o[1] : &o[0];
+        SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
+        if (x->space == PS_PARAM) {
+            if (st)
+                return derr(c, "st.param is not supported");
+            return decode_param_load(c, in, x);
+        }
+        x->kind = st ? XK_ST : XK_LD;
+        x->iflags = st ? SIM_IF_STORE : SIM_IF_LOAD;
+        if (in->flags & PF_BYPASS_L1)
+            x->iflags |= SIM_IF_BYPASS_L1;
+        unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
+        if (nv != x->vec)
+            return derr(c, "'%s' expects %u value%s", r->m->mnems[in->mnem], x->vec,
+                        x->vec == 1 ? "" : "s");
+        for (unsigned i = 0; i < nv; i++) {
+            struct ptx_opnd ro;
+            if (vo->kind == PO_VEC) {
+                if (vo->regs[i] < 0) {
+                    x->v[i].cls = SC_NONE;
+                    continue;
+                }
+                ro = (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
+            } else {
+                ro = *vo;
+            }
+            SIM_FORWARD_IF_ERROR(opnd(c, &ro, T, t, &x->v[i], false));
+            if (st)
+                add_src(r, x, &x->v[i]);
+            else if (ro.kind != PO_REG)
+                return derr(c, "a load needs a register destination");
+            else
+                add_dst(r, x, &x->v[i]);
+        }
+        add_src(r, x, &x->base);
+        break;
+    }
+    case PTXOP_ATOM:
+    case PTXOP_RED: {
+        bool red = in->op == PTXOP_RED;
+        const struct ptx_opnd *mo = red ? &o[0] : &o[1];
+        SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
+        if (x->space != PS_GLOBAL && x->space != PS_SHARED && x->space != PS_GENERIC)
+            return derr(c, "atomics on the %s space are not supported",
+                        x->space == PS_LOCAL ? "local" : "const/param");
+        if (in->atom == PA_NONE)
+            return derr(c, "'%s' needs an operation (.add, .cas, ...)", r->m->mnems[in->mnem]);
+        x->kind = red ? XK_RED : XK_ATOM;
+        x->iflags = SIM_IF_ATOMIC | SIM_IF_STORE | (red ? 0 : SIM_IF_LOAD);
+        if (!red) {
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, true));
+            add_dst(r, x, &x->d);
+        }
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[red ? 1 : 2], T, t, &x->b, false));
+        add_src(r, x, &x->b);
+        if (in->atom == PA_CAS) {
+            if (red || in->nops != 4)
+                return derr(c, "atom.cas takes a destination, an address and two values");
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[3], T, t, &x->c, false));
+            add_src(r, x, &x->c);
+        } else if (in->nops != (red ? 2u : 3u)) {
+            return derr(c, "wrong number of operands for '%s'", r->m->mnems[in->mnem]);
+        }
+        add_src(r, x, &x->base);
+        break;
+    }
+    case PTXOP_SHFL: {
+        x->kind = XK_SHFL;
+        if (in->mode < PM_UP || in->mode > PM_IDX)
+            return derr(c, "shfl needs .up, .down, .bfly or .idx");
+        const struct ptx_opnd *d = &o[0];
+        if (d->kind == PO_VEC) {
+            struct ptx_opnd r0 = { .kind = PO_REG, .reg = d->regs[0] };
+            SIM_FORWARD_IF_ERROR(opnd(c, &r0, SC_32, PT_B32, &x->d, false));
+            if (d->regs[1] >= 0) {
+                struct ptx_opnd r1 = { .kind = PO_REG, .reg = d->regs[1] };
+                SIM_FORWARD_IF_ERROR(opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
+                add_dst(r, x, &x->d2);
+            }
+        } else {
+            SIM_FORWARD_IF_ERROR(opnd(c, d, SC_32, PT_B32, &x->d, false));
+        }
+        add_dst(r, x, &x->d);
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[3], SC_32, PT_B32, &x->c, false));
+        add_src(r, x, &x->a);
+        add_src(r, x, &x->b);
+        if (in->nops == 5) {
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[4], SC_32, PT_B32, &x->e, false));
+            add_src(r, x, &x->e);
+        }
+        break;
+    }
+    case PTXOP_VOTE: {
+        x->kind = XK_VOTE;
+        if (in->mode != PM_ALL && in->mode != PM_ANY && in->mode != PM_UNI && in->mode != PM_BALLOT)
+            return derr(c, "vote needs .all, .any, .uni or .ballot");
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], in->mode == PM_BALLOT ? SC_32 : SC_PRED,
+                                  in->mode == PM_BALLOT ? PT_B32 : PT_PRED, &x->d, false));
+        add_dst(r, x, &x->d);
+        struct ptx_opnd po = o[1];
+        SIM_FORWARD_IF_ERROR(opnd(c, &po, SC_PRED, PT_PRED, &x->a, false));
+        if (o[1].neg)
+            x->negmask |= 1;
+        add_src(r, x, &x->a);
+        break;
+    }
+    case PTXOP_MOV: {
+        if (o[1].kind == PO_SREG &&
+            (o[1].sreg == SR_CLOCK || o[1].sreg == SR_CLOCK64 || o[1].sreg == SR_GLOBALTIMER)) {
+            x->kind = XK_MOVE_CLOCK;
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
+            add_dst(r, x, &x->d);
+            break;
+        }
+        if (o[0].kind == PO_VEC || o[1].kind == PO_VEC) {
+            /* mov.b64 %rd, {%r1, %r2} (pack) or mov.b64 {%r1, %r2}, %rd (unpack) */
+            bool pack = o[1].kind == PO_VEC;
+            const struct ptx_opnd *vo = pack ? &o[1] : &o[0];
+            if (vo->nvec != 2 || T != SC_64)
+                return derr(c, "only 64-bit <-> 2 x 32-bit vector moves are supported");
+            x->vec = 2;
+            x->flags |= pack ? PF_WIDE : PF_HI;   /* direction marker */
+            for (unsigned i = 0; i < 2; i++) {
+                struct ptx_opnd ro = { .kind = PO_REG, .reg = vo->regs[i] };
+                if (vo->regs[i] < 0)
+                    return derr(c, "'_' is not supported in a vector move");
+                SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, PT_B32, &x->v[i], false));
+            }
+            if (pack) {
+                SIM_FORWARD_IF_ERROR(opnd(c, &o[0], SC_64, t, &x->d, false));
+                add_dst(r, x, &x->d);
+                add_src(r, x, &x->v[0]);
+                add_src(r, x, &x->v[1]);
+            } else {
+                SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_64, t, &x->a, false));
+                add_src(r, x, &x->a);
+                add_dst(r, x, &x->v[0]);
+                add_dst(r, x, &x->v[1]);
+            }
+            break;
+        }
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
+        add_dst(r, x, &x->d);
+        add_src(r, x, &x->a);
+        break;
+    }
+    default: {
+        /* arithmetic and logic: operand classes by instruction */
+        uint8_t cd = T, ca = T, cb = T, cc = T, ce = SC_NONE;
+        unsigned ta = t, tb = t, tc = t;
+        unsigned nsrc = in->nops > 0 ? in->nops - 1u : 0;
+        switch (in->op) {
+        case PTXOP_MUL: case PTXOP_MAD:
+            if (in->flags & PF_WIDE) {
+                if (ptx_type_bytes(t) == 8)
+                    return derr(c, ".wide needs a 16- or 32-bit type");
+                cd = SC_64;
+                cc = SC_64;
+                tc = ptx_type_is_signed(t) ? PT_S64 : PT_U64;
+            }
+            break;
+        case PTXOP_SHL: case PTXOP_SHR:
+            cb = SC_32;
+            tb = PT_U32;
+            break;
+        case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BFIND:
+            cd = SC_32;
+            break;
+        case PTXOP_SELP:
+            cc = SC_PRED;
+            tc = PT_PRED;
+            break;
+        case PTXOP_SLCT:
+            cc = SC_32;
+            tc = in->type2 ? in->type2 : PT_S32;
+            break;
+        case PTXOP_SETP:
+            cd = SC_PRED;
+            cc = SC_PRED;
+            tc = PT_PRED;
+            break;
+        case PTXOP_SET:
+            ca = cb = cls_of_type(in->type2);
+            ta = tb = in->type2;
+            cc = SC_PRED;
+            tc = PT_PRED;
+            break;
+        case PTXOP_CVT:
+            ca = cls_of_type(in->type2);
+            ta = in->type2;
+            if (ptx_type_is_float(t) && !ptx_type_is_float(in->type2) && in->rnd >= PR_RNI)
+                return derr(c, "integer rounding modifier on an int-to-float conversion");
+            break;
+        case PTXOP_TESTP:
+            cd = SC_PRED;
+            break;
+        case PTXOP_BFE:
+            cb = cc = SC_32;
+            tb = tc = PT_U32;
+            break;
+        case PTXOP_BFI:
+            cc = SC_32;
+            tc = PT_U32;
+            ce = SC_32;
+            break;
+        case PTXOP_PRMT:
+            cd = ca = cb = cc = SC_32;
+            break;
+        case PTXOP_SHF:
+            cd = ca = cb = cc = SC_32;
+            break;
+        case PTXOP_LOP3:
+            ce = SC_32;
+            break;
+        case PTXOP_CVTA:
+            break;
+        default:
+            break;
+        }
+        if (in->op == PTXOP_CVTA && !(in->flags & PF_TO) && x->space == PS_GENERIC)
+            return derr(c, "cvta needs a state space");
+        if ((in->op == PTXOP_DIV || in->op == PTXOP_REM || in->op == PTXOP_MUL) && t == PT_PRED)
+            return derr(c, "arithmetic on predicates");
+        if (in->op == PTXOP_SETP && in->nops >= 1 && o[0].kind == PO_VEC) {
+            struct ptx_opnd p0 = { .kind = PO_REG, .reg = o[0].regs[0] };
+            SIM_FORWARD_IF_ERROR(opnd(c, &p0, SC_PRED, PT_PRED, &x->d, false));
+            if (o[0].regs[1] >= 0) {
+                struct ptx_opnd p1 = { .kind = PO_REG, .reg = o[0].regs[1] };
+                SIM_FORWARD_IF_ERROR(opnd(c, &p1, SC_PRED, PT_PRED, &x->d2, false));
+                add_dst(r, x, &x->d2);
+            }
+        } else {
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], cd, t, &x->d, false));
+        }
+        add_dst(r, x, &x->d);
+        struct slot *srcs[4] = { &x->a, &x->b, &x->c, &x->e };
+        uint8_t cls[4] = { ca, cb, cc, ce == SC_NONE ? T : ce };
+        unsigned typ[4] = { ta, tb, tc, ce == SC_32 ? PT_U32 : t };
+        for (unsigned i = 0; i < nsrc && i < 4; i++) {
+            const struct ptx_opnd *so = &o[1 + i];
+            if (so->kind == PO_MEM || so->kind == PO_LABEL || so->kind == PO_VEC)
+                return derr(c, "unexpected operand %u of '%s'", i + 1, r->m->mnems[in->mnem]);
+            SIM_FORWARD_IF_ERROR(opnd(c, so, cls[i], typ[i], srcs[i], false));
+            if (so->neg && cls[i] == SC_PRED)
+                x->negmask |= (uint8_t)(1u << i);
+            add_src(r, x, srcs[i]);
+        }
+        break;
+    }
+    }
+    return SIM_OK;
+}
+
+int
+ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
+{
+    struct ptx_kernel *k = r->k;
+    struct dctx c;
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    c.err = err;
+    r->nvar32 = k->n_rclass[RC_32];
+    r->nvar64 = k->n_rclass[RC_64];
+    r->nvarp = k->n_rclass[RC_PRED];
+    r->sreg_base = r->nvar32;
+    r->id32 = r->nvarp;
+    r->id64 = r->nvarp + r->nvar32;
+    r->x = xcalloc(k->n_ins ? k->n_ins : 1, sizeof *r->x);
+    r->n_x = k->n_ins;
+    int rc = SIM_OK;
+    for (uint32_t i = 0; i < k->n_ins && rc == SIM_OK; i++) {
+        c.line = k->ins[i].line;
+        rc = decode_ins(&c, &k->ins[i], &r->x[i]);
+    }
+    if (rc < 0) {
+        free(c.c32);
+        free(c.c64);
+        free(c.cp);
+        return rc;
+    }
+    r->n32 = r->nvar32 + SR_COUNT + c.n_c32;
+    r->n64 = r->nvar64 + c.n_c64;
+    r->npred = r->nvarp + c.n_cp;
+    r->const32 = c.c32;
+    r->const64 = c.c64;
+    r->constp = c.cp;
+    /* shared and local memory per block / thread */
+    r->shared_static = (uint32_t)k->shared_bytes;
+    r->shared_bytes = (uint32_t)k->shared_bytes + r->l->smem;
+    r->local_bytes = (uint32_t)k->local_bytes;
+    return SIM_OK;
+}

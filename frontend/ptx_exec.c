@@ -1,0 +1,556 @@
+/*
+ * ptx_exec.c - functional execution of decoded PTX, one warp instruction
+ * at a time (see ptx_exec.h).
+ * This file holds the SIMT reconvergence stack, memory accesses (with
+ * bounds and alignment checks) and the warp-wide operations; per-lane
+ * arithmetic is in ptx_alu.c.
+ */
+#include "frontend/ptx_lanes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- memory -------------------------------------------------------------- */
+
+static const struct region *
+find_region(struct ptx_run *r, sim_addr_t a, uint64_t bytes)
+{
+    const struct region *g = &r->regions[r->last_region];
+    if (r->n_regions > 0 && a >= g->base && a - g->base + bytes <= g->size)
+        return g;
+    uint32_t lo = 0, hi = r->n_regions;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (r->regions[mid].base <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    g = &r->regions[lo - 1];
+    if (a - g->base + bytes > g->size)
+        return NULL;
+    r->last_region = lo - 1;
+    return g;
+}
+
+struct access {
+    uint8_t *p;                  /* host memory */
+    uint8_t space;               /* SIM_SPACE_* for the timing model */
+    sim_addr_t taddr;            /* timing-model address */
+};
+
+static int
+mem_error(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsigned w, unsigned l,
+          const char *what, sim_addr_t a, struct sim_error *err)
+{
+    return sim_error_set(err, SIM_ERR_FORMAT,
+                         "%s:%u: %s at address %#" PRIx64 " (block %" PRIu64 ", thread %u)",
+                         r->m->path, x->line, what, a, b->id, w * 32 + l);
+}
+
+/* Resolve the address of lane l for an access of `bytes` in `space`. */
+static int
+resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned space, sim_addr_t a,
+        unsigned bytes, const struct xop *x, struct access *out, struct sim_error *err)
+{
+    if (bytes > 1 && (a & (bytes - 1)) != 0 && bytes <= 16)
+        return mem_error(r, x, b, w, l, "misaligned access", a, err);
+    if (space == PS_GENERIC) {
+        if (a >= PTX_SHARED_WINDOW && a < PTX_SHARED_WINDOW + PTX_WINDOW_SIZE) {
+            space = PS_SHARED;
+            a -= PTX_SHARED_WINDOW;
+        } else if (a >= PTX_LOCAL_WINDOW && a < PTX_LOCAL_WINDOW + PTX_WINDOW_SIZE) {
+            space = PS_LOCAL;
+            a -= PTX_LOCAL_WINDOW;
+        } else {
+            space = PS_GLOBAL;
+        }
+    }
+    switch (space) {
+    case PS_SHARED:
+        if (a + bytes > r->shared_bytes)
+            return mem_error(r, x, b, w, l, "out-of-bounds shared-memory access", a, err);
+        out->p = b->smem + a;
+        out->space = SIM_SPACE_SHARED;
+        out->taddr = a;
+        return SIM_OK;
+    case PS_LOCAL: {
+        if (a + bytes > r->local_bytes)
+            return mem_error(r, x, b, w, l, "out-of-bounds local-memory access", a, err);
+        uint32_t t = w * 32 + l;
+        out->p = b->local + (size_t)t * r->local_bytes + a;
+        out->space = SIM_SPACE_LOCAL;
+        /* local memory is interleaved per lane, 4 bytes at a time */
+        uint64_t gw = b->id * r->wpb + w;
+        out->taddr = PTX_LOCAL_TRACE + ((gw * (r->local_bytes / 4) + a / 4) * 32 + l) * 4 + a % 4;
+        return SIM_OK;
+    }
+    default: {
+        const struct region *g = find_region(r, a, bytes);
+        if (g == NULL)
+            return mem_error(r, x, b, w, l, "out-of-bounds global-memory access", a, err);
+        out->p = g->ptr + (a - g->base);
+        out->space = space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
+        out->taddr = a;
+        return SIM_OK;
+    }
+    }
+}
+
+static inline sim_addr_t
+lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
+{
+    uint64_t base = 0;
+    if (x->base.cls == SC_64)
+        base = pw->r64[(size_t)x->base.idx * 32 + l].u;
+    else if (x->base.cls == SC_32)
+        base = pw->r32[(size_t)x->base.idx * 32 + l].u;
+    return base + (uint64_t)x->off;
+}
+
+static uint64_t
+atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c)
+{
+    bool sgn = ptx_type_is_signed(t);
+    unsigned bytes = ptx_type_bytes(t);
+    uint64_t mask = bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (bytes * 8)) - 1;
+    old = lane_extend(old & mask, t);
+    b = lane_extend(b, t);
+    switch (op) {
+    case PA_ADD:
+        if (t == PT_F32) {
+            float x, y;
+            uint32_t u = (uint32_t)old, v = (uint32_t)b;
+            memcpy(&x, &u, 4);
+            memcpy(&y, &v, 4);
+            x += y;
+            memcpy(&u, &x, 4);
+            return u;
+        }
+        if (t == PT_F64) {
+            double x, y;
+            memcpy(&x, &old, 8);
+            memcpy(&y, &b, 8);
+            x += y;
+            memcpy(&old, &x, 8);
+            return old;
+        }
+        return (old + b) & mask;
+    case PA_MIN:
+        return (sgn ? (int64_t)old < (int64_t)b : old < b) ? old : b;
+    case PA_MAX:
+        return (sgn ? (int64_t)old > (int64_t)b : old > b) ? old : b;
+    case PA_INC:
+        return old >= b ? 0 : old + 1;
+    case PA_DEC:
+        return (old == 0 || old > b) ? b : old - 1;
+    case PA_AND: return old & b;
+    case PA_OR: return old | b;
+    case PA_XOR: return old ^ b;
+    case PA_EXCH: return b;
+    case PA_CAS: return old == b ? c : old;
+    default: return old;
+    }
+}
+
+/* Fast path: a scalar 4- or 8-byte load or store to an explicit shared,
+ * global or const address, the bulk of memory instructions.  Returns 1 if
+ * it handled x; 0 to take the general path (which also reports errors). */
+static int
+exec_mem_fast(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+              uint32_t m, struct warp_inst *wi)
+{
+    unsigned eb = ptx_type_bytes(x->type);
+    if (x->vec != 1 || (eb != 4 && eb != 8) || (x->kind != XK_LD && x->kind != XK_ST) ||
+        x->v[0].cls == SC_NONE)
+        return 0;
+    uint8_t *ptr[32];
+    uint32_t mm = m;
+    if (x->space == PS_SHARED) {
+        while (mm != 0) {
+            unsigned l = (unsigned)__builtin_ctz(mm);
+            mm &= mm - 1;
+            sim_addr_t a = lane_addr(pw, x, l);
+            if (a + eb > r->shared_bytes || (a & (eb - 1)) != 0)
+                return 0;
+            ptr[l] = b->smem + a;
+            wi->addr[l] = a;
+        }
+        wi->space = SIM_SPACE_SHARED;
+    } else if (x->space == PS_GLOBAL || x->space == PS_CONST) {
+        while (mm != 0) {
+            unsigned l = (unsigned)__builtin_ctz(mm);
+            mm &= mm - 1;
+            sim_addr_t a = lane_addr(pw, x, l);
+            const struct region *g = &r->regions[r->last_region];
+            if (r->n_regions == 0 || a < g->base || a - g->base + eb > g->size) {
+                g = find_region(r, a, eb);
+                if (g == NULL)
+                    return 0;
+            }
+            if ((a & (eb - 1)) != 0)
+                return 0;
+            ptr[l] = g->ptr + (a - g->base);
+            wi->addr[l] = a;
+        }
+        wi->space = x->space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
+    } else {
+        return 0;
+    }
+    wi->width = (uint8_t)eb;
+    if (eb == 4) {
+        union r32 *V = R32(x->v[0]);
+        if (x->kind == XK_LD)
+            LANES(m, { memcpy(&V[l].u, ptr[l], 4); });
+        else
+            LANES(m, { memcpy(ptr[l], &V[l].u, 4); });
+    } else {
+        union r64 *V = R64(x->v[0]);
+        if (x->kind == XK_LD)
+            LANES(m, { memcpy(&V[l].u, ptr[l], 8); });
+        else
+            LANES(m, { memcpy(ptr[l], &V[l].u, 8); });
+    }
+    return 1;
+}
+
+static int
+exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
+         struct warp_inst *wi, struct sim_error *err)
+{
+    if (exec_mem_fast(r, b, pw, x, m, wi))
+        return SIM_OK;
+    unsigned eb = ptx_type_bytes(x->type);
+    unsigned nv = x->vec;
+    unsigned w = pw->index;
+    bool space_set = false;
+    wi->width = (uint8_t)(eb * nv);
+    wi->space = SIM_SPACE_GLOBAL;
+    uint32_t mm = m;
+    while (mm != 0) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        mm &= mm - 1;
+        sim_addr_t a = lane_addr(pw, x, l);
+        struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+        SIM_FORWARD_IF_ERROR(resolve(r, b, w, l, x->space, a, eb * nv, x, &ac, err));
+        if (!space_set) {
+            wi->space = ac.space;
+            space_set = true;
+        }
+        wi->addr[l] = ac.taddr;
+        switch (x->kind) {
+        case XK_LD:
+            for (unsigned v = 0; v < nv; v++) {
+                if (x->v[v].cls == SC_NONE)
+                    continue;
+                uint64_t val = 0;
+                memcpy(&val, ac.p + v * eb, eb);
+                lane_set(pw, &x->v[v], l, lane_extend(val, x->type));
+            }
+            break;
+        case XK_ST:
+            for (unsigned v = 0; v < nv; v++) {
+                uint64_t val = lane_get(pw, &x->v[v], l);
+                memcpy(ac.p + v * eb, &val, eb);
+            }
+            break;
+        default: {
+            uint64_t old = 0;
+            memcpy(&old, ac.p, eb);
+            uint64_t nw = atom_apply(x->atom, x->type, old, lane_get(pw, &x->b, l),
+                                     x->c.cls != SC_NONE ? lane_extend(lane_get(pw, &x->c, l), x->type) : 0);
+            memcpy(ac.p, &nw, eb);
+            if (x->kind == XK_ATOM && x->d.cls != SC_NONE)
+                lane_set(pw, &x->d, l, lane_extend(old, x->type));
+            break;
+        }
+        }
+    }
+    return SIM_OK;
+}
+
+/* ---- warp-wide operations ------------------------------------------------ */
+
+static void
+exec_shfl(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    const union r32 *A = R32(x->a), *B = R32(x->b), *C = R32(x->c);
+    uint32_t out[32], valid = 0;
+    LANES(m, {
+        int lane = (int)l, bval = (int)(B[l].u & 0x1f), cval = (int)(C[l].u & 0x1f);
+        int seg = (int)((C[l].u >> 8) & 0x1f);
+        int maxl = (lane & seg) | (cval & ~seg), minl = lane & seg, j;
+        bool p;
+        switch (x->mode) {
+        case PM_UP: j = lane - bval; p = j >= maxl; break;
+        case PM_DOWN: j = lane + bval; p = j <= maxl; break;
+        case PM_BFLY: j = lane ^ bval; p = j <= maxl; break;
+        default: j = minl | (bval & ~seg); p = j <= maxl; break;
+        }
+        if (!p || j < 0 || j > 31)
+            j = lane;
+        out[l] = A[j].u;
+        if (p)
+            valid |= 1u << l;
+    });
+    union r32 *D = R32(x->d);
+    LANES(m, { D[l].u = out[l]; });
+    pred_write(pw, &x->d2, m, valid);
+}
+
+static void
+exec_vote(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    uint32_t p = pred_src(pw, x, &x->a, 0) & m;
+    if (x->mode == PM_BALLOT) {
+        union r32 *D = R32(x->d);
+        LANES(m, { D[l].u = p; });
+        return;
+    }
+    bool res = x->mode == PM_ALL ? p == m : x->mode == PM_ANY ? p != 0 : (p == 0 || p == m);
+    pred_write(pw, &x->d, m, res ? FULL : 0);
+}
+
+/* ---- blocks and steps ------------------------------------------------------ */
+
+static void
+init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
+{
+    const struct launch *ln = r->l;
+    memset(pw->r32, 0, (size_t)r->nvar32 * 32 * sizeof *pw->r32);
+    memset(pw->r64, 0, (size_t)r->nvar64 * 32 * sizeof *pw->r64);
+    memset(pw->pred, 0, r->nvarp * sizeof *pw->pred);
+    union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
+    uint32_t bx = ln->block[0], by = ln->block[1];
+    for (unsigned l = 0; l < 32; l++) {
+        uint32_t t = w * 32 + l;
+        uint32_t v[SR_COUNT] = { 0 };
+        v[SR_TID_X] = t % bx;
+        v[SR_TID_Y] = (t / bx) % by;
+        v[SR_TID_Z] = t / (bx * by);
+        v[SR_NTID_X] = bx;
+        v[SR_NTID_Y] = by;
+        v[SR_NTID_Z] = ln->block[2];
+        v[SR_CTAID_X] = b->ctaid[0];
+        v[SR_CTAID_Y] = b->ctaid[1];
+        v[SR_CTAID_Z] = b->ctaid[2];
+        v[SR_NCTAID_X] = ln->grid[0];
+        v[SR_NCTAID_Y] = ln->grid[1];
+        v[SR_NCTAID_Z] = ln->grid[2];
+        v[SR_LANEID] = l;
+        v[SR_WARPID] = w;
+        v[SR_NWARPID] = r->wpb;
+        v[SR_NSMID] = 1;
+        v[SR_LANEMASK_EQ] = 1u << l;
+        v[SR_LANEMASK_LT] = (1u << l) - 1;
+        v[SR_LANEMASK_LE] = (uint32_t)((UINT64_C(2) << l) - 1);
+        v[SR_LANEMASK_GT] = ~(uint32_t)((UINT64_C(2) << l) - 1);
+        v[SR_LANEMASK_GE] = ~((1u << l) - 1);
+        v[SR_DYN_SMEM] = ln->smem;
+        v[SR_TOTAL_SMEM] = r->shared_bytes;
+        for (unsigned i = 0; i < SR_COUNT; i++)
+            sr[(size_t)i * 32 + l].u = v[i];
+    }
+    uint32_t nc32 = r->n32 - r->nvar32 - SR_COUNT, nc64 = r->n64 - r->nvar64;
+    if (r->tmpl32 == NULL) {
+        /* first warp of the launch: replicate the constants once */
+        r->tmpl32 = xmalloc(((size_t)nc32 + 1) * 32 * sizeof *r->tmpl32);
+        r->tmpl64 = xmalloc(((size_t)nc64 + 1) * 32 * sizeof *r->tmpl64);
+        for (uint32_t i = 0; i < nc32; i++)
+            for (unsigned l = 0; l < 32; l++)
+                r->tmpl32[(size_t)i * 32 + l] = r->const32[i];
+        for (uint32_t i = 0; i < nc64; i++)
+            for (unsigned l = 0; l < 32; l++)
+                r->tmpl64[(size_t)i * 32 + l] = r->const64[i];
+    }
+    memcpy(pw->r32 + (size_t)(r->nvar32 + SR_COUNT) * 32, r->tmpl32, (size_t)nc32 * 32 * sizeof *r->tmpl32);
+    memcpy(pw->r64 + (size_t)r->nvar64 * 32, r->tmpl64, (size_t)nc64 * 32 * sizeof *r->tmpl64);
+    for (uint32_t i = r->nvarp; i < r->npred; i++)
+        pw->pred[i] = r->constp[i - r->nvarp];
+    uint32_t threads = r->tpb - w * 32;
+    uint32_t valid = threads >= 32 ? FULL : (1u << threads) - 1;
+    pw->sp = 1;
+    pw->stk[0] = (struct simt_entry){ 0, -1, valid };
+    pw->exited = 0;
+    pw->icount = 0;
+    pw->index = w;
+}
+
+void
+ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id)
+{
+    struct pblock *b = &r->blocks[slot];
+    if (!b->allocated) {
+        b->smem = xcalloc(r->shared_bytes ? r->shared_bytes : 1, 1);
+        b->local = xcalloc((size_t)r->local_bytes * r->tpb + 1, 1);
+        b->warps = xcalloc(r->wpb, sizeof *b->warps);
+        for (uint32_t w = 0; w < r->wpb; w++) {
+            b->warps[w].r32 = xmalloc((size_t)r->n32 * 32 * sizeof(union r32) + 1);
+            b->warps[w].r64 = xmalloc((size_t)r->n64 * 32 * sizeof(union r64) + 1);
+            b->warps[w].pred = xmalloc((size_t)r->npred * sizeof(uint32_t) + 1);
+        }
+        b->allocated = true;
+    }
+    b->id = id;
+    uint32_t gx = r->l->grid[0], gy = r->l->grid[1];
+    b->ctaid[0] = (uint32_t)(id % gx);
+    b->ctaid[1] = (uint32_t)((id / gx) % gy);
+    b->ctaid[2] = (uint32_t)(id / ((uint64_t)gx * gy));
+    memset(b->smem, 0, r->shared_bytes);
+    memset(b->local, 0, (size_t)r->local_bytes * r->tpb);
+    for (uint32_t w = 0; w < r->wpb; w++)
+        init_warp(r, b, &b->warps[w], w);
+}
+
+/* Remove lanes from every stack entry (they exited). */
+static void
+retire_lanes(struct pwarp *pw, uint32_t lanes)
+{
+    pw->exited |= lanes;
+    for (int i = 0; i < pw->sp; i++)
+        pw->stk[i].mask &= ~lanes;
+}
+
+int
+ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi,
+              struct sim_error *err)
+{
+    struct pblock *b = &r->blocks[slot];
+    struct pwarp *pw = &b->warps[w];
+    struct simt_entry *top;
+    const int32_t end = (int32_t)r->n_x;
+
+    /* find the path to run: pop reconverged and finished entries */
+    for (;;) {
+        if (pw->sp == 0)
+            return 0;
+        top = &pw->stk[pw->sp - 1];
+        if (top->mask == 0 || (top->rpc >= 0 && top->pc == top->rpc)) {
+            pw->sp--;
+            continue;
+        }
+        if (top->pc >= end) {
+            retire_lanes(pw, top->mask);   /* ran off the end: implicit exit */
+            pw->sp--;
+            continue;
+        }
+        break;
+    }
+    int32_t pc = top->pc;
+    const struct xop *x = &r->x[pc];
+    uint32_t active = top->mask;
+    uint32_t m = active;
+    if (x->guard >= 0)
+        m &= x->guard_neg ? ~pw->pred[x->guard] : pw->pred[x->guard];
+
+    memset(wi, 0, offsetof(struct warp_inst, addr));
+    wi->pc = (uint32_t)pc * 16;
+    wi->active_mask = m;
+    wi->opcode = x->opcode;
+    wi->opclass = x->opclass;
+    wi->flags = x->iflags;
+    wi->n_dst = x->n_dst;
+    wi->n_src = x->n_src;
+    memcpy(wi->dst, x->dst, sizeof wi->dst);
+    memcpy(wi->src, x->src, sizeof wi->src);
+
+    bool advance = true;
+    switch (x->kind) {
+    case XK_ALU:
+        ptx_alu_exec(pw, x, m);
+        break;
+    case XK_PARAM:
+        for (unsigned v = 0; v < x->vec; v++) {
+            const struct slot *d = v ? &x->d2 : &x->d, *a = v ? &x->b : &x->a;
+            if (d->cls == SC_NONE)
+                continue;
+            LANES(m, { lane_set(pw, d, l, lane_get(pw, a, l)); });
+        }
+        break;
+    case XK_MOVE_CLOCK:
+        LANES(m, { lane_set(pw, &x->d, l, pw->icount * 4); });
+        break;
+    case XK_LD:
+    case XK_ST:
+    case XK_ATOM:
+    case XK_RED:
+        SIM_FORWARD_IF_ERROR(exec_mem(r, b, pw, x, m, wi, err));
+        break;
+    case XK_SHFL:
+        exec_shfl(pw, x, m);
+        break;
+    case XK_VOTE:
+        exec_vote(pw, x, m);
+        break;
+    case XK_ACTIVEMASK: {
+        union r32 *D = R32(x->d);
+        LANES(m, { D[l].u = active; });
+        break;
+    }
+    case XK_BRA:
+        advance = false;
+        if (m == active) {
+            top->pc = x->target;
+        } else if (m == 0) {
+            top->pc = pc + 1;
+        } else {
+            if (pw->sp + 2 > PTX_STACK_MAX)
+                return sim_error_set(err, SIM_ERR_UNSUPPORTED,
+                                     "%s:%u: divergence nested deeper than %d levels",
+                                     r->m->path, x->line, PTX_STACK_MAX / 2);
+            int32_t rpc = x->reconv >= 0 ? x->reconv : end;
+            top->pc = rpc;
+            pw->stk[pw->sp++] = (struct simt_entry){ pc + 1, rpc, active & ~m };
+            pw->stk[pw->sp++] = (struct simt_entry){ x->target, rpc, m };
+        }
+        break;
+    case XK_EXIT:
+        retire_lanes(pw, m);
+        break;
+    default:                      /* barriers, fences: timing only */
+        break;
+    }
+    if (advance) {
+        top = &pw->stk[pw->sp - 1];
+        top->pc = pc + 1;
+    }
+    pw->icount++;
+    r->executed++;
+    return 1;
+}
+
+void
+ptx_exec_free(struct ptx_run *r)
+{
+    for (uint32_t s = 0; s < r->n_slots; s++) {
+        struct pblock *b = &r->blocks[s];
+        if (!b->allocated)
+            continue;
+        for (uint32_t w = 0; w < r->wpb; w++) {
+            free(b->warps[w].r32);
+            free(b->warps[w].r64);
+            free(b->warps[w].pred);
+        }
+        free(b->warps);
+        free(b->smem);
+        free(b->local);
+    }
+    free(r->blocks);
+    r->blocks = NULL;
+    r->n_slots = 0;
+    free(r->x);
+    free(r->tmpl32);
+    free(r->tmpl64);
+    free(r->const32);
+    free(r->const64);
+    free(r->constp);
+    free(r->param_blob);
+    if (r->m != NULL)
+        for (uint32_t i = 0; i < r->m->n_syms; i++)
+            free(r->msym_data ? r->msym_data[i] : NULL);
+    free(r->msym_data);
+    free(r->msym_addr);
+    free(r->regions);
+}

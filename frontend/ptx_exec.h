@@ -1,0 +1,171 @@
+/*
+ * ptx_exec.h - functional execution of a PTX kernel, warp by warp
+ * (private to frontend/ptx*.c).
+ *
+ * A kernel is decoded once per launch into struct xop: every operand
+ * becomes a slot in one of three per-warp register files (32-bit, 64-bit,
+ * predicate masks).  Immediates, symbol addresses, kernel parameters and
+ * the block-invariant special registers are read-only slots filled when a
+ * warp starts, so instructions never test operand kinds.  Register files
+ * are lane-major ("struct of arrays": slot s holds 32 lanes), so an
+ * instruction is one tight loop over the active lanes.
+ *
+ * Divergence uses a SIMT reconvergence stack: a divergent branch pushes
+ * the not-taken and taken paths, both ending at the branch's immediate
+ * post-dominator, where the entries pop and the lanes run together again.
+ */
+#ifndef SMSIM_FRONTEND_PTX_EXEC_H
+#define SMSIM_FRONTEND_PTX_EXEC_H
+
+#include "frontend/launch.h"
+#include "frontend/ptx_ir.h"
+#include "sim/inst.h"
+
+union r32 {
+    uint32_t u;
+    int32_t s;
+    float f;
+};
+
+union r64 {
+    uint64_t u;
+    int64_t s;
+    double d;
+};
+
+enum slot_class { SC_NONE, SC_32, SC_64, SC_PRED };
+
+struct slot {
+    uint8_t cls;                 /* enum slot_class */
+    uint32_t idx;                /* index in that file */
+};
+
+/* Generic address windows of the functional memory (cvta). */
+#define PTX_SHARED_WINDOW UINT64_C(0x0000100000000000)
+#define PTX_LOCAL_WINDOW  UINT64_C(0x0000200000000000)
+#define PTX_WINDOW_SIZE   UINT64_C(0x0000010000000000)
+/* Device addresses of buffers and module globals. */
+#define PTX_GLOBAL_BASE   UINT64_C(0x00007f0000000000)
+/* Timing-model addresses of local memory (interleaved per lane). */
+#define PTX_LOCAL_TRACE   UINT64_C(0x00007e0000000000)
+
+/* Executor operations (the decoded form of an instruction). */
+enum xkind {
+    XK_ALU,                      /* arithmetic/logic on registers */
+    XK_PARAM,                    /* ld.param: d <- a (and d2 <- b for .v2), constants */
+    XK_MOVE_CLOCK,               /* mov from %clock / %clock64 */
+    XK_LD, XK_ST, XK_ATOM, XK_RED,
+    XK_BRA, XK_EXIT, XK_BAR, XK_NOP,
+    XK_SHFL, XK_VOTE, XK_ACTIVEMASK
+};
+
+struct xop {
+    uint8_t kind;                /* enum xkind */
+    uint16_t op;                 /* enum ptx_op */
+    uint8_t type, type2, cmp, rnd, atom, mode, vec;
+    uint8_t space;               /* enum ptx_space of a memory access */
+    uint32_t flags;              /* PF_* */
+    int32_t guard;               /* predicate slot, -1 if none */
+    uint8_t guard_neg;
+    uint8_t negmask;             /* bit i: predicate source i (a, b, c, e) is negated */
+    struct slot d, d2, a, b, c, e;   /* destination(s), sources */
+    struct slot v[4];            /* vector registers of ld/st */
+    struct slot base;            /* memory base register (SC_NONE: absolute) */
+    int64_t off;                 /* memory offset (symbol address included) */
+    int32_t target, reconv;      /* branch target and reconvergence point */
+    uint32_t line;               /* PTX source line */
+    /* what the timing model sees */
+    uint16_t opcode;             /* index in the run's opcode-name table */
+    uint8_t opclass;             /* enum sim_opclass */
+    uint8_t iflags;              /* SIM_IF_* */
+    uint8_t n_dst, n_src;
+    uint16_t dst[SIM_MAX_DST], src[SIM_MAX_SRC];
+};
+
+#define PTX_STACK_MAX 72
+
+struct simt_entry {
+    int32_t pc;                  /* next instruction */
+    int32_t rpc;                 /* reconvergence point (-1: none, runs to the end) */
+    uint32_t mask;               /* lanes on this path */
+};
+
+struct pwarp {
+    union r32 *r32;              /* [n32 slots][32 lanes] */
+    union r64 *r64;              /* [n64 slots][32 lanes] */
+    uint32_t *pred;              /* [npred slots] lane masks */
+    struct simt_entry stk[PTX_STACK_MAX];
+    int sp;                      /* entries on the stack */
+    uint32_t exited;             /* lanes that have executed exit/ret */
+    uint32_t carry;              /* per-lane carry flag (add.cc / addc) */
+    uint64_t icount;             /* warp instructions executed (the %clock proxy) */
+    uint32_t index;              /* warp index in the block */
+};
+
+struct pblock {
+    uint64_t id;                 /* linear block id */
+    uint32_t ctaid[3];
+    uint8_t *smem;               /* shared memory: static + dynamic bytes */
+    uint8_t *local;              /* local memory: local_bytes per thread */
+    struct pwarp *warps;         /* warps_per_block */
+    bool allocated;
+};
+
+struct region {
+    sim_addr_t base;             /* device address */
+    uint64_t size;               /* bytes */
+    uint8_t *ptr;                /* host memory */
+    const char *name;            /* for messages */
+};
+
+struct ptx_run {
+    struct launch *l;
+    struct ptx_module *m;
+    struct ptx_kernel *k;
+    /* functional global memory: buffers and module variables */
+    struct region *regions;      /* sorted by base */
+    uint32_t n_regions;
+    uint32_t last_region;        /* lookup cache */
+    sim_addr_t *msym_addr;       /* device address of each module symbol */
+    uint8_t **msym_data;         /* host memory of each module global/const symbol */
+    uint8_t *param_blob;         /* kernel parameter space, k->param_bytes */
+    /* decoded program */
+    struct xop *x;
+    uint32_t n_x;
+    uint32_t n32, n64, npred;    /* slots per warp register file */
+    uint32_t nvar32, nvar64, nvarp; /* of which ordinary registers (zeroed at warp start) */
+    union r32 *const32;          /* constant slots' values [n32 - nvar32 - SR_COUNT] */
+    union r64 *const64;          /* [n64 - nvar64] */
+    uint32_t *constp;            /* [npred - nvarp] */
+    union r32 *tmpl32;           /* constants replicated over 32 lanes, ready to copy */
+    union r64 *tmpl64;
+    uint32_t sreg_base;          /* r32 slot of special register 0 */
+    uint32_t shared_static, shared_bytes; /* bytes per block */
+    uint32_t local_bytes;        /* per thread */
+    /* opcode names seen (for the timing records and dumps) */
+    char **opnames;
+    uint32_t n_opnames;
+    /* geometry */
+    uint32_t tpb, wpb;
+    uint64_t n_blocks;
+    struct pblock *blocks;       /* per inst_source slot */
+    uint32_t n_slots;
+    /* scoreboard id bases */
+    uint32_t id32, id64;         /* first ids of 32-bit and 64-bit registers */
+    uint64_t executed;           /* warp instructions executed */
+    bool kernel_given;
+};
+
+/* Prepare block slot s for block id (registers, shared and local memory,
+ * SIMT stacks). */
+void ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id);
+
+/* Execute the next instruction of warp w of slot s and describe it in *wi.
+ * Returns 1, 0 if the warp has finished, negative on an execution error
+ * (out-of-bounds access, misaligned access) with the PTX line. */
+int ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi,
+                  struct sim_error *err);
+
+void ptx_exec_free(struct ptx_run *r);
+
+#endif /* SMSIM_FRONTEND_PTX_EXEC_H */

@@ -1,0 +1,163 @@
+/*
+ * ptx_ir.h - the parsed form of a PTX module (private to frontend/ptx_*.c).
+ *
+ * A module holds module-scope symbols (.global, .const, extern .shared)
+ * and kernels (.entry).  A kernel holds its parameters, its registers
+ * (each declared name -> a class and an index in that class's register
+ * file), its own symbols (.shared, .local) and its instructions, with
+ * branch targets resolved to instruction indices and, after analysis,
+ * each branch's reconvergence point (immediate post-dominator).
+ */
+#ifndef SMSIM_FRONTEND_PTX_IR_H
+#define SMSIM_FRONTEND_PTX_IR_H
+
+#include "sim/types.h"
+
+enum ptx_op {
+#define PTXOP(id, name, nsrc, help) PTXOP_##id,
+#include "frontend/ptx_ops.def"
+#undef PTXOP
+    PTXOP_COUNT
+};
+
+/* Data types.  ORDER PT (ptx_parse.c type_names). */
+enum ptx_type {
+    PT_NONE, PT_PRED, PT_B8, PT_U8, PT_S8, PT_B16, PT_U16, PT_S16, PT_F16, PT_F16X2, PT_BF16,
+    PT_B32, PT_U32, PT_S32, PT_F32, PT_B64, PT_U64, PT_S64, PT_F64, PT_B128, PT_COUNT
+};
+
+enum ptx_space { PS_GENERIC, PS_REG, PS_CONST, PS_GLOBAL, PS_LOCAL, PS_PARAM, PS_SHARED, PS_TEX };
+
+enum ptx_cmp { PC_NONE, PC_EQ, PC_NE, PC_LT, PC_LE, PC_GT, PC_GE, PC_LO, PC_LS, PC_HI, PC_HS,
+               PC_EQU, PC_NEU, PC_LTU, PC_LEU, PC_GTU, PC_GEU, PC_NUM, PC_NAN };
+enum ptx_rnd { PR_NONE, PR_RN, PR_RZ, PR_RM, PR_RP, PR_RNI, PR_RZI, PR_RMI, PR_RPI };
+enum ptx_atom { PA_NONE, PA_ADD, PA_MIN, PA_MAX, PA_INC, PA_DEC, PA_AND, PA_OR, PA_XOR, PA_EXCH,
+                PA_CAS };
+enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
+                PM_ALL, PM_ANY, PM_UNI, PM_BALLOT,                   /* vote */
+                PM_AND, PM_OR, PM_XOR,                               /* setp/set boolean op */
+                PM_FINITE, PM_INFINITE, PM_NUMBER, PM_NOTANUMBER, PM_NORMAL, PM_SUBNORMAL, /* testp */
+                PM_L, PM_R };                                        /* shf direction */
+
+/* Modifier flags. */
+enum {
+    PF_APPROX = 1u << 0, PF_FULL = 1u << 1, PF_FTZ = 1u << 2, PF_SAT = 1u << 3,
+    PF_HI = 1u << 4, PF_LO = 1u << 5, PF_WIDE = 1u << 6, PF_UNI = 1u << 7,
+    PF_CC = 1u << 8,              /* sets the carry flag */
+    PF_BYPASS_L1 = 1u << 9,       /* .cg .cv .volatile .cs .lu: not cached in L1 */
+    PF_SYNC = 1u << 10, PF_ARRIVE = 1u << 11, PF_WRAP = 1u << 12, PF_CLAMP = 1u << 13,
+    PF_TO = 1u << 14,             /* cvta.to.space */
+    PF_NC = 1u << 15,             /* ld.global.nc */
+    PF_SHIFTAMT = 1u << 16, PF_RELU = 1u << 17,
+    PF_WARPSYNC = 1u << 18        /* bar.warp.sync (__syncwarp) */
+};
+
+/* Special registers. */
+enum ptx_sreg {
+    SR_NONE, SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+    SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+    SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
+    SR_CLOCK, SR_CLOCK64, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT,
+    SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_GLOBALTIMER, SR_COUNT
+};
+
+/* Register classes: which file a register lives in. */
+enum ptx_rclass { RC_PRED, RC_32, RC_64 };
+
+enum ptx_okind { PO_NONE, PO_REG, PO_IMM, PO_SREG, PO_SYM, PO_MEM, PO_LABEL, PO_VEC, PO_SINK };
+
+struct ptx_opnd {
+    uint8_t kind;                /* enum ptx_okind */
+    uint8_t neg;                 /* '!' before a predicate */
+    uint8_t sreg;                /* PO_SREG */
+    uint8_t nvec;                /* PO_VEC: registers in regs[] */
+    uint8_t fimm;                /* PO_IMM: 0 integer, 1 f32 bit pattern, 2 f64 bit pattern */
+    int32_t reg;                 /* PO_REG, and PO_MEM base register (-1 if none) */
+    int32_t regs[4];             /* PO_VEC */
+    int32_t sym;                 /* PO_SYM, PO_MEM with a symbol base (-1 if none) */
+    int32_t label;               /* PO_LABEL: label index, then resolved to an instruction */
+    int64_t imm;                 /* PO_IMM value (bit pattern for floats); PO_MEM offset */
+};
+
+#define PTX_MAX_OPNDS 6
+
+struct ptx_ins {
+    uint16_t op;                 /* enum ptx_op */
+    uint8_t type;                /* main data type */
+    uint8_t type2;               /* cvt: source type; others: second type if any */
+    uint8_t space;               /* enum ptx_space (ld/st/atom/red/cvta) */
+    uint8_t cmp;                 /* enum ptx_cmp */
+    uint8_t rnd;                 /* enum ptx_rnd */
+    uint8_t atom;                /* enum ptx_atom */
+    uint8_t mode;                /* enum ptx_mode */
+    uint8_t vec;                 /* vector width of ld/st (1, 2, 4) */
+    uint8_t nops;
+    uint8_t guard_neg;
+    int32_t guard;               /* predicate register guarding it, -1 if none */
+    uint32_t flags;              /* PF_* */
+    uint32_t line;               /* source line */
+    uint16_t mnem;               /* index of the mnemonic text in the module's table */
+    int32_t target;              /* bra: instruction index of the target */
+    int32_t reconv;              /* bra: reconvergence point (IPDOM), -1 = exit */
+    struct ptx_opnd o[PTX_MAX_OPNDS];
+};
+
+struct ptx_reg {
+    char *name;
+    uint8_t rclass;              /* enum ptx_rclass */
+    uint8_t type;                /* declared type */
+    uint32_t index;              /* index in its class's file */
+};
+
+struct ptx_sym {
+    char *name;
+    uint8_t space;               /* PS_GLOBAL, PS_CONST, PS_SHARED, PS_LOCAL, PS_PARAM */
+    bool external;               /* extern .shared: dynamic shared memory */
+    uint32_t align;              /* bytes */
+    uint64_t size;               /* bytes (0 for extern shared) */
+    uint64_t offset;             /* in its space: shared/local offset, param offset */
+    uint8_t *init;               /* initial contents (global/const), size bytes, or NULL */
+    uint8_t type;                /* element type (params) */
+};
+
+struct ptx_kernel {
+    char *name;
+    uint32_t line;
+    struct ptx_sym *params;
+    uint32_t n_params;
+    uint64_t param_bytes;
+    struct ptx_reg *regs;
+    uint32_t n_regs;
+    uint32_t n_rclass[3];        /* registers per class */
+    struct ptx_sym *syms;        /* kernel-scope .shared and .local */
+    uint32_t n_syms;
+    uint64_t shared_bytes;       /* static shared memory (kernel + module .shared used) */
+    uint64_t local_bytes;        /* .local per thread */
+    struct ptx_ins *ins;
+    uint32_t n_ins;
+    char **labels;               /* label names, index = label id */
+    int32_t *label_at;           /* label id -> instruction index */
+    uint32_t n_labels;
+};
+
+struct ptx_module {
+    char *path;
+    char version[16];
+    char target[32];
+    uint32_t address_size;
+    struct ptx_sym *syms;        /* module-scope .global, .const, .shared */
+    uint32_t n_syms;
+    struct ptx_kernel *kernels;
+    uint32_t n_kernels;
+    char **mnems;                /* distinct mnemonics as written ("ld.global.f32") */
+    uint32_t n_mnems;
+};
+
+/* Type helpers. */
+unsigned ptx_type_bytes(unsigned t);
+bool ptx_type_is_float(unsigned t);
+bool ptx_type_is_signed(unsigned t);
+const char *ptx_type_name(unsigned t);
+const char *ptx_op_name(unsigned op);
+
+#endif /* SMSIM_FRONTEND_PTX_IR_H */

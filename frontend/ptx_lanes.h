@@ -1,0 +1,81 @@
+/*
+ * ptx_lanes.h - per-lane register access shared by the PTX executor and
+ * its arithmetic (private to frontend/ptx_exec.c and ptx_alu.c).
+ */
+#ifndef SMSIM_FRONTEND_PTX_LANES_H
+#define SMSIM_FRONTEND_PTX_LANES_H
+
+#include "frontend/ptx_exec.h"
+
+#define FULL 0xffffffffu
+
+/* Run body for every lane l set in mask (all 32 in a tight loop when the
+ * warp is converged). */
+#define LANES(mask, ...) \
+    do { \
+        uint32_t mm_ = (mask); \
+        if (mm_ == FULL) { \
+            for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; } \
+        } else { \
+            while (mm_ != 0) { \
+                unsigned l = (unsigned)__builtin_ctz(mm_); \
+                mm_ &= mm_ - 1; \
+                __VA_ARGS__; \
+            } \
+        } \
+    } while (0)
+
+#define R32(s) (pw->r32 + (size_t)(s).idx * 32)
+#define R64(s) (pw->r64 + (size_t)(s).idx * 32)
+
+/* Raw bits of slot s in lane l. */
+static inline uint64_t
+lane_get(const struct pwarp *pw, const struct slot *s, unsigned l)
+{
+    return s->cls == SC_64 ? pw->r64[(size_t)s->idx * 32 + l].u : pw->r32[(size_t)s->idx * 32 + l].u;
+}
+
+static inline void
+lane_set(struct pwarp *pw, const struct slot *s, unsigned l, uint64_t v)
+{
+    if (s->cls == SC_64)
+        pw->r64[(size_t)s->idx * 32 + l].u = v;
+    else if (s->cls == SC_32)
+        pw->r32[(size_t)s->idx * 32 + l].u = (uint32_t)v;
+}
+
+/* Sign- or zero-extend the low bytes of v per type t to 64 bits. */
+static inline uint64_t
+lane_extend(uint64_t v, unsigned t)
+{
+    switch (t) {
+    case PT_S8: return (uint64_t)(int64_t)(int8_t)v;
+    case PT_S16: return (uint64_t)(int64_t)(int16_t)v;
+    case PT_S32: return (uint64_t)(int64_t)(int32_t)v;
+    case PT_B8: case PT_U8: return (uint8_t)v;
+    case PT_B16: case PT_U16: case PT_F16: return (uint16_t)v;
+    case PT_B32: case PT_U32: case PT_F32: return (uint32_t)v;
+    default: return v;
+    }
+}
+
+/* Write predicate lanes m of slot d from v. */
+static inline void
+pred_write(struct pwarp *pw, const struct slot *d, uint32_t m, uint32_t v)
+{
+    if (d->cls == SC_PRED)
+        pw->pred[d->idx] = (pw->pred[d->idx] & ~m) | (v & m);
+}
+
+/* Predicate source i of x (a = 0, b = 1, c = 2, e = 3), negated if '!'. */
+static inline uint32_t
+pred_src(const struct pwarp *pw, const struct xop *x, const struct slot *s, unsigned i)
+{
+    uint32_t v = pw->pred[s->idx];
+    return (x->negmask & (1u << i)) ? ~v : v;
+}
+
+/* ptx_alu.c: execute an XK_ALU instruction on lanes m. */
+void ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
+
+#endif /* SMSIM_FRONTEND_PTX_LANES_H */

@@ -1,0 +1,1603 @@
+/*
+ * ptx_parse.c - PTX text -> struct ptx_module (see ptx_parse.h).
+ *
+ * A tokenizer with line tracking feeds a recursive-descent reader.  Names
+ * are resolved while parsing: registers against the kernel's .reg
+ * declarations, memory and address operands against the kernel's params,
+ * its .shared/.local declarations and module-scope symbols; labels are
+ * resolved when the kernel's body ends.  Every error names file:line.
+ */
+#include "frontend/ptx_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tables ------------------------------------------------------------ */
+
+static const char *const op_names[] = {
+#define PTXOP(id, name, nsrc, help) name,
+#include "frontend/ptx_ops.def"
+#undef PTXOP
+};
+
+static const char *const type_names[PT_COUNT] = {
+    "", "pred", "b8", "u8", "s8", "b16", "u16", "s16", "f16", "f16x2", "bf16",
+    "b32", "u32", "s32", "f32", "b64", "u64", "s64", "f64", "b128"
+};
+
+static const uint8_t type_bytes[PT_COUNT] = { 0, 1, 1, 1, 1, 2, 2, 2, 2, 4, 2,
+                                              4, 4, 4, 4, 8, 8, 8, 8, 16 };
+
+unsigned
+ptx_type_bytes(unsigned t)
+{
+    return t < PT_COUNT ? type_bytes[t] : 0;
+}
+
+bool
+ptx_type_is_float(unsigned t)
+{
+    return t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_F32 || t == PT_F64;
+}
+
+bool
+ptx_type_is_signed(unsigned t)
+{
+    return t == PT_S8 || t == PT_S16 || t == PT_S32 || t == PT_S64;
+}
+
+const char *
+ptx_type_name(unsigned t)
+{
+    return t < PT_COUNT ? type_names[t] : "?";
+}
+
+const char *
+ptx_op_name(unsigned op)
+{
+    return op < PTXOP_COUNT ? op_names[op] : "?";
+}
+
+static const struct {
+    const char *name;
+    uint8_t sreg;
+} sreg_names[] = {
+    { "%tid.x", SR_TID_X }, { "%tid.y", SR_TID_Y }, { "%tid.z", SR_TID_Z },
+    { "%ntid.x", SR_NTID_X }, { "%ntid.y", SR_NTID_Y }, { "%ntid.z", SR_NTID_Z },
+    { "%ctaid.x", SR_CTAID_X }, { "%ctaid.y", SR_CTAID_Y }, { "%ctaid.z", SR_CTAID_Z },
+    { "%nctaid.x", SR_NCTAID_X }, { "%nctaid.y", SR_NCTAID_Y }, { "%nctaid.z", SR_NCTAID_Z },
+    { "%laneid", SR_LANEID }, { "%warpid", SR_WARPID }, { "%nwarpid", SR_NWARPID },
+    { "%smid", SR_SMID }, { "%nsmid", SR_NSMID }, { "%gridid", SR_GRIDID },
+    { "%clock", SR_CLOCK }, { "%clock64", SR_CLOCK64 },
+    { "%lanemask_eq", SR_LANEMASK_EQ }, { "%lanemask_lt", SR_LANEMASK_LT },
+    { "%lanemask_le", SR_LANEMASK_LE }, { "%lanemask_gt", SR_LANEMASK_GT },
+    { "%lanemask_ge", SR_LANEMASK_GE }, { "%dynamic_smem_size", SR_DYN_SMEM },
+    { "%total_smem_size", SR_TOTAL_SMEM }, { "%globaltimer", SR_GLOBALTIMER },
+};
+
+/* ---- tokenizer ---------------------------------------------------------- */
+
+enum tk { TK_EOF, TK_WORD, TK_NUM, TK_PUNCT, TK_STRING };
+
+struct parser {
+    const char *path;
+    const char *p, *end;
+    uint32_t line;               /* line of the current token */
+    uint32_t next_line;          /* line where scanning resumes */
+    enum tk kind;
+    char tok[512];
+    char punct;
+    struct sim_error *err;
+    struct ptx_module *m;
+    struct ptx_kernel *k;        /* kernel being parsed */
+    int32_t *label_fix;          /* pending label ids per instruction operand */
+};
+
+static int
+perr(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+perr(struct parser *ps, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%u: %s", ps->path, ps->line, msg);
+}
+
+static bool
+word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+/* Scan the next token into ps->tok. */
+static int
+next(struct parser *ps)
+{
+    const char *p = ps->p;
+    uint32_t line = ps->next_line;
+
+    for (;;) {
+        while (p < ps->end && isspace((unsigned char)*p)) {
+            if (*p == '\n')
+                line++;
+            p++;
+        }
+        if (p + 1 < ps->end && p[0] == '/' && p[1] == '/') {
+            while (p < ps->end && *p != '\n')
+                p++;
+            continue;
+        }
+        if (p + 1 < ps->end && p[0] == '/' && p[1] == '*') {
+            p += 2;
+            while (p + 1 < ps->end && !(p[0] == '*' && p[1] == '/')) {
+                if (*p == '\n')
+                    line++;
+                p++;
+            }
+            if (p + 1 >= ps->end) {
+                ps->line = line;
+                return perr(ps, "unterminated comment");
+            }
+            p += 2;
+            continue;
+        }
+        break;
+    }
+    ps->line = line;
+    if (p >= ps->end) {
+        ps->kind = TK_EOF;
+        ps->tok[0] = '\0';
+        ps->p = p;
+        ps->next_line = line;
+        return SIM_OK;
+    }
+    size_t n = 0;
+    if (*p == '"') {
+        p++;
+        while (p < ps->end && *p != '"' && *p != '\n') {
+            if (n + 1 < sizeof ps->tok)
+                ps->tok[n++] = *p;
+            p++;
+        }
+        if (p >= ps->end || *p != '"')
+            return perr(ps, "unterminated string");
+        p++;
+        ps->kind = TK_STRING;
+    } else if (isdigit((unsigned char)*p)) {
+        while (p < ps->end && (isalnum((unsigned char)*p) || *p == '.')) {
+            if (n + 1 >= sizeof ps->tok)
+                return perr(ps, "token too long");
+            ps->tok[n++] = *p++;
+        }
+        ps->kind = TK_NUM;
+    } else if (word_char(*p)) {
+        while (p < ps->end && (word_char(*p) || (p + 1 < ps->end && p[0] == ':' && p[1] == ':'))) {
+            if (n + 2 >= sizeof ps->tok)
+                return perr(ps, "token too long");
+            if (*p == ':') {
+                ps->tok[n++] = *p++;
+            }
+            ps->tok[n++] = *p++;
+        }
+        ps->kind = TK_WORD;
+    } else {
+        ps->punct = *p++;
+        ps->tok[n++] = ps->punct;
+        ps->kind = TK_PUNCT;
+    }
+    ps->tok[n] = '\0';
+    ps->p = p;
+    ps->next_line = line;
+    return SIM_OK;
+}
+
+static bool
+is_punct(const struct parser *ps, char c)
+{
+    return ps->kind == TK_PUNCT && ps->punct == c;
+}
+
+static bool
+is_word(const struct parser *ps, const char *w)
+{
+    return ps->kind == TK_WORD && strcmp(ps->tok, w) == 0;
+}
+
+static int
+expect_punct(struct parser *ps, char c)
+{
+    if (!is_punct(ps, c))
+        return perr(ps, "expected '%c', found '%s'", c, ps->kind == TK_EOF ? "end of file" : ps->tok);
+    return next(ps);
+}
+
+/* Skip to just past the next ';' (or a whole { } block). */
+static int
+skip_statement(struct parser *ps)
+{
+    int depth = 0;
+    while (ps->kind != TK_EOF) {
+        if (is_punct(ps, '{'))
+            depth++;
+        else if (is_punct(ps, '}'))
+            depth--;
+        if ((is_punct(ps, ';') && depth == 0) || (is_punct(ps, '}') && depth == 0)) {
+            return next(ps);
+        }
+        SIM_FORWARD_IF_ERROR(next(ps));
+    }
+    return SIM_OK;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* Parse an integer literal (decimal, 0x hex, 0 octal, 0b binary, U suffix). */
+static bool
+parse_int(const char *s, int64_t *out)
+{
+    char buf[128];
+    size_t n = strlen(s);
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, s, n + 1);
+    if (buf[n - 1] == 'U' || buf[n - 1] == 'u')
+        buf[--n] = '\0';
+    int base = 10;
+    const char *d = buf;
+    if (n > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
+        base = 16;
+        d += 2;
+    } else if (n > 2 && d[0] == '0' && (d[1] == 'b' || d[1] == 'B')) {
+        base = 2;
+        d += 2;
+    } else if (n > 1 && d[0] == '0') {
+        base = 8;
+        d += 1;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(d, &end, base);
+    if (errno != 0 || *end != '\0' || end == d)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+/* Parse a float literal: 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX or decimal.  Sets
+ * *kind to 1 (f32 bits) or 2 (f64 bits). */
+static bool
+parse_float(const char *s, int64_t *bits, uint8_t *kind)
+{
+    size_t n = strlen(s);
+    char *end;
+    if (n == 10 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
+        unsigned long v = strtoul(s + 2, &end, 16);
+        if (*end != '\0')
+            return false;
+        *bits = (int64_t)(uint32_t)v;
+        *kind = 1;
+        return true;
+    }
+    if (n == 18 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
+        unsigned long long v = strtoull(s + 2, &end, 16);
+        if (*end != '\0')
+            return false;
+        *bits = (int64_t)v;
+        *kind = 2;
+        return true;
+    }
+    if (strchr(s, '.') == NULL && strchr(s, 'e') == NULL && strchr(s, 'E') == NULL)
+        return false;
+    double d = strtod(s, &end);
+    if (*end != '\0')
+        return false;
+    memcpy(bits, &d, sizeof d);
+    *kind = 2;
+    return true;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static char *
+dup(const char *s)
+{
+    return xstrdup(s);
+}
+
+static int32_t
+find_reg(const struct ptx_kernel *k, const char *name)
+{
+    for (uint32_t i = 0; i < k->n_regs; i++)
+        if (strcmp(k->regs[i].name, name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+static int32_t
+find_label(struct ptx_kernel *k, const char *name, bool create)
+{
+    for (uint32_t i = 0; i < k->n_labels; i++)
+        if (strcmp(k->labels[i], name) == 0)
+            return (int32_t)i;
+    if (!create)
+        return -1;
+    k->labels = xrealloc(k->labels, (k->n_labels + 1) * sizeof *k->labels);
+    k->label_at = xrealloc(k->label_at, (k->n_labels + 1) * sizeof *k->label_at);
+    k->labels[k->n_labels] = dup(name);
+    k->label_at[k->n_labels] = -1;
+    return (int32_t)k->n_labels++;
+}
+
+static int32_t
+find_module_sym(const struct ptx_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->n_syms; i++)
+        if (strcmp(m->syms[i].name, name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+/* A symbol visible in kernel k: its params, its own declarations, then
+ * module symbols (copied into the kernel table on first use, with the
+ * module index in .offset's place kept via init == NULL and a marker).
+ * Returns the index in k->syms. */
+static int32_t
+find_sym(struct parser *ps, const char *name)
+{
+    struct ptx_kernel *k = ps->k;
+    for (uint32_t i = 0; i < k->n_params; i++)
+        if (strcmp(k->params[i].name, name) == 0)
+            return -(int32_t)i - 2;      /* params: -2, -3, ... */
+    for (uint32_t i = 0; i < k->n_syms; i++)
+        if (strcmp(k->syms[i].name, name) == 0)
+            return (int32_t)i;
+    int32_t g = find_module_sym(ps->m, name);
+    if (g < 0)
+        return -1 - (int32_t)0x40000000;
+    k->syms = xrealloc(k->syms, (k->n_syms + 1) * sizeof *k->syms);
+    struct ptx_sym *s = &k->syms[k->n_syms];
+    *s = ps->m->syms[g];
+    s->name = dup(ps->m->syms[g].name);
+    s->init = NULL;                      /* data lives in the module symbol */
+    s->offset = (uint64_t)g;             /* module index until layout */
+    s->type = 0xff;                      /* marks a reference to a module symbol */
+    return (int32_t)k->n_syms++;
+}
+
+#define SYM_UNKNOWN (-1 - (int32_t)0x40000000)
+
+/* ---- declarations ------------------------------------------------------- */
+
+static int
+parse_type_word(const char *w, uint8_t *t)
+{
+    if (w[0] != '.')
+        return -1;
+    for (unsigned i = 1; i < PT_COUNT; i++) {
+        if (strcmp(w + 1, type_names[i]) == 0) {
+            *t = (uint8_t)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static uint8_t
+rclass_of(uint8_t t)
+{
+    if (t == PT_PRED)
+        return RC_PRED;
+    return ptx_type_bytes(t) == 8 ? RC_64 : RC_32;
+}
+
+static int
+add_reg(struct parser *ps, const char *name, uint8_t type)
+{
+    struct ptx_kernel *k = ps->k;
+    int32_t old = find_reg(k, name);
+    if (old >= 0) {
+        if (k->regs[old].rclass != rclass_of(type))
+            return perr(ps, "register %s redeclared with another type", name);
+        return SIM_OK;
+    }
+    if (k->n_regs >= 100000)
+        return perr(ps, "more than 100000 registers");
+    k->regs = xrealloc(k->regs, (k->n_regs + 1) * sizeof *k->regs);
+    struct ptx_reg *r = &k->regs[k->n_regs++];
+    r->name = dup(name);
+    r->type = type;
+    r->rclass = rclass_of(type);
+    r->index = k->n_rclass[r->rclass]++;
+    return SIM_OK;
+}
+
+/* .reg .type %name<N>, %other, ... ; (current token: after ".reg") */
+static int
+parse_reg_decl(struct parser *ps)
+{
+    uint8_t type;
+    if (ps->kind == TK_WORD && strncmp(ps->tok, ".v", 2) == 0)
+        return perr(ps, "vector registers (.reg %s) are not supported", ps->tok);
+    if (ps->kind != TK_WORD || parse_type_word(ps->tok, &type) != 0)
+        return perr(ps, "expected a register type after .reg, found '%s'", ps->tok);
+    SIM_FORWARD_IF_ERROR(next(ps));
+    for (;;) {
+        if (ps->kind != TK_WORD || ps->tok[0] != '%')
+            return perr(ps, "expected a register name, found '%s'", ps->tok);
+        char name[256];
+        snprintf(name, sizeof name, "%s", ps->tok);
+        SIM_FORWARD_IF_ERROR(next(ps));
+        if (is_punct(ps, '<')) {
+            SIM_FORWARD_IF_ERROR(next(ps));
+            int64_t cnt;
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &cnt) || cnt < 0 || cnt > 100000)
+                return perr(ps, "expected a register count in %s<N>", name);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            SIM_FORWARD_IF_ERROR(expect_punct(ps, '>'));
+            for (int64_t i = 0; i < cnt; i++) {
+                char nm[300];
+                snprintf(nm, sizeof nm, "%s%" PRId64, name, i);
+                SIM_FORWARD_IF_ERROR(add_reg(ps, nm, type));
+            }
+        } else {
+            SIM_FORWARD_IF_ERROR(add_reg(ps, name, type));
+        }
+        if (is_punct(ps, ','))
+            SIM_FORWARD_IF_ERROR(next(ps));
+        else
+            break;
+    }
+    return expect_punct(ps, ';');
+}
+
+/* Initial values of a variable: = v or = { v, v, ... } of element type t. */
+static int
+parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
+{
+    unsigned eb = ptx_type_bytes(t);
+    uint64_t idx = 0;
+    bool brace = is_punct(ps, '{');
+    if (brace)
+        SIM_FORWARD_IF_ERROR(next(ps));
+    if (s->size == 0 || s->size > (64u << 20))
+        return perr(ps, "initialised variable %s has no size or is too large", s->name);
+    s->init = xcalloc(1, s->size);
+    for (;;) {
+        bool neg = false;
+        if (is_punct(ps, '-')) {
+            neg = true;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        int64_t v;
+        uint8_t fk = 0;
+        if (ps->kind != TK_NUM)
+            return perr(ps, "expected a number in the initialiser of %s", s->name);
+        if (!parse_float(ps->tok, &v, &fk) && !parse_int(ps->tok, &v))
+            return perr(ps, "bad number '%s' in the initialiser of %s", ps->tok, s->name);
+        if (fk == 2 && t == PT_F32) {
+            double d;
+            memcpy(&d, &v, 8);
+            float f = (float)(neg ? -d : d);
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            v = b;
+        } else if (fk == 2 && t == PT_F64) {
+            if (neg) {
+                double d;
+                memcpy(&d, &v, 8);
+                d = -d;
+                memcpy(&v, &d, 8);
+            }
+        } else if (fk == 0 && ptx_type_is_float(t)) {
+            double d = (double)(neg ? -v : v);
+            if (t == PT_F32) {
+                float f = (float)d;
+                uint32_t b;
+                memcpy(&b, &f, 4);
+                v = b;
+            } else {
+                memcpy(&v, &d, 8);
+            }
+        } else if (neg) {
+            v = -v;
+        }
+        if ((idx + 1) * eb > s->size)
+            return perr(ps, "too many initialisers for %s", s->name);
+        memcpy(s->init + idx * eb, &v, eb);   /* little-endian host */
+        idx++;
+        SIM_FORWARD_IF_ERROR(next(ps));
+        if (brace && is_punct(ps, ',')) {
+            SIM_FORWARD_IF_ERROR(next(ps));
+            continue;
+        }
+        break;
+    }
+    if (brace)
+        SIM_FORWARD_IF_ERROR(expect_punct(ps, '}'));
+    return SIM_OK;
+}
+
+/* [.align N] .type name[N][M]... [= init] ;  for .shared/.local/.global/.const.
+ * Appends to syms (module or kernel). */
+static int
+parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym **syms,
+               uint32_t *n)
+{
+    uint32_t align = 0;
+    uint8_t type = 0;
+    while (ps->kind == TK_WORD && ps->tok[0] == '.') {
+        if (strcmp(ps->tok, ".align") == 0) {
+            SIM_FORWARD_IF_ERROR(next(ps));
+            int64_t a;
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &a) || a <= 0 || a > 4096 || (a & (a - 1)))
+                return perr(ps, "bad .align value '%s'", ps->tok);
+            align = (uint32_t)a;
+        } else if (parse_type_word(ps->tok, &type) != 0 && strncmp(ps->tok, ".v", 2) != 0 &&
+                   strcmp(ps->tok, ".ptr") != 0 && strcmp(ps->tok, ".attribute") != 0) {
+            return perr(ps, "unexpected '%s' in a variable declaration", ps->tok);
+        }
+        SIM_FORWARD_IF_ERROR(next(ps));
+    }
+    if (type == 0)
+        return perr(ps, "variable declaration without a type");
+    if (ps->kind != TK_WORD)
+        return perr(ps, "expected a variable name, found '%s'", ps->tok);
+    struct ptx_sym s = { 0 };
+    s.name = dup(ps->tok);
+    s.space = space;
+    s.external = external;
+    s.type = type;
+    s.align = align ? align : ptx_type_bytes(type);
+    s.size = ptx_type_bytes(type);
+    SIM_FORWARD_IF_ERROR(next(ps));
+    bool unsized = false;
+    while (is_punct(ps, '[')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        if (is_punct(ps, ']')) {
+            unsized = true;
+        } else {
+            int64_t d;
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
+                free(s.name);
+                return perr(ps, "bad array size '%s'", ps->tok);
+            }
+            if (s.size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
+                free(s.name);
+                return perr(ps, "array too large");
+            }
+            s.size *= (uint64_t)d;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
+    }
+    if (unsized) {
+        if (space != PS_SHARED) {
+            int rc = perr(ps, "unsized array %s outside shared memory", s.name);
+            free(s.name);
+            return rc;
+        }
+        s.size = 0;
+        s.external = true;
+    }
+    if (is_punct(ps, '=')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        int rc = parse_init(ps, &s, type);
+        if (rc < 0) {
+            free(s.name);
+            free(s.init);
+            return rc;
+        }
+    }
+    *syms = xrealloc(*syms, (*n + 1) * sizeof **syms);
+    (*syms)[(*n)++] = s;
+    return expect_punct(ps, ';');
+}
+
+/* ---- instructions ------------------------------------------------------- */
+
+struct mod_word {
+    const char *w;
+    int kind;                    /* 0 flag, 1 space, 2 cmp, 3 rnd, 4 atom/bool, 5 mode, 6 ignore */
+    uint32_t v;
+};
+
+static const struct mod_word mods[] = {
+    { "approx", 0, PF_APPROX }, { "full", 0, PF_FULL }, { "ftz", 0, PF_FTZ }, { "sat", 0, PF_SAT },
+    { "hi", 0, PF_HI }, { "lo", 0, PF_LO }, { "wide", 0, PF_WIDE }, { "uni", 0, PF_UNI },
+    { "cc", 0, PF_CC }, { "cg", 0, PF_BYPASS_L1 }, { "cs", 0, PF_BYPASS_L1 },
+    { "cv", 0, PF_BYPASS_L1 }, { "lu", 0, PF_BYPASS_L1 }, { "volatile", 0, PF_BYPASS_L1 },
+    { "ca", 6, 0 }, { "wb", 6, 0 }, { "wt", 6, 0 }, { "nc", 0, PF_NC },
+    { "sync", 0, PF_SYNC }, { "arrive", 0, PF_ARRIVE }, { "wrap", 0, PF_WRAP },
+    { "clamp", 0, PF_CLAMP }, { "to", 0, PF_TO }, { "shiftamt", 0, PF_SHIFTAMT },
+    { "relu", 0, PF_RELU }, { "warp", 0, PF_WARPSYNC },
+    { "global", 1, PS_GLOBAL }, { "shared", 1, PS_SHARED }, { "shared::cta", 1, PS_SHARED },
+    { "local", 1, PS_LOCAL }, { "param", 1, PS_PARAM }, { "const", 1, PS_CONST },
+    { "eq", 2, PC_EQ }, { "ne", 2, PC_NE }, { "lt", 2, PC_LT }, { "le", 2, PC_LE },
+    { "gt", 2, PC_GT }, { "ge", 2, PC_GE }, { "lo", 2, PC_LO }, { "ls", 2, PC_LS },
+    { "hi", 2, PC_HI }, { "hs", 2, PC_HS }, { "equ", 2, PC_EQU }, { "neu", 2, PC_NEU },
+    { "ltu", 2, PC_LTU }, { "leu", 2, PC_LEU }, { "gtu", 2, PC_GTU }, { "geu", 2, PC_GEU },
+    { "num", 2, PC_NUM }, { "nan", 2, PC_NAN },
+    { "rn", 3, PR_RN }, { "rz", 3, PR_RZ }, { "rm", 3, PR_RM }, { "rp", 3, PR_RP },
+    { "rni", 3, PR_RNI }, { "rzi", 3, PR_RZI }, { "rmi", 3, PR_RMI }, { "rpi", 3, PR_RPI },
+    { "add", 4, PA_ADD }, { "min", 4, PA_MIN }, { "max", 4, PA_MAX }, { "inc", 4, PA_INC },
+    { "dec", 4, PA_DEC }, { "and", 4, PA_AND }, { "or", 4, PA_OR }, { "xor", 4, PA_XOR },
+    { "exch", 4, PA_EXCH }, { "cas", 4, PA_CAS },
+    { "up", 5, PM_UP }, { "down", 5, PM_DOWN }, { "bfly", 5, PM_BFLY }, { "idx", 5, PM_IDX },
+    { "all", 5, PM_ALL }, { "any", 5, PM_ANY }, { "ballot", 5, PM_BALLOT },
+    { "finite", 5, PM_FINITE }, { "infinite", 5, PM_INFINITE }, { "number", 5, PM_NUMBER },
+    { "notanumber", 5, PM_NOTANUMBER }, { "normal", 5, PM_NORMAL },
+    { "subnormal", 5, PM_SUBNORMAL }, { "l", 5, PM_L }, { "r", 5, PM_R },
+    /* memory ordering and scope qualifiers: no effect in this model */
+    { "relaxed", 6, 0 }, { "acquire", 6, 0 }, { "release", 6, 0 }, { "acq_rel", 6, 0 },
+    { "sc", 6, 0 }, { "weak", 6, 0 }, { "strong", 6, 0 }, { "gpu", 6, 0 }, { "sys", 6, 0 },
+    { "cta", 6, 0 }, { "aligned", 6, 0 }, { "noftz", 6, 0 }, { "mmio", 6, 0 },
+    { "L1::evict_last", 6, 0 }, { "L1::evict_first", 6, 0 }, { "L1::evict_normal", 6, 0 },
+    { "L1::no_allocate", 6, 0 }, { "L2::64B", 6, 0 }, { "L2::128B", 6, 0 },
+    { "L2::256B", 6, 0 }, { "L2::cache_hint", 6, 0 }, { "red", 6, 0 }, { "popc", 6, 0 },
+};
+
+/* Apply one '.'-separated modifier of instruction ins. */
+static int
+apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntypes)
+{
+    uint8_t t;
+    char tw[64];
+    snprintf(tw, sizeof tw, ".%s", w);
+    if (parse_type_word(tw, &t) == 0) {
+        if (*ntypes == 0)
+            ins->type = t;
+        else
+            ins->type2 = t;
+        (*ntypes)++;
+        return SIM_OK;
+    }
+    if (w[0] == 'v' && (strcmp(w, "v2") == 0 || strcmp(w, "v4") == 0)) {
+        ins->vec = (uint8_t)(w[1] - '0');
+        return SIM_OK;
+    }
+    unsigned op = ins->op;
+    for (size_t i = 0; i < SIM_ARRAY_LEN(mods); i++) {
+        if (strcmp(mods[i].w, w) != 0)
+            continue;
+        /* disambiguate words that mean different things per instruction */
+        bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED;
+        bool boolean_op = op == PTXOP_SETP || op == PTXOP_SET || op == PTXOP_VOTE;
+        switch (mods[i].kind) {
+        case 0:
+            if ((strcmp(w, "lo") == 0 || strcmp(w, "hi") == 0) &&
+                (op == PTXOP_SETP || op == PTXOP_SET))
+                continue;              /* the comparison .lo/.hi */
+            if (strcmp(w, "uni") == 0 && op == PTXOP_VOTE) {
+                ins->mode = PM_UNI;
+                return SIM_OK;
+            }
+            ins->flags |= mods[i].v;
+            return SIM_OK;
+        case 1:
+            ins->space = (uint8_t)mods[i].v;
+            return SIM_OK;
+        case 2:
+            ins->cmp = (uint8_t)mods[i].v;
+            return SIM_OK;
+        case 3:
+            ins->rnd = (uint8_t)mods[i].v;
+            return SIM_OK;
+        case 4:
+            if (atomic_op) {
+                ins->atom = (uint8_t)mods[i].v;
+                return SIM_OK;
+            }
+            if (boolean_op && (mods[i].v == PA_AND || mods[i].v == PA_OR || mods[i].v == PA_XOR)) {
+                ins->mode = mods[i].v == PA_AND ? PM_AND : mods[i].v == PA_OR ? PM_OR : PM_XOR;
+                return SIM_OK;
+            }
+            if (op == PTXOP_MIN || op == PTXOP_MAX)
+                return SIM_OK;
+            break;
+        case 5:
+            ins->mode = (uint8_t)mods[i].v;
+            return SIM_OK;
+        default:
+            return SIM_OK;
+        }
+    }
+    return perr(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
+}
+
+static uint8_t
+sreg_lookup(const char *w)
+{
+    for (size_t i = 0; i < SIM_ARRAY_LEN(sreg_names); i++)
+        if (strcmp(sreg_names[i].name, w) == 0)
+            return sreg_names[i].sreg;
+    return SR_NONE;
+}
+
+/* A register, special register or '_' in operand position. */
+static int
+parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
+{
+    uint8_t sr = sreg_lookup(ps->tok);
+    if (sr != SR_NONE) {
+        o->kind = PO_SREG;
+        o->sreg = sr;
+        return next(ps);
+    }
+    int32_t r = find_reg(ps->k, ps->tok);
+    if (r < 0) {
+        if (strncmp(ps->tok, "%envreg", 7) == 0 || strncmp(ps->tok, "%pm", 3) == 0)
+            return perr(ps, "special register %s is not supported", ps->tok);
+        return perr(ps, "undeclared register '%s'", ps->tok);
+    }
+    o->kind = PO_REG;
+    o->reg = r;
+    return next(ps);
+}
+
+/* Parse one operand.  in_branch: a bare name is a label. */
+static int
+parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
+{
+    memset(o, 0, sizeof *o);
+    o->reg = -1;
+    o->sym = -1;
+    o->label = -1;
+    if (is_punct(ps, '!')) {
+        o->neg = 1;
+        SIM_FORWARD_IF_ERROR(next(ps));
+    }
+    if (is_punct(ps, '{')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        o->kind = PO_VEC;
+        for (;;) {
+            if (o->nvec == 4)
+                return perr(ps, "vector operand with more than 4 elements");
+            if (ps->kind != TK_WORD || ps->tok[0] != '%') {
+                if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
+                    o->regs[o->nvec++] = -1;
+                    SIM_FORWARD_IF_ERROR(next(ps));
+                } else {
+                    return perr(ps, "expected a register in a vector operand, found '%s'", ps->tok);
+                }
+            } else {
+                int32_t r = find_reg(ps->k, ps->tok);
+                if (r < 0)
+                    return perr(ps, "undeclared register '%s'", ps->tok);
+                o->regs[o->nvec++] = r;
+                SIM_FORWARD_IF_ERROR(next(ps));
+            }
+            if (is_punct(ps, ',')) {
+                SIM_FORWARD_IF_ERROR(next(ps));
+                continue;
+            }
+            break;
+        }
+        return expect_punct(ps, '}');
+    }
+    if (is_punct(ps, '[')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        o->kind = PO_MEM;
+        if (ps->kind == TK_WORD && ps->tok[0] == '%') {
+            int32_t r = find_reg(ps->k, ps->tok);
+            if (r < 0)
+                return perr(ps, "undeclared register '%s'", ps->tok);
+            o->reg = r;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        } else if (ps->kind == TK_WORD) {
+            int32_t s = find_sym(ps, ps->tok);
+            if (s == SYM_UNKNOWN)
+                return perr(ps, "unknown symbol '%s'", ps->tok);
+            o->sym = s;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        } else if (ps->kind == TK_NUM) {
+            if (!parse_int(ps->tok, &o->imm))
+                return perr(ps, "bad address '%s'", ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            return expect_punct(ps, ']');
+        } else {
+            return perr(ps, "expected an address, found '%s'", ps->tok);
+        }
+        if (is_punct(ps, '+') || is_punct(ps, '-')) {
+            bool minus = is_punct(ps, '-');
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (is_punct(ps, '-')) {
+                minus = !minus;
+                SIM_FORWARD_IF_ERROR(next(ps));
+            }
+            int64_t off;
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &off))
+                return perr(ps, "bad address offset '%s'", ps->tok);
+            o->imm = minus ? -off : off;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        return expect_punct(ps, ']');
+    }
+    if (is_punct(ps, '-') || ps->kind == TK_NUM) {
+        bool minus = false;
+        if (is_punct(ps, '-')) {
+            minus = true;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        if (ps->kind != TK_NUM)
+            return perr(ps, "expected a number after '-', found '%s'", ps->tok);
+        o->kind = PO_IMM;
+        if (parse_float(ps->tok, &o->imm, &o->fimm)) {
+            if (minus) {
+                if (o->fimm == 1)
+                    o->imm ^= INT64_C(0x80000000);
+                else
+                    o->imm ^= INT64_MIN;
+            }
+        } else if (parse_int(ps->tok, &o->imm)) {
+            if (minus)
+                o->imm = -o->imm;
+        } else {
+            return perr(ps, "bad number '%s'", ps->tok);
+        }
+        return next(ps);
+    }
+    if (ps->kind == TK_WORD && ps->tok[0] == '%')
+        return parse_reg_operand(ps, o);
+    if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
+        o->kind = PO_SINK;
+        return next(ps);
+    }
+    if (ps->kind == TK_WORD) {
+        if (in_branch) {
+            o->kind = PO_LABEL;
+            o->label = find_label(ps->k, ps->tok, true);
+            return next(ps);
+        }
+        int32_t s = find_sym(ps, ps->tok);
+        if (s == SYM_UNKNOWN)
+            return perr(ps, "unknown symbol '%s'", ps->tok);
+        o->kind = PO_SYM;
+        o->sym = s;
+        SIM_FORWARD_IF_ERROR(next(ps));
+        if (is_punct(ps, '+')) {
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &o->imm))
+                return perr(ps, "bad symbol offset '%s'", ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        return SIM_OK;
+    }
+    return perr(ps, "unexpected '%s' in an operand", ps->tok);
+}
+
+/* Intern a mnemonic's text; returns its index. */
+static int
+intern_mnem(struct parser *ps, const char *text, uint16_t *out)
+{
+    struct ptx_module *m = ps->m;
+    for (uint32_t i = 0; i < m->n_mnems; i++) {
+        if (strcmp(m->mnems[i], text) == 0) {
+            *out = (uint16_t)i;
+            return SIM_OK;
+        }
+    }
+    if (m->n_mnems >= 65535)
+        return perr(ps, "more than 65535 distinct instruction forms");
+    m->mnems = xrealloc(m->mnems, (m->n_mnems + 1) * sizeof *m->mnems);
+    m->mnems[m->n_mnems] = dup(text);
+    *out = (uint16_t)m->n_mnems++;
+    return SIM_OK;
+}
+
+static int
+find_op(const char *base)
+{
+    for (unsigned i = 0; i < PTXOP_COUNT; i++)
+        if (strcmp(op_names[i], base) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Minimum and maximum operand counts per instruction (destination included). */
+static void
+operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
+{
+    switch (ins->op) {
+    case PTXOP_EXIT: case PTXOP_RET: case PTXOP_FENCE: case PTXOP_MEMBAR:
+        *lo = 0; *hi = 0; return;
+    case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK:
+        *lo = 1; *hi = 1; return;
+    case PTXOP_BAR: case PTXOP_BARRIER:
+        *lo = 1; *hi = 2; return;
+    case PTXOP_ABS: case PTXOP_NEG: case PTXOP_NOT: case PTXOP_CNOT: case PTXOP_MOV:
+    case PTXOP_CVT: case PTXOP_CVTA: case PTXOP_RCP: case PTXOP_SQRT: case PTXOP_RSQRT:
+    case PTXOP_SIN: case PTXOP_COS: case PTXOP_EX2: case PTXOP_LG2: case PTXOP_TANH:
+    case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND: case PTXOP_TESTP:
+    case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
+        *lo = 2; *hi = 2; return;
+    case PTXOP_RED:
+        *lo = 2; *hi = 2; return;
+    case PTXOP_ATOM:
+        *lo = 3; *hi = 4; return;
+    case PTXOP_SETP: case PTXOP_SET:
+        *lo = 3; *hi = 4; return;
+    case PTXOP_VOTE:
+        *lo = 2; *hi = 3; return;
+    case PTXOP_SHFL:
+        *lo = 4; *hi = 5; return;
+    case PTXOP_FMA: case PTXOP_MAD: case PTXOP_MAD24: case PTXOP_MADC: case PTXOP_SELP:
+    case PTXOP_SLCT: case PTXOP_BFE: case PTXOP_PRMT: case PTXOP_SAD: case PTXOP_SHF:
+        *lo = 4; *hi = 4; return;
+    case PTXOP_BFI: case PTXOP_LOP3:
+        *lo = 5; *hi = 5; return;
+    default:
+        *lo = 3; *hi = 3; return;
+    }
+}
+
+/* One instruction statement; the current token is the mnemonic. */
+static int
+parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t line)
+{
+    struct ptx_ins ins;
+    char mn[512];
+    memset(&ins, 0, sizeof ins);
+    ins.guard = guard;
+    ins.guard_neg = guard_neg;
+    ins.line = line;
+    ins.target = -1;
+    ins.reconv = -1;
+    ins.vec = 1;
+    snprintf(mn, sizeof mn, "%s", ps->tok);
+    char *dot = strchr(mn, '.');
+    if (dot != NULL)
+        *dot = '\0';
+    int op = find_op(mn);
+    if (op < 0) {
+        if (strcmp(mn, "call") == 0)
+            return perr(ps, "unsupported instruction 'call' (device function calls are not "
+                        "simulated; compile with the callee inlined)");
+        if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
+            return perr(ps, "unsupported instruction '%s' (textures and surfaces are not "
+                        "simulated)", ps->tok);
+        return perr(ps, "unsupported instruction '%s'", ps->tok);
+    }
+    ins.op = (uint16_t)op;
+    SIM_FORWARD_IF_ERROR(intern_mnem(ps, ps->tok, &ins.mnem));
+    unsigned ntypes = 0;
+    for (char *m = dot ? dot + 1 : NULL; m != NULL && *m;) {
+        char *nd = strchr(m, '.');
+        if (nd != NULL)
+            *nd = '\0';
+        SIM_FORWARD_IF_ERROR(apply_mod(ps, &ins, m, &ntypes));
+        m = nd ? nd + 1 : NULL;
+    }
+    if (ins.op == PTXOP_LD || ins.op == PTXOP_LDU || ins.op == PTXOP_ST) {
+        if (ins.type == PT_NONE)
+            return perr(ps, "'%s' needs a data type", ps->tok);
+    }
+    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && strstr(ps->tok, ".red") != NULL)
+        return perr(ps, "unsupported instruction '%s' (only bar.sync is simulated)", ps->tok);
+    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && (ins.flags & PF_ARRIVE))
+        return perr(ps, "unsupported instruction '%s' (only bar.sync is simulated)", ps->tok);
+    SIM_FORWARD_IF_ERROR(next(ps));
+    bool branch = ins.op == PTXOP_BRA;
+    while (!is_punct(ps, ';')) {
+        if (ps->kind == TK_EOF)
+            return perr(ps, "missing ';' after '%s'", mn);
+        if (ins.nops == PTX_MAX_OPNDS)
+            return perr(ps, "too many operands for '%s'", mn);
+        struct ptx_opnd *o = &ins.o[ins.nops];
+        SIM_FORWARD_IF_ERROR(parse_operand(ps, o, branch));
+        if (is_punct(ps, '|')) {
+            /* a pair of destinations: %r|%p */
+            SIM_FORWARD_IF_ERROR(next(ps));
+            struct ptx_opnd second;
+            SIM_FORWARD_IF_ERROR(parse_operand(ps, &second, false));
+            if (o->kind != PO_REG || (second.kind != PO_REG && second.kind != PO_SINK))
+                return perr(ps, "bad destination pair in '%s'", mn);
+            o->kind = PO_VEC;
+            o->nvec = 2;
+            o->regs[0] = o->reg;
+            o->regs[1] = second.kind == PO_REG ? second.reg : -1;
+        }
+        ins.nops++;
+        if (is_punct(ps, ','))
+            SIM_FORWARD_IF_ERROR(next(ps));
+        else if (!is_punct(ps, ';'))
+            return perr(ps, "expected ',' or ';' after an operand of '%s', found '%s'", mn, ps->tok);
+    }
+    unsigned lo, hi;
+    operand_range(&ins, &lo, &hi);
+    if (ins.nops < lo || ins.nops > hi)
+        return perr(ps, "'%s' takes %u operand%s, found %u", mn, lo, lo == 1 ? "" : "s", ins.nops);
+    if (branch && ins.o[0].kind != PO_LABEL)
+        return perr(ps, "indirect branches are not supported");
+    struct ptx_kernel *k = ps->k;
+    if ((k->n_ins & (k->n_ins - 1)) == 0)   /* grow at powers of two */
+        k->ins = xrealloc(k->ins, (k->n_ins ? 2 * k->n_ins : 16) * sizeof *k->ins);
+    if (k->n_ins >= 10000000)
+        return perr(ps, "more than 10 million instructions in a kernel");
+    k->ins[k->n_ins++] = ins;
+    return next(ps);
+}
+
+/* The body of a kernel; current token is the '{' after its signature. */
+static int
+parse_body(struct parser *ps)
+{
+    struct ptx_kernel *k = ps->k;
+    int depth = 0;
+    SIM_FORWARD_IF_ERROR(expect_punct(ps, '{'));
+    depth = 1;
+    while (depth > 0) {
+        if (ps->kind == TK_EOF)
+            return perr(ps, "kernel %s: missing '}'", k->name);
+        if (is_punct(ps, '{')) {
+            depth++;
+            SIM_FORWARD_IF_ERROR(next(ps));
+            continue;
+        }
+        if (is_punct(ps, '}')) {
+            depth--;
+            SIM_FORWARD_IF_ERROR(next(ps));
+            continue;
+        }
+        uint32_t line = ps->line;
+        if (ps->kind == TK_WORD && ps->tok[0] == '.') {
+            char d[64];
+            snprintf(d, sizeof d, "%s", ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (strcmp(d, ".reg") == 0) {
+                SIM_FORWARD_IF_ERROR(parse_reg_decl(ps));
+            } else if (strcmp(d, ".shared") == 0) {
+                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_SHARED, false, &k->syms, &k->n_syms));
+            } else if (strcmp(d, ".local") == 0) {
+                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_LOCAL, false, &k->syms, &k->n_syms));
+            } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".pragma") == 0 ||
+                       strcmp(d, ".maxnreg") == 0 || strcmp(d, ".maxntid") == 0) {
+                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+            } else {
+                return perr(ps, "unsupported directive '%s' in a kernel body", d);
+            }
+            continue;
+        }
+        if (ps->kind == TK_WORD && (ps->tok[0] == '$' || isalpha((unsigned char)ps->tok[0]) ||
+                                    ps->tok[0] == '_')) {
+            /* label?  peek for ':' */
+            const char *save_p = ps->p;
+            uint32_t save_line = ps->next_line;
+            char name[512];
+            snprintf(name, sizeof name, "%s", ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (is_punct(ps, ':')) {
+                int32_t l = find_label(k, name, true);
+                if (k->label_at[l] >= 0)
+                    return perr(ps, "label %s defined twice", name);
+                k->label_at[l] = (int32_t)k->n_ins;
+                SIM_FORWARD_IF_ERROR(next(ps));
+                continue;
+            }
+            /* not a label: rewind to the mnemonic */
+            ps->p = save_p;
+            ps->next_line = save_line;
+            snprintf(ps->tok, sizeof ps->tok, "%s", name);
+            ps->kind = TK_WORD;
+            ps->line = line;
+            SIM_FORWARD_IF_ERROR(parse_instruction(ps, -1, false, line));
+            continue;
+        }
+        if (is_punct(ps, '@')) {
+            SIM_FORWARD_IF_ERROR(next(ps));
+            bool neg = false;
+            if (is_punct(ps, '!')) {
+                neg = true;
+                SIM_FORWARD_IF_ERROR(next(ps));
+            }
+            int32_t g = ps->kind == TK_WORD ? find_reg(k, ps->tok) : -1;
+            if (g < 0 || k->regs[g].rclass != RC_PRED)
+                return perr(ps, "expected a predicate register after '@', found '%s'", ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (ps->kind != TK_WORD)
+                return perr(ps, "expected an instruction after the guard, found '%s'", ps->tok);
+            SIM_FORWARD_IF_ERROR(parse_instruction(ps, g, neg, line));
+            continue;
+        }
+        if (is_punct(ps, ';')) {
+            SIM_FORWARD_IF_ERROR(next(ps));
+            continue;
+        }
+        return perr(ps, "unexpected '%s' in kernel %s", ps->tok, k->name);
+    }
+    /* resolve labels */
+    for (uint32_t i = 0; i < k->n_labels; i++)
+        if (k->label_at[i] < 0)
+            return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%u: kernel %s: undefined label %s",
+                                 ps->path, k->line, k->name, k->labels[i]);
+    for (uint32_t i = 0; i < k->n_ins; i++) {
+        struct ptx_ins *in = &k->ins[i];
+        if (in->op == PTXOP_BRA)
+            in->target = k->label_at[in->o[0].label];
+    }
+    return SIM_OK;
+}
+
+/* .entry NAME ( params ) [performance directives] { body } */
+static int
+parse_entry(struct parser *ps)
+{
+    struct ptx_module *m = ps->m;
+    if (ps->kind != TK_WORD)
+        return perr(ps, "expected a kernel name after .entry");
+    m->kernels = xrealloc(m->kernels, (m->n_kernels + 1) * sizeof *m->kernels);
+    struct ptx_kernel *k = &m->kernels[m->n_kernels++];
+    memset(k, 0, sizeof *k);
+    k->name = dup(ps->tok);
+    k->line = ps->line;
+    ps->k = k;
+    SIM_FORWARD_IF_ERROR(next(ps));
+    if (is_punct(ps, '(')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        while (!is_punct(ps, ')')) {
+            if (!is_word(ps, ".param"))
+                return perr(ps, "expected .param in the parameter list of %s, found '%s'",
+                            k->name, ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            struct ptx_sym *tmp = NULL;
+            uint32_t nt = 0;
+            /* reuse the variable parser up to the name; params end with ',' or ')' */
+            uint32_t align = 0;
+            uint8_t type = 0;
+            while (ps->kind == TK_WORD && ps->tok[0] == '.') {
+                if (strcmp(ps->tok, ".align") == 0) {
+                    SIM_FORWARD_IF_ERROR(next(ps));
+                    int64_t a;
+                    if (ps->kind != TK_NUM || !parse_int(ps->tok, &a) || a <= 0 || a > 4096)
+                        return perr(ps, "bad .align '%s'", ps->tok);
+                    align = (uint32_t)a;
+                } else if (parse_type_word(ps->tok, &type) != 0 && strcmp(ps->tok, ".ptr") != 0 &&
+                           strncmp(ps->tok, ".global", 7) != 0 && strncmp(ps->tok, ".const", 6) != 0 &&
+                           strncmp(ps->tok, ".shared", 7) != 0 && strncmp(ps->tok, ".local", 6) != 0) {
+                    return perr(ps, "unexpected '%s' in a parameter", ps->tok);
+                }
+                SIM_FORWARD_IF_ERROR(next(ps));
+            }
+            (void)tmp;
+            (void)nt;
+            if (type == 0 || ps->kind != TK_WORD)
+                return perr(ps, "malformed parameter of %s", k->name);
+            struct ptx_sym p = { 0 };
+            p.name = dup(ps->tok);
+            p.space = PS_PARAM;
+            p.type = type;
+            p.size = ptx_type_bytes(type);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (is_punct(ps, '[')) {
+                SIM_FORWARD_IF_ERROR(next(ps));
+                int64_t d;
+                if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d <= 0 || d > 65536) {
+                    free(p.name);
+                    return perr(ps, "bad parameter array size");
+                }
+                p.size *= (uint64_t)d;
+                SIM_FORWARD_IF_ERROR(next(ps));
+                SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
+            }
+            p.align = align ? align : ptx_type_bytes(type);
+            k->param_bytes = (k->param_bytes + p.align - 1) / p.align * p.align;
+            p.offset = k->param_bytes;
+            k->param_bytes += p.size;
+            k->params = xrealloc(k->params, (k->n_params + 1) * sizeof *k->params);
+            k->params[k->n_params++] = p;
+            if (is_punct(ps, ','))
+                SIM_FORWARD_IF_ERROR(next(ps));
+            else if (!is_punct(ps, ')'))
+                return perr(ps, "expected ',' or ')' in the parameters of %s", k->name);
+        }
+        SIM_FORWARD_IF_ERROR(next(ps));
+    }
+    while (ps->kind == TK_WORD && ps->tok[0] == '.') {
+        /* .maxntid 256, 1, 1  .reqntid  .minnctapersm  .maxnreg  .noreturn ... */
+        SIM_FORWARD_IF_ERROR(next(ps));
+        while (ps->kind == TK_NUM || is_punct(ps, ','))
+            SIM_FORWARD_IF_ERROR(next(ps));
+    }
+    SIM_FORWARD_IF_ERROR(parse_body(ps));
+    ps->k = NULL;
+    return SIM_OK;
+}
+
+static int
+parse_module(struct parser *ps)
+{
+    struct ptx_module *m = ps->m;
+    SIM_FORWARD_IF_ERROR(next(ps));
+    while (ps->kind != TK_EOF) {
+        if (ps->kind != TK_WORD || ps->tok[0] != '.')
+            return perr(ps, "expected a directive at module scope, found '%s'", ps->tok);
+        char d[64];
+        snprintf(d, sizeof d, "%s", ps->tok);
+        SIM_FORWARD_IF_ERROR(next(ps));
+        if (strcmp(d, ".version") == 0) {
+            snprintf(m->version, sizeof m->version, "%s", ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+        } else if (strcmp(d, ".target") == 0) {
+            snprintf(m->target, sizeof m->target, "%s", ps->tok);
+            SIM_FORWARD_IF_ERROR(next(ps));
+            while (is_punct(ps, ',')) {
+                SIM_FORWARD_IF_ERROR(next(ps));
+                SIM_FORWARD_IF_ERROR(next(ps));
+            }
+        } else if (strcmp(d, ".address_size") == 0) {
+            int64_t a;
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &a) || (a != 32 && a != 64))
+                return perr(ps, "bad .address_size '%s'", ps->tok);
+            m->address_size = (uint32_t)a;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        } else if (strcmp(d, ".visible") == 0 || strcmp(d, ".weak") == 0 ||
+                   strcmp(d, ".extern") == 0 || strcmp(d, ".common") == 0) {
+            bool ext = strcmp(d, ".extern") == 0;
+            /* qualifier: look at what follows */
+            if (is_word(ps, ".entry")) {
+                SIM_FORWARD_IF_ERROR(next(ps));
+                SIM_FORWARD_IF_ERROR(parse_entry(ps));
+            } else if (is_word(ps, ".func")) {
+                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+            } else if (is_word(ps, ".global") || is_word(ps, ".const") || is_word(ps, ".shared")) {
+                uint8_t sp = is_word(ps, ".global") ? PS_GLOBAL : is_word(ps, ".const") ? PS_CONST
+                                                                                         : PS_SHARED;
+                SIM_FORWARD_IF_ERROR(next(ps));
+                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, sp, ext, &m->syms, &m->n_syms));
+            } else {
+                return perr(ps, "unexpected '%s' after %s", ps->tok, d);
+            }
+        } else if (strcmp(d, ".entry") == 0) {
+            SIM_FORWARD_IF_ERROR(parse_entry(ps));
+        } else if (strcmp(d, ".func") == 0) {
+            SIM_FORWARD_IF_ERROR(skip_statement(ps));
+        } else if (strcmp(d, ".global") == 0 || strcmp(d, ".const") == 0 ||
+                   strcmp(d, ".shared") == 0) {
+            uint8_t sp = strcmp(d, ".global") == 0 ? PS_GLOBAL : strcmp(d, ".const") == 0 ? PS_CONST
+                                                                                             : PS_SHARED;
+            SIM_FORWARD_IF_ERROR(parse_var_decl(ps, sp, false, &m->syms, &m->n_syms));
+        } else if (strcmp(d, ".file") == 0 || strcmp(d, ".section") == 0 ||
+                   strcmp(d, ".pragma") == 0 || strcmp(d, ".loc") == 0) {
+            /* debug information: the statement runs to the next line break */
+            uint32_t l = ps->line;
+            if (strcmp(d, ".section") == 0) {
+                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+            } else {
+                while (ps->kind != TK_EOF && ps->line == l)
+                    SIM_FORWARD_IF_ERROR(next(ps));
+            }
+        } else {
+            return perr(ps, "unsupported directive '%s'", d);
+        }
+    }
+    if (m->n_kernels == 0)
+        return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s: no .entry kernel found", ps->path);
+    return SIM_OK;
+}
+
+/* ---- reconvergence points ----------------------------------------------- */
+
+/* Immediate post-dominators (Cooper, Harvey and Kennedy's iterative
+ * algorithm on the reverse CFG of basic blocks, with a virtual exit node):
+ * a divergent branch reconverges at the first instruction of its block's
+ * immediate post-dominator; -1 when the paths only meet at the exit. */
+static int
+compute_reconvergence(struct ptx_kernel *k, const char *path, struct sim_error *err)
+{
+    uint32_t n = k->n_ins;
+    (void)path;
+    (void)err;
+    if (n == 0)
+        return SIM_OK;
+    /* basic blocks: leaders are 0, branch targets and the instruction after
+     * a branch or an unconditional return */
+    uint8_t *leader = xcalloc(n + 1, 1);
+    leader[0] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ptx_ins *in = &k->ins[i];
+        if (in->op == PTXOP_BRA) {
+            leader[in->target] = 1;
+            leader[i + 1] = 1;
+        } else if (in->op == PTXOP_RET || in->op == PTXOP_EXIT) {
+            leader[i + 1] = 1;
+        }
+    }
+    uint32_t *blk_of = xmalloc(n * sizeof *blk_of);
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (leader[i])
+            nb++;
+        blk_of[i] = nb - 1;
+    }
+    uint32_t *first = xmalloc(nb * sizeof *first);
+    int32_t (*succ)[2] = xmalloc(nb * sizeof *succ);   /* -1 none, (int)nb = exit */
+    for (uint32_t i = 0; i < n; i++)
+        if (leader[i])
+            first[blk_of[i]] = i;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t last = b + 1 < nb ? first[b + 1] - 1 : n - 1;
+        const struct ptx_ins *in = &k->ins[last];
+        int32_t fall = last + 1 < n ? (int32_t)blk_of[last + 1] : (int32_t)nb;
+        succ[b][0] = succ[b][1] = -1;
+        if (in->op == PTXOP_BRA) {
+            succ[b][0] = (int32_t)blk_of[in->target];
+            if (in->guard >= 0)
+                succ[b][1] = fall;
+        } else if ((in->op == PTXOP_RET || in->op == PTXOP_EXIT) && in->guard < 0) {
+            succ[b][0] = (int32_t)nb;
+        } else {
+            succ[b][0] = fall;
+        }
+    }
+    /* predecessors in the reverse graph = successors in the CFG; a
+     * post-order of the reverse graph from the exit node */
+    uint32_t *npred = xcalloc(nb + 1, sizeof *npred);
+    for (uint32_t b = 0; b < nb; b++)
+        for (int e = 0; e < 2; e++)
+            if (succ[b][e] >= 0)
+                npred[succ[b][e]]++;
+    uint32_t *pstart = xcalloc(nb + 2, sizeof *pstart);
+    for (uint32_t v = 0; v <= nb; v++)
+        pstart[v + 1] = pstart[v] + npred[v];
+    uint32_t *plist = xmalloc((pstart[nb + 1] + 1) * sizeof *plist);
+    memset(npred, 0, (nb + 1) * sizeof *npred);
+    for (uint32_t b = 0; b < nb; b++)
+        for (int e = 0; e < 2; e++)
+            if (succ[b][e] >= 0) {
+                uint32_t v = (uint32_t)succ[b][e];
+                plist[pstart[v] + npred[v]++] = b;   /* reverse edge v -> b */
+            }
+    int32_t *order = xmalloc((nb + 1) * sizeof *order);   /* post-order number */
+    uint32_t *rpo = xmalloc((nb + 1) * sizeof *rpo);
+    uint32_t *stack = xmalloc((nb + 1) * sizeof *stack);
+    uint32_t *it = xcalloc(nb + 1, sizeof *it);
+    for (uint32_t v = 0; v <= nb; v++)
+        order[v] = -1;
+    uint32_t sp = 0, cnt = 0;
+    stack[sp++] = nb;
+    order[nb] = -2;               /* on stack */
+    while (sp > 0) {
+        uint32_t v = stack[sp - 1];
+        if (it[v] < npred[v]) {
+            uint32_t w = plist[pstart[v] + it[v]++];
+            if (order[w] == -1) {
+                order[w] = -2;
+                stack[sp++] = w;
+            }
+        } else {
+            sp--;
+            order[v] = (int32_t)cnt;
+            rpo[cnt++] = v;
+        }
+    }
+    /* idom over the reverse graph, processing in reverse post-order */
+    int32_t *idom = xmalloc((nb + 1) * sizeof *idom);
+    for (uint32_t v = 0; v <= nb; v++)
+        idom[v] = -1;
+    idom[nb] = (int32_t)nb;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (uint32_t r = cnt; r-- > 0;) {
+            uint32_t b = rpo[r];
+            if (b == nb)
+                continue;
+            /* reverse-graph predecessors of b = CFG successors of b */
+            int32_t nd = -1;
+            for (int e = 0; e < 2; e++) {
+                int32_t p = succ[b][e];
+                if (p < 0 || idom[p] < 0)
+                    continue;
+                if (nd < 0) {
+                    nd = p;
+                    continue;
+                }
+                int32_t a = p, c = nd;
+                while (a != c) {
+                    while (order[a] < order[c])
+                        a = idom[a];
+                    while (order[c] < order[a])
+                        c = idom[c];
+                }
+                nd = a;
+            }
+            if (nd >= 0 && idom[b] != nd) {
+                idom[b] = nd;
+                changed = true;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct ptx_ins *in = &k->ins[i];
+        if (in->op != PTXOP_BRA || in->guard < 0)
+            continue;
+        int32_t pd = idom[blk_of[i]];
+        in->reconv = (pd < 0 || pd == (int32_t)nb) ? -1 : (int32_t)first[pd];
+    }
+    free(idom);
+    free(it);
+    free(stack);
+    free(rpo);
+    free(order);
+    free(plist);
+    free(pstart);
+    free(npred);
+    free(succ);
+    free(first);
+    free(blk_of);
+    free(leader);
+    return SIM_OK;
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+static uint64_t
+align_up(uint64_t x, uint64_t a)
+{
+    return a ? (x + a - 1) / a * a : x;
+}
+
+/* Assign shared and local offsets of kernel k (static shared first, then
+ * extern shared, 16-aligned, at the end). */
+static void
+layout_kernel(struct ptx_kernel *k)
+{
+    uint64_t sh = 0, lo = 0;
+    for (uint32_t i = 0; i < k->n_syms; i++) {
+        struct ptx_sym *s = &k->syms[i];
+        if (s->space == PS_SHARED && !s->external) {
+            sh = align_up(sh, s->align);
+            s->offset = sh;
+            sh += s->size;
+        } else if (s->space == PS_LOCAL) {
+            lo = align_up(lo, s->align);
+            s->offset = lo;
+            lo += s->size;
+        }
+    }
+    sh = align_up(sh, 16);
+    for (uint32_t i = 0; i < k->n_syms; i++)
+        if (k->syms[i].space == PS_SHARED && k->syms[i].external)
+            k->syms[i].offset = sh;
+    k->shared_bytes = sh;
+    k->local_bytes = align_up(lo, 8);
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+int
+ptx_parse_text(const char *name, const char *text, size_t len, struct ptx_module **out,
+               struct sim_error *err)
+{
+    struct parser ps;
+    memset(&ps, 0, sizeof ps);
+    ps.path = name;
+    ps.p = text;
+    ps.end = text + len;
+    ps.line = ps.next_line = 1;
+    ps.err = err;
+    ps.m = xcalloc(1, sizeof *ps.m);
+    ps.m->path = xstrdup(name);
+    ps.m->address_size = 64;
+    int rc = parse_module(&ps);
+    for (uint32_t i = 0; rc == SIM_OK && i < ps.m->n_kernels; i++) {
+        layout_kernel(&ps.m->kernels[i]);
+        rc = compute_reconvergence(&ps.m->kernels[i], name, err);
+    }
+    if (rc < 0) {
+        ptx_module_free(ps.m);
+        return rc;
+    }
+    *out = ps.m;
+    return SIM_OK;
+}
+
+int
+ptx_parse_file(const char *path, struct ptx_module **out, struct sim_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open PTX file: %s", path, strerror(errno));
+    if (fseek(fp, 0, SEEK_END) != 0) {
+        fclose(fp);
+        return sim_error_set(err, SIM_ERR_IO, "%s: cannot read PTX file", path);
+    }
+    long n = ftell(fp);
+    if (n < 0 || n > (256L << 20)) {
+        fclose(fp);
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: PTX file larger than 256 MB", path);
+    }
+    rewind(fp);
+    char *buf = xmalloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, fp);
+    fclose(fp);
+    if (got != (size_t)n) {
+        free(buf);
+        return sim_error_set(err, SIM_ERR_IO, "%s: read error", path);
+    }
+    buf[n] = '\0';
+    if (memchr(buf, '\0', (size_t)n) != NULL) {
+        free(buf);
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: not a text file (NUL byte)", path);
+    }
+    int rc = ptx_parse_text(path, buf, (size_t)n, out, err);
+    free(buf);
+    return rc;
+}
+
+static void
+free_syms(struct ptx_sym *s, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        free(s[i].name);
+        free(s[i].init);
+    }
+    free(s);
+}
+
+void
+ptx_module_free(struct ptx_module *m)
+{
+    if (m == NULL)
+        return;
+    for (uint32_t i = 0; i < m->n_kernels; i++) {
+        struct ptx_kernel *k = &m->kernels[i];
+        free(k->name);
+        free_syms(k->params, k->n_params);
+        for (uint32_t r = 0; r < k->n_regs; r++)
+            free(k->regs[r].name);
+        free(k->regs);
+        free_syms(k->syms, k->n_syms);
+        free(k->ins);
+        for (uint32_t l = 0; l < k->n_labels; l++)
+            free(k->labels[l]);
+        free(k->labels);
+        free(k->label_at);
+    }
+    free(m->kernels);
+    free_syms(m->syms, m->n_syms);
+    for (uint32_t i = 0; i < m->n_mnems; i++)
+        free(m->mnems[i]);
+    free(m->mnems);
+    free(m->path);
+    free(m);
+}
+
+/* The identifier of an Itanium-mangled name (_Z6vecaddPKf... -> vecadd). */
+static bool
+mangled_matches(const char *mangled, const char *name)
+{
+    if (strncmp(mangled, "_Z", 2) != 0)
+        return false;
+    const char *p = mangled + 2;
+    if (*p == 'N')
+        return false;            /* nested (namespaced) names: match the full name only */
+    char *end;
+    long len = strtol(p, &end, 10);
+    if (end == p || len <= 0)
+        return false;
+    return (size_t)len == strlen(name) && strncmp(end, name, (size_t)len) == 0;
+}
+
+struct ptx_kernel *
+ptx_module_find(struct ptx_module *m, const char *name)
+{
+    struct ptx_kernel *found = NULL;
+    for (uint32_t i = 0; i < m->n_kernels; i++)
+        if (strcmp(m->kernels[i].name, name) == 0)
+            return &m->kernels[i];
+    for (uint32_t i = 0; i < m->n_kernels; i++) {
+        if (mangled_matches(m->kernels[i].name, name)) {
+            if (found != NULL)
+                return NULL;
+            found = &m->kernels[i];
+        }
+    }
+    return found;
+}

@@ -1,0 +1,32 @@
+/*
+ * ptx_parse.h - read a PTX file into a struct ptx_module.
+ *
+ * Accepts PTX as nvcc emits it (ISA 6.x-9.x, and the older 4.x/5.x of
+ * seed 001's listings): module directives, .entry kernels with .param,
+ * .reg, .shared, .local declarations, module-scope .global/.const/.shared
+ * data, labels, predicated instructions, vector and memory operands.
+ * Anything it does not support (an unknown instruction or modifier, a
+ * call, a texture) is an error naming the file and line.
+ */
+#ifndef SMSIM_FRONTEND_PTX_PARSE_H
+#define SMSIM_FRONTEND_PTX_PARSE_H
+
+#include "frontend/ptx_ir.h"
+#include "sim/error.h"
+
+/* Parse path.  On success *out owns the module (free with
+ * ptx_module_free) and every branch target is resolved. */
+int ptx_parse_file(const char *path, struct ptx_module **out, struct sim_error *err);
+
+/* Parse PTX text held in memory; name is used in messages. */
+int ptx_parse_text(const char *name, const char *text, size_t len, struct ptx_module **out,
+                   struct sim_error *err);
+
+void ptx_module_free(struct ptx_module *m);
+
+/* The kernel called name: its exact .entry name, or a mangled name whose
+ * C++ identifier is name (e.g. "vecadd" finds _Z6vecaddPKfS0_Pfi).  NULL if
+ * none or ambiguous. */
+struct ptx_kernel *ptx_module_find(struct ptx_module *m, const char *name);
+
+#endif /* SMSIM_FRONTEND_PTX_PARSE_H */

@@ -1,0 +1,337 @@
+/*
+ * check_kernels.c - every kernel of the suite, executed by the PTX frontend,
+ * against a C reference computed from the same inputs.
+ *
+ * Each test opens traces/<name>.launch, runs it functionally
+ * (record_emulate), re-reads the launch file for pristine inputs, computes
+ * the expected outputs in C and compares: exactly for integer results,
+ * within a relative tolerance for floating-point ones (nvcc contracts
+ * multiply-adds into fma, so the last bits may differ from C).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/launch.h"
+#include "frontend/ptx.h"
+#include "frontend/record.h"
+#include "testlib.h"
+
+struct run {
+    struct inst_source src;
+    const struct launch *out;    /* buffers after the run */
+    struct launch *in;           /* pristine inputs */
+    uint64_t warp_insts;
+};
+
+static void
+run_kernel(const char *name, struct run *r)
+{
+    char path[1024];
+    const char *srcdir = getenv("srcdir");
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    snprintf(path, sizeof path, "%s/traces/%s.launch", srcdir ? srcdir : ".", name);
+    ck_assert_msg(ptx_source_open(path, &r->src, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(record_emulate(&r->src, &tot, &err) == SIM_OK, "%s", err.msg);
+    r->warp_insts = tot.warp_insts;
+    r->out = ptx_source_launch(&r->src);
+    ck_assert_msg(launch_parse(path, &r->in, &err) == SIM_OK, "%s", err.msg);
+}
+
+static void
+run_free(struct run *r)
+{
+    launch_free(r->in);
+    inst_source_destroy(&r->src);
+}
+
+static const void *
+buf(const struct launch *l, const char *name)
+{
+    int i = launch_find_arg(l, name);
+    ck_assert_msg(i >= 0 && l->args[i].buffer, "no buffer %s", name);
+    return l->args[i].data;
+}
+
+static double
+scalar(const struct launch *l, const char *name)
+{
+    int i = launch_find_arg(l, name);
+    ck_assert_msg(i >= 0 && !l->args[i].buffer, "no scalar %s", name);
+    const struct launch_arg *a = &l->args[i];
+    if (a->type == LT_F32) {
+        float f;
+        memcpy(&f, &a->value, 4);
+        return f;
+    }
+    int32_t v;
+    memcpy(&v, &a->value, 4);
+    return v;
+}
+
+static void
+expect_close_f32(const char *what, const float *got, const float *want, size_t n, double tol)
+{
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)got[i] - (double)want[i]);
+        if (!(d <= tol * fmax(1.0, fabs((double)want[i])))) {
+            if (bad++ == 0)
+                first = i;
+        }
+    }
+    ck_assert_msg(bad == 0, "%s: %zu of %zu values differ; first [%zu] = %.9g, expected %.9g",
+                  what, bad, n, first, (double)got[first], (double)want[first]);
+}
+
+/* ---- vecadd ------------------------------------------------------------ */
+
+START_TEST(test_vecadd)
+{
+    struct run r;
+    run_kernel("vecadd", &r);
+    const float *a = buf(r.in, "a"), *b = buf(r.in, "b"), *c = buf(r.out, "c");
+    int n = (int)scalar(r.in, "n");
+    float *want = malloc((size_t)n * sizeof *want);
+    for (int i = 0; i < n; i++)
+        want[i] = a[i] + b[i];
+    expect_close_f32("vecadd c", c, want, (size_t)n, 0.0);
+    free(want);
+    run_free(&r);
+}
+END_TEST
+
+/* ---- reduce ------------------------------------------------------------- */
+
+START_TEST(test_reduce)
+{
+    struct run r;
+    run_kernel("reduce", &r);
+    const float *in = buf(r.in, "in"), *out = buf(r.out, "out");
+    double sum = 0;
+    for (size_t i = 0; i < 1048576; i++)
+        sum += in[i];
+    float want = (float)sum;
+    expect_close_f32("reduce out", out, &want, 1, 1e-5);
+    run_free(&r);
+}
+END_TEST
+
+/* ---- divergent ------------------------------------------------------------ */
+
+START_TEST(test_divergent)
+{
+    struct run r;
+    run_kernel("divergent", &r);
+    const uint32_t *x = buf(r.in, "x"), *steps = buf(r.out, "steps"), *digits = buf(r.out, "digits");
+    int n = (int)scalar(r.in, "n");
+    for (int i = 0; i < n; i++) {
+        uint32_t v = x[i], s = 0, d = 0;
+        if (v & 1) {
+            uint64_t c = v;
+            while (c != 1 && s < 1000) {
+                c = (c & 1) ? 3 * c + 1 : c / 2;
+                s++;
+            }
+        } else {
+            for (int b = 0; b < 4; b++) {
+                if ((v >> b) & 1)
+                    continue;
+                for (uint32_t w = v >> b; w != 0; w /= 10)
+                    d += w % 10;
+            }
+            s = d & 7;
+        }
+        ck_assert_msg(steps[i] == s && digits[i] == d, "element %d: got %u/%u, expected %u/%u", i,
+                      steps[i], digits[i], s, d);
+    }
+    run_free(&r);
+}
+END_TEST
+
+/* ---- hotspot ------------------------------------------------------------ */
+
+#define HS 16
+
+static bool
+in_range(int x, int lo, int hi)
+{
+    return x >= lo && x <= hi;
+}
+
+START_TEST(test_hotspot)
+{
+    struct run r;
+    run_kernel("hotspot", &r);
+    const float *power = buf(r.in, "power"), *src = buf(r.in, "temp_src");
+    const float *dst = buf(r.out, "temp_dst");
+    int iteration = (int)scalar(r.in, "iteration");
+    int cols = (int)scalar(r.in, "grid_cols"), rows = (int)scalar(r.in, "grid_rows");
+    int bcols = (int)scalar(r.in, "border_cols"), brows = (int)scalar(r.in, "border_rows");
+    float cap = (float)scalar(r.in, "cap"), rx = (float)scalar(r.in, "rx");
+    float ry = (float)scalar(r.in, "ry"), rz = (float)scalar(r.in, "rz");
+    float step = (float)scalar(r.in, "step");
+    float *want = calloc((size_t)rows * cols, sizeof *want);
+    float sdc = step / cap, rx1 = 1 / rx, ry1 = 1 / ry, rz1 = 1 / rz;
+    const float amb = 80.0f;
+    int nb_x = (int)r.in->grid[0], nb_y = (int)r.in->grid[1];
+    for (int by = 0; by < nb_y; by++) {
+        for (int bx = 0; bx < nb_x; bx++) {
+            float t[HS][HS] = { { 0 } }, p[HS][HS] = { { 0 } }, tt[HS][HS] = { { 0 } };
+            bool comp[HS][HS] = { { false } };
+            int sr = HS - iteration * 2, sc = HS - iteration * 2;
+            int by0 = sr * by - brows, bx0 = sc * bx - bcols;
+            int bymax = by0 + HS - 1, bxmax = bx0 + HS - 1;
+            for (int ty = 0; ty < HS; ty++)
+                for (int tx = 0; tx < HS; tx++) {
+                    int y = by0 + ty, x = bx0 + tx;
+                    if (in_range(y, 0, rows - 1) && in_range(x, 0, cols - 1)) {
+                        t[ty][tx] = src[y * cols + x];
+                        p[ty][tx] = power[y * cols + x];
+                    }
+                }
+            int vymin = by0 < 0 ? -by0 : 0;
+            int vymax = bymax > rows - 1 ? HS - 1 - (bymax - rows + 1) : HS - 1;
+            int vxmin = bx0 < 0 ? -bx0 : 0;
+            int vxmax = bxmax > cols - 1 ? HS - 1 - (bxmax - cols + 1) : HS - 1;
+            for (int i = 0; i < iteration; i++) {
+                for (int ty = 0; ty < HS; ty++)
+                    for (int tx = 0; tx < HS; tx++) {
+                        comp[ty][tx] = false;
+                        if (in_range(tx, i + 1, HS - i - 2) && in_range(ty, i + 1, HS - i - 2) &&
+                            in_range(tx, vxmin, vxmax) && in_range(ty, vymin, vymax)) {
+                            int n = ty - 1 < vymin ? vymin : ty - 1;
+                            int s = ty + 1 > vymax ? vymax : ty + 1;
+                            int w = tx - 1 < vxmin ? vxmin : tx - 1;
+                            int e = tx + 1 > vxmax ? vxmax : tx + 1;
+                            float c = t[ty][tx];
+                            comp[ty][tx] = true;
+                            tt[ty][tx] = (float)(c + sdc * (p[ty][tx] +
+                                         (t[s][tx] + t[n][tx] - 2.0 * c) * ry1 +
+                                         (t[ty][e] + t[ty][w] - 2.0 * c) * rx1 + (amb - c) * rz1));
+                        }
+                    }
+                if (i == iteration - 1)
+                    break;
+                for (int ty = 0; ty < HS; ty++)
+                    for (int tx = 0; tx < HS; tx++)
+                        if (comp[ty][tx])
+                            t[ty][tx] = tt[ty][tx];
+            }
+            for (int ty = 0; ty < HS; ty++)
+                for (int tx = 0; tx < HS; tx++)
+                    if (comp[ty][tx])
+                        want[(by0 + ty) * cols + bx0 + tx] = tt[ty][tx];
+        }
+    }
+    expect_close_f32("hotspot temp_dst", dst, want, (size_t)rows * cols, 1e-6);
+    free(want);
+    run_free(&r);
+}
+END_TEST
+
+/* ---- knn ------------------------------------------------------------------ */
+
+START_TEST(test_knn)
+{
+    struct run r;
+    run_kernel("knn", &r);
+    const float *loc = buf(r.in, "locations"), *dist = buf(r.out, "distances");
+    int n = (int)scalar(r.in, "num_records");
+    float lat = (float)scalar(r.in, "lat"), lng = (float)scalar(r.in, "lng");
+    float *want = malloc((size_t)n * sizeof *want);
+    for (int i = 0; i < n; i++) {
+        float a = lat - loc[2 * i], b = lng - loc[2 * i + 1];
+        want[i] = sqrtf(a * a + b * b);
+    }
+    expect_close_f32("knn distances", dist, want, (size_t)n, 1e-6);
+    free(want);
+    run_free(&r);
+}
+END_TEST
+
+/* ---- mm ------------------------------------------------------------------- */
+
+START_TEST(test_mm)
+{
+    struct run r;
+    run_kernel("mm", &r);
+    const float *a = buf(r.in, "a"), *b = buf(r.in, "b"), *c = buf(r.out, "c");
+    int wa = (int)scalar(r.in, "wa"), wb = (int)scalar(r.in, "wb");
+    int ha = (int)r.in->grid[1] * 32;
+    float *want = malloc((size_t)ha * wb * sizeof *want);
+    for (int i = 0; i < ha; i++)
+        for (int j = 0; j < wb; j++) {
+            float s = 0;
+            for (int k = 0; k < wa; k++)
+                s = fmaf(a[i * wa + k], b[k * wb + j], s);
+            want[i * wb + j] = s;
+        }
+    expect_close_f32("mm c", c, want, (size_t)ha * wb, 1e-5);
+    free(want);
+    run_free(&r);
+}
+END_TEST
+
+/* ---- ftest ----------------------------------------------------------------- */
+
+START_TEST(test_ftest)
+{
+    struct run r;
+    run_kernel("ftest", &r);
+    int p = (int)scalar(r.in, "p"), rows = (int)scalar(r.in, "rows");
+    int colsx = (int)scalar(r.in, "colsx"), colsy = (int)scalar(r.in, "colsy");
+    int rcols = (int)scalar(r.in, "rCols"), ucols = (int)scalar(r.in, "unrCols");
+    int od = (int)scalar(r.in, "obsDim"), rcd = (int)scalar(r.in, "rCoeffsDim");
+    int ucd = (int)scalar(r.in, "unrCoeffsDim"), rdd = (int)scalar(r.in, "rdataDim");
+    int udd = (int)scalar(r.in, "unrdataDim");
+    const float *obs = buf(r.in, "obs"), *rc = buf(r.in, "rCoeffs"), *uc = buf(r.in, "unrCoeffs");
+    const float *rd = buf(r.in, "rdata"), *ud = buf(r.in, "unrdata");
+    const float *got = buf(r.out, "dfStats");
+    float want[25];
+    ck_assert_int_le(colsx * colsy, 25);
+    for (int i = 0; i < colsy; i++)
+        for (int j = 0; j < colsx; j++) {
+            int idx = i * colsx + j;
+            if (i == j) {
+                want[idx] = 0;
+                continue;
+            }
+            float rr = 0, ru = 0;
+            for (int k = 0; k < rows; k++) {
+                float er = 0, eu = 0, y = obs[idx * od + k];
+                for (int m = 0; m < rcols; m++)
+                    er = fmaf(rc[i * rcd + m], rd[i * rdd + k * rcols + m], er);
+                for (int m = 0; m < ucols; m++)
+                    eu = fmaf(uc[idx * ucd + m], ud[idx * udd + k * ucols + m], eu);
+                rr = fmaf(y - er, y - er, rr);
+                ru = fmaf(y - eu, y - eu, ru);
+            }
+            float f = ((rr - ru) * ((float)rows - 2.0f * (float)p - 1.0f)) / ((float)p * ru);
+            want[idx] = isfinite(f) ? f : 0.0f;
+        }
+    expect_close_f32("ftest dfStats", got, want, (size_t)(colsx * colsy), 1e-4);
+    run_free(&r);
+}
+END_TEST
+
+static Suite *
+kernels_suite(void)
+{
+    Suite *s = suite_create("kernels");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_vecadd);
+    tcase_add_test(tc, test_reduce);
+    tcase_add_test(tc, test_divergent);
+    tcase_add_test(tc, test_hotspot);
+    tcase_add_test(tc, test_knn);
+    tcase_add_test(tc, test_mm);
+    tcase_add_test(tc, test_ftest);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(kernels_suite)
