@@ -34,6 +34,7 @@ struct cli_input {
     const char *trace;           /* a .smt file */
     const char *synth;           /* a synthetic kernel spec */
     const char *launch;          /* a PTX launch file */
+    const char *outdir;          /* --output-dir: base of the launch file's relative outputs */
 };
 
 /* Open the instruction source of in.  Defined in cmd_run.c. */

@@ -22,7 +22,7 @@ static void
 run_help(FILE *out)
 {
     fputs("usage: smsim run [--config NAME] [--set key=value]...\n"
-          "                 (--launch FILE | --trace FILE | --synth SPEC)\n"
+          "                 (--launch FILE [--output-dir DIR] | --trace FILE | --synth SPEC)\n"
           "                 [--stats-json FILE] [--stats FILE] [--per-sm] [--quiet]\n\n"
           "Simulate every kernel of the input on a GPU configuration and print a summary.\n\n"
           "  --config NAME       GPU config name or .cfg path (default " DEFAULT_CONFIG ";\n"
@@ -31,6 +31,8 @@ run_help(FILE *out)
           "  --launch FILE       a PTX launch file (doc/launch-format.md): the kernel is\n"
           "                      executed functionally as it is simulated, and the\n"
           "                      launch file's outputs are written afterwards\n"
+          "  --output-dir DIR    write the launch file's relative outputs under DIR\n"
+          "                      instead of the launch file's directory\n"
           "  --trace FILE        a .smt trace\n"
           "  --synth SPEC        a synthetic kernel (see below)\n"
           "  --stats-json FILE   write every statistic as JSON ('-' = stdout)\n"
@@ -92,6 +94,7 @@ cmd_run(int argc, char **argv)
         { "trace", required_argument, NULL, 't' },
         { "synth", required_argument, NULL, 'y' },
         { "launch", required_argument, NULL, 'L' },
+        { "output-dir", required_argument, NULL, 'O' },
         { "stats-json", required_argument, NULL, 'j' },
         { "stats", required_argument, NULL, 'S' },
         { "per-sm", no_argument, NULL, 'p' },
@@ -100,7 +103,7 @@ cmd_run(int argc, char **argv)
         { NULL, 0, NULL, 0 }
     };
     const char *config = DEFAULT_CONFIG;
-    struct cli_input in = { NULL, NULL, NULL };
+    struct cli_input in = { 0 };
     const char *json = NULL, *text = NULL;
     const char **sets = xcalloc((size_t)argc, sizeof *sets);
     size_t n_sets = 0;
@@ -108,13 +111,14 @@ cmd_run(int argc, char **argv)
     int c, status = CLI_OK;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:t:y:L:j:S:pqh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:j:S:pqh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': config = optarg; break;
         case 's': sets[n_sets++] = optarg; break;
         case 't': in.trace = optarg; break;
         case 'y': in.synth = optarg; break;
         case 'L': in.launch = optarg; break;
+        case 'O': in.outdir = optarg; break;
         case 'j': json = optarg; break;
         case 'S': text = optarg; break;
         case 'p': per_sm = true; break;
@@ -142,9 +146,17 @@ cmd_run(int argc, char **argv)
         goto out;
     }
     s = sim_new(&cfg);
-    if (sim_run(s, &src, &err) < 0 || ptx_source_write_outputs(&src, &err) < 0) {
+    if (sim_run(s, &src, &err) < 0 || ptx_source_write_outputs(&src, in.outdir, &err) < 0) {
         status = cli_fail(&err);
         goto out;
+    }
+    for (size_t k = 0; k < sim_kernel_count(s); k++) {
+        const struct sim_kernel_result *kr = sim_kernel(s, k);
+        if (kr->regs_requested > kr->ki.regs_per_thread)
+            fprintf(stderr, "smsim: note: kernel %zu (%s) asks for %u registers per thread, more "
+                    "than this GPU's %u: simulated with %u (the spill code a compiler would add "
+                    "is not modelled)\n", k, kr->ki.name, kr->regs_requested,
+                    kr->ki.regs_per_thread, kr->ki.regs_per_thread);
     }
     struct text_arg ta = { s, config };
     if (json != NULL && afile_write(json, print_json, &ta, &err) < 0) {
@@ -200,24 +212,28 @@ cmd_emulate(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "launch", required_argument, NULL, 'L' },
+        { "output-dir", required_argument, NULL, 'O' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char *launch = NULL;
+    const char *launch = NULL, *outdir = NULL;
     bool quiet = false;
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "L:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "L:O:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'L': launch = optarg; break;
+        case 'O': outdir = optarg; break;
         case 'q': quiet = true; break;
         case 'h':
-            fputs("usage: smsim emulate --launch FILE [--quiet]\n\n"
+            fputs("usage: smsim emulate --launch FILE [--output-dir DIR] [--quiet]\n\n"
                   "Execute the launch file's PTX kernel functionally, without the timing model\n"
                   "(warps in order, each to its next barrier), write the launch file's outputs\n"
-                  "and print the instruction count and emulation rate.\n", stdout);
+                  "and print the instruction count and emulation rate.  Relative output paths\n"
+                  "are resolved against --output-dir DIR if given, else the launch file's\n"
+                  "directory.\n", stdout);
             return CLI_OK;
         default: return cli_usage("emulate", "unknown option");
         }
@@ -234,7 +250,7 @@ cmd_emulate(int argc, char **argv)
     int rc = record_emulate(&src, &tot, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc == SIM_OK)
-        rc = ptx_source_write_outputs(&src, &err);
+        rc = ptx_source_write_outputs(&src, outdir, &err);
     if (rc < 0) {
         inst_source_destroy(&src);
         return cli_fail(&err);

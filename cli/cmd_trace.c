@@ -23,13 +23,14 @@ trace_help(FILE *out)
           "       smsim trace verify FILE.smt\n"
           "       smsim trace dump FILE.smt [--kernel K] [--block B] [--warp W] [--limit N]\n"
           "       smsim trace record (--launch FILE | --synth SPEC | --trace FILE) -o OUT.smt\n"
-          "                          [--chunk BYTES]\n\n"
+          "                          [--chunk BYTES] [--output-dir DIR]\n\n"
           "info    the file and kernel headers with their instruction counts\n"
           "verify  check every header and chunk (checksums, decompression, every\n"
           "        record, chunk chains, counts); exit 2 naming the byte offset of the\n"
           "        first problem\n"
           "dump    the instruction records as text, one per line\n"
-          "record  write a source's instruction streams to a .smt file\n\n", out);
+          "record  write a source's instruction streams to a .smt file (a launch file's\n"
+          "        outputs are written too, under --output-dir DIR if given)\n\n", out);
     synth_print_help(out);
 }
 
@@ -91,21 +92,22 @@ trace_record(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "synth", required_argument, NULL, 's' }, { "trace", required_argument, NULL, 't' },
-        { "launch", required_argument, NULL, 'L' },
+        { "launch", required_argument, NULL, 'L' }, { "output-dir", required_argument, NULL, 'O' },
         { "output", required_argument, NULL, 'o' }, { "chunk", required_argument, NULL, 'c' },
         { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
     };
-    struct cli_input in = { NULL, NULL, NULL };
+    struct cli_input in = { 0 };
     const char *out = NULL;
     uint64_t chunk = 0;
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:t:L:o:c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:t:L:O:o:c:h", opts, NULL)) != -1) {
         switch (c) {
         case 's': in.synth = optarg; break;
         case 't': in.trace = optarg; break;
         case 'L': in.launch = optarg; break;
+        case 'O': in.outdir = optarg; break;
         case 'o': out = optarg; break;
         case 'c':
             if (cli_parse_u64(optarg, &chunk) != 0 || chunk > UINT32_MAX)
@@ -125,7 +127,7 @@ trace_record(int argc, char **argv)
     int rc = record_to_smt(&src, out, "smsim " PACKAGE_VERSION " trace record", (uint32_t)chunk,
                            &tot, &err);
     if (rc == SIM_OK)
-        rc = ptx_source_write_outputs(&src, &err);
+        rc = ptx_source_write_outputs(&src, in.outdir, &err);
     inst_source_destroy(&src);
     if (rc < 0)
         return cli_fail(&err);

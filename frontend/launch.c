@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/afile.h"
 #include "sim/kvfile.h"
@@ -83,12 +84,40 @@ store(uint8_t *p, unsigned type, double v)
     }
 }
 
+/* chase STRIDE: the elements at multiples of STRIDE form one random cycle
+ * (Sattolo's algorithm); each holds the element index of the next. */
+static void
+fill_chase(uint8_t *dst, unsigned type, uint64_t n, uint64_t stride, uint64_t seed)
+{
+    unsigned b = launch_type_bytes(type);
+    uint64_t m = n / stride, s = seed;
+    uint64_t *next = xmalloc((m ? m : 1) * sizeof *next);
+    for (uint64_t i = 0; i < m; i++)
+        next[i] = i;
+    for (uint64_t i = m - 1; m > 1 && i > 0; i--) {
+        uint64_t j = splitmix(&s) % i;
+        uint64_t t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
+    memset(dst, 0, n * b);
+    for (uint64_t i = 0; i < m; i++) {
+        uint64_t v = next[i] * stride;
+        memcpy(dst + i * stride * b, &v, b);  /* little-endian: low bytes */
+    }
+    free(next);
+}
+
 void
 launch_fill(uint8_t *dst, unsigned type, uint64_t n, unsigned init, double lo, double hi,
             uint64_t seed)
 {
     unsigned b = launch_type_bytes(type);
     uint64_t s = seed;
+    if (init == LI_CHASE) {
+        fill_chase(dst, type, n, (uint64_t)lo, seed);
+        return;
+    }
     for (uint64_t i = 0; i < n; i++) {
         double v;
         switch (init) {
@@ -252,12 +281,34 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
         if (a.hi < a.lo)
             return sim_error_set(err, SIM_ERR_FORMAT, "%s: random range %g .. %g is empty", where,
                                  a.lo, a.hi);
+    } else if (strcmp(init, "chase") == 0 && (nr == 1 || nr == 3)) {
+        a.init = LI_CHASE;
+        a.seed = 1;
+        errno = 0;
+        unsigned long long st = strtoull(rest[0], &end, 0);
+        if (*end != '\0' || errno != 0 || st == 0 || st > cnt || rest[0][0] == '-')
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad chase stride '%s' (1 .. COUNT "
+                                 "elements)", where, rest[0]);
+        if (launch_type_is_float((unsigned)t) || launch_type_bytes((unsigned)t) < 4 ||
+            (launch_type_bytes((unsigned)t) == 4 && cnt > UINT32_MAX))
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: chase needs 32- or 64-bit integer "
+                                 "elements able to hold every index", where);
+        a.lo = (double)st;
+        if (nr == 3) {
+            if (strcmp(rest[1], "seed") != 0)
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'seed S' after the stride",
+                                     where);
+            errno = 0;
+            a.seed = strtoull(rest[2], &end, 0);
+            if (*end != '\0' || errno != 0)
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad seed '%s'", where, rest[2]);
+        }
     } else if (strcmp(init, "file") == 0 && nr == 1) {
         a.init = LI_FILE;
     } else {
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: bad initialiser (expected zeros | const V | random LO HI [seed S] "
-                             "| seq START [STEP] | file PATH)", where);
+                             "| seq START [STEP] | chase STRIDE [seed S] | file PATH)", where);
     }
     a.data = calloc(1, a.bytes);
     if (a.data == NULL)
@@ -278,8 +329,8 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
         fclose(fp);
         if (got != a.bytes || extra != EOF) {
             free(a.data);
-            sim_error_set(err, SIM_ERR_FORMAT, "%s: %s holds %s bytes, the buffer %llu", where, p,
-                          got != a.bytes ? "fewer" : "more", (unsigned long long)a.bytes);
+            sim_error_set(err, SIM_ERR_FORMAT, "%s: %s holds %s bytes than the buffer's %llu", where,
+                          p, got != a.bytes ? "fewer" : "more", (unsigned long long)a.bytes);
             free(p);
             return SIM_ERR_FORMAT;
         }
@@ -306,6 +357,7 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
     struct launch *l = xcalloc(1, sizeof *l);
     l->path = xstrdup(path);
     l->regs = 32;
+    l->repeat = 1;
     while ((rc = kvfile_next(&kf, &key, &v, err)) > 0) {
         const char *where = kf.where;
         unsigned lineno = kf.line;
@@ -354,6 +406,16 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
                 break;
             }
             l->regs = (uint32_t)x;
+        } else if (strcmp(key, "repeat") == 0) {
+            char *end;
+            errno = 0;
+            unsigned long x = strtoul(v, &end, 0);
+            if (*end != '\0' || errno != 0 || x == 0 || x > 100000 || v[0] == '-') {
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: bad repeat '%s' (1 .. 100000 "
+                                   "launches)", where, v);
+                break;
+            }
+            l->repeat = (uint32_t)x;
         } else if (strcmp(key, "arg") == 0) {
             rc = parse_arg(l, v, where, &total, err);
             if (rc < 0)
@@ -375,6 +437,7 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             l->outputs = xrealloc(l->outputs, (l->n_outputs + 1) * sizeof *l->outputs);
             l->outputs[l->n_outputs].arg = (uint32_t)a;
             l->outputs[l->n_outputs].path = kv_resolve(path, file);
+            l->outputs[l->n_outputs].given = xstrdup(file);
             l->outputs[l->n_outputs].line = lineno;
             l->n_outputs++;
         } else if (strcmp(key, "ptx") == 0 || strcmp(key, "kernel") == 0 ||
@@ -383,7 +446,7 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             break;
         } else {
             rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown key '%s' (expected ptx, kernel, "
-                               "grid, block, smem, regs, arg or output)", where, key);
+                               "grid, block, smem, regs, repeat, arg or output)", where, key);
             break;
         }
     }
@@ -410,12 +473,35 @@ launch_free(struct launch *l)
     for (uint32_t i = 0; i < l->n_args; i++)
         free(l->args[i].data);
     free(l->args);
-    for (uint32_t i = 0; i < l->n_outputs; i++)
+    for (uint32_t i = 0; i < l->n_outputs; i++) {
         free(l->outputs[i].path);
+        free(l->outputs[i].given);
+    }
     free(l->outputs);
     free(l->ptx_path);
     free(l->path);
     free(l);
+}
+
+/* mkdir -p of the directory part of path. */
+static int
+make_parents(const char *path, struct sim_error *err)
+{
+    char *d = xstrdup(path);
+    int rc = SIM_OK;
+    for (char *p = d + 1; *p != '\0'; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+            rc = sim_error_set(err, SIM_ERR_IO, "cannot create directory %s: %s", d,
+                               strerror(errno));
+            break;
+        }
+        *p = '/';
+    }
+    free(d);
+    return rc;
 }
 
 struct out_arg {
@@ -430,11 +516,27 @@ write_buffer(FILE *fp, void *arg)
 }
 
 int
-launch_write_outputs(const struct launch *l, struct sim_error *err)
+launch_write_outputs(const struct launch *l, const char *outdir, struct sim_error *err)
 {
     for (uint32_t i = 0; i < l->n_outputs; i++) {
-        struct out_arg oa = { &l->args[l->outputs[i].arg] };
-        SIM_FORWARD_IF_ERROR(afile_write(l->outputs[i].path, write_buffer, &oa, err));
+        const struct launch_output *o = &l->outputs[i];
+        struct out_arg oa = { &l->args[o->arg] };
+        char *path;
+        if (outdir != NULL && o->given[0] != '/') {
+            size_t n = strlen(outdir) + strlen(o->given) + 2;
+            path = xmalloc(n);
+            snprintf(path, n, "%s/%s", outdir, o->given);
+        } else {
+            path = xstrdup(o->path);
+        }
+        int rc = make_parents(path, err);
+        if (rc == SIM_OK)
+            rc = afile_write(path, write_buffer, &oa, err);
+        free(path);
+        if (rc < 0) {
+            sim_error_prefix(err, "%s:%u: output: ", l->path, o->line);
+            return rc;
+        }
     }
     return SIM_OK;
 }

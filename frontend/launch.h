@@ -10,13 +10,14 @@
  *   block  = 256[, Y[, Z]]             threads per block
  *   smem   = 0                         dynamic shared memory per block, bytes
  *   regs   = 32                        registers per thread (ptxas -v; default 32)
+ *   repeat = 1                         launch the kernel this many times in a row
  *   arg    = n u32 1048576             scalar argument: NAME TYPE VALUE
  *   arg    = a buffer f32 1048576 random -1 1 seed 7
  *                                      buffer argument: NAME buffer TYPE COUNT INIT
  *   output = c results/c.bin           after the run, write buffer c to a file
  *
  * INIT is zeros | const V | random LO HI [seed S] | seq START [STEP] |
- * file PATH.  Arguments are listed in the kernel's parameter order.
+ * chase STRIDE [seed S] | file PATH.  Arguments are listed in the kernel's parameter order.
  */
 #ifndef SMSIM_FRONTEND_LAUNCH_H
 #define SMSIM_FRONTEND_LAUNCH_H
@@ -28,7 +29,7 @@
 enum launch_type { LT_U8, LT_S8, LT_U16, LT_S16, LT_U32, LT_S32, LT_U64, LT_S64, LT_F32, LT_F64,
                    LT_COUNT };
 
-enum launch_init { LI_ZEROS, LI_CONST, LI_RANDOM, LI_SEQ, LI_FILE };
+enum launch_init { LI_ZEROS, LI_CONST, LI_RANDOM, LI_SEQ, LI_FILE, LI_CHASE };
 
 struct launch_arg {
     char name[64];
@@ -39,7 +40,8 @@ struct launch_arg {
     uint8_t *data;               /* buffer contents (host copy = device memory) */
     uint64_t value;              /* scalar bit pattern (little-endian, low bytes used) */
     uint8_t init;                /* enum launch_init */
-    double lo, hi;               /* const value / random range / seq start, step */
+    double lo, hi;               /* const value / random range / seq start, step /
+                                  * chase stride (lo) */
     uint64_t seed;               /* random */
     sim_addr_t addr;             /* device address, assigned by the PTX frontend */
     uint32_t line;               /* line in the launch file */
@@ -48,6 +50,7 @@ struct launch_arg {
 struct launch_output {
     uint32_t arg;                /* index of the buffer argument */
     char *path;                  /* resolved against the launch file's directory */
+    char *given;                 /* as written in the launch file */
     uint32_t line;
 };
 
@@ -58,6 +61,7 @@ struct launch {
     uint32_t grid[3], block[3];
     uint32_t smem;               /* dynamic shared memory per block, bytes */
     uint32_t regs;               /* registers per thread (for occupancy) */
+    uint32_t repeat;             /* launches of the kernel, back to back (default 1) */
     struct launch_arg *args;
     uint32_t n_args;
     struct launch_output *outputs;
@@ -69,8 +73,10 @@ struct launch {
 int launch_parse(const char *path, struct launch **out, struct sim_error *err);
 void launch_free(struct launch *l);
 
-/* Write every `output` buffer (each atomically). */
-int launch_write_outputs(const struct launch *l, struct sim_error *err);
+/* Write every `output` buffer (each atomically), creating missing parent
+ * directories.  outdir, if not NULL, replaces the launch file's directory
+ * as the base of relative output paths. */
+int launch_write_outputs(const struct launch *l, const char *outdir, struct sim_error *err);
 
 /* Index of the argument called name, or -1. */
 int launch_find_arg(const struct launch *l, const char *name);

@@ -16,9 +16,9 @@ px_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 {
     struct ptx_run *r = ctx;
     (void)err;
-    if (r->kernel_given)
+    if (r->launches == r->l->repeat)
         return 0;
-    r->kernel_given = true;
+    r->launches++;
     memset(ki, 0, sizeof *ki);
     snprintf(ki->name, sizeof ki->name, "%s", r->k->name);
     memcpy(ki->grid, r->l->grid, sizeof ki->grid);
@@ -34,10 +34,11 @@ px_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 }
 
 static int
-px_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
+px_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error *err)
 {
     struct ptx_run *r = ctx;
     (void)err;
+    r->n_sms = n_sms;
     if (max_slots > r->n_slots) {
         r->blocks = xrealloc(r->blocks, max_slots * sizeof *r->blocks);
         memset(r->blocks + r->n_slots, 0, (max_slots - r->n_slots) * sizeof *r->blocks);
@@ -47,20 +48,23 @@ px_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
 }
 
 static int
-px_block_begin(void *ctx, uint64_t id, uint32_t slot, struct sim_error *err)
+px_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_error *err)
 {
     struct ptx_run *r = ctx;
     if (slot >= r->n_slots || id >= r->n_blocks)
         return sim_error_set(err, SIM_ERR_INTERNAL, "block %" PRIu64 " / slot %u out of range",
                              id, slot);
-    ptx_exec_block_begin(r, slot, id);
+    ptx_exec_block_begin(r, slot, id, sm);
     return SIM_OK;
 }
 
 static int
-px_next_inst(void *ctx, uint32_t slot, uint32_t warp, struct warp_inst *wi, struct sim_error *err)
+px_next_inst(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct warp_inst *wi,
+             struct sim_error *err)
 {
-    return ptx_exec_step(ctx, slot, warp, wi, err);
+    struct ptx_run *r = ctx;
+    r->now = now;
+    return ptx_exec_step(r, slot, warp, wi, err);
 }
 
 static void
@@ -111,11 +115,12 @@ ptx_source_executed(const struct inst_source *src)
 }
 
 int
-ptx_source_write_outputs(const struct inst_source *src, struct sim_error *err)
+ptx_source_write_outputs(const struct inst_source *src, const char *outdir,
+                         struct sim_error *err)
 {
     if (!ptx_source_is(src))
         return SIM_OK;
-    return launch_write_outputs(((const struct ptx_run *)src->ctx)->l, err);
+    return launch_write_outputs(((const struct ptx_run *)src->ctx)->l, outdir, err);
 }
 
 int

@@ -22,8 +22,10 @@ bool ptx_source_is(const struct inst_source *src);
 /* The launch description (buffers and their contents) of a PTX source. */
 const struct launch *ptx_source_launch(const struct inst_source *src);
 
-/* Write the launch file's `output` buffers. */
-int ptx_source_write_outputs(const struct inst_source *src, struct sim_error *err);
+/* Write the launch file's `output` buffers (see launch_write_outputs for
+ * outdir, which may be NULL).  A no-op for other sources. */
+int ptx_source_write_outputs(const struct inst_source *src, const char *outdir,
+                             struct sim_error *err);
 
 /* Warp instructions executed so far. */
 uint64_t ptx_source_executed(const struct inst_source *src);

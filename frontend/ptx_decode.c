@@ -8,6 +8,7 @@
  * parameters) are deduplicated per file.
  */
 #include "frontend/ptx_decode.h"
+#include "frontend/ptx_lanes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,11 +56,14 @@ ptx_decode_memory(struct ptx_run *r, struct sim_error *err)
     struct ptx_module *m = r->m;
     sim_addr_t cur = PTX_GLOBAL_BASE;
 
-    if (l->n_args != k->n_params)
+    if (l->n_args != k->n_params) {
+        /* point at the first surplus arg, else at the kernel line */
+        unsigned line = l->n_args > k->n_params ? l->args[k->n_params].line : l->line_kernel;
         return sim_error_set(err, SIM_ERR_FORMAT,
-                             "%s: kernel %s takes %u parameter%s, the launch file gives %u arg%s",
-                             l->path, k->name, k->n_params, k->n_params == 1 ? "" : "s", l->n_args,
-                             l->n_args == 1 ? "" : "s");
+                             "%s:%u: kernel %s takes %u parameter%s, the launch file gives %u arg%s",
+                             l->path, line, k->name, k->n_params, k->n_params == 1 ? "" : "s",
+                             l->n_args, l->n_args == 1 ? "" : "s");
+    }
     r->regions = xcalloc(l->n_args + m->n_syms + 1, sizeof *r->regions);
     r->msym_addr = xcalloc(m->n_syms + 1, sizeof *r->msym_addr);
     r->msym_data = xcalloc(m->n_syms + 1, sizeof *r->msym_data);
@@ -96,6 +100,15 @@ ptx_decode_memory(struct ptx_run *r, struct sim_error *err)
                                  "%s:%u: argument %s is %" PRIu64 " bytes but parameter %u of %s "
                                  "(%s, .%s) is %" PRIu64, l->path, a->line, a->name, bytes, i,
                                  k->name, p->name, ptx_type_name(p->type), p->size);
+        bool pf = p->type == PT_F32 || p->type == PT_F64 || p->type == PT_F16;
+        bool pint = p->type != PT_NONE && !pf && p->type != PT_B8 && p->type != PT_B16 &&
+                    p->type != PT_B32 && p->type != PT_B64;
+        if (!a->buffer && ((pf && !launch_type_is_float(a->type)) ||
+                           (pint && launch_type_is_float(a->type))))
+            return sim_error_set(err, SIM_ERR_FORMAT,
+                                 "%s:%u: argument %s is %s but parameter %u of %s (%s) is .%s",
+                                 l->path, a->line, a->name, launch_type_name(a->type), i, k->name,
+                                 p->name, ptx_type_name(p->type));
         uint64_t v = a->buffer ? a->addr : a->value;
         memcpy(r->param_blob + p->offset, &v, bytes);
     }
@@ -161,6 +174,19 @@ static uint8_t
 cls_of_reg(const struct ptx_reg *g)
 {
     return g->rclass == RC_PRED ? SC_PRED : g->rclass == RC_64 ? SC_64 : SC_32;
+}
+
+/* Class of the register operand of a load or store of type t: PTX lets an
+ * integer or bit-size ld/st use a register wider than its type (a load
+ * sign- or zero-extends, a store keeps the low bytes). */
+static uint8_t
+mem_cls(const struct dctx *c, const struct ptx_opnd *o, unsigned t)
+{
+    uint8_t want = cls_of_type(t);
+    if (o->kind == PO_REG && want == SC_32 && t != PT_F32 && t != PT_F16 &&
+        cls_of_reg(&c->r->k->regs[o->reg]) == SC_64)
+        return SC_64;
+    return want;
 }
 
 /* The value an immediate takes for an operand of type t. */
@@ -476,7 +502,8 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         }
         if (ro.kind != PO_REG)
             return derr(c, "ld.param needs a register destination");
-        SIM_FORWARD_IF_ERROR(opnd(c, &ro, cls_of_type(in->type), in->type, dst[i], false));
+        SIM_FORWARD_IF_ERROR(opnd(c, &ro, mem_cls(c, &ro, in->type), in->type, dst[i], false));
+        v = lane_extend(v, in->type);
         val[i]->cls = dst[i]->cls;
         val[i]->idx = dst[i]->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
         add_dst(r, x, dst[i]);
@@ -583,7 +610,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             } else {
                 ro = *vo;
             }
-            SIM_FORWARD_IF_ERROR(opnd(c, &ro, T, t, &x->v[i], false));
+            SIM_FORWARD_IF_ERROR(opnd(c, &ro, mem_cls(c, &ro, t), t, &x->v[i], false));
             if (st)
                 add_src(r, x, &x->v[i]);
             else if (ro.kind != PO_REG)

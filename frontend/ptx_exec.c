@@ -164,7 +164,7 @@ exec_mem_fast(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
 {
     unsigned eb = ptx_type_bytes(x->type);
     if (x->vec != 1 || (eb != 4 && eb != 8) || (x->kind != XK_LD && x->kind != XK_ST) ||
-        x->v[0].cls == SC_NONE)
+        x->v[0].cls != (eb == 4 ? SC_32 : SC_64))
         return 0;
     uint8_t *ptr[32];
     uint32_t mm = m;
@@ -342,7 +342,8 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
         v[SR_LANEID] = l;
         v[SR_WARPID] = w;
         v[SR_NWARPID] = r->wpb;
-        v[SR_NSMID] = 1;
+        v[SR_SMID] = b->sm;
+        v[SR_NSMID] = r->n_sms;
         v[SR_LANEMASK_EQ] = 1u << l;
         v[SR_LANEMASK_LT] = (1u << l) - 1;
         v[SR_LANEMASK_LE] = (uint32_t)((UINT64_C(2) << l) - 1);
@@ -379,7 +380,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
 }
 
 void
-ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id)
+ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
 {
     struct pblock *b = &r->blocks[slot];
     if (!b->allocated) {
@@ -394,6 +395,7 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id)
         b->allocated = true;
     }
     b->id = id;
+    b->sm = sm;
     uint32_t gx = r->l->grid[0], gy = r->l->grid[1];
     b->ctaid[0] = (uint32_t)(id % gx);
     b->ctaid[1] = (uint32_t)((id / gx) % gy);
@@ -470,7 +472,7 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
         }
         break;
     case XK_MOVE_CLOCK:
-        LANES(m, { lane_set(pw, &x->d, l, pw->icount * 4); });
+        LANES(m, { lane_set(pw, &x->d, l, r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4); });
         break;
     case XK_LD:
     case XK_ST:

@@ -105,6 +105,7 @@ struct pwarp {
 struct pblock {
     uint64_t id;                 /* linear block id */
     uint32_t ctaid[3];
+    uint32_t sm;                 /* SM the block runs on (%smid) */
     uint8_t *smem;               /* shared memory: static + dynamic bytes */
     uint8_t *local;              /* local memory: local_bytes per thread */
     struct pwarp *warps;         /* warps_per_block */
@@ -153,12 +154,15 @@ struct ptx_run {
     /* scoreboard id bases */
     uint32_t id32, id64;         /* first ids of 32-bit and 64-bit registers */
     uint64_t executed;           /* warp instructions executed */
-    bool kernel_given;
+    uint32_t n_sms;              /* SMs of the GPU (%nsmid) */
+    sim_cycle_t now;             /* model cycle of the current fetch (%clock), or
+                                  * SIM_CYCLE_MAX: use 4 x the warp's instruction count */
+    uint32_t launches;           /* kernels handed to the model so far */
 };
 
 /* Prepare block slot s for block id (registers, shared and local memory,
  * SIMT stacks). */
-void ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id);
+void ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm);
 
 /* Execute the next instruction of warp w of slot s and describe it in *wi.
  * Returns 1, 0 if the warp has finished, negative on an execution error

@@ -80,6 +80,10 @@ struct ptx_opnd {
 };
 
 #define PTX_MAX_OPNDS 6
+/* Newest PTX ISA major version accepted (nvcc 13.0 emits .version 9.0). */
+#define PTX_MAX_VERSION_MAJOR 9
+/* Deepest nesting of { } blocks in a kernel body (inline asm opens one). */
+#define PTX_MAX_SCOPES 64
 
 struct ptx_ins {
     uint16_t op;                 /* enum ptx_op */

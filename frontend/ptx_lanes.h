@@ -1,6 +1,6 @@
 /*
  * ptx_lanes.h - per-lane register access shared by the PTX executor and
- * its arithmetic (private to frontend/ptx_exec.c and ptx_alu.c).
+ * its arithmetic (private to frontend/ptx_exec.c, ptx_alu.c and ptx_decode.c).
  */
 #ifndef SMSIM_FRONTEND_PTX_LANES_H
 #define SMSIM_FRONTEND_PTX_LANES_H

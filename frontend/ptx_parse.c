@@ -82,6 +82,78 @@ static const struct {
 
 enum tk { TK_EOF, TK_WORD, TK_NUM, TK_PUNCT, TK_STRING };
 
+/* A string -> index hash table (open addressing, linear probing).  Keys
+ * point at strings owned elsewhere that outlive the table. */
+struct names {
+    const char **key;
+    int32_t *val;
+    uint32_t cap;                /* power of two, or 0 */
+    uint32_t n;
+};
+
+static uint32_t
+names_hash(const char *s)
+{
+    uint32_t h = 2166136261u;    /* FNV-1a */
+    for (; *s != '\0'; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Slot of key, or of the empty slot where it would go. */
+static uint32_t
+names_slot(const struct names *t, const char *key)
+{
+    uint32_t i = names_hash(key) & (t->cap - 1);
+    while (t->key[i] != NULL && strcmp(t->key[i], key) != 0)
+        i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static int32_t
+names_get(const struct names *t, const char *key)
+{
+    if (t->cap == 0)
+        return -1;
+    uint32_t i = names_slot(t, key);
+    return t->key[i] != NULL ? t->val[i] : -1;
+}
+
+static void
+names_put(struct names *t, const char *key, int32_t val)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        struct names old = *t;
+        t->cap = old.cap ? 2 * old.cap : 64;
+        t->key = xcalloc(t->cap, sizeof *t->key);
+        t->val = xcalloc(t->cap, sizeof *t->val);
+        t->n = 0;
+        for (uint32_t i = 0; i < old.cap; i++)
+            if (old.key[i] != NULL) {
+                uint32_t j = names_slot(t, old.key[i]);
+                t->key[j] = old.key[i];
+                t->val[j] = old.val[i];
+                t->n++;
+            }
+        free(old.key);
+        free(old.val);
+    }
+    uint32_t i = names_slot(t, key);
+    if (t->key[i] == NULL) {
+        t->key[i] = key;
+        t->n++;
+    }
+    t->val[i] = val;
+}
+
+static void
+names_free(struct names *t)
+{
+    free(t->key);
+    free(t->val);
+    memset(t, 0, sizeof *t);
+}
+
 struct parser {
     const char *path;
     const char *p, *end;
@@ -93,7 +165,12 @@ struct parser {
     struct sim_error *err;
     struct ptx_module *m;
     struct ptx_kernel *k;        /* kernel being parsed */
-    int32_t *label_fix;          /* pending label ids per instruction operand */
+    /* name lookup in the kernel being parsed */
+    struct names regs;           /* visible register name -> index in k->regs */
+    struct names labels;         /* label name -> index in k->labels */
+    int32_t *shadow;             /* per register: the one its name hid, or -1 */
+    uint32_t scope_mark[PTX_MAX_SCOPES]; /* k->n_regs when each open '{' began */
+    unsigned depth;              /* open braces in the kernel body */
 };
 
 static int
@@ -135,6 +212,7 @@ next(struct parser *ps)
             continue;
         }
         if (p + 1 < ps->end && p[0] == '/' && p[1] == '*') {
+            uint32_t start = line;
             p += 2;
             while (p + 1 < ps->end && !(p[0] == '*' && p[1] == '/')) {
                 if (*p == '\n')
@@ -142,8 +220,8 @@ next(struct parser *ps)
                 p++;
             }
             if (p + 1 >= ps->end) {
-                ps->line = line;
-                return perr(ps, "unterminated comment");
+                ps->line = start;
+                return perr(ps, "unterminated comment (it starts here)");
             }
             p += 2;
             continue;
@@ -311,28 +389,47 @@ dup(const char *s)
     return xstrdup(s);
 }
 
+/* The register called name in the current scope, or -1. */
 static int32_t
-find_reg(const struct ptx_kernel *k, const char *name)
+find_reg(const struct parser *ps, const char *name)
 {
-    for (uint32_t i = 0; i < k->n_regs; i++)
-        if (strcmp(k->regs[i].name, name) == 0)
-            return (int32_t)i;
-    return -1;
+    return names_get(&ps->regs, name);
 }
 
+/* The label called name (created, undefined, if new). */
 static int32_t
-find_label(struct ptx_kernel *k, const char *name, bool create)
+find_label(struct parser *ps, const char *name)
 {
-    for (uint32_t i = 0; i < k->n_labels; i++)
-        if (strcmp(k->labels[i], name) == 0)
-            return (int32_t)i;
-    if (!create)
-        return -1;
+    struct ptx_kernel *k = ps->k;
+    int32_t i = names_get(&ps->labels, name);
+    if (i >= 0)
+        return i;
     k->labels = xrealloc(k->labels, (k->n_labels + 1) * sizeof *k->labels);
     k->label_at = xrealloc(k->label_at, (k->n_labels + 1) * sizeof *k->label_at);
     k->labels[k->n_labels] = dup(name);
     k->label_at[k->n_labels] = -1;
+    names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
     return (int32_t)k->n_labels++;
+}
+
+/* Open a { } scope in a kernel body. */
+static int
+scope_open(struct parser *ps)
+{
+    if (ps->depth == PTX_MAX_SCOPES)
+        return perr(ps, "blocks nested more than %d deep", PTX_MAX_SCOPES);
+    ps->scope_mark[ps->depth++] = ps->k->n_regs;
+    return SIM_OK;
+}
+
+/* Close a scope: its registers go out of view, uncovering what they hid. */
+static void
+scope_close(struct parser *ps)
+{
+    struct ptx_kernel *k = ps->k;
+    uint32_t mark = ps->scope_mark[--ps->depth];
+    for (uint32_t i = k->n_regs; i-- > mark;)
+        names_put(&ps->regs, k->regs[i].name, ps->shadow[i]);
 }
 
 static int32_t
@@ -401,20 +498,21 @@ static int
 add_reg(struct parser *ps, const char *name, uint8_t type)
 {
     struct ptx_kernel *k = ps->k;
-    int32_t old = find_reg(k, name);
-    if (old >= 0) {
-        if (k->regs[old].rclass != rclass_of(type))
-            return perr(ps, "register %s redeclared with another type", name);
-        return SIM_OK;
-    }
+    int32_t old = find_reg(ps, name);
+    if (old >= 0 && ps->depth > 0 && (uint32_t)old >= ps->scope_mark[ps->depth - 1])
+        return perr(ps, "register %s declared twice in one scope", name);
     if (k->n_regs >= 100000)
         return perr(ps, "more than 100000 registers");
     k->regs = xrealloc(k->regs, (k->n_regs + 1) * sizeof *k->regs);
-    struct ptx_reg *r = &k->regs[k->n_regs++];
+    ps->shadow = xrealloc(ps->shadow, (k->n_regs + 1) * sizeof *ps->shadow);
+    ps->shadow[k->n_regs] = old;
+    struct ptx_reg *r = &k->regs[k->n_regs];
     r->name = dup(name);
     r->type = type;
     r->rclass = rclass_of(type);
     r->index = k->n_rclass[r->rclass]++;
+    names_put(&ps->regs, r->name, (int32_t)k->n_regs);
+    k->n_regs++;
     return SIM_OK;
 }
 
@@ -429,7 +527,7 @@ parse_reg_decl(struct parser *ps)
         return perr(ps, "expected a register type after .reg, found '%s'", ps->tok);
     SIM_FORWARD_IF_ERROR(next(ps));
     for (;;) {
-        if (ps->kind != TK_WORD || ps->tok[0] != '%')
+        if (ps->kind != TK_WORD || ps->tok[0] == '.' || isdigit((unsigned char)ps->tok[0]))
             return perr(ps, "expected a register name, found '%s'", ps->tok);
         char name[256];
         snprintf(name, sizeof name, "%s", ps->tok);
@@ -637,7 +735,7 @@ static const struct mod_word mods[] = {
     /* memory ordering and scope qualifiers: no effect in this model */
     { "relaxed", 6, 0 }, { "acquire", 6, 0 }, { "release", 6, 0 }, { "acq_rel", 6, 0 },
     { "sc", 6, 0 }, { "weak", 6, 0 }, { "strong", 6, 0 }, { "gpu", 6, 0 }, { "sys", 6, 0 },
-    { "cta", 6, 0 }, { "aligned", 6, 0 }, { "noftz", 6, 0 }, { "mmio", 6, 0 },
+    { "cta", 6, 0 }, { "gl", 6, 0 }, { "cluster", 6, 0 }, { "aligned", 6, 0 }, { "noftz", 6, 0 }, { "mmio", 6, 0 },
     { "L1::evict_last", 6, 0 }, { "L1::evict_first", 6, 0 }, { "L1::evict_normal", 6, 0 },
     { "L1::no_allocate", 6, 0 }, { "L2::64B", 6, 0 }, { "L2::128B", 6, 0 },
     { "L2::256B", 6, 0 }, { "L2::cache_hint", 6, 0 }, { "red", 6, 0 }, { "popc", 6, 0 },
@@ -730,7 +828,7 @@ parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
         o->sreg = sr;
         return next(ps);
     }
-    int32_t r = find_reg(ps->k, ps->tok);
+    int32_t r = find_reg(ps, ps->tok);
     if (r < 0) {
         if (strncmp(ps->tok, "%envreg", 7) == 0 || strncmp(ps->tok, "%pm", 3) == 0)
             return perr(ps, "special register %s is not supported", ps->tok);
@@ -759,19 +857,17 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         for (;;) {
             if (o->nvec == 4)
                 return perr(ps, "vector operand with more than 4 elements");
-            if (ps->kind != TK_WORD || ps->tok[0] != '%') {
-                if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
-                    o->regs[o->nvec++] = -1;
-                    SIM_FORWARD_IF_ERROR(next(ps));
-                } else {
-                    return perr(ps, "expected a register in a vector operand, found '%s'", ps->tok);
-                }
-            } else {
-                int32_t r = find_reg(ps->k, ps->tok);
+            if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
+                o->regs[o->nvec++] = -1;
+                SIM_FORWARD_IF_ERROR(next(ps));
+            } else if (ps->kind == TK_WORD && (ps->tok[0] == '%' || find_reg(ps, ps->tok) >= 0)) {
+                int32_t r = find_reg(ps, ps->tok);
                 if (r < 0)
                     return perr(ps, "undeclared register '%s'", ps->tok);
                 o->regs[o->nvec++] = r;
                 SIM_FORWARD_IF_ERROR(next(ps));
+            } else {
+                return perr(ps, "expected a register in a vector operand, found '%s'", ps->tok);
             }
             if (is_punct(ps, ',')) {
                 SIM_FORWARD_IF_ERROR(next(ps));
@@ -784,8 +880,8 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
     if (is_punct(ps, '[')) {
         SIM_FORWARD_IF_ERROR(next(ps));
         o->kind = PO_MEM;
-        if (ps->kind == TK_WORD && ps->tok[0] == '%') {
-            int32_t r = find_reg(ps->k, ps->tok);
+        if (ps->kind == TK_WORD && (ps->tok[0] == '%' || find_reg(ps, ps->tok) >= 0)) {
+            int32_t r = find_reg(ps, ps->tok);
             if (r < 0)
                 return perr(ps, "undeclared register '%s'", ps->tok);
             o->reg = r;
@@ -793,7 +889,7 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         } else if (ps->kind == TK_WORD) {
             int32_t s = find_sym(ps, ps->tok);
             if (s == SYM_UNKNOWN)
-                return perr(ps, "unknown symbol '%s'", ps->tok);
+                return perr(ps, "no register or variable called '%s'", ps->tok);
             o->sym = s;
             SIM_FORWARD_IF_ERROR(next(ps));
         } else if (ps->kind == TK_NUM) {
@@ -843,7 +939,7 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         }
         return next(ps);
     }
-    if (ps->kind == TK_WORD && ps->tok[0] == '%')
+    if (ps->kind == TK_WORD && (ps->tok[0] == '%' || find_reg(ps, ps->tok) >= 0))
         return parse_reg_operand(ps, o);
     if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
         o->kind = PO_SINK;
@@ -852,12 +948,12 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
     if (ps->kind == TK_WORD) {
         if (in_branch) {
             o->kind = PO_LABEL;
-            o->label = find_label(ps->k, ps->tok, true);
+            o->label = find_label(ps, ps->tok);
             return next(ps);
         }
         int32_t s = find_sym(ps, ps->tok);
         if (s == SYM_UNKNOWN)
-            return perr(ps, "unknown symbol '%s'", ps->tok);
+            return perr(ps, "no register or variable called '%s'", ps->tok);
         o->kind = PO_SYM;
         o->sym = s;
         SIM_FORWARD_IF_ERROR(next(ps));
@@ -1031,17 +1127,20 @@ parse_body(struct parser *ps)
     struct ptx_kernel *k = ps->k;
     int depth = 0;
     SIM_FORWARD_IF_ERROR(expect_punct(ps, '{'));
+    SIM_FORWARD_IF_ERROR(scope_open(ps));
     depth = 1;
     while (depth > 0) {
         if (ps->kind == TK_EOF)
             return perr(ps, "kernel %s: missing '}'", k->name);
         if (is_punct(ps, '{')) {
             depth++;
+            SIM_FORWARD_IF_ERROR(scope_open(ps));
             SIM_FORWARD_IF_ERROR(next(ps));
             continue;
         }
         if (is_punct(ps, '}')) {
             depth--;
+            scope_close(ps);
             SIM_FORWARD_IF_ERROR(next(ps));
             continue;
         }
@@ -1073,7 +1172,7 @@ parse_body(struct parser *ps)
             snprintf(name, sizeof name, "%s", ps->tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             if (is_punct(ps, ':')) {
-                int32_t l = find_label(k, name, true);
+                int32_t l = find_label(ps, name);
                 if (k->label_at[l] >= 0)
                     return perr(ps, "label %s defined twice", name);
                 k->label_at[l] = (int32_t)k->n_ins;
@@ -1096,7 +1195,7 @@ parse_body(struct parser *ps)
                 neg = true;
                 SIM_FORWARD_IF_ERROR(next(ps));
             }
-            int32_t g = ps->kind == TK_WORD ? find_reg(k, ps->tok) : -1;
+            int32_t g = ps->kind == TK_WORD ? find_reg(ps, ps->tok) : -1;
             if (g < 0 || k->regs[g].rclass != RC_PRED)
                 return perr(ps, "expected a predicate register after '@', found '%s'", ps->tok);
             SIM_FORWARD_IF_ERROR(next(ps));
@@ -1112,10 +1211,18 @@ parse_body(struct parser *ps)
         return perr(ps, "unexpected '%s' in kernel %s", ps->tok, k->name);
     }
     /* resolve labels */
-    for (uint32_t i = 0; i < k->n_labels; i++)
-        if (k->label_at[i] < 0)
-            return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%u: kernel %s: undefined label %s",
-                                 ps->path, k->line, k->name, k->labels[i]);
+    for (uint32_t i = 0; i < k->n_labels; i++) {
+        if (k->label_at[i] >= 0)
+            continue;
+        uint32_t use = k->line;    /* the first branch to it, else the kernel */
+        for (uint32_t j = 0; j < k->n_ins; j++)
+            if (k->ins[j].op == PTXOP_BRA && k->ins[j].o[0].label == (int32_t)i) {
+                use = k->ins[j].line;
+                break;
+            }
+        return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%u: kernel %s: undefined label %s",
+                             ps->path, use, k->name, k->labels[i]);
+    }
     for (uint32_t i = 0; i < k->n_ins; i++) {
         struct ptx_ins *in = &k->ins[i];
         if (in->op == PTXOP_BRA)
@@ -1137,6 +1244,9 @@ parse_entry(struct parser *ps)
     k->name = dup(ps->tok);
     k->line = ps->line;
     ps->k = k;
+    names_free(&ps->regs);
+    names_free(&ps->labels);
+    ps->depth = 0;
     SIM_FORWARD_IF_ERROR(next(ps));
     if (is_punct(ps, '(')) {
         SIM_FORWARD_IF_ERROR(next(ps));
@@ -1221,6 +1331,13 @@ parse_module(struct parser *ps)
         snprintf(d, sizeof d, "%s", ps->tok);
         SIM_FORWARD_IF_ERROR(next(ps));
         if (strcmp(d, ".version") == 0) {
+            unsigned major = 0, minor = 0;
+            char extra;
+            if (sscanf(ps->tok, "%u.%u%c", &major, &minor, &extra) != 2)
+                return perr(ps, "bad .version '%s' (expected MAJOR.MINOR)", ps->tok);
+            if (major < 1 || major > PTX_MAX_VERSION_MAJOR)
+                return perr(ps, "PTX ISA version %s is not supported (1.0 .. %d.x)", ps->tok,
+                            PTX_MAX_VERSION_MAJOR);
             snprintf(m->version, sizeof m->version, "%s", ps->tok);
             SIM_FORWARD_IF_ERROR(next(ps));
         } else if (strcmp(d, ".target") == 0) {
@@ -1486,6 +1603,9 @@ ptx_parse_text(const char *name, const char *text, size_t len, struct ptx_module
     ps.m->path = xstrdup(name);
     ps.m->address_size = 64;
     int rc = parse_module(&ps);
+    names_free(&ps.regs);
+    names_free(&ps.labels);
+    free(ps.shadow);
     for (uint32_t i = 0; rc == SIM_OK && i < ps.m->n_kernels; i++) {
         layout_kernel(&ps.m->kernels[i]);
         rc = compute_reconvergence(&ps.m->kernels[i], name, err);

@@ -20,14 +20,14 @@ record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
     struct warp_inst wi;
     uint32_t live = wpb;
 
-    SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, id, 0, err));
+    SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, id, 0, 0, err));
     if (w != NULL)
         SIM_FORWARD_IF_ERROR(smt_writer_block_begin(w, id, err));
     while (live > 0) {
         /* run every live warp up to its next barrier or its end */
         for (uint32_t k = 0; k < wpb; k++) {
             while (!done[k] && !waiting[k]) {
-                int r = inst_source_next(src, 0, k, &wi, err);
+                int r = inst_source_next(src, 0, k, SIM_CYCLE_MAX, &wi, err);
                 if (r < 0)
                     return r;
                 if (r == 0) {
@@ -62,7 +62,7 @@ drive(struct inst_source *src, struct kernel_info *ki, smt_writer *w, struct rec
     while (rc > 0) {
         uint32_t wpb = kernel_info_warps_per_block(ki);
         uint64_t nb = kernel_info_blocks(ki);
-        rc = src->ops->kernel_begin(src->ctx, 1, err);
+        rc = src->ops->kernel_begin(src->ctx, 1, 1, err);
         if (rc == SIM_OK && w != NULL)
             rc = smt_writer_kernel_begin(w, ki, err);
         for (uint64_t b = 0; rc == SIM_OK && b < nb; b++)

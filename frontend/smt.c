@@ -461,8 +461,9 @@ src_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 }
 
 static int
-src_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
+src_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error *err)
 {
+    (void)n_sms;
     struct smt_src *s = ctx;
     size_t need = (size_t)max_slots * s->wpb;
 
@@ -482,8 +483,9 @@ src_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
 }
 
 static int
-src_block_begin(void *ctx, uint64_t block_id, uint32_t slot, struct sim_error *err)
+src_block_begin(void *ctx, uint64_t block_id, uint32_t slot, uint32_t sm, struct sim_error *err)
 {
+    (void)sm;
     struct smt_src *s = ctx;
     struct smt_blk b;
 
@@ -547,9 +549,10 @@ load_next_chunk(struct smt_src *s, struct cursor *c, struct sim_error *err)
 }
 
 static int
-src_next_inst(void *ctx, uint32_t slot, uint32_t warp, struct warp_inst *wi,
+src_next_inst(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct warp_inst *wi,
               struct sim_error *err)
 {
+    (void)now;
     struct smt_src *s = ctx;
     struct cursor *c = &s->cur[(size_t)slot * s->wpb + warp];
     const char *why = NULL;

@@ -230,8 +230,9 @@ sy_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 }
 
 static int
-sy_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
+sy_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error *err)
 {
+    (void)n_sms;
     struct synth *s = ctx;
     (void)err;
     free(s->step);
@@ -243,8 +244,9 @@ sy_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
 }
 
 static int
-sy_block_begin(void *ctx, uint64_t block_id, uint32_t slot, struct sim_error *err)
+sy_block_begin(void *ctx, uint64_t block_id, uint32_t slot, uint32_t sm, struct sim_error *err)
 {
+    (void)sm;
     struct synth *s = ctx;
     if (block_id >= s->blocks)
         return sim_error_set(err, SIM_ERR_FORMAT, "synthetic kernel has no block %" PRIu64,
@@ -256,8 +258,10 @@ sy_block_begin(void *ctx, uint64_t block_id, uint32_t slot, struct sim_error *er
 }
 
 static int
-sy_next_inst(void *ctx, uint32_t slot, uint32_t warp, struct warp_inst *wi, struct sim_error *err)
+sy_next_inst(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct warp_inst *wi,
+             struct sim_error *err)
 {
+    (void)now;
     struct synth *s = ctx;
     uint64_t *k = &s->step[(size_t)slot * s->wpb + warp];
     uint64_t b = s->block[slot];

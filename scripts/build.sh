@@ -1,7 +1,8 @@
 #!/bin/sh
 # build.sh - set up, build and run smsim on Debian 12 (the README's two commands).
 #
-#   scripts/build.sh demo    install what is missing, build, simulate a bundled kernel on the H100
+#   scripts/build.sh demo    install what is missing, build, simulate a bundled kernel
+#                            (HotSpot, from its PTX) on the H100
 #   scripts/build.sh check   install what is missing, build, run every test (make check)
 #   scripts/build.sh build   install what is missing and build only
 #
@@ -49,8 +50,8 @@ demo)
     deps
     build
     echo
-    echo "== build/smsim run --config h100 --trace traces/saxpy.smt"
-    ./build/smsim run --config h100 --trace traces/saxpy.smt
+    echo "== build/smsim run --config h100 --launch traces/hotspot.launch"
+    ./build/smsim run --config h100 --launch traces/hotspot.launch
     ;;
 check)
     deps

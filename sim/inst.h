@@ -9,13 +9,17 @@
  *
  * Protocol, per kernel:
  *   next_kernel(&ki)                   -> 1, or 0 when there are no more kernels
- *   kernel_begin(max_slots)            the model will keep at most max_slots
- *                                      blocks open at once
- *   block_begin(block_id, slot)        block_id = linear block index (x fastest);
+ *   kernel_begin(max_slots, n_sms)     the model will keep at most max_slots
+ *                                      blocks open at once on n_sms SMs
+ *   block_begin(block_id, slot, sm)    block_id = linear block index (x fastest);
  *                                      ids are opened in increasing order; slot
- *                                      is the model's handle, < max_slots
- *   next_inst(slot, warp, &wi)         -> 1 with *wi filled, 0 when that warp has
- *                                      no more instructions, < 0 on error
+ *                                      is the model's handle, < max_slots; sm is
+ *                                      the SM the block runs on (%smid)
+ *   next_inst(slot, warp, now, &wi)    -> 1 with *wi filled, 0 when that warp has
+ *                                      no more instructions, < 0 on error; now
+ *                                      is the model's cycle at the fetch (what a
+ *                                      %clock read returns), SIM_CYCLE_MAX when
+ *                                      no timing model runs (record, emulate)
  *   block_end(slot)                    the block's slot may be reused
  * Errors are negative enum sim_err codes with the message in *err.
  *
@@ -119,10 +123,11 @@ enum sim_isa { SIM_ISA_NONE = 0, SIM_ISA_PTX = 1, SIM_ISA_SASS = 2, SIM_ISA_SYNT
 
 struct inst_source_ops {
     int (*next_kernel)(void *ctx, struct kernel_info *ki, struct sim_error *err);
-    int (*kernel_begin)(void *ctx, uint32_t max_slots, struct sim_error *err);
-    int (*block_begin)(void *ctx, uint64_t block_id, uint32_t slot, struct sim_error *err);
-    int (*next_inst)(void *ctx, uint32_t slot, uint32_t warp, struct warp_inst *wi,
-                     struct sim_error *err);
+    int (*kernel_begin)(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error *err);
+    int (*block_begin)(void *ctx, uint64_t block_id, uint32_t slot, uint32_t sm,
+                       struct sim_error *err);
+    int (*next_inst)(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now,
+                     struct warp_inst *wi, struct sim_error *err);
     void (*block_end)(void *ctx, uint32_t slot);
     /* Name of an opcode id for printing.  Opcode ids are dense from 0:
      * NULL is returned for the first id past the table (and may be for all). */
@@ -138,10 +143,10 @@ struct inst_source {
 
 /* Convenience wrappers (inline: they sit on the fetch path). */
 static inline int
-inst_source_next(struct inst_source *s, uint32_t slot, uint32_t warp,
+inst_source_next(struct inst_source *s, uint32_t slot, uint32_t warp, sim_cycle_t now,
                  struct warp_inst *wi, struct sim_error *err)
 {
-    return s->ops->next_inst(s->ctx, slot, warp, wi, err);
+    return s->ops->next_inst(s->ctx, slot, warp, now, wi, err);
 }
 
 void inst_source_destroy(struct inst_source *s);

@@ -29,10 +29,11 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
 
     fprintf(out, "kernel %zu: %s\n", k, kr->ki.name);
     fprintf(out, "  launch        grid (%u,%u,%u) x block (%u,%u,%u) = %" PRIu64 " blocks of %u "
-                 "warps; %u regs/thread, %u B shared/block\n",
+                 "warps; %u regs/thread%s, %u B shared/block\n",
             kr->ki.grid[0], kr->ki.grid[1], kr->ki.grid[2], kr->ki.block[0], kr->ki.block[1],
             kr->ki.block[2], kernel_info_blocks(&kr->ki), kr->occ.warps_per_block,
-            kr->ki.regs_per_thread, kr->ki.smem_static + kr->ki.smem_dynamic);
+            kr->ki.regs_per_thread, kr->regs_requested > kr->ki.regs_per_thread ?
+            " (clamped: the kernel asks for more)" : "", kr->ki.smem_static + kr->ki.smem_dynamic);
     fprintf(out, "  occupancy     %u blocks/SM (limited by %s) = %u warps, %.1f %% theoretical, "
                  "%.1f %% achieved\n",
             kr->occ.blocks_per_sm, occupancy_limiter_name(kr->occ.limiter), kr->occ.active_warps,
@@ -127,8 +128,10 @@ report_json(FILE *out, const sim *s, const char *config_name)
         fprintf(out, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n",
                 kr->ki.grid[0], kr->ki.grid[1], kr->ki.grid[2], kr->ki.block[0], kr->ki.block[1],
                 kr->ki.block[2]);
-        fprintf(out, "      \"regs_per_thread\": %u,\n      \"smem_per_block\": %u,\n",
-                kr->ki.regs_per_thread, kr->ki.smem_static + kr->ki.smem_dynamic);
+        fprintf(out, "      \"regs_per_thread\": %u,\n      \"regs_requested\": %u,\n"
+                     "      \"smem_per_block\": %u,\n",
+                kr->ki.regs_per_thread, kr->regs_requested,
+                kr->ki.smem_static + kr->ki.smem_dynamic);
         fprintf(out, "      \"occupancy\": {\"blocks_per_sm\": %u, \"warps_per_block\": %u, "
                      "\"active_warps\": %u, \"occupancy\": ",
                 kr->occ.blocks_per_sm, kr->occ.warps_per_block, kr->occ.active_warps);
@@ -165,7 +168,9 @@ report_stats_reference(FILE *out, const sim *s)
           "cycles x sub-partitions per SM.\n\n"
           "Top-level JSON keys: `cycles` (all kernels, core clock), `warp_insts`,\n"
           "`config` (every config field), `kernels` (per kernel: `name`, `grid`, `block`,\n"
-          "`regs_per_thread`, `smem_per_block`, `occupancy`, `start_cycle`, `cycles`,\n"
-          "`truncated`, `warp_insts`, `stats`) and `totals`.\n\n", out);
+          "`regs_per_thread`, `regs_requested` (more than `regs_per_thread` when the\n"
+          "kernel asked for more registers than the GPU has and was clamped),\n"
+          "`smem_per_block`, `occupancy`, `start_cycle`, `cycles`, `truncated`,\n"
+          "`warp_insts`, `stats`) and `totals`.\n\n", out);
     stats_print_reference(out, sim_stats(s));
 }

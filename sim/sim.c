@@ -221,7 +221,10 @@ run_kernel(struct sim *s, struct sim_error *err)
     const struct sim_config *c = &s->cfg;
     struct kernel_info *ki = &s->ki;
     sim_cycle_t start = evq_now(s->q);
+    uint32_t regs_requested = ki->regs_per_thread;
 
+    if (ki->regs_per_thread > c->sm_max_regs_per_thread)
+        ki->regs_per_thread = c->sm_max_regs_per_thread;
     SIM_FORWARD_IF_ERROR(occupancy_compute(c, kernel_info_threads_per_block(ki),
                                            ki->regs_per_thread, ki->smem_static + ki->smem_dynamic,
                                            &s->occ, err));
@@ -239,7 +242,7 @@ run_kernel(struct sim *s, struct sim_error *err)
     s->n_free = max_slots;
     for (uint32_t i = 0; i < max_slots; i++)
         s->free_slot[i] = max_slots - 1 - i;
-    SIM_FORWARD_IF_ERROR(s->src->ops->kernel_begin(s->src->ctx, max_slots, err));
+    SIM_FORWARD_IF_ERROR(s->src->ops->kernel_begin(s->src->ctx, max_slots, s->n_sm, err));
 
     uint64_t l1 = occupancy_l1_bytes(c, &s->occ);
     for (uint32_t i = 0; i < s->n_sm; i++) {
@@ -312,6 +315,7 @@ run_kernel(struct sim *s, struct sim_error *err)
     kr->start = start;
     kr->cycles = cycles;
     kr->blocks = s->retired;
+    kr->regs_requested = regs_requested;
     kr->truncated = truncated;
     stats_snapshot_init(s->st, &kr->snap);
     stats_snapshot_take(s->st, &kr->snap);

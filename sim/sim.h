@@ -27,6 +27,10 @@ struct sim_kernel_result {
     sim_cycle_t start;           /* cycle the kernel was launched */
     sim_cycle_t cycles;          /* launch to completion (all writes performed) */
     uint64_t blocks;             /* blocks simulated */
+    uint32_t regs_requested;     /* registers per thread the source asked for; more than
+                                  * ki.regs_per_thread when clamped to sm.max_regs_per_thread
+                                  * (the source was compiled for a larger register file; the
+                                  * spill code the compiler would add is not modelled) */
     bool truncated;              /* stopped by sim.max_cycles */
     struct stats_snapshot snap;  /* the kernel's statistics */
 };

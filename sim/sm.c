@@ -180,7 +180,7 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
     while (sm->w_ib_n[w] < ibuf && !sm->w_ended[w] && !sm->w_hold[w]) {
         uint32_t i = (sm->w_ib_head[w] + sm->w_ib_n[w]) % ibuf;
         struct warp_inst *wi = &sm->ib[(size_t)w * ibuf + i];
-        int r = inst_source_next(sm->src, b->src_slot, sm->w_idx[w], wi, &err);
+        int r = inst_source_next(sm->src, b->src_slot, sm->w_idx[w], now, wi, &err);
         if (r < 0) {
             sim_fail(sm->sim, &err);
             sm->w_ended[w] = true;
@@ -259,7 +259,7 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
     while (bi < SIM_MAX_BLOCKS_PER_SM && sm->blk[bi].used)
         bi++;
     SIM_ASSERT_AT(t, bi < SIM_MAX_BLOCKS_PER_SM && sm->n_warps + occ->warps_per_block <= SM_NW);
-    SIM_FORWARD_IF_ERROR(sm->src->ops->block_begin(sm->src->ctx, id, src_slot, err));
+    SIM_FORWARD_IF_ERROR(sm->src->ops->block_begin(sm->src->ctx, id, src_slot, sm->id, err));
     struct sm_block *b = &sm->blk[bi];
     memset(b, 0, sizeof *b);
     b->used = true;

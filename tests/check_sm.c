@@ -431,6 +431,27 @@ START_TEST(test_kernel_that_cannot_launch)
 }
 END_TEST
 
+/* A kernel compiled for a larger register file runs with the GPU's limit
+ * (the occupancy follows the clamped count) and the result says so. */
+START_TEST(test_registers_clamped_to_the_limit)
+{
+    struct sim_config c;
+    struct chain ch = { 4, SIM_OPC_FP32, true, 0 };
+    struct testlib_kernel k = { "big", 8, 256, 200, 0, gen_chain, &ch };
+    struct inst_source src;
+    testlib_small_config(&c, "sm.max_regs_per_thread = 63; sm.registers = 65536");
+    testlib_source(&src, &k, 1);
+    sim *s = testlib_run(&c, &src);
+    const struct sim_kernel_result *kr = sim_kernel(s, 0);
+    ck_assert_uint_eq(kr->regs_requested, 200);
+    ck_assert_uint_eq(kr->ki.regs_per_thread, 63);
+    ck_assert_uint_eq(kr->occ.limiter, OCC_LIMIT_REGISTERS);
+    ck_assert_uint_eq(kr->occ.blocks_per_sm, 65536 / (64 * 256));   /* 63 -> 64 allocated */
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 START_TEST(test_watchdog_exits_3)
 {
     chain_cycles("op.fp32.latency = 100000; sim.watchdog_cycles = 1000", 3, SIM_OPC_FP32, true);
@@ -472,6 +493,7 @@ sm_suite(void)
     tcase_add_test(tc, test_every_slot_classified_once);
     tcase_add_test(tc, test_bad_instruction_is_an_error);
     tcase_add_test(tc, test_kernel_that_cannot_launch);
+    tcase_add_test(tc, test_registers_clamped_to_the_limit);
     tcase_add_test(tc, test_max_cycles_truncates);
     suite_add_tcase(s, tc);
     TCase *death = tcase_create("death");

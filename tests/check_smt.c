@@ -175,12 +175,12 @@ START_TEST(test_round_trip_streaming)
         ck_assert_uint_eq(ki.smem_static, 1024 * k);
         ck_assert_uint_eq(ki.isa, SIM_ISA_SASS);
         uint32_t wpb = kernel_info_warps_per_block(&ki);
-        ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 2, &err), SIM_OK);
+        ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 2, 1, &err), SIM_OK);
         /* two blocks open at once, warps read in reverse interleaved order */
         for (uint64_t b = 0; b < grid[k]; b += 2) {
             uint32_t nb = b + 1 < grid[k] ? 2 : 1;
             for (uint32_t s = 0; s < nb; s++)
-                ck_assert_msg(src.ops->block_begin(src.ctx, b + s, s, &err) == SIM_OK, "%s", err.msg);
+                ck_assert_msg(src.ops->block_begin(src.ctx, b + s, s, 0, &err) == SIM_OK, "%s", err.msg);
             uint64_t got[2][32] = { { 0 } };
             bool more = true;
             while (more) {
@@ -188,7 +188,7 @@ START_TEST(test_round_trip_streaming)
                 for (uint32_t s = 0; s < nb; s++) {
                     for (uint32_t wp = wpb; wp-- > 0;) {
                         struct warp_inst wi, want;
-                        int r = inst_source_next(&src, s, wp, &wi, &err);
+                        int r = inst_source_next(&src, s, wp, SIM_CYCLE_MAX, &wi, &err);
                         ck_assert_msg(r >= 0, "%s", err.msg);
                         if (r == 0) {
                             ck_assert_uint_eq(got[s][wp], n_insts(k, b + s, wp));
@@ -381,17 +381,17 @@ START_TEST(test_synth_record_matches_direct)
     ck_assert_int_eq(a.ops->next_kernel(a.ctx, &ka, &err), 1);
     ck_assert_int_eq(b.ops->next_kernel(b.ctx, &kb, &err), 1);
     ck_assert_str_eq(ka.name, kb.name);
-    a.ops->kernel_begin(a.ctx, 1, &err);
-    b.ops->kernel_begin(b.ctx, 1, &err);
+    a.ops->kernel_begin(a.ctx, 1, 1, &err);
+    b.ops->kernel_begin(b.ctx, 1, 1, &err);
     for (uint64_t blk = 0; blk < 3; blk++) {
-        a.ops->block_begin(a.ctx, blk, 0, &err);
-        ck_assert_int_eq(b.ops->block_begin(b.ctx, blk, 0, &err), SIM_OK);
+        a.ops->block_begin(a.ctx, blk, 0, 0, &err);
+        ck_assert_int_eq(b.ops->block_begin(b.ctx, blk, 0, 0, &err), SIM_OK);
         for (uint32_t w = 0; w < 2; w++) {
             struct warp_inst x, y;
             int ra, rb;
             do {
-                ra = inst_source_next(&a, 0, w, &x, &err);
-                rb = inst_source_next(&b, 0, w, &y, &err);
+                ra = inst_source_next(&a, 0, w, SIM_CYCLE_MAX, &x, &err);
+                rb = inst_source_next(&b, 0, w, SIM_CYCLE_MAX, &y, &err);
                 ck_assert_int_eq(ra, rb);
                 if (ra == 1)
                     ck_assert(same(&x, &y));

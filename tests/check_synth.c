@@ -17,11 +17,11 @@ drain(const char *spec, struct kernel_info *ki)
     uint64_t n = 0;
     ck_assert_msg(synth_source_open(spec, &src, &err) == SIM_OK, "%s", err.msg);
     ck_assert_int_eq(src.ops->next_kernel(src.ctx, ki, &err), 1);
-    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, &err), SIM_OK);
+    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
     for (uint64_t b = 0; b < kernel_info_blocks(ki); b++) {
-        ck_assert_int_eq(src.ops->block_begin(src.ctx, b, 0, &err), SIM_OK);
+        ck_assert_int_eq(src.ops->block_begin(src.ctx, b, 0, 0, &err), SIM_OK);
         for (uint32_t w = 0; w < kernel_info_warps_per_block(ki); w++)
-            while (inst_source_next(&src, 0, w, &wi, &err) == 1)
+            while (inst_source_next(&src, 0, w, SIM_CYCLE_MAX, &wi, &err) == 1)
                 n++;
     }
     struct kernel_info more;
@@ -54,12 +54,12 @@ START_TEST(test_saxpy_shape)
     struct warp_inst wi;
     ck_assert_int_eq(synth_source_open("saxpy:blocks=4,threads=64,iters=2", &src, &err), SIM_OK);
     src.ops->next_kernel(src.ctx, &ki, &err);
-    src.ops->kernel_begin(src.ctx, 2, &err);
-    src.ops->block_begin(src.ctx, 2, 1, &err);
+    src.ops->kernel_begin(src.ctx, 2, 1, &err);
+    src.ops->block_begin(src.ctx, 2, 1, 0, &err);
     const char *want[] = { "MOV", "S2R", "S2R", "IMAD", "ISETP.GE.AND", "MOV", "MOV", "IMAD.WIDE",
                            "IMAD.WIDE", "LDG.E", "LDG.E", "FFMA", "IADD3", "STG.E", "ISETP.GE.AND", "BRA" };
     for (unsigned k = 0; k < SIM_ARRAY_LEN(want); k++) {
-        ck_assert_int_eq(inst_source_next(&src, 1, 1, &wi, &err), 1);
+        ck_assert_int_eq(inst_source_next(&src, 1, 1, SIM_CYCLE_MAX, &wi, &err), 1);
         ck_assert_str_eq(src.ops->opcode_name(src.ctx, wi.opcode), want[k]);
         if (k == 9) {                          /* x[] load of block 2, warp 1, lane 0..31 */
             ck_assert_uint_eq(wi.space, SIM_SPACE_GLOBAL);

@@ -74,6 +74,28 @@ expect 2 "byte offset" "$SMSIM" run --trace "$tmp/trunc.smt"
 expect 2 "not a trace smsim reads" "$SMSIM" run --trace "$srcdir/README.md"
 expect 2 "cannot open" "$SMSIM" trace verify "$tmp/missing.smt"
 
+# PTX launch files: run, emulate and record, and errors naming file:line
+expect 0 "kernel 0: reduce" "$SMSIM" run --config gtx1070 --launch "$srcdir/traces/reduce.launch" \
+    --output-dir "$tmp/o1"
+expect 0 "1 kernel(s), 2048 blocks" "$SMSIM" emulate --launch "$srcdir/traces/reduce.launch" \
+    --output-dir "$tmp/o2"
+cmp -s "$tmp/o1/out/reduce_out.bin" "$tmp/o2/out/reduce_out.bin" &&
+    echo "ok: run and emulate write the same outputs" ||
+    { echo "FAIL: run and emulate outputs differ"; fails=$((fails + 1)); }
+expect 0 "warp instructions" "$SMSIM" trace record --launch "$srcdir/traces/divergent.launch" \
+    --output-dir "$tmp/o3" -o "$tmp/d.smt"
+expect 0 "OK: 1 kernel(s)" "$SMSIM" trace verify "$tmp/d.smt"
+sed 's/^grid *=.*/grid = 0/' "$srcdir/traces/vecadd.launch" >"$tmp/bad.launch"
+sed -i "s|^ptx *=.*|ptx = $srcdir/traces/src/vecadd.ptx|" "$tmp/bad.launch"
+line=$(grep -n '^grid' "$tmp/bad.launch" | cut -d: -f1)
+expect 2 "bad.launch:$line: expected grid" "$SMSIM" run --launch "$tmp/bad.launch"
+expect 2 "bad.launch:$line: expected grid" "$SMSIM" trace record --launch "$tmp/bad.launch" -o "$tmp/x.smt"
+sed 's/add.f32/frob.f32/' "$srcdir/traces/src/vecadd.ptx" >"$tmp/bad.ptx"
+sed "s|^ptx *=.*|ptx = bad.ptx|" "$srcdir/traces/vecadd.launch" >"$tmp/badptx.launch"
+line=$(grep -n 'frob.f32' "$tmp/bad.ptx" | head -1 | cut -d: -f1)
+expect 2 "bad.ptx:$line: unsupported instruction 'frob.f32'" "$SMSIM" emulate --launch "$tmp/badptx.launch"
+expect 1 "expected exactly one of" "$SMSIM" run --launch "$srcdir/traces/reduce.launch" --synth fma
+
 # outputs are atomic: a failing run leaves no file behind, an unwritable one fails with 2
 expect 2 "" "$SMSIM" run --trace "$tmp/bad.smt" --stats-json "$tmp/never.json"
 [ ! -e "$tmp/never.json" ] && echo "ok: no stats file after a failed run" ||

@@ -77,8 +77,9 @@ t_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 }
 
 static int
-t_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
+t_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error *err)
 {
+    (void)n_sms;
     struct tsrc *t = ctx;
     (void)err;
     free(t->step);
@@ -90,8 +91,9 @@ t_kernel_begin(void *ctx, uint32_t max_slots, struct sim_error *err)
 }
 
 static int
-t_block_begin(void *ctx, uint64_t id, uint32_t slot, struct sim_error *err)
+t_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_error *err)
 {
+    (void)sm;
     struct tsrc *t = ctx;
     (void)err;
     ck_assert_uint_lt(slot, t->max_slots);
@@ -102,8 +104,10 @@ t_block_begin(void *ctx, uint64_t id, uint32_t slot, struct sim_error *err)
 }
 
 static int
-t_next_inst(void *ctx, uint32_t slot, uint32_t warp, struct warp_inst *wi, struct sim_error *err)
+t_next_inst(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct warp_inst *wi,
+            struct sim_error *err)
 {
+    (void)now;
     struct tsrc *t = ctx;
     (void)err;
     uint64_t *k = &t->step[(size_t)slot * t->wpb + warp];

@@ -1,0 +1,32 @@
+#!/bin/sh
+# gen-ptx.sh - regenerate the committed PTX of the kernel suite (`make ptx`).
+#
+# Every CUDA source under the given directories (default: traces/src and
+# traces/micro) names its own compile line in a comment of the form
+#     // PTX: nvcc -ptx -arch=sm_75 NAME.cu ...
+# This script runs that line (with $NVCC in place of "nvcc") in the
+# source's directory and writes NAME.ptx beside it.  The generated PTX is
+# committed so that builds and tests never need nvcc.
+set -eu
+NVCC=${NVCC:-nvcc}
+here=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -gt 0 ] || set -- "$here/traces/src" "$here/traces/micro"
+n=0
+for d in "$@"; do
+    for cu in "$d"/*.cu; do
+        [ -e "$cu" ] || continue
+        name=$(basename "$cu" .cu)
+        # the first "PTX: nvcc ..." comment; its arguments up to the .cu name
+        line=$(sed -n 's|^// PTX: nvcc \(.*\)$|\1|p' "$cu" | head -1)
+        if [ -z "$line" ]; then
+            echo "gen-ptx: $cu: no '// PTX: nvcc ...' line" >&2
+            exit 2
+        fi
+        args=$(printf '%s\n' "$line" | sed "s|$name\.cu.*||")
+        echo "  NVCC  $cu"
+        # shellcheck disable=SC2086
+        (cd "$(dirname "$cu")" && "$NVCC" $args -o "$name.ptx" "$name.cu")
+        n=$((n + 1))
+    done
+done
+echo "gen-ptx: regenerated $n PTX files"

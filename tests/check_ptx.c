@@ -1,0 +1,680 @@
+/*
+ * check_ptx.c - the PTX frontend's contract on bad input, and PTX forms
+ * beyond the kernel suite.
+ *
+ * Error tests: a small valid kernel (BASE_PTX) and launch file
+ * (BASE_LAUNCH) are written to a temporary directory with one line
+ * replaced or appended; opening (and, for run-time errors, emulating) must
+ * fail with a code that maps to exit status 2 and a message naming the
+ * offending file and line.  Each class of error (lexical, syntax,
+ * declarations, operands, unsupported features, launch-file keys, argument
+ * binding, out-of-bounds and misaligned accesses) is covered at least once.
+ *
+ * Acceptance tests: PTX in the older style of seed 001's listings
+ * (.version 4.x, sm_30, BB labels, '$' in names, shared symbols moved into
+ * registers) and constructs the suite kernels do not use.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "frontend/launch.h"
+#include "frontend/ptx.h"
+#include "frontend/record.h"
+#include "testlib.h"
+
+static const char *const BASE_PTX[] = {
+    /*  1 */ ".version 8.0",
+    /*  2 */ ".target sm_75",
+    /*  3 */ ".address_size 64",
+    /*  4 */ "",
+    /*  5 */ ".visible .entry k(",
+    /*  6 */ "    .param .u64 k_param_0,",
+    /*  7 */ "    .param .u32 k_param_1",
+    /*  8 */ ")",
+    /*  9 */ "{",
+    /* 10 */ "    .reg .pred %p<2>;",
+    /* 11 */ "    .reg .b32 %r<8>;",
+    /* 12 */ "    .reg .b64 %rd<8>;",
+    /* 13 */ "",
+    /* 14 */ "    ld.param.u64 %rd1, [k_param_0];",
+    /* 15 */ "    ld.param.u32 %r1, [k_param_1];",
+    /* 16 */ "    cvta.to.global.u64 %rd2, %rd1;",
+    /* 17 */ "    mov.u32 %r2, %tid.x;",
+    /* 18 */ "    setp.ge.u32 %p1, %r2, %r1;",
+    /* 19 */ "    @%p1 bra $L__BB0_2;",
+    /* 20 */ "    mul.wide.u32 %rd3, %r2, 4;",
+    /* 21 */ "    add.s64 %rd4, %rd2, %rd3;",
+    /* 22 */ "    st.global.u32 [%rd4], %r2;",
+    /* 23 */ "$L__BB0_2:",
+    /* 24 */ "    ret;",
+    /* 25 */ "}",
+};
+#define BASE_PTX_LINES (sizeof BASE_PTX / sizeof BASE_PTX[0])
+
+static const char *const BASE_LAUNCH[] = {
+    /* 1 */ "ptx = k.ptx",
+    /* 2 */ "kernel = k",
+    /* 3 */ "grid = 1",
+    /* 4 */ "block = 32",
+    /* 5 */ "arg = out buffer u32 32 zeros",
+    /* 6 */ "arg = n u32 32",
+};
+#define BASE_LAUNCH_LINES (sizeof BASE_LAUNCH / sizeof BASE_LAUNCH[0])
+
+static char dir[256];
+
+static void
+setup(void)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/smsim-ptx.XXXXXX", t != NULL ? t : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void
+teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Write lines[] to dir/name, replacing line `at` (1-based; 0 = none) by
+ * `repl` and appending `extra` (may be NULL). */
+static void
+write_file(const char *name, const char *const *lines, size_t n, unsigned at, const char *repl,
+           const char *extra)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "%s\n", i + 1 == at ? repl : lines[i]);
+    if (extra != NULL)
+        fprintf(fp, "%s\n", extra);
+    ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* Open dir/k.launch and emulate it; returns the status and fills err. */
+static int
+open_and_run(struct sim_error *err)
+{
+    char path[512];
+    struct inst_source src;
+    struct record_totals tot;
+    snprintf(path, sizeof path, "%s/k.launch", dir);
+    int rc = ptx_source_open(path, &src, err);
+    if (rc < 0)
+        return rc;
+    rc = record_emulate(&src, &tot, err);
+    inst_source_destroy(&src);
+    return rc;
+}
+
+/* The run must fail with exit status 2 and a message containing
+ * "<file>:<line>:" and frag. */
+static void
+expect_error(const char *file, unsigned line, const char *frag)
+{
+    struct sim_error err = { 0 };
+    int rc = open_and_run(&err);
+    char where[64];
+    snprintf(where, sizeof where, "%s:%u:", file, line);
+    ck_assert_msg(rc < 0, "expected an error naming %s (%s), the run succeeded", where, frag);
+    ck_assert_msg(sim_error_exit_status(rc) == 2, "exit status %d for: %s",
+                  sim_error_exit_status(rc), err.msg);
+    ck_assert_msg(strstr(err.msg, where) != NULL, "message lacks '%s': %s", where, err.msg);
+    ck_assert_msg(strstr(err.msg, frag) != NULL, "message lacks '%s': %s", frag, err.msg);
+}
+
+/* PTX with line `at` replaced, the base launch file. */
+static void
+ptx_case(unsigned at, const char *repl, const char *extra)
+{
+    write_file("k.ptx", BASE_PTX, BASE_PTX_LINES, at, repl, extra);
+    write_file("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, 0, NULL, NULL);
+}
+
+/* The base PTX, the launch file with line `at` replaced and extra appended. */
+static void
+launch_case(unsigned at, const char *repl, const char *extra)
+{
+    write_file("k.ptx", BASE_PTX, BASE_PTX_LINES, 0, NULL, NULL);
+    write_file("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, at, repl, extra);
+}
+
+START_TEST(base_runs)
+{
+    struct sim_error err = { 0 };
+    launch_case(0, NULL, NULL);
+    ck_assert_msg(open_and_run(&err) == SIM_OK, "%s", err.msg);
+}
+END_TEST
+
+/* ---- malformed PTX ------------------------------------------------------- */
+
+struct ptx_err {
+    unsigned at;                 /* line replaced */
+    const char *repl;
+    unsigned line;               /* line the message must name */
+    const char *frag;
+};
+
+static const struct ptx_err ptx_errs[] = {
+    /* lexical */
+    { 20, "    /* never closed", 20, "unterminated comment" },
+    { 20, "    mov.u32 %r3, 0xZZ;", 20, "bad number '0xZZ'" },
+    /* syntax */
+    { 20, "    add.s32 %r3, %r2, 1", 21, "expected ',' or ';'" },
+    { 25, "", 26, "missing '}'" },
+    { 1, ".version 99.0", 1, "PTX ISA version 99.0 is not supported" },
+    { 1, ".version x", 1, "bad .version" },
+    { 3, ".address_size 48", 3, "bad .address_size" },
+    { 20, "    .frob 3;", 20, "unsupported directive '.frob'" },
+    /* declarations and names */
+    { 20, "    add.s32 %r3, %q1, 1;", 20, "undeclared register '%q1'" },
+    { 19, "    @%p1 bra NOWHERE;", 19, "undefined label NOWHERE" },
+    { 23, "$L__BB0_2: $L__BB0_2:", 23, "label $L__BB0_2 defined twice" },
+    { 13, "    .reg .f32 %r<4>;", 13, "register %r0 declared twice in one scope" },
+    { 20, "    mov.u32 %r3, %foo;", 20, "'%foo'" },
+    /* operands */
+    { 20, "    add.s32 %r3, %r2;", 20, "takes 3 operands, found 2" },
+    { 20, "    add.s32 %rd3, %r2, 1;", 20, "has the wrong size for a .s32 operand" },
+    { 20, "    add.f32 %r3, %p1, 1.0;", 20, "register %p1 (.pred) has the wrong size" },
+    { 14, "    ld.param.u64 %rd1, [k_param_0+64];", 14, "outside the parameter space" },
+    { 20, "    cvt.rni.f32.s32 %r3, %r2;", 20, "integer rounding modifier" },
+    /* unsupported features: exit 2, never silently */
+    { 20, "    frobnicate.u32 %r3, %r2;", 20, "unsupported instruction 'frobnicate.u32'" },
+    { 20, "    call foo;", 20, "device function calls are not simulated" },
+    { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [t, {%r1,%r2}];", 20, "textures" },
+    { 20, "    atom.global.frob.u32 %r3, [%rd2], 1;", 20, "unsupported modifier '.frob'" },
+    { 20, "    shfl.sync.frob.b32 %r3, %r2, 1, 31, -1;", 20, "unsupported modifier '.frob'" },
+    { 20, "    add.f16x2 %r3, %r2, %r2;", 20, "f16x2" },
+    { 20, "    { .reg .b32 q; .reg .b32 q; }", 20, "register q declared twice in one scope" },
+    { 20, "    { .reg .b32 q; } mov.u32 q, 1;", 20, "no register or variable called 'q'" },
+};
+
+START_TEST(malformed_ptx)
+{
+    const struct ptx_err *e = &ptx_errs[_i];
+    ptx_case(e->at, e->repl, NULL);
+    expect_error("k.ptx", e->line, e->frag);
+}
+END_TEST
+
+/* Errors found while executing: out of bounds, misaligned, in the PTX line
+ * that accessed memory, with the block and thread. */
+START_TEST(runtime_errors)
+{
+    launch_case(5, "arg = out buffer u32 16 zeros", NULL);   /* threads 16.. overrun it */
+    expect_error("k.ptx", 22, "out-of-bounds global-memory access");
+    expect_error("k.ptx", 22, "block 0, thread 16)");
+
+    ptx_case(20, "    mul.wide.u32 %rd3, %r2, 5;", NULL);
+    expect_error("k.ptx", 22, "misaligned access");
+
+    ptx_case(20, "    ld.global.u32 %r3, [%rd2+-8];", NULL);
+    expect_error("k.ptx", 20, "block 0, thread 0");
+}
+END_TEST
+
+/* ---- bad launch files ---------------------------------------------------- */
+
+struct launch_err {
+    unsigned at;                 /* line replaced, 0 = none */
+    const char *repl;
+    const char *extra;           /* line appended (line 7) */
+    unsigned line;
+    const char *frag;
+};
+
+static const struct launch_err launch_errs[] = {
+    /* syntax */
+    { 1, "ptx k.ptx", NULL, 1, "expected 'key = value'" },
+    { 2, "kernal = k", NULL, 2, "unknown key 'kernal'" },
+    { 2, "kernel =", NULL, 2, "missing value for 'kernel'" },
+    { 0, NULL, "grid = 2", 7, "'grid' given twice" },
+    /* files */
+    { 1, "ptx = nothere.ptx", NULL, 1, "cannot open PTX file" },
+    { 2, "kernel = nope", NULL, 2, "no kernel 'nope' in" },
+    /* geometry and resources */
+    { 3, "grid = 0", NULL, 3, "expected grid = X[, Y[, Z]]" },
+    { 3, "grid = 1,2,3,4", NULL, 3, "expected grid" },
+    { 4, "block = 2048", NULL, 4, "at most 1024 threads" },
+    { 0, NULL, "smem = -4", 7, "bad smem" },
+    { 0, NULL, "regs = 300", 7, "bad regs '300'" },
+    { 0, NULL, "repeat = 0", 7, "bad repeat '0'" },
+    /* arguments */
+    { 5, "arg = out buffer u33 32 zeros", NULL, 5, "unknown element type 'u33'" },
+    { 5, "arg = out buffer u32 -1 zeros", NULL, 5, "bad element count" },
+    { 5, "arg = out buffer u32 32 frob", NULL, 5, "bad initialiser" },
+    { 5, "arg = out buffer u32 32 random 5 1", NULL, 5, "random range 5 .. 1 is empty" },
+    { 5, "arg = out buffer u32 32 random 0 1 sed 4", NULL, 5, "expected 'seed S'" },
+    { 5, "arg = out buffer f32 32 chase 4", NULL, 5, "chase needs 32- or 64-bit integer" },
+    { 5, "arg = out buffer u32 32 chase 64", NULL, 5, "bad chase stride" },
+    { 5, "arg = out buffer u32 32 file nofile.bin", NULL, 5, "cannot open" },
+    { 6, "arg = n u32 abc", NULL, 6, "'abc' is not an integer" },
+    { 6, "arg = n u32 1 2", NULL, 6, "a scalar takes one value" },
+    { 6, "arg = out u32 3", NULL, 6, "argument 'out' named twice" },
+    /* binding to the kernel's parameters */
+    { 5, "arg = out u32 32", NULL, 5, "is 4 bytes but parameter 0 of k" },
+    { 6, "arg = n f32 32", NULL, 6, "argument n is f32 but parameter 1 of k" },
+    { 0, NULL, "arg = x u32 1", 7, "kernel k takes 2 parameters, the launch file gives 3" },
+    { 6, "", NULL, 2, "kernel k takes 2 parameters, the launch file gives 1" },
+    /* outputs */
+    { 0, NULL, "output = nobuf x.bin", 7, "'nobuf' is not a buffer argument" },
+    { 0, NULL, "output = n x.bin", 7, "'n' is not a buffer argument" },
+    { 0, NULL, "output = out", 7, "expected 'output = BUFFER PATH'" },
+};
+
+START_TEST(bad_launch)
+{
+    const struct launch_err *e = &launch_errs[_i];
+    launch_case(e->at, e->repl, e->extra);
+    expect_error("k.launch", e->line, e->frag);
+}
+END_TEST
+
+START_TEST(missing_keys)
+{
+    static const char *const keys[] = { "ptx", "kernel", "grid", "block" };
+    for (unsigned i = 0; i < 4; i++) {
+        struct sim_error err = { 0 };
+        char frag[64];
+        launch_case(i + 1, "# removed", NULL);
+        ck_assert_int_lt(open_and_run(&err), 0);
+        snprintf(frag, sizeof frag, "no '%s = ...' line", keys[i]);
+        ck_assert_msg(strstr(err.msg, frag) != NULL && strstr(err.msg, "k.launch") != NULL,
+                      "%s", err.msg);
+    }
+}
+END_TEST
+
+START_TEST(file_size_mismatch)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/small.bin", dir);
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    for (int i = 0; i < 100; i++)
+        fputc(0, fp);
+    fclose(fp);
+    launch_case(5, "arg = out buffer u32 32 file small.bin", NULL);
+    expect_error("k.launch", 5, "holds fewer bytes than the buffer's 128");
+    launch_case(5, "arg = out buffer u8 99 file small.bin", NULL);
+    expect_error("k.launch", 5, "holds more bytes");
+}
+END_TEST
+
+START_TEST(output_unwritable)
+{
+    struct sim_error err = { 0 };
+    char path[512];
+    struct inst_source src;
+    struct record_totals tot;
+    launch_case(0, NULL, "output = out k.ptx/x.bin");   /* a file where a directory must be */
+    snprintf(path, sizeof path, "%s/k.launch", dir);
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_int_eq(record_emulate(&src, &tot, &err), SIM_OK);
+    int rc = ptx_source_write_outputs(&src, NULL, &err);
+    inst_source_destroy(&src);
+    ck_assert_int_eq(sim_error_exit_status(rc), 2);
+    ck_assert_msg(strstr(err.msg, "k.launch:7: output:") != NULL, "%s", err.msg);
+}
+END_TEST
+
+/* ---- PTX forms ----------------------------------------------------------- */
+
+/* Run a one-kernel module over 32 u32 outputs; returns the outputs. */
+static const uint32_t *
+run_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
+{
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    char path[512];
+    static const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", "arg = out buffer u32 32 zeros",
+    };
+    write_file("k.ptx", lines, n, 0, NULL, NULL);
+    write_file("k.launch", launch, 5, 0, NULL, launch_extra);
+    snprintf(path, sizeof path, "%s/k.launch", dir);
+    ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
+    const struct launch *l = ptx_source_launch(src);
+    return (const uint32_t *)l->args[0].data;
+}
+
+/* The style of seed 001's listings (nvcc of the Kepler era): .version 4.2,
+ * sm_30, BB labels, a '$' in a shared array's name moved into a register,
+ * bra.uni and a negated guard. */
+START_TEST(old_style_listing)
+{
+    static const char *const ptx[] = {
+        ".version 4.2",
+        ".target sm_30",
+        ".address_size 64",
+        ".visible .entry k(",
+        "    .param .u64 k_param_0",
+        ")",
+        "{",
+        "    .reg .pred %p<3>;",
+        "    .reg .s32 %r<10>;",
+        "    .reg .s64 %rd<10>;",
+        "    // demoted variable",
+        "    .shared .align 4 .b8 k$__cuda_local_var_1_tile[128];",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    mov.u32 %r1, %tid.x;",
+        "    setp.gt.s32 %p1, %r1, 15;",
+        "    @!%p1 bra BB0_2;",
+        "    bra.uni BB0_1;",
+        "BB0_1:",
+        "    mul.lo.s32 %r2, %r1, 3;",
+        "    bra.uni BB0_3;",
+        "BB0_2:",
+        "    mul.lo.s32 %r2, %r1, 2;",
+        "BB0_3:",
+        "    mov.u64 %rd2, k$__cuda_local_var_1_tile;",
+        "    mul.wide.s32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.shared.u32 [%rd4], %r2;",
+        "    bar.sync 0;",
+        "    xor.b32 %r3, %r1, 31;",
+        "    mul.wide.s32 %rd5, %r3, 4;",
+        "    add.s64 %rd6, %rd2, %rd5;",
+        "    ld.shared.u32 %r4, [%rd6];",
+        "    cvta.to.global.u64 %rd7, %rd1;",
+        "    add.s64 %rd8, %rd7, %rd3;",
+        "    st.global.u32 [%rd8], %r4;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t u = t ^ 31;
+        ck_assert_uint_eq(out[t], u > 15 ? 3 * u : 2 * u);
+    }
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* Warp-level operations: shfl (all modes), vote, and atomics with a result. */
+START_TEST(warp_ops)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_75", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .pred %p<3>;",
+        "    .reg .b32 %r<20>;",
+        "    .reg .b64 %rd<6>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;",
+        "    shfl.sync.down.b32 %r2, %r1, 1, 31, -1;",     /* lane+1, last keeps its own */
+        "    shfl.sync.bfly.b32 %r3, %r1, 3, 31, -1;",     /* lane^3 */
+        "    shfl.sync.idx.b32 %r4, %r1, 5, 31, -1;",      /* 5 */
+        "    shfl.sync.up.b32 %r5, %r1, 2, 0, -1;",        /* lane-2, first two keep */
+        "    setp.lt.u32 %p1, %r1, 10;",
+        "    vote.sync.ballot.b32 %r6, %p1, -1;",          /* 0x3ff */
+        "    vote.sync.any.pred %p2, %p1, -1;",
+        "    selp.u32 %r7, 1, 0, %p2;",
+        "    atom.global.add.u32 %r8, [%rd2+124], 1;",     /* out[31] counts the lanes */
+        "    add.s32 %r9, %r2, %r3;",
+        "    mad.lo.s32 %r9, %r4, 100, %r9;",
+        "    mad.lo.s32 %r9, %r5, 10000, %r9;",
+        "    setp.eq.u32 %p1, %r6, 1023;",
+        "    selp.u32 %r10, 1000000, 0, %p1;",
+        "    add.s32 %r9, %r9, %r10;",
+        "    mad.lo.s32 %r9, %r7, 2000000, %r9;",
+        "    setp.lt.u32 %p1, %r1, 31;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    @%p1 st.global.u32 [%rd4], %r9;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 31; l++) {
+        uint32_t down = l < 31 ? l + 1 : l, up = l >= 2 ? l - 2 : l;
+        uint32_t want = down + (l ^ 3) + 5 * 100 + up * 10000 + 1000000 + 2000000;
+        ck_assert_msg(out[l] == want, "lane %u: %u, expected %u", l, out[l], want);
+    }
+    ck_assert_uint_eq(out[31], 32);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* Inline-asm blocks: nested scopes, register names without '%', and a
+ * register that shadows an outer one only inside its block. */
+START_TEST(nested_scopes)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_80", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .b32 %r<6>;",
+        "    .reg .b64 %rd<5>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    mov.u32 %r1, %laneid;",
+        "    // begin inline asm",
+        "    {",
+        "    .reg .pred p;",
+        "    setp.lt.u32 p, %r1, 16;",
+        "    selp.u32 %r2, 1, 2, p;",
+        "    }",
+        "    // end inline asm",
+        "    {",
+        "    .reg .b32 %r1;",
+        "    mov.u32 %r1, 100;",
+        "    add.u32 %r3, %r1, 0;",
+        "    { .reg .pred p; setp.ne.u32 p, %r1, 100; @p mov.u32 %r3, 7; }",
+        "    }",
+        "    mad.lo.s32 %r4, %r2, 1000, %r3;",
+        "    add.s32 %r4, %r4, %r1;",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r4;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(out[l], (l < 16 ? 1000u : 2000u) + 100u + l);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* Every instruction form doc/launch-format.md lists as supported and the
+ * suite does not otherwise use parses, decodes and executes. */
+START_TEST(documented_forms)
+{
+    static const char *const ptx[] = {
+        ".version 9.0",
+        ".target sm_80",
+        ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        ".maxntid 32, 1, 1",
+        ".reqntid 32",
+        ".minnctapersm 1",
+        "{",
+        "    .reg .pred %p<4>;",
+        "    .reg .b32 %r<40>;",
+        "    .reg .f32 %f<10>;",
+        "    .reg .b64 %rd<10>;",
+        "    .reg .f64 %fd<4>;",
+        "    .reg .b16 %rs<4>;",
+        "    .shared .align 4 .b8 sh[128];",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;",
+        "    mov.u64 %rd3, %globaltimer;",
+        "    mov.u32 %r2, %dynamic_smem_size;",
+        "    mov.u32 %r3, %total_smem_size;",
+        "    mov.u32 %r4, %nwarpid;",
+        "    mov.u32 %r5, %lanemask_lt;",
+        "    bar.warp.sync -1;",
+        "    lop3.b32 %r6, %r1, %r5, %r4, 0x96;",
+        "    nanosleep.u32 10;",
+        "    ldu.global.u32 %r7, [%rd2];",
+        "    ld.global.nc.u32 %r8, [%rd2+4];",
+        "    ld.global.cg.u32 %r9, [%rd2+8];",
+        "    ld.global.cs.u32 %r9, [%rd2+8];",
+        "    ld.global.lu.u32 %r9, [%rd2+8];",
+        "    ld.global.cv.u32 %r9, [%rd2+8];",
+        "    mad.lo.cc.u32 %r10, %r1, %r1, %r1;",
+        "    madc.hi.u32 %r11, %r1, %r1, 0;",
+        "    cvt.rn.f32.s32 %f1, %r1;",
+        "    cvt.sat.f32.f32 %f2, %f1;",
+        "    cvt.rzi.sat.u8.f32 %r12, %f1;",
+        "    barrier.sync 0;",
+        "    bar.sync 0;",
+        "    membar.gl;",
+        "    fence.acq_rel.gpu;",
+        "    tanh.approx.f32 %f3, %f1;",
+        "    testp.finite.f32 %p1, %f3;",
+        "    copysign.f32 %f4, %f1, %f3;",
+        "    bfind.u32 %r13, %r1;",
+        "    brev.b32 %r14, %r1;",
+        "    bfe.u32 %r15, %r1, 1, 3;",
+        "    bfi.b32 %r16, %r1, %r2, 4, 4;",
+        "    prmt.b32 %r17, %r1, %r2, 0x3210;",
+        "    mul24.lo.u32 %r18, %r1, %r1;",
+        "    sad.u32 %r19, %r1, %r2, %r3;",
+        "    slct.u32.s32 %r20, %r1, %r2, %r3;",
+        "    shf.l.wrap.b32 %r21, %r1, %r2, 3;",
+        "    cnot.b32 %r22, %r1;",
+        "    activemask.b32 %r23;",
+        "    red.global.add.u32 [%rd2+12], 1;",
+        "    atom.shared.cas.b32 %r24, [sh], 0, 1;",
+        "    rsqrt.approx.ftz.f32 %f5, %f1;",
+        "    sqrt.rn.f64 %fd1, %fd2;",
+        "    div.full.f32 %f6, %f1, %f2;",
+        "    ex2.approx.ftz.f32 %f7, %f1;",
+        "    set.lt.u32.f32 %r25, %f1, %f2;",
+        "    setp.lt.and.f32 %p2, %f1, %f2, %p1;",
+        "    vote.sync.uni.pred %p3, %p2, -1;",
+        "    add.f16 %rs1, %rs2, %rs3;",
+        "    cvt.rn.f16.f32 %rs1, %f1;",
+        "    ld.volatile.global.u32 %r26, [%rd2];",
+        "    st.global.wb.u32 [%rd2+16], %r26;",
+        "    exit;",
+        "}",
+    };
+    struct inst_source src;
+    run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* ld/st of an integer type through a wider register: loads sign- or
+ * zero-extend by the type, stores keep the low bytes (nvcc emits
+ * `ld.param.s32 %rd3, [p]` for an int parameter used in 64-bit math). */
+START_TEST(wide_registers)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)",
+        "{",
+        "    .reg .b32 %r<4>;",
+        "    .reg .b64 %rd<12>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    ld.param.s32 %rd2, [k_param_1];",              /* -5, sign-extended */
+        "    ld.param.u32 %rd3, [k_param_1];",              /* zero-extended */
+        "    cvta.to.global.u64 %rd4, %rd1;",
+        "    st.global.u64 [%rd4], %rd2;",
+        "    st.global.u64 [%rd4+8], %rd3;",
+        "    st.global.s32 [%rd4+16], %rd2;",               /* low 4 bytes */
+        "    ld.global.s32 %rd5, [%rd4+16];",
+        "    st.global.u64 [%rd4+24], %rd5;",
+        "    ld.global.u8 %rd6, [%rd4+16];",                /* 0xfb */
+        "    st.global.u64 [%rd4+32], %rd6;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], "arg = v s32 -5", &src);
+    int64_t v[5];
+    memcpy(v, out, sizeof v);
+    ck_assert_int_eq(v[0], -5);
+    ck_assert_int_eq(v[1], 0xfffffffbLL);
+    ck_assert_int_eq((int32_t)(uint32_t)v[2], -5);
+    ck_assert_int_eq(v[3], -5);
+    ck_assert_int_eq(v[4], 0xfb);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* Launch-file initialisers are deterministic and do what they say. */
+START_TEST(initialisers)
+{
+    struct sim_error err = { 0 };
+    launch_case(5, "arg = out buffer u32 32 chase 4 seed 9", NULL);
+    char path[512];
+    struct launch *l;
+    snprintf(path, sizeof path, "%s/k.launch", dir);
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    const uint32_t *a = (const uint32_t *)l->args[0].data;
+    uint32_t j = 0, seen = 0;
+    for (unsigned i = 0; i < 8; i++) {      /* one cycle through all 8 nodes */
+        ck_assert_uint_eq(j % 4, 0);
+        seen |= 1u << (j / 4);
+        j = a[j];
+    }
+    ck_assert_uint_eq(j, 0);
+    ck_assert_uint_eq(seen, 0xff);
+    launch_free(l);
+
+    launch_case(5, "arg = out buffer u32 32 seq 5 3", NULL);
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    a = (const uint32_t *)l->args[0].data;
+    ck_assert_uint_eq(a[0], 5);
+    ck_assert_uint_eq(a[31], 5 + 3 * 31);
+    launch_free(l);
+
+    uint32_t first[32];
+    launch_case(5, "arg = out buffer u32 32 random 10 20 seed 3", NULL);
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    memcpy(first, l->args[0].data, sizeof first);
+    launch_free(l);
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_mem_eq(first, l->args[0].data, sizeof first);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert(first[i] >= 10 && first[i] <= 20);
+    launch_free(l);
+}
+END_TEST
+
+static Suite *
+ptx_suite(void)
+{
+    Suite *s = suite_create("ptx");
+    TCase *tc = tcase_create("errors");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, base_runs);
+    tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
+    tcase_add_test(tc, runtime_errors);
+    tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));
+    tcase_add_test(tc, missing_keys);
+    tcase_add_test(tc, file_size_mismatch);
+    tcase_add_test(tc, output_unwritable);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("forms");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, old_style_listing);
+    tcase_add_test(tc, warp_ops);
+    tcase_add_test(tc, nested_scopes);
+    tcase_add_test(tc, documented_forms);
+    tcase_add_test(tc, wide_registers);
+    tcase_add_test(tc, initialisers);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(ptx_suite)
