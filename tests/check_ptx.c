@@ -573,6 +573,59 @@ START_TEST(documented_forms)
 }
 END_TEST
 
+/* Module-scope .const and .global variables with initialisers (direct,
+ * through a symbol address in a register, and generic via cvta), and
+ * per-thread .local arrays. */
+START_TEST(module_variables)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_75", ".address_size 64",
+        ".const .align 4 .b32 ctab[4] = {10, 20, 30, 40};",
+        ".global .align 4 .u32 gcount = 5;",
+        ".global .align 8 .f64 gd[2] = {1.5, 2.5};",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .local .align 4 .b8 buf[16];",
+        "    .reg .b32 %r<12>;",
+        "    .reg .f64 %fd<3>;",
+        "    .reg .b64 %rd<12>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    mov.u32 %r1, %laneid;",
+        "    and.b32 %r2, %r1, 3;",
+        "    mul.wide.u32 %rd2, %r2, 4;",
+        "    mov.u64 %rd3, ctab;",
+        "    add.s64 %rd4, %rd3, %rd2;",
+        "    ld.const.u32 %r3, [%rd4];",                 /* ctab[lane % 4] */
+        "    ld.const.u32 %r4, [ctab+12];",              /* 40 */
+        "    ld.global.u32 %r5, [gcount];",              /* 5 */
+        "    ld.global.f64 %fd1, [gd+8];",               /* 2.5 */
+        "    cvt.rzi.u32.f64 %r6, %fd1;",                /* 2 */
+        "    mov.u64 %rd5, buf;",                        /* local: per thread */
+        "    st.local.u32 [%rd5+4], %r1;",
+        "    cvta.local.u64 %rd6, %rd5;",
+        "    ld.u32 %r7, [%rd6+4];",                     /* generic read back: lane */
+        "    cvta.const.u64 %rd7, %rd3;",
+        "    ld.u32 %r8, [%rd7];",                       /* generic const: 10 */
+        "    add.s32 %r9, %r3, %r4;",
+        "    add.s32 %r9, %r9, %r5;",
+        "    add.s32 %r9, %r9, %r6;",
+        "    mad.lo.s32 %r9, %r7, 1000, %r9;",
+        "    mad.lo.s32 %r9, %r8, 100000, %r9;",
+        "    cvta.to.global.u64 %rd8, %rd1;",
+        "    mul.wide.u32 %rd9, %r1, 4;",
+        "    add.s64 %rd10, %rd8, %rd9;",
+        "    st.global.u32 [%rd10], %r9;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(out[l], 10 * (l % 4 + 1) + 40 + 5 + 2 + 1000 * l + 1000000);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* ld/st of an integer type through a wider register: loads sign- or
  * zero-extend by the type, stores keep the low bytes (nvcc emits
  * `ld.param.s32 %rd3, [p]` for an int parameter used in 64-bit math). */
@@ -672,6 +725,7 @@ ptx_suite(void)
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, documented_forms);
     tcase_add_test(tc, wide_registers);
+    tcase_add_test(tc, module_variables);
     tcase_add_test(tc, initialisers);
     suite_add_tcase(s, tc);
     return s;
