@@ -114,13 +114,12 @@ START_TEST(test_include_and_override)
 {
     struct sim_config c;
     struct sim_error err;
-    char text[1024];
-    const char *base = write_file("sm.count = 4\nsm.max_warps = 48\nsm.max_threads = 1536\n");
-    char basecopy[512];
-    snprintf(basecopy, sizeof basecopy, "%s", base);
-    const char *slash = strrchr(basecopy, '/');
-    snprintf(text, sizeof text, "include = %s\nsm.count = 8   # override\n", slash + 1);
-    const char *top = write_file(text);
+    char text[1024], base[512], top[512], bad[512], top2[512];
+    snprintf(base, sizeof base, "%s",
+             write_file("sm.count = 4\nsm.max_warps = 48\nsm.max_threads = 1536\n"));
+    snprintf(text, sizeof text, "include = %s\nsm.count = 8   # override\n",
+             strrchr(base, '/') + 1);
+    snprintf(top, sizeof top, "%s", write_file(text));
 
     struct cfg_origin *o = config_origin_new();
     config_defaults(&c);
@@ -133,10 +132,9 @@ START_TEST(test_include_and_override)
     config_origin_destroy(o);
 
     /* an error inside an included file names both files */
-    const char *bad = write_file("sm.bogus = 1\n");
-    snprintf(basecopy, sizeof basecopy, "%s", bad);
-    snprintf(text, sizeof text, "include = %s\n", strrchr(basecopy, '/') + 1);
-    const char *top2 = write_file(text);
+    snprintf(bad, sizeof bad, "%s", write_file("sm.bogus = 1\n"));
+    snprintf(text, sizeof text, "include = %s\n", strrchr(bad, '/') + 1);
+    snprintf(top2, sizeof top2, "%s", write_file(text));
     ck_assert_int_eq(config_load_file(&c, top2, NULL, &err), SIM_ERR_CONFIG);
     ck_assert_ptr_nonnull(strstr(err.msg, ":1: in included file: "));
     ck_assert_ptr_nonnull(strstr(err.msg, "unknown key 'sm.bogus'"));
