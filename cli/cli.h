@@ -29,13 +29,17 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Parse an unsigned integer argument; returns 0 on success. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* Where instructions come from: exactly one of the three is set. */
+/* Where instructions come from: exactly one of trace, synth, launch. */
 struct cli_input {
-    const char *trace;           /* a .smt file */
+    const char *trace;           /* a .smt file or an Accel-Sim trace */
     const char *synth;           /* a synthetic kernel spec */
     const char *launch;          /* a PTX launch file */
     const char *outdir;          /* --output-dir: base of the launch file's relative outputs */
+    int unknown_opcode;          /* enum accelsim_unknown (--unknown-opcode) */
 };
+
+/* Parse --unknown-opcode's value ("error" or "alu"); -1 if neither. */
+int cli_parse_unknown_opcode(const char *s);
 
 /* Open the instruction source of in.  Defined in cmd_run.c. */
 struct inst_source;

@@ -4,13 +4,14 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
+#include "frontend/accelsim.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
 #include "frontend/smt.h"
 #include "frontend/synth.h"
-#include <time.h>
 #include "sim/afile.h"
 #include "sim/config.h"
 #include "sim/report.h"
@@ -33,7 +34,11 @@ run_help(FILE *out)
           "                      launch file's outputs are written afterwards\n"
           "  --output-dir DIR    write the launch file's relative outputs under DIR\n"
           "                      instead of the launch file's directory\n"
-          "  --trace FILE        a .smt trace\n"
+          "  --trace FILE        a .smt trace, or an Accel-Sim trace: kernelslist.g,\n"
+          "                      kernel-N.traceg[.xz], or a directory with a kernelslist.g\n"
+          "  --unknown-opcode error|alu\n"
+          "                      an opcode the trace's SASS table lacks: exit 2 (default),\n"
+          "                      or simulate it as an integer instruction and count it\n"
           "  --synth SPEC        a synthetic kernel (see below)\n"
           "  --stats-json FILE   write every statistic as JSON ('-' = stdout)\n"
           "  --stats FILE        write every statistic as text, per SM too\n"
@@ -57,13 +62,28 @@ cli_open_source(const struct cli_input *in, struct inst_source *src, struct sim_
         return ptx_source_open(in->launch, src, err);
     if (smt_sniff(in->trace))
         return smt_source_open(in->trace, src, err);
+    if (accelsim_sniff(in->trace)) {
+        struct accelsim_opts o = { in->unknown_opcode };
+        return accelsim_source_open(in->trace, &o, src, err);
+    }
     FILE *fp = fopen(in->trace, "rb");
     if (fp == NULL)
         return sim_error_set(err, SIM_ERR_IO, "%s: cannot open trace", in->trace);
     fclose(fp);
     return sim_error_set(err, SIM_ERR_FORMAT,
-                         "%s: byte offset 0: not a trace smsim reads (expected a .smt file)",
-                         in->trace);
+                         "%s: byte offset 0: not a trace smsim reads (expected a .smt file, "
+                         "an Accel-Sim kernelslist.g or kernel-N.traceg[.xz], or a directory "
+                         "holding a kernelslist.g)", in->trace);
+}
+
+int
+cli_parse_unknown_opcode(const char *s)
+{
+    if (strcmp(s, "error") == 0)
+        return ACCELSIM_UNKNOWN_ERROR;
+    if (strcmp(s, "alu") == 0)
+        return ACCELSIM_UNKNOWN_ALU;
+    return -1;
 }
 
 struct text_arg {
@@ -95,6 +115,7 @@ cmd_run(int argc, char **argv)
         { "synth", required_argument, NULL, 'y' },
         { "launch", required_argument, NULL, 'L' },
         { "output-dir", required_argument, NULL, 'O' },
+        { "unknown-opcode", required_argument, NULL, 'U' },
         { "stats-json", required_argument, NULL, 'j' },
         { "stats", required_argument, NULL, 'S' },
         { "per-sm", no_argument, NULL, 'p' },
@@ -111,7 +132,7 @@ cmd_run(int argc, char **argv)
     int c, status = CLI_OK;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:j:S:pqh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:U:j:S:pqh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': config = optarg; break;
         case 's': sets[n_sets++] = optarg; break;
@@ -119,6 +140,13 @@ cmd_run(int argc, char **argv)
         case 'y': in.synth = optarg; break;
         case 'L': in.launch = optarg; break;
         case 'O': in.outdir = optarg; break;
+        case 'U':
+            in.unknown_opcode = cli_parse_unknown_opcode(optarg);
+            if (in.unknown_opcode < 0) {
+                free(sets);
+                return cli_usage("run", "--unknown-opcode takes 'error' or 'alu'");
+            }
+            break;
         case 'j': json = optarg; break;
         case 'S': text = optarg; break;
         case 'p': per_sm = true; break;
@@ -176,6 +204,22 @@ out:
     return status;
 }
 
+static int
+doc_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
+{
+    (void)ctx;
+    (void)ki;
+    (void)err;
+    return 0;
+}
+
+static void
+doc_register_stats(void *ctx, stats *st)
+{
+    (void)ctx;
+    accelsim_register_doc_stats(st);
+}
+
 static void
 print_reference(FILE *fp, void *arg)
 {
@@ -202,7 +246,14 @@ cmd_stats(int argc, char **argv)
     config_defaults(&cfg);
     cfg.sm_count = 2;
     sim *s = sim_new(&cfg);
-    int rc = afile_write(out, print_reference, s, &err);
+    /* frontends' own counters: an empty source that registers them */
+    static const struct inst_source_ops doc_ops = {
+        .next_kernel = doc_next_kernel, .register_stats = doc_register_stats
+    };
+    struct inst_source doc = { &doc_ops, NULL };
+    int rc = sim_run(s, &doc, &err);
+    if (rc == SIM_OK)
+        rc = afile_write(out, print_reference, s, &err);
     sim_destroy(s);
     return rc < 0 ? cli_fail(&err) : CLI_OK;
 }

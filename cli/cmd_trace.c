@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "frontend/accelsim.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
 #include "frontend/smt.h"
@@ -23,14 +24,24 @@ trace_help(FILE *out)
           "       smsim trace verify FILE.smt\n"
           "       smsim trace dump FILE.smt [--kernel K] [--block B] [--warp W] [--limit N]\n"
           "       smsim trace record (--launch FILE | --synth SPEC | --trace FILE) -o OUT.smt\n"
-          "                          [--chunk BYTES] [--output-dir DIR]\n\n"
+          "                          [--chunk BYTES] [--output-dir DIR] [--unknown-opcode error|alu]\n"
+          "       smsim trace convert TRACE -o OUT.smt [--chunk BYTES] [--unknown-opcode error|alu]\n"
+          "       smsim trace export --format accelsim (IN | --launch FILE | --synth SPEC) -o DIR\n"
+          "                          [--binary-version N]\n\n"
           "info    the file and kernel headers with their instruction counts\n"
           "verify  check every header and chunk (checksums, decompression, every\n"
           "        record, chunk chains, counts); exit 2 naming the byte offset of the\n"
           "        first problem\n"
           "dump    the instruction records as text, one per line\n"
           "record  write a source's instruction streams to a .smt file (a launch file's\n"
-          "        outputs are written too, under --output-dir DIR if given)\n\n", out);
+          "        outputs are written too, under --output-dir DIR if given)\n"
+          "convert an Accel-Sim trace (kernelslist.g, kernel-N.traceg[.xz] or its\n"
+          "        directory) or a .smt file to a .smt file: record --trace TRACE\n"
+          "export  write any input (a .smt file, an Accel-Sim trace, a launch file, a\n"
+          "        synthetic kernel) as an Accel-Sim trace directory: kernelslist.g and\n"
+          "        kernel-N.traceg in tracer format 5, SASS of binary version N (default:\n"
+          "        the input's own if it is SASS, else 70), readable by Accel-Sim and smsim\n\n",
+          out);
     synth_print_help(out);
 }
 
@@ -94,38 +105,51 @@ trace_record(int argc, char **argv)
         { "synth", required_argument, NULL, 's' }, { "trace", required_argument, NULL, 't' },
         { "launch", required_argument, NULL, 'L' }, { "output-dir", required_argument, NULL, 'O' },
         { "output", required_argument, NULL, 'o' }, { "chunk", required_argument, NULL, 'c' },
+        { "unknown-opcode", required_argument, NULL, 'U' },
         { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
     };
     struct cli_input in = { 0 };
     const char *out = NULL;
     uint64_t chunk = 0;
     int c;
+    bool convert = strcmp(argv[0], "convert") == 0;
+    const char *cmd = convert ? "trace convert" : "trace record";
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:t:L:O:o:c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:t:L:O:o:c:U:h", opts, NULL)) != -1) {
         switch (c) {
         case 's': in.synth = optarg; break;
         case 't': in.trace = optarg; break;
         case 'L': in.launch = optarg; break;
         case 'O': in.outdir = optarg; break;
         case 'o': out = optarg; break;
+        case 'U':
+            in.unknown_opcode = cli_parse_unknown_opcode(optarg);
+            if (in.unknown_opcode < 0)
+                return cli_usage(cmd, "--unknown-opcode takes 'error' or 'alu'");
+            break;
         case 'c':
             if (cli_parse_u64(optarg, &chunk) != 0 || chunk > UINT32_MAX)
-                return cli_usage("trace record", "bad --chunk value");
+                return cli_usage(cmd, "bad --chunk value");
             break;
         case 'h': trace_help(stdout); return CLI_OK;
-        default: return cli_usage("trace record", "unknown option");
+        default: return cli_usage(cmd, "unknown option");
         }
     }
+    if (convert) {
+        if (optind + 1 != argc || out == NULL || cli_input_count(&in) != 0)
+            return cli_usage(cmd, "expected TRACE -o OUT.smt");
+        in.trace = argv[optind++];
+    }
     if (optind != argc || out == NULL || cli_input_count(&in) != 1)
-        return cli_usage("trace record", "expected one of --launch/--synth/--trace and -o OUT.smt");
+        return cli_usage(cmd, "expected one of --launch/--synth/--trace and -o OUT.smt");
     struct inst_source src = { 0 };
     struct sim_error err = { 0 };
     struct record_totals tot;
     if (cli_open_source(&in, &src, &err) < 0)
         return cli_fail(&err);
-    int rc = record_to_smt(&src, out, "smsim " PACKAGE_VERSION " trace record", (uint32_t)chunk,
-                           &tot, &err);
+    int rc = record_to_smt(&src, out, convert ? "smsim " PACKAGE_VERSION " trace convert" :
+                           "smsim " PACKAGE_VERSION " trace record", (uint32_t)chunk, &tot, &err);
     if (rc == SIM_OK)
         rc = ptx_source_write_outputs(&src, in.outdir, &err);
     inst_source_destroy(&src);
@@ -133,6 +157,70 @@ trace_record(int argc, char **argv)
         return cli_fail(&err);
     printf("%s: %u kernel(s), %" PRIu64 " blocks, %" PRIu64 " warp instructions\n", out,
            tot.kernels, tot.blocks, tot.warp_insts);
+    return CLI_OK;
+}
+
+static int
+trace_export(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
+        { "binary-version", required_argument, NULL, 'b' },
+        { "launch", required_argument, NULL, 'L' }, { "synth", required_argument, NULL, 's' },
+        { "unknown-opcode", required_argument, NULL, 'U' },
+        { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
+    };
+    struct cli_input in = { 0 };
+    struct accelsim_export_opts eo = { 0 };
+    const char *out = NULL, *format = NULL;
+    uint64_t v;
+    int c;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:o:b:L:s:U:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': format = optarg; break;
+        case 'o': out = optarg; break;
+        case 'b':
+            if (cli_parse_u64(optarg, &v) != 0 || v > 1000)
+                return cli_usage("trace export", "bad --binary-version value");
+            eo.binary_version = (unsigned)v;
+            break;
+        case 'L': in.launch = optarg; break;
+        case 's': in.synth = optarg; break;
+        case 'U':
+            in.unknown_opcode = cli_parse_unknown_opcode(optarg);
+            if (in.unknown_opcode < 0)
+                return cli_usage("trace export", "--unknown-opcode takes 'error' or 'alu'");
+            break;
+        case 'h': trace_help(stdout); return CLI_OK;
+        default: return cli_usage("trace export", "unknown option");
+        }
+    }
+    if (optind < argc && cli_input_count(&in) == 0)
+        in.trace = argv[optind++];
+    if (optind != argc || out == NULL || cli_input_count(&in) != 1)
+        return cli_usage("trace export", "expected IN (or --launch FILE or --synth SPEC) and -o DIR");
+    if (format == NULL || strcmp(format, "accelsim") != 0)
+        return cli_usage("trace export", "expected --format accelsim");
+    struct inst_source src = { 0 };
+    struct sim_error err = { 0 };
+    struct accelsim_export_totals tot;
+    if (cli_open_source(&in, &src, &err) < 0)
+        return cli_fail(&err);
+    int rc = accelsim_export(&src, out, &eo, &tot, &err);
+    inst_source_destroy(&src);
+    if (rc < 0)
+        return cli_fail(&err);
+    printf("%s: %u kernel(s), %" PRIu64 " warp instructions written as Accel-Sim tracer format 5\n",
+           out, tot.kernels, tot.warp_insts);
+    if (tot.approximated > 0)
+        printf("  note: %" PRIu64 " IEEE divide/reciprocal/square-root instructions written as MUFU "
+               "(SASS builds them from several instructions)\n", tot.approximated);
+    if (tot.regs_folded > 0 || tot.regs_dropped > 0)
+        printf("  note: %" PRIu64 " register ids above 254 folded into R0..R254, %" PRIu64
+               " registers beyond Accel-Sim's one destination / four sources left out\n",
+               tot.regs_folded, tot.regs_dropped);
     return CLI_OK;
 }
 
@@ -164,7 +252,9 @@ cmd_trace(int argc, char **argv)
     }
     if (strcmp(sub, "dump") == 0)
         return trace_dump(argc - 1, argv + 1);
-    if (strcmp(sub, "record") == 0)
+    if (strcmp(sub, "record") == 0 || strcmp(sub, "convert") == 0)
         return trace_record(argc - 1, argv + 1);
+    if (strcmp(sub, "export") == 0)
+        return trace_export(argc - 1, argv + 1);
     return cli_usage("trace", "unknown subcommand '%s'", sub);
 }

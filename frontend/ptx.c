@@ -92,8 +92,13 @@ px_destroy(void *ctx)
 }
 
 static const struct inst_source_ops ptx_ops = {
-    px_next_kernel, px_kernel_begin, px_block_begin, px_next_inst, px_block_end,
-    px_opcode_name, px_destroy
+    .next_kernel = px_next_kernel,
+    .kernel_begin = px_kernel_begin,
+    .block_begin = px_block_begin,
+    .next_inst = px_next_inst,
+    .block_end = px_block_end,
+    .opcode_name = px_opcode_name,
+    .destroy = px_destroy,
 };
 
 bool

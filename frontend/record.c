@@ -10,9 +10,10 @@
 
 #define MAX_OPNAMES 65536u
 
-/* Run block id to completion; w may be NULL (emulation only). */
+/* Run block id to completion, handing each instruction to sink (which may
+ * be NULL: emulation only). */
 static int
-record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
+record_block(struct inst_source *src, const struct record_sink *sink, uint32_t wpb, uint64_t id,
              struct record_totals *tot, struct sim_error *err)
 {
     bool done[SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE] = { false };
@@ -21,8 +22,8 @@ record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
     uint32_t live = wpb;
 
     SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, id, 0, 0, err));
-    if (w != NULL)
-        SIM_FORWARD_IF_ERROR(smt_writer_block_begin(w, id, err));
+    if (sink != NULL)
+        SIM_FORWARD_IF_ERROR(sink->block_begin(sink->ctx, id, err));
     while (live > 0) {
         /* run every live warp up to its next barrier or its end */
         for (uint32_t k = 0; k < wpb; k++) {
@@ -35,8 +36,8 @@ record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
                     live--;
                     break;
                 }
-                if (w != NULL)
-                    SIM_FORWARD_IF_ERROR(smt_writer_add(w, k, &wi, err));
+                if (sink != NULL)
+                    SIM_FORWARD_IF_ERROR(sink->inst(sink->ctx, k, &wi, err));
                 tot->warp_insts++;
                 if (wi.flags & SIM_IF_BARRIER)
                     waiting[k] = true;
@@ -47,28 +48,28 @@ record_block(struct inst_source *src, smt_writer *w, uint32_t wpb, uint64_t id,
             waiting[k] = false;
     }
     src->ops->block_end(src->ctx, 0);
-    if (w != NULL)
-        SIM_FORWARD_IF_ERROR(smt_writer_block_end(w, err));
+    if (sink != NULL)
+        SIM_FORWARD_IF_ERROR(sink->block_end(sink->ctx, err));
     tot->blocks++;
     return SIM_OK;
 }
 
-/* Run every kernel from *ki on (the first already fetched); w may be NULL. */
+/* Run every kernel from *ki on (the first already fetched). */
 static int
-drive(struct inst_source *src, struct kernel_info *ki, smt_writer *w, struct record_totals *tot,
-      struct sim_error *err)
+drive(struct inst_source *src, struct kernel_info *ki, const struct record_sink *sink,
+      struct record_totals *tot, struct sim_error *err)
 {
     int rc = 1;
     while (rc > 0) {
         uint32_t wpb = kernel_info_warps_per_block(ki);
         uint64_t nb = kernel_info_blocks(ki);
         rc = src->ops->kernel_begin(src->ctx, 1, 1, err);
-        if (rc == SIM_OK && w != NULL)
-            rc = smt_writer_kernel_begin(w, ki, err);
+        if (rc == SIM_OK && sink != NULL)
+            rc = sink->kernel_begin(sink->ctx, ki, err);
         for (uint64_t b = 0; rc == SIM_OK && b < nb; b++)
-            rc = record_block(src, w, wpb, b, tot, err);
-        if (rc == SIM_OK && w != NULL)
-            rc = smt_writer_kernel_end(w, err);
+            rc = record_block(src, sink, wpb, b, tot, err);
+        if (rc == SIM_OK && sink != NULL)
+            rc = sink->kernel_end(sink->ctx, err);
         if (rc < 0)
             return rc;
         tot->kernels++;
@@ -78,14 +79,52 @@ drive(struct inst_source *src, struct kernel_info *ki, smt_writer *w, struct rec
 }
 
 int
-record_emulate(struct inst_source *src, struct record_totals *tot, struct sim_error *err)
+record_drive(struct inst_source *src, const struct record_sink *sink, struct record_totals *tot,
+             struct sim_error *err)
 {
     struct kernel_info ki;
     memset(tot, 0, sizeof *tot);
     int rc = src->ops->next_kernel(src->ctx, &ki, err);
     if (rc <= 0)
         return rc;
-    return drive(src, &ki, NULL, tot, err);
+    return drive(src, &ki, sink, tot, err);
+}
+
+/* The .smt writer as a sink. */
+static int
+smt_kernel_begin(void *ctx, const struct kernel_info *ki, struct sim_error *err)
+{
+    return smt_writer_kernel_begin(ctx, ki, err);
+}
+
+static int
+smt_block_begin(void *ctx, uint64_t id, struct sim_error *err)
+{
+    return smt_writer_block_begin(ctx, id, err);
+}
+
+static int
+smt_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
+{
+    return smt_writer_add(ctx, warp, wi, err);
+}
+
+static int
+smt_block_end(void *ctx, struct sim_error *err)
+{
+    return smt_writer_block_end(ctx, err);
+}
+
+static int
+smt_kernel_end(void *ctx, struct sim_error *err)
+{
+    return smt_writer_kernel_end(ctx, err);
+}
+
+int
+record_emulate(struct inst_source *src, struct record_totals *tot, struct sim_error *err)
+{
+    return record_drive(src, NULL, tot, err);
 }
 
 int
@@ -115,8 +154,10 @@ record_to_smt(struct inst_source *src, const char *path, const char *producer,
     free(names);
     if (w == NULL)
         return err->code < 0 ? err->code : SIM_ERR_IO;
+    struct record_sink sink = { smt_kernel_begin, smt_block_begin, smt_inst, smt_block_end,
+                                smt_kernel_end, w };
     if (rc > 0)
-        rc = drive(src, &ki, w, tot, err);
+        rc = drive(src, &ki, &sink, tot, err);
     if (rc < 0) {
         smt_writer_abort(w);
         return rc;

@@ -17,6 +17,21 @@ struct record_totals {
     uint64_t warp_insts;
 };
 
+/* Where driven instructions go (every callback returns SIM_OK or < 0). */
+struct record_sink {
+    int (*kernel_begin)(void *ctx, const struct kernel_info *ki, struct sim_error *err);
+    int (*block_begin)(void *ctx, uint64_t block_id, struct sim_error *err);
+    int (*inst)(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *err);
+    int (*block_end)(void *ctx, struct sim_error *err);
+    int (*kernel_end)(void *ctx, struct sim_error *err);
+    void *ctx;
+};
+
+/* Drive every kernel of src without the timing model, in the order above,
+ * handing each instruction to sink (NULL: execute only). */
+int record_drive(struct inst_source *src, const struct record_sink *sink,
+                 struct record_totals *tot, struct sim_error *err);
+
 /* Record every kernel of src into path (atomically).  chunk_raw = chunk
  * size in bytes, 0 for the default. */
 int record_to_smt(struct inst_source *src, const char *path, const char *producer,

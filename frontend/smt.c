@@ -611,8 +611,13 @@ src_destroy(void *ctx)
 }
 
 static const struct inst_source_ops smt_source_ops = {
-    src_next_kernel, src_kernel_begin, src_block_begin, src_next_inst, src_block_end,
-    src_opcode_name, src_destroy
+    .next_kernel = src_next_kernel,
+    .kernel_begin = src_kernel_begin,
+    .block_begin = src_block_begin,
+    .next_inst = src_next_inst,
+    .block_end = src_block_end,
+    .opcode_name = src_opcode_name,
+    .destroy = src_destroy,
 };
 
 int

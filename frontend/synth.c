@@ -301,8 +301,13 @@ sy_destroy(void *ctx)
 }
 
 static const struct inst_source_ops synth_ops = {
-    sy_next_kernel, sy_kernel_begin, sy_block_begin, sy_next_inst, sy_block_end,
-    sy_opcode_name, sy_destroy
+    .next_kernel = sy_next_kernel,
+    .kernel_begin = sy_kernel_begin,
+    .block_begin = sy_block_begin,
+    .next_inst = sy_next_inst,
+    .block_end = sy_block_end,
+    .opcode_name = sy_opcode_name,
+    .destroy = sy_destroy,
 };
 
 static int

@@ -118,6 +118,14 @@ struct kernel_info {
     uint64_t warp_insts;         /* total dynamic warp instructions if known, else 0 */
 };
 
+/* A host-to-device copy recorded with a trace (Accel-Sim MemcpyHtoD). */
+struct sim_copy {
+    sim_addr_t addr;             /* device address */
+    uint64_t bytes;
+};
+
+typedef struct stats stats;
+
 /* Source instruction-set family. */
 enum sim_isa { SIM_ISA_NONE = 0, SIM_ISA_PTX = 1, SIM_ISA_SASS = 2, SIM_ISA_SYNTH = 3 };
 
@@ -133,6 +141,13 @@ struct inst_source_ops {
      * NULL is returned for the first id past the table (and may be for all). */
     const char *(*opcode_name)(void *ctx, uint16_t opcode);
     void (*destroy)(void *ctx);
+    /* Optional (NULL if the source has none) -------------------------- */
+    /* Host-to-device copies made before the kernel next_kernel() returned
+     * last, in order; *out stays valid until the next next_kernel(). */
+    size_t (*copies)(void *ctx, const struct sim_copy **out);
+    /* Register the source's own counters (e.g. unknown opcodes) with the
+     * model's statistics; called once, before the first kernel. */
+    void (*register_stats)(void *ctx, stats *st);
 };
 
 /* An instruction source: an ops table and its state.  Plain data. */

@@ -251,8 +251,13 @@ void
 mem_preload(mem *m, sim_addr_t addr, uint64_t bytes)
 {
     uint64_t line_bytes = (uint64_t)m->sectors_per_line * m->sector_bytes;
+    uint64_t cap = (uint64_t)m->sets * cache_ways(m->l2) * line_bytes;
     if (m->sets == 0 || bytes == 0)
         return;
+    if (bytes > cap) {               /* only the last L2-full of a copy can remain */
+        addr += bytes - cap;
+        bytes = cap;
+    }
     for (uint64_t a = addr / line_bytes * line_bytes; a < addr + bytes; a += line_bytes) {
         uint64_t line = a / line_bytes;
         uint32_t set = (uint32_t)(cache_mix(line) % m->sets);

@@ -41,6 +41,7 @@ struct sim {
     size_t nk, capk;
     struct stats_snapshot begin, total;
     uint64_t g_cycles, g_kernels, g_blocks;
+    bool src_stats;              /* the source's counters are registered */
 };
 
 const struct sm_costs *
@@ -349,10 +350,25 @@ sim_run(sim *s, struct inst_source *src, struct sim_error *err)
 {
     int rc;
     s->src = src;
+    if (src->ops->register_stats != NULL && !s->src_stats) {
+        /* the source's counters join the registry: size the snapshots anew */
+        src->ops->register_stats(src->ctx, s->st);
+        s->src_stats = true;
+        stats_snapshot_free(&s->begin);
+        stats_snapshot_free(&s->total);
+        stats_snapshot_init(s->st, &s->begin);
+        stats_snapshot_init(s->st, &s->total);
+    }
     for (;;) {
         rc = src->ops->next_kernel(src->ctx, &s->ki, err);
         if (rc <= 0)
             break;
+        if (s->cfg.l2_preload_memcpy && src->ops->copies != NULL) {
+            const struct sim_copy *cp;
+            size_t n = src->ops->copies(src->ctx, &cp);
+            for (size_t i = 0; i < n; i++)
+                mem_preload(s->m, cp[i].addr, cp[i].bytes);
+        }
         rc = run_kernel(s, err);
         if (rc < 0) {
             sim_error_prefix(err, "kernel %s: ", s->ki.name);

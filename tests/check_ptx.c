@@ -68,17 +68,13 @@ static char dir[256];
 static void
 setup(void)
 {
-    const char *t = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/smsim-ptx.XXXXXX", t != NULL ? t : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    testlib_tmpdir(dir, sizeof dir);
 }
 
 static void
 teardown(void)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    testlib_rmtree(dir);
 }
 
 /* Write lines[] to dir/name, replacing line `at` (1-based; 0 = none) by

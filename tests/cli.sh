@@ -96,6 +96,25 @@ line=$(grep -n 'frob.f32' "$tmp/bad.ptx" | head -1 | cut -d: -f1)
 expect 2 "bad.ptx:$line: unsupported instruction 'frob.f32'" "$SMSIM" emulate --launch "$tmp/badptx.launch"
 expect 1 "expected exactly one of" "$SMSIM" run --launch "$srcdir/traces/reduce.launch" --synth fma
 
+# Accel-Sim traces: run, convert, export, errors naming file:line
+expect 0 "total: 2 kernel(s)" "$SMSIM" run --config v100 --trace "$srcdir/traces/accelsim/features"
+expect 0 "2 kernel(s), 5 blocks, 158 warp instructions" \
+    "$SMSIM" trace convert "$srcdir/traces/accelsim/features" -o "$tmp/f.smt"
+expect 0 "158 warp instructions written as Accel-Sim tracer format 5" \
+    "$SMSIM" trace export --format accelsim "$tmp/f.smt" -o "$tmp/f-as"
+expect 0 "total: 2 kernel(s)" "$SMSIM" run --config v100 --trace "$tmp/f-as/kernelslist.g"
+expect 0 "1 kernel(s), 7148800 warp instructions" \
+    "$SMSIM" trace export --format accelsim --launch "$srcdir/traces/mm.launch" -o "$tmp/mm-as"
+sed 's/^-binary version = 70/-binary version = 71/' \
+    "$srcdir/traces/accelsim/edge/kernel-1.traceg" >"$tmp/bad.traceg"
+expect 2 "bad.traceg:7: unknown binary version '71'" "$SMSIM" run --trace "$tmp/bad.traceg"
+sed 's/IADD3/FROBNICATE/' "$srcdir/traces/accelsim/edge/kernel-1.traceg" >"$tmp/unk.traceg"
+line=$(grep -n FROBNICATE "$tmp/unk.traceg" | head -1 | cut -d: -f1)
+expect 2 "unk.traceg:$line: unknown opcode 'FROBNICATE'" "$SMSIM" run --trace "$tmp/unk.traceg"
+expect 0 "total: 1 kernel(s)" "$SMSIM" run --trace "$tmp/unk.traceg" --unknown-opcode=alu
+expect 1 "--unknown-opcode takes" "$SMSIM" run --trace "$tmp/unk.traceg" --unknown-opcode=skip
+expect 1 "expected --format accelsim" "$SMSIM" trace export "$tmp/f.smt" -o "$tmp/x"
+
 # outputs are atomic: a failing run leaves no file behind, an unwritable one fails with 2
 expect 2 "" "$SMSIM" run --trace "$tmp/bad.smt" --stats-json "$tmp/never.json"
 [ ! -e "$tmp/never.json" ] && echo "ok: no stats file after a failed run" ||

@@ -15,12 +15,17 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/smsim-golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 n=0
-# each line: NAME CONFIG TRACE (relative to the source tree) [--set k=v ...]
+# each line: NAME CONFIG INPUT (relative to the source tree) [--set k=v ...];
+# INPUT is a trace (.smt or Accel-Sim) or a PTX launch file (*.launch)
 while read -r name config trace rest; do
     case "$name" in ''|'#'*) continue ;; esac
     n=$((n + 1))
+    case "$trace" in
+        *.launch) input="--launch $srcdir/$trace --output-dir $tmp/out" ;;
+        *) input="--trace $srcdir/$trace" ;;
+    esac
     # shellcheck disable=SC2086
-    if ! "$SMSIM" run --config "$config" --trace "$srcdir/$trace" $rest --quiet \
+    if ! "$SMSIM" run --config "$config" $input $rest --quiet \
         --stats-json "$tmp/$name.json" 2>"$tmp/err"; then
         echo "FAIL $name: smsim exited with an error:"; cat "$tmp/err"; fails=$((fails + 1)); continue
     fi

@@ -138,7 +138,12 @@ t_destroy(void *ctx)
 }
 
 static const struct inst_source_ops tsrc_ops = {
-    t_next_kernel, t_kernel_begin, t_block_begin, t_next_inst, t_block_end, NULL, t_destroy
+    .next_kernel = t_next_kernel,
+    .kernel_begin = t_kernel_begin,
+    .block_begin = t_block_begin,
+    .next_inst = t_next_inst,
+    .block_end = t_block_end,
+    .destroy = t_destroy,
 };
 
 void
@@ -237,4 +242,21 @@ testlib_tmpfile(const char *suffix)
     snprintf(buf, sizeof buf, "%s/smsim-test-%d-%u%s", dir ? dir : "/tmp", (int)getpid(), n++,
              suffix);
     return buf;
+}
+
+void
+testlib_tmpdir(char *buf, size_t n)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(buf, n, "%s/smsim-test.XXXXXX", t != NULL ? t : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(buf));
+}
+
+void
+testlib_rmtree(const char *dir)
+{
+    char cmd[1024];
+    ck_assert_ptr_null(strchr(dir, '\''));
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
 }

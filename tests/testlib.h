@@ -60,6 +60,11 @@ void tl_exit(struct warp_inst *wi);
 /* Path of a fresh temporary file name (in $TMPDIR or /tmp), static buffer. */
 const char *testlib_tmpfile(const char *suffix);
 
+/* Create a fresh temporary directory (in $TMPDIR or /tmp) into buf, and
+ * remove one with everything in it. */
+void testlib_tmpdir(char *buf, size_t n);
+void testlib_rmtree(const char *dir);
+
 /* Standard main for a suite. */
 #define TESTLIB_MAIN(suite_fn) \
     int main(void) \

@@ -1,0 +1,329 @@
+/*
+ * accelsim_export.c - write any instruction source as an Accel-Sim trace
+ * directory (see accelsim.h).
+ *
+ * The source is driven without the timing model (frontend/record.c), one
+ * block at a time; each warp's lines are collected in memory (so its
+ * `insts = N` can precede them) and the block is written when it ends.
+ * The output is tracer format 5 without line numbers: what Accel-Sim's
+ * post-processor writes.  Mnemonics come from sass_encode(), which
+ * guarantees that smsim reads each line back with the same class, flags,
+ * space and width; register ids above 254 are folded into R0..R254 and at
+ * most one destination and four sources are written (Accel-Sim's limits;
+ * SASS-derived streams never exceed them).  Addresses use base+stride when
+ * the active lanes are contiguous with a constant stride, else
+ * base+delta, as the NVBit tracer does.
+ */
+#include "frontend/accelsim.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "frontend/record.h"
+#include "frontend/sass_isa.h"
+#include "sim/afile.h"
+
+/* Generic-window bases written in the header (no generic accesses are
+ * written, so they only need to be plausible and disjoint). */
+#define EXPORT_SHMEM_BASE UINT64_C(0x00007ff000000000)
+#define EXPORT_LOCAL_BASE UINT64_C(0x00007ff001000000)
+
+struct wbuf {
+    char *p;
+    size_t len, cap;
+    uint64_t n;                  /* lines */
+};
+
+struct exporter {
+    const char *dir;
+    const struct accelsim_export_opts *opts;
+    struct accelsim_export_totals *tot;
+    struct inst_source *src;
+    int isa;
+    unsigned binver;
+    struct kernel_info ki;
+    struct afile kf;             /* the kernel file being written */
+    bool kf_open;
+    struct wbuf *w;              /* per warp of the current block */
+    uint32_t wpb;                /* warps per block of the current kernel */
+    uint32_t n_w;                /* entries of w allocated */
+    uint64_t block;
+    struct wbuf list;            /* kernelslist.g contents */
+};
+
+static void
+wb_printf(struct wbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+wb_printf(struct wbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->len;
+        int n = vsnprintf(b->p + b->len, room, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = b->cap ? 2 * b->cap : 4096;
+        while (n >= 0 && b->cap - b->len <= (size_t)n)
+            b->cap *= 2;
+        b->p = xrealloc(b->p, b->cap);
+    }
+}
+
+static unsigned
+reg_out(struct exporter *e, unsigned r)
+{
+    if (r < 255)
+        return r;
+    e->tot->regs_folded++;
+    return r % 255;
+}
+
+static int
+ex_kernel_begin(void *ctx, const struct kernel_info *ki, struct sim_error *err)
+{
+    struct exporter *e = ctx;
+    char path[4096], name[64];
+
+    if (e->isa < 0) {
+        unsigned v = e->opts->binary_version;
+        if (v == 0)
+            v = ki->isa == SIM_ISA_SASS && sass_isa_of_version(ki->isa_version) >= 0 ?
+                ki->isa_version : 70;
+        e->isa = sass_isa_of_version(v);
+        if (e->isa < 0)
+            return sim_error_set(err, SIM_ERR_USAGE, "binary version %u is not one smsim has an "
+                                 "opcode table for", v);
+        e->binver = v;
+    }
+    e->ki = *ki;
+    e->wpb = kernel_info_warps_per_block(ki);
+    if (e->wpb > e->n_w) {
+        e->w = xrealloc(e->w, e->wpb * sizeof *e->w);
+        memset(e->w + e->n_w, 0, (e->wpb - e->n_w) * sizeof *e->w);
+        e->n_w = e->wpb;
+    }
+    e->block = 0;
+    snprintf(name, sizeof name, "kernel-%u.traceg", e->tot->kernels + 1);
+    snprintf(path, sizeof path, "%s/%s", e->dir, name);
+    SIM_FORWARD_IF_ERROR(afile_open(&e->kf, path, err));
+    e->kf_open = true;
+    if (e->src->ops->copies != NULL) {
+        const struct sim_copy *cp;
+        size_t n = e->src->ops->copies(e->src->ctx, &cp);
+        for (size_t i = 0; i < n; i++)
+            wb_printf(&e->list, "MemcpyHtoD,0x%016" PRIx64 ",%" PRIu64 "\n", cp[i].addr,
+                      cp[i].bytes);
+    }
+    wb_printf(&e->list, "%s\n", name);
+    FILE *fp = e->kf.fp;
+    fprintf(fp, "-kernel name = %s\n", ki->name);
+    fprintf(fp, "-kernel id = %u\n", e->tot->kernels + 1);
+    fprintf(fp, "-grid dim = (%u,%u,%u)\n", ki->grid[0], ki->grid[1], ki->grid[2]);
+    fprintf(fp, "-block dim = (%u,%u,%u)\n", ki->block[0], ki->block[1], ki->block[2]);
+    fprintf(fp, "-shmem = %u\n", ki->smem_static + ki->smem_dynamic);
+    fprintf(fp, "-nregs = %u\n", ki->regs_per_thread);
+    fprintf(fp, "-binary version = %u\n", e->binver);
+    fprintf(fp, "-cuda stream id = 0\n");
+    fprintf(fp, "-shmem base_addr = 0x%016" PRIx64 "\n", EXPORT_SHMEM_BASE);
+    fprintf(fp, "-local mem base_addr = 0x%016" PRIx64 "\n", EXPORT_LOCAL_BASE);
+    fprintf(fp, "-nvbit version = smsim-" PACKAGE_VERSION "\n");
+    fprintf(fp, "-accelsim tracer version = 5\n");
+    fprintf(fp, "-enable lineinfo = 0\n\n");
+    fprintf(fp, "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
+                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n");
+    return SIM_OK;
+}
+
+static int
+ex_block_begin(void *ctx, uint64_t id, struct sim_error *err)
+{
+    struct exporter *e = ctx;
+    (void)err;
+    e->block = id;
+    for (uint32_t w = 0; w < e->wpb; w++) {
+        e->w[w].len = 0;
+        e->w[w].n = 0;
+    }
+    return SIM_OK;
+}
+
+/* The addresses of the active lanes, compressed as the tracer does. */
+static void
+write_addrs(struct wbuf *b, const struct warp_inst *wi)
+{
+    uint32_t m = wi->active_mask;
+    unsigned lanes = (unsigned)__builtin_popcount(m);
+    if (lanes == 0) {
+        wb_printf(b, " 0");
+        return;
+    }
+    unsigned first = (unsigned)__builtin_ctz(m);
+    bool contiguous = (m >> first & ((m >> first) + 1)) == 0;
+    if (contiguous && lanes >= 2) {
+        int64_t stride = (int64_t)(wi->addr[first + 1] - wi->addr[first]);
+        bool same = stride >= INT32_MIN && stride <= INT32_MAX;
+        for (unsigned l = first + 1; same && l < first + lanes; l++)
+            same = (int64_t)(wi->addr[l] - wi->addr[l - 1]) == stride;
+        if (same) {
+            wb_printf(b, " 1 0x%" PRIx64 " %" PRId64, wi->addr[first], stride);
+            return;
+        }
+    }
+    wb_printf(b, " 2 0x%" PRIx64, wi->addr[first]);
+    uint64_t prev = wi->addr[first];
+    for (uint32_t mm = m & (m - 1); mm != 0; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        wb_printf(b, " %" PRId64, (int64_t)(wi->addr[l] - prev));
+        prev = wi->addr[l];
+    }
+}
+
+static int
+ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
+{
+    struct exporter *e = ctx;
+    struct wbuf *b = &e->w[warp];
+    char mn[128];
+    const char *why = NULL;
+    const char *base = NULL;
+
+    if (e->ki.isa == SIM_ISA_SASS && sass_isa_of_version(e->ki.isa_version) == e->isa &&
+        e->src->ops->opcode_name != NULL)
+        base = e->src->ops->opcode_name(e->src->ctx, wi->opcode);
+    int r = sass_encode(e->isa, wi, base, mn, sizeof mn, &why);
+    if (r < 0)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u pc "
+                             "%#x: cannot write a %s instruction as %s SASS: %s", e->ki.name,
+                             e->block, warp, wi->pc, inst_opclass_name(wi->opclass),
+                             sass_isa_name(e->isa), why);
+    if (r > 0)
+        e->tot->approximated++;
+    wb_printf(b, "%04x %08x", wi->pc, wi->active_mask);
+    if (wi->n_dst > 0) {
+        wb_printf(b, " 1 R%u", reg_out(e, wi->dst[0]));
+        /* SASS-read streams list pairs of a wide result; one names them */
+        unsigned extra = wi->n_dst - 1;
+        bool consecutive = true;
+        for (unsigned i = 1; i < wi->n_dst; i++)
+            consecutive = consecutive && wi->dst[i] == wi->dst[0] + i;
+        if (!consecutive)
+            e->tot->regs_dropped += extra;
+    } else {
+        wb_printf(b, " 0");
+    }
+    wb_printf(b, " %s", mn);
+    /* sources: a wide operand was listed as consecutive registers; write
+     * its first only */
+    unsigned srcs[SIM_MAX_SRC], ns = 0;
+    for (unsigned i = 0; i < wi->n_src; i++) {
+        if (ns > 0 && wi->src[i] == srcs[ns - 1] + 1 && (wi->opclass == SIM_OPC_FP64 ||
+            wi->opclass == SIM_OPC_FP64_FMA || (wi->opclass == SIM_OPC_MEM && wi->width >= 8)))
+            continue;
+        srcs[ns++] = wi->src[i];
+    }
+    if (ns > 4) {
+        e->tot->regs_dropped += ns - 4;
+        ns = 4;
+    }
+    wb_printf(b, " %u", ns);
+    for (unsigned i = 0; i < ns; i++)
+        wb_printf(b, " R%u", reg_out(e, srcs[i]));
+    if (wi->opclass == SIM_OPC_MEM && wi->space == SIM_SPACE_GLOBAL)
+        for (uint32_t m = wi->active_mask; m != 0; m &= m - 1) {
+            uint64_t a = wi->addr[__builtin_ctz(m)];
+            if (a >= EXPORT_SHMEM_BASE && a < EXPORT_LOCAL_BASE + (UINT64_C(1) << 24))
+                return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64
+                                     " warp %u pc %#x: global address %#" PRIx64 " lies in the "
+                                     "shared/local windows the export declares", e->ki.name,
+                                     e->block, warp, wi->pc, a);
+        }
+    if (wi->opclass == SIM_OPC_MEM && wi->width > 0) {
+        wb_printf(b, " %u", wi->width);
+        write_addrs(b, wi);
+    } else {
+        wb_printf(b, " 0");
+    }
+    wb_printf(b, " %" PRIu32 "\n", wi->aux);
+    b->n++;
+    e->tot->warp_insts++;
+    return SIM_OK;
+}
+
+static int
+ex_block_end(void *ctx, struct sim_error *err)
+{
+    struct exporter *e = ctx;
+    FILE *fp = e->kf.fp;
+    uint32_t gx = e->ki.grid[0], gy = e->ki.grid[1];
+    (void)err;
+    fprintf(fp, "#BEGIN_TB\n\nthread block = %" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n\n",
+            e->block % gx, e->block / gx % gy, e->block / ((uint64_t)gx * gy));
+    for (uint32_t w = 0; w < e->wpb; w++) {
+        fprintf(fp, "warp = %u\ninsts = %" PRIu64 "\n", w, e->w[w].n);
+        fwrite(e->w[w].p, 1, e->w[w].len, fp);
+        fputc('\n', fp);
+    }
+    fprintf(fp, "#END_TB\n\n");
+    return SIM_OK;
+}
+
+static int
+ex_kernel_end(void *ctx, struct sim_error *err)
+{
+    struct exporter *e = ctx;
+    e->kf_open = false;
+    SIM_FORWARD_IF_ERROR(afile_commit(&e->kf, err));
+    e->tot->kernels++;
+    return SIM_OK;
+}
+
+static void
+write_list(FILE *fp, void *arg)
+{
+    const struct wbuf *b = arg;
+    fwrite(b->p, 1, b->len, fp);
+}
+
+int
+accelsim_export(struct inst_source *src, const char *dir, const struct accelsim_export_opts *opts,
+                struct accelsim_export_totals *tot, struct sim_error *err)
+{
+    struct exporter e;
+    struct record_totals rt;
+    char list[4096];
+
+    memset(tot, 0, sizeof *tot);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return sim_error_set(err, SIM_ERR_IO, "%s: cannot create directory: %s", dir,
+                             strerror(errno));
+    snprintf(list, sizeof list, "%s/kernelslist.g", dir);
+    if (unlink(list) != 0 && errno != ENOENT)     /* no stale list if this export fails */
+        return sim_error_set(err, SIM_ERR_IO, "%s: cannot replace: %s", list, strerror(errno));
+    memset(&e, 0, sizeof e);
+    e.dir = dir;
+    e.opts = opts;
+    e.tot = tot;
+    e.src = src;
+    e.isa = -1;
+    struct record_sink sink = { ex_kernel_begin, ex_block_begin, ex_inst, ex_block_end,
+                                ex_kernel_end, &e };
+    int rc = record_drive(src, &sink, &rt, err);
+    if (rc == SIM_OK)
+        rc = afile_write(list, write_list, &e.list, err);
+    if (e.kf_open)
+        afile_abort(&e.kf);
+    for (uint32_t w = 0; w < e.n_w; w++)
+        free(e.w[w].p);
+    free(e.w);
+    free(e.list.p);
+    return rc;
+}

@@ -1,0 +1,348 @@
+/*
+ * sass_isa.c - SASS opcode tables, mnemonic decoding and encoding.
+ *
+ * Invariant (checked by tests/check_sass.c): each table is sorted by name
+ * with unique names, so lookup is a binary search; sass_encode() only
+ * returns a mnemonic that sass_decode() maps back to the instruction's
+ * class, flags, space and width (or says it is lossy).
+ */
+#include "frontend/sass_isa.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SASS_OP(name, cls, mem, flags, help) \
+    { #name, SIM_OPC_##cls, SASS_MEM_##mem, (uint8_t)(flags), help },
+
+static const struct sass_op t_kepler[] = {
+#include "frontend/sass_kepler.def"
+};
+static const struct sass_op t_maxwell[] = {
+#include "frontend/sass_maxwell.def"
+};
+static const struct sass_op t_volta[] = {
+#include "frontend/sass_volta.def"
+};
+static const struct sass_op t_turing[] = {
+#include "frontend/sass_turing.def"
+};
+static const struct sass_op t_ampere[] = {
+#include "frontend/sass_ampere.def"
+};
+static const struct sass_op t_hopper[] = {
+#include "frontend/sass_hopper.def"
+};
+#undef SASS_OP
+
+static const struct {
+    const char *name;
+    const struct sass_op *ops;
+    size_t n;
+    unsigned version;            /* representative binary version */
+} isas[SASS_ISA_COUNT] = {
+    { "kepler", t_kepler, sizeof t_kepler / sizeof t_kepler[0], 35 },
+    { "maxwell", t_maxwell, sizeof t_maxwell / sizeof t_maxwell[0], 61 },
+    { "volta", t_volta, sizeof t_volta / sizeof t_volta[0], 70 },
+    { "turing", t_turing, sizeof t_turing / sizeof t_turing[0], 75 },
+    { "ampere", t_ampere, sizeof t_ampere / sizeof t_ampere[0], 86 },
+    { "hopper", t_hopper, sizeof t_hopper / sizeof t_hopper[0], 90 },
+};
+
+int
+sass_isa_of_version(unsigned v)
+{
+    if (v >= 30 && v <= 37)
+        return SASS_KEPLER;
+    if (v >= 50 && v <= 62)
+        return SASS_MAXWELL;
+    if (v == 70 || v == 72)
+        return SASS_VOLTA;
+    if (v == 75)
+        return SASS_TURING;
+    if (v == 80 || v == 86 || v == 87 || v == 89)
+        return SASS_AMPERE;
+    if (v == 90)
+        return SASS_HOPPER;
+    return -1;
+}
+
+unsigned
+sass_isa_version(int isa)
+{
+    return isa >= 0 && isa < SASS_ISA_COUNT ? isas[isa].version : 0;
+}
+
+const char *
+sass_isa_name(int isa)
+{
+    return isa >= 0 && isa < SASS_ISA_COUNT ? isas[isa].name : "?";
+}
+
+size_t
+sass_isa_count(int isa)
+{
+    return isa >= 0 && isa < SASS_ISA_COUNT ? isas[isa].n : 0;
+}
+
+const struct sass_op *
+sass_isa_op(int isa, size_t i)
+{
+    return i < sass_isa_count(isa) ? &isas[isa].ops[i] : NULL;
+}
+
+int
+sass_isa_find(int isa, const char *name, size_t len)
+{
+    size_t lo = 0, hi = sass_isa_count(isa);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *m = isas[isa].ops[mid].name;
+        int c = strncmp(m, name, len);
+        if (c == 0 && m[len] != '\0')
+            c = 1;                   /* m is longer: it sorts after name */
+        if (c == 0)
+            return (int)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static bool
+tok_is(const char *t, size_t n, const char *s)
+{
+    return strlen(s) == n && memcmp(t, s, n) == 0;
+}
+
+/* Bytes per lane named by a width modifier, or 0. */
+static unsigned
+width_of(const char *t, size_t n)
+{
+    static const struct { const char *tok; unsigned bytes; } w[] = {
+        { "8", 1 }, { "U8", 1 }, { "S8", 1 }, { "16", 2 }, { "U16", 2 }, { "S16", 2 },
+        { "32", 4 }, { "64", 8 }, { "128", 16 },
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (tok_is(t, n, w[i].tok))
+            return w[i].bytes;
+    return 0;
+}
+
+int
+sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
+{
+    const char *dot = memchr(mn, '.', len);
+    size_t blen = dot != NULL ? (size_t)(dot - mn) : len;
+    int i = isa >= 0 && isa < SASS_ISA_COUNT ? sass_isa_find(isa, mn, blen) : -1;
+    if (i < 0)
+        return -1;
+    const struct sass_op *op = &isas[isa].ops[i];
+    uint8_t cls = op->opclass, f = op->flags, flags = 0;
+    unsigned width = 0;
+    bool bypass = false, strong = false;
+    for (const char *p = dot; p != NULL && p < mn + len;) {
+        const char *t = p + 1;
+        const char *e = memchr(t, '.', (size_t)(mn + len - t));
+        size_t n = e != NULL ? (size_t)(e - t) : (size_t)(mn + len - t);
+        if (cls == SIM_OPC_CONV && (tok_is(t, n, "F64") || tok_is(t, n, "S64") || tok_is(t, n, "U64")))
+            cls = SIM_OPC_CONV64;
+        if (op->mem != SASS_MEM_NONE) {
+            if (width == 0)
+                width = width_of(t, n);
+            if (tok_is(t, n, "CG") || tok_is(t, n, "CV"))
+                bypass = true;
+            if (strong && (tok_is(t, n, "GPU") || tok_is(t, n, "SYS")))
+                bypass = true;
+            strong = tok_is(t, n, "STRONG");
+        }
+        p = e;
+    }
+    if (f & SF_LOAD)
+        flags |= SIM_IF_LOAD;
+    if (f & SF_STORE)
+        flags |= SIM_IF_STORE;
+    if (f & SF_ATOMIC)
+        flags |= SIM_IF_ATOMIC;
+    if (f & SF_BARRIER)
+        flags |= SIM_IF_BARRIER;
+    if (f & SF_EXIT)
+        flags |= SIM_IF_EXIT;        /* as every frontend marks an exit */
+    else if (f & SF_BRANCH)
+        flags |= SIM_IF_BRANCH;
+    if (f & SF_FENCE)
+        flags |= SIM_IF_FENCE;
+    if (bypass && (op->mem == SASS_MEM_GLOBAL || op->mem == SASS_MEM_GENERIC))
+        flags |= SIM_IF_BYPASS_L1;
+    out->op = (uint16_t)i;
+    out->opclass = cls;
+    out->mem = op->mem;
+    out->flags = flags;
+    out->width = (uint8_t)width;
+    return 0;
+}
+
+/* ---- encoding ----------------------------------------------------------- */
+
+static uint8_t
+mem_of_space(unsigned space)
+{
+    switch (space) {
+    case SIM_SPACE_GLOBAL: return SASS_MEM_GLOBAL;
+    case SIM_SPACE_SHARED: return SASS_MEM_SHARED;
+    case SIM_SPACE_LOCAL: return SASS_MEM_LOCAL;
+    case SIM_SPACE_CONST: case SIM_SPACE_PARAM: return SASS_MEM_CONST;
+    case SIM_SPACE_TEX: return SASS_MEM_TEX;
+    default: return SASS_MEM_NONE;
+    }
+}
+
+/* Representative opcodes, most preferred first. */
+static const char *const *
+candidates(const struct warp_inst *wi)
+{
+    static const char *const c_nop[] = { "NOP", "MEMBAR", NULL };
+    static const char *const c_int[] = { "IADD3", "IADD", "LOP3", "MOV", NULL };
+    static const char *const c_imul[] = { "IMAD", "XMAD", "IMUL", NULL };
+    static const char *const c_fp32[] = { "FADD", NULL };
+    static const char *const c_ffma[] = { "FFMA", NULL };
+    static const char *const c_fp16[] = { "HADD2", NULL };
+    static const char *const c_fp64[] = { "DADD", NULL };
+    static const char *const c_dfma[] = { "DFMA", NULL };
+    static const char *const c_sfu[] = { "MUFU", NULL };
+    static const char *const c_conv[] = { "F2I", "F2F", "I2F", NULL };
+    static const char *const c_sreg[] = { "S2R", "CS2R", NULL };
+    static const char *const c_bra[] = { "BRA", NULL };
+    static const char *const c_exit[] = { "EXIT", NULL };
+    static const char *const c_warp[] = { "SHFL", "VOTE", NULL };
+    static const char *const c_bar[] = { "BAR", NULL };
+    static const char *const c_tensor[] = { "HMMA", NULL };
+    static const char *const c_uniform[] = { "UIADD3", "UMOV", NULL };
+    static const char *const c_ldg[] = { "LDG", "LD", NULL };
+    static const char *const c_stg[] = { "STG", "ST", NULL };
+    static const char *const c_atomg[] = { "ATOMG", "ATOM", NULL };
+    static const char *const c_red[] = { "REDG", "RED", NULL };
+    static const char *const c_lds[] = { "LDS", NULL };
+    static const char *const c_sts[] = { "STS", NULL };
+    static const char *const c_atoms[] = { "ATOMS", "LDSLK", NULL };
+    static const char *const c_ldl[] = { "LDL", NULL };
+    static const char *const c_stl[] = { "STL", NULL };
+    static const char *const c_ldc[] = { "LDC", NULL };
+    static const char *const c_tex[] = { "TEX", "TLD", NULL };
+    static const char *const c_none[] = { NULL };
+
+    if (wi->flags & SIM_IF_EXIT)
+        return c_exit;
+    switch (wi->opclass) {
+    case SIM_OPC_NOP: return c_nop;
+    case SIM_OPC_INT: return c_int;
+    case SIM_OPC_INT_MUL: return c_imul;
+    case SIM_OPC_FP32: return c_fp32;
+    case SIM_OPC_FP32_FMA: return c_ffma;
+    case SIM_OPC_FP16: return c_fp16;
+    case SIM_OPC_FP64: return c_fp64;
+    case SIM_OPC_FP64_FMA: return c_dfma;
+    case SIM_OPC_SFU: case SIM_OPC_FP32_DIV: case SIM_OPC_FP32_RCP: case SIM_OPC_FP32_SQRT:
+    case SIM_OPC_FP64_DIV:
+        return c_sfu;
+    case SIM_OPC_CONV: case SIM_OPC_CONV64: return c_conv;
+    case SIM_OPC_SREG: return c_sreg;
+    case SIM_OPC_BRANCH: return c_bra;
+    case SIM_OPC_WARP: return c_warp;
+    case SIM_OPC_BARRIER: return c_bar;
+    case SIM_OPC_TENSOR: return c_tensor;
+    case SIM_OPC_UNIFORM: return c_uniform;
+    case SIM_OPC_MEM:
+        break;
+    default:
+        return c_none;
+    }
+    bool ld = wi->flags & SIM_IF_LOAD, st = wi->flags & SIM_IF_STORE;
+    bool at = wi->flags & SIM_IF_ATOMIC;
+    switch (mem_of_space(wi->space)) {
+    case SASS_MEM_GLOBAL: return at ? (ld ? c_atomg : c_red) : st ? c_stg : c_ldg;
+    case SASS_MEM_SHARED: return at ? c_atoms : st ? c_sts : c_lds;
+    case SASS_MEM_LOCAL: return st ? c_stl : c_ldl;
+    case SASS_MEM_CONST: return c_ldc;
+    case SASS_MEM_TEX: return c_tex;
+    default: return c_none;
+    }
+}
+
+/* Append the modifiers wi needs to opcode name into buf. */
+static void
+build(int isa, const struct warp_inst *wi, const char *name, char *buf, size_t n)
+{
+    static const char *const wtok[17] = { [1] = ".U8", [2] = ".U16", [8] = ".64", [16] = ".128" };
+    size_t k = (size_t)snprintf(buf, n, "%s", name);
+    const char *extra = "";
+    if (wi->opclass == SIM_OPC_CONV64)
+        extra = ".F64";
+    else if (wi->opclass == SIM_OPC_BARRIER)
+        extra = ".SYNC";
+    else if (strcmp(name, "MUFU") == 0)
+        extra = wi->opclass == SIM_OPC_FP32_SQRT ? ".SQRT" :
+                wi->opclass == SIM_OPC_FP64_DIV ? ".RCP64H" :
+                wi->opclass == SIM_OPC_SFU ? ".EX2" : ".RCP";
+    if (k < n)
+        k += (size_t)snprintf(buf + k, n - k, "%s", extra);
+    if (wi->opclass != SIM_OPC_MEM || k >= n)
+        return;
+    uint8_t mem = mem_of_space(wi->space);
+    if (mem == SASS_MEM_GLOBAL)
+        k += (size_t)snprintf(buf + k, n - k, ".E");
+    if (k < n && wi->width <= 16 && wtok[wi->width] != NULL)
+        k += (size_t)snprintf(buf + k, n - k, "%s", wtok[wi->width]);
+    if (k < n && (wi->flags & SIM_IF_BYPASS_L1) && mem == SASS_MEM_GLOBAL)
+        snprintf(buf + k, n - k, "%s", isa >= SASS_VOLTA ? ".STRONG.GPU" : ".CG");
+}
+
+/* True if mnemonic decodes to wi's timing-relevant fields. */
+static bool
+matches(int isa, const struct warp_inst *wi, const char *mn)
+{
+    struct sass_decoded d;
+    if (sass_decode(isa, mn, strlen(mn), &d) != 0)
+        return false;
+    const uint8_t keep = SIM_IF_LOAD | SIM_IF_STORE | SIM_IF_ATOMIC | SIM_IF_BARRIER |
+                         SIM_IF_EXIT | SIM_IF_BRANCH | SIM_IF_FENCE | SIM_IF_BYPASS_L1;
+    if (d.opclass != wi->opclass || d.flags != (wi->flags & keep))
+        return false;
+    /* a generic opcode stands for a global access: its addresses lie
+     * outside the shared and local windows the writer declares */
+    if (wi->opclass == SIM_OPC_MEM && d.mem != mem_of_space(wi->space) &&
+        !(d.mem == SASS_MEM_GENERIC && wi->space == SIM_SPACE_GLOBAL))
+        return false;
+    /* the width travels in the trace's mem_width field; the modifier must
+     * not contradict it (a missing one reads as 4) */
+    return d.width == 0 || wi->opclass != SIM_OPC_MEM || d.width == wi->width;
+}
+
+int
+sass_encode(int isa, const struct warp_inst *wi, const char *base, char *buf, size_t n,
+            const char **why)
+{
+    if (isa < 0 || isa >= SASS_ISA_COUNT) {
+        *why = "unknown instruction set";
+        return -1;
+    }
+    if (base != NULL && sass_isa_find(isa, base, strlen(base)) >= 0) {
+        build(isa, wi, base, buf, n);
+        if (matches(isa, wi, buf))
+            return 0;
+    }
+    for (const char *const *c = candidates(wi); *c != NULL; c++) {
+        if (sass_isa_find(isa, *c, strlen(*c)) < 0)
+            continue;
+        build(isa, wi, *c, buf, n);
+        if (matches(isa, wi, buf))
+            return 0;
+        /* classes SASS has no single instruction for (IEEE divide, square
+         * root, reciprocal) are written as the MUFU they are built on */
+        if (strcmp(*c, "MUFU") == 0)
+            return 1;
+    }
+    *why = "no opcode of this instruction set has the instruction's class and memory kind";
+    return -1;
+}

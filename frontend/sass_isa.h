@@ -1,0 +1,104 @@
+/*
+ * sass_isa.h - NVIDIA SASS instruction sets: what each opcode means to the
+ * timing model (doc/sass-opcodes.md).
+ *
+ * One X-macro table per instruction set as NVIDIA's CUDA Binary Utilities
+ * groups them (frontend/sass_<isa>.def): Kepler, Maxwell/Pascal, Volta,
+ * Turing, Ampere/Ada, Hopper.  A trace names its ISA by the SASS "binary
+ * version" (sm number: 35, 61, 70, ...); its opcodes are always decoded
+ * with that ISA's table, whatever GPU config it is simulated on.
+ *
+ * A full mnemonic is the opcode followed by '.'-separated modifiers
+ * (`LDG.E.128.STRONG.GPU`).  The opcode selects the table entry; the
+ * modifiers refine it: a 64-bit type on a conversion makes it a 64-bit
+ * conversion, a width token gives the bytes per lane of a memory access,
+ * `.STRONG.GPU`/`.STRONG.SYS` (Volta and later) and `.CG`/`.CV` (earlier)
+ * make a global access bypass L1.
+ */
+#ifndef SMSIM_FRONTEND_SASS_ISA_H
+#define SMSIM_FRONTEND_SASS_ISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/inst.h"
+
+/* Instruction sets.  ORDER ISA (names in sass_isa.c). */
+enum sass_isa {
+    SASS_KEPLER,
+    SASS_MAXWELL,                /* Maxwell and Pascal */
+    SASS_VOLTA,
+    SASS_TURING,
+    SASS_AMPERE,                 /* Ampere and Ada */
+    SASS_HOPPER,
+    SASS_ISA_COUNT
+};
+
+/* Memory space column of the tables. */
+enum sass_mem {
+    SASS_MEM_NONE, SASS_MEM_GLOBAL, SASS_MEM_SHARED, SASS_MEM_LOCAL, SASS_MEM_CONST,
+    SASS_MEM_GENERIC,            /* resolved per access from the kernel's window bases */
+    SASS_MEM_TEX
+};
+
+/* Flags column of the tables. */
+#define SF_LOAD    (1u << 0)
+#define SF_STORE   (1u << 1)
+#define SF_ATOMIC  (1u << 2)
+#define SF_BARRIER (1u << 3)
+#define SF_EXIT    (1u << 4)
+#define SF_BRANCH  (1u << 5)
+#define SF_FENCE   (1u << 6)
+
+/* One table entry. */
+struct sass_op {
+    const char *name;            /* opcode as the disassembler prints it */
+    uint8_t opclass;             /* enum sim_opclass */
+    uint8_t mem;                 /* enum sass_mem */
+    uint8_t flags;               /* SF_* */
+    const char *help;
+};
+
+/* A full mnemonic, decoded. */
+struct sass_decoded {
+    uint16_t op;                 /* index of the opcode in its ISA's table */
+    uint8_t opclass;             /* enum sim_opclass, after modifiers */
+    uint8_t mem;                 /* enum sass_mem */
+    uint8_t flags;               /* SIM_IF_* (model flags), after modifiers */
+    uint8_t width;               /* bytes per lane from a width modifier, 0 if none */
+};
+
+/* The ISA of a SASS binary version (30..37 Kepler, 50..62 Maxwell/Pascal,
+ * 70/72 Volta, 75 Turing, 80/86/87/89 Ampere/Ada, 90 Hopper), or -1. */
+int sass_isa_of_version(unsigned binary_version);
+
+/* A representative binary version of an ISA (35, 61, 70, 75, 86, 90). */
+unsigned sass_isa_version(int isa);
+
+const char *sass_isa_name(int isa);
+
+/* Table access. */
+size_t sass_isa_count(int isa);
+const struct sass_op *sass_isa_op(int isa, size_t i);
+
+/* Index of opcode name[0, len) in the ISA's table, or -1. */
+int sass_isa_find(int isa, const char *name, size_t len);
+
+/* Decode mnemonic[0, len) (opcode + modifiers).  Returns 0, or -1 if the
+ * opcode is not in the table. */
+int sass_decode(int isa, const char *mnemonic, size_t len, struct sass_decoded *out);
+
+/* Write into buf (size n) a mnemonic of ISA `isa` that sass_decode() turns
+ * back into the same class, flags, space and width as wi: the opcode is
+ * `base` when given and present in the table (a trace's own opcode), else
+ * a representative opcode of wi's class and memory kind; modifiers carry
+ * the width, L1 bypass and 64-bit conversion.  A generic-address opcode
+ * (RED on Volta) may stand for a global access: the writer must declare
+ * shared and local windows that hold none of its addresses.  Returns 0; 1 if the
+ * mnemonic only approximates wi (IEEE divide, reciprocal and square root,
+ * which SASS builds from MUFU and FFMAs, are written as MUFU: class sfu
+ * when read back); -1 (with *why) if the ISA has no opcode for wi. */
+int sass_encode(int isa, const struct warp_inst *wi, const char *base, char *buf, size_t n,
+                const char **why);
+
+#endif /* SMSIM_FRONTEND_SASS_ISA_H */

@@ -1,0 +1,556 @@
+/*
+ * check_accelsim.c - the Accel-Sim trace reader and writer
+ * (frontend/accelsim.c, accelsim_export.c).
+ *
+ *  - every trace in traces/accelsim/ simulates, with the instruction
+ *    counts its lines say;
+ *  - what a line means: address modes, generic windows, register pairs,
+ *    RZ, immediates, L1 bypass, a memory op with no lanes;
+ *  - the edge cases Accel-Sim trips on (insts = 0, no final newline) work;
+ *  - every malformed input is exit status 2 naming file:line;
+ *  - export then import gives identical statistics.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "frontend/accelsim.h"
+#include "frontend/record.h"
+#include "frontend/smt.h"
+#include "sim/stats.h"
+#include "testlib.h"
+
+#ifdef HAVE_LZMA
+#include <lzma.h>
+#endif
+
+static const char *
+trace_path(const char *rel)
+{
+    static char p[1024];
+    const char *srcdir = getenv("srcdir");
+    snprintf(p, sizeof p, "%s/traces/accelsim/%s", srcdir ? srcdir : ".", rel);
+    return p;
+}
+
+static void
+open_trace(const char *path, int unknown, struct inst_source *src)
+{
+    struct sim_error err = { 0 };
+    struct accelsim_opts o = { unknown };
+    ck_assert_msg(accelsim_source_open(path, &o, src, &err) == SIM_OK, "%s", err.msg);
+}
+
+/* Run a source on the default GPU; returns the sim. */
+static sim *
+run(struct inst_source *src)
+{
+    struct sim_config c;
+    testlib_config(&c, "sm.count = 8");
+    return testlib_run(&c, src);
+}
+
+/* ---- the bundled traces ------------------------------------------------------ */
+
+static const struct {
+    const char *path;
+    unsigned kernels;
+    uint64_t warp_insts;
+} bundled[] = {
+    { "features", 2, 2 * 2 * 26 + 3 * 3 * 6 },
+    { "pascal-v4-lineinfo/kernel-1.traceg", 1, 2 * 4 * 10 },
+    { "kepler-v3/kernel-1.traceg", 1, 2 * 2 * 8 },
+    { "tracer-1.2/kernel-1.traceg", 1, 2 * 2 * 5 },
+    { "turing/kernel-1.traceg", 1, 2 * 2 * 9 },
+    { "ampere/kernel-1.traceg", 1, 2 * 4 * 11 },
+    { "hopper/kernel-1.traceg", 1, 4 * 7 },
+    { "edge", 1, 3 * 3 },
+};
+
+START_TEST(bundled_traces_simulate)
+{
+    struct inst_source src;
+    open_trace(trace_path(bundled[_i].path), ACCELSIM_UNKNOWN_ERROR, &src);
+    sim *s = run(&src);
+    ck_assert_uint_eq(sim_kernel_count(s), bundled[_i].kernels);
+    uint64_t n = 0;
+    for (size_t k = 0; k < sim_kernel_count(s); k++) {
+        n += testlib_stat(s, k, "sm.warp_insts");
+        ck_assert_uint_gt(sim_kernel(s, k)->cycles, 0);
+    }
+    ck_assert_uint_eq(n, bundled[_i].warp_insts);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sass.unknown_opcode_insts"), 0);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* The instructions of features/kernel-1, warp 0 of block 0, as decoded. */
+START_TEST(line_meanings)
+{
+    struct inst_source src;
+    struct kernel_info ki;
+    struct sim_error err = { 0 };
+    struct warp_inst w[32];
+    open_trace(trace_path("features"), ACCELSIM_UNKNOWN_ERROR, &src);
+    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
+    ck_assert_str_eq(ki.name, "_Z8featuresPfS_");
+    ck_assert_uint_eq(ki.isa, SIM_ISA_SASS);
+    ck_assert_uint_eq(ki.isa_version, 70);
+    ck_assert_uint_eq(ki.smem_static, 256);
+    ck_assert_uint_eq(ki.regs_per_thread, 24);
+    const struct sim_copy *cp;
+    ck_assert_uint_eq(src.ops->copies(src.ctx, &cp), 2);
+    ck_assert_uint_eq(cp[1].addr, UINT64_C(0x7f0000100000));
+    ck_assert_uint_eq(cp[1].bytes, 65536);
+    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 2, 1, &err), SIM_OK);
+    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
+    unsigned n = 0;
+    while (n < 32 && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &w[n], &err) == 1)
+        n++;
+    ck_assert_uint_eq(n, 26);
+    const uint64_t X = UINT64_C(0x7f0000000000), Y = UINT64_C(0x7f0000100000);
+    /* IMAD.WIDE.U32 R2 <- R0, RZ: RZ makes no source */
+    ck_assert_uint_eq(w[2].n_src, 1);
+    ck_assert_uint_eq(w[2].src[0], 0);
+    /* base+stride */
+    ck_assert_uint_eq(w[3].addr[0], X);
+    ck_assert_uint_eq(w[3].addr[31], X + 124);
+    ck_assert_uint_eq(w[3].width, 4);
+    ck_assert_uint_eq(w[3].space, SIM_SPACE_GLOBAL);
+    /* base+delta, 64-bit: destination pair R6:R7 */
+    ck_assert_uint_eq(w[4].addr[31], Y + 8 * 31);
+    ck_assert_uint_eq(w[4].n_dst, 2);
+    ck_assert_uint_eq(w[4].dst[1], 7);
+    ck_assert_uint_eq(w[4].width, 8);
+    /* list mode over 16 lanes */
+    ck_assert_uint_eq(w[5].active_mask, 0xffffu);
+    ck_assert_uint_eq(w[5].addr[1], X + 4 * 97);
+    /* explicit shared: offsets as written; generic: by window */
+    ck_assert_uint_eq(w[6].space, SIM_SPACE_SHARED);
+    ck_assert_uint_eq(w[7].opclass, SIM_OPC_BARRIER);
+    ck_assert_uint_eq(w[8].space, SIM_SPACE_SHARED);
+    ck_assert_uint_eq(w[8].addr[0], 128);                /* shmem base subtracted */
+    ck_assert_uint_eq(w[9].space, SIM_SPACE_LOCAL);
+    ck_assert_uint_eq(w[9].flags, SIM_IF_STORE);
+    ck_assert_uint_eq(w[10].space, SIM_SPACE_GLOBAL);
+    /* no lanes */
+    ck_assert_uint_eq(w[11].active_mask, 0);
+    ck_assert_uint_eq(w[11].opclass, SIM_OPC_MEM);
+    ck_assert_uint_eq(w[12].opclass, SIM_OPC_SFU);
+    /* DFMA: pairs everywhere */
+    ck_assert_uint_eq(w[13].opclass, SIM_OPC_FP64_FMA);
+    ck_assert_uint_eq(w[13].n_dst, 2);
+    ck_assert_uint_eq(w[13].n_src, 6);
+    ck_assert_uint_eq(w[14].opclass, SIM_OPC_CONV64);
+    ck_assert_uint_eq(w[15].flags, SIM_IF_LOAD | SIM_IF_STORE | SIM_IF_ATOMIC | SIM_IF_BYPASS_L1);
+    ck_assert_uint_eq(w[15].addr[5], X);                 /* stride 0 */
+    ck_assert_uint_eq(w[16].space, SIM_SPACE_GLOBAL);    /* RED: generic, outside the windows */
+    ck_assert_uint_eq(w[16].flags & (SIM_IF_LOAD | SIM_IF_STORE | SIM_IF_ATOMIC),
+                      SIM_IF_STORE | SIM_IF_ATOMIC);
+    ck_assert_uint_eq(w[17].flags, SIM_IF_LOAD | SIM_IF_BYPASS_L1);
+    ck_assert_uint_eq(w[18].opclass, SIM_OPC_WARP);
+    /* a wide store's data register pair */
+    ck_assert_uint_eq(w[20].n_src, 3);
+    ck_assert_uint_eq(w[20].src[2], 15);
+    ck_assert_uint_eq(w[21].flags, SIM_IF_BRANCH);
+    ck_assert_uint_eq(w[21].active_mask, 0xffff0000u);
+    ck_assert_uint_eq(w[24].aux, 1);                     /* DEPBAR.LE's immediate */
+    ck_assert_uint_eq(w[25].flags, SIM_IF_EXIT);
+    ck_assert_uint_eq(w[25].pc, 0x190);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* Accel-Sim aborts on both; smsim simulates them. */
+START_TEST(edge_cases_accelsim_trips_on)
+{
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    struct kernel_info ki;
+    struct warp_inst wi;
+    open_trace(trace_path("edge"), ACCELSIM_UNKNOWN_ERROR, &src);
+    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
+    src.ops->kernel_begin(src.ctx, 1, 1, &err);
+    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
+    ck_assert_int_eq(src.ops->block_begin(src.ctx, 1, 0, 0, &err), SIM_OK);
+    ck_assert_int_eq(inst_source_next(&src, 0, 1, SIM_CYCLE_MAX, &wi, &err), 0);  /* insts = 0 */
+    ck_assert_int_eq(inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err), 1);
+    /* the last line had no newline and the list ends without one */
+    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 0);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* ---- malformed input ------------------------------------------------------- */
+
+static char dir[256];
+
+static void
+setup(void)
+{
+    testlib_tmpdir(dir, sizeof dir);
+}
+
+static void
+teardown(void)
+{
+    testlib_rmtree(dir);
+}
+
+static void
+write_text(const char *name, const char *text)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *fp = fopen(p, "w");
+    ck_assert_ptr_nonnull(fp);
+    fputs(text, fp);
+    ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* A valid one-kernel trace (block (1,1,1) of 64 threads, grid (2,1,1)),
+ * 16 header lines then the body; line numbers of the body start at 17. */
+static const char *const GOOD[] = {
+    /*  1 */ "-kernel name = _Z1kv",
+    /*  2 */ "-kernel id = 1",
+    /*  3 */ "-grid dim = (2,1,1)",
+    /*  4 */ "-block dim = (64,1,1)",
+    /*  5 */ "-shmem = 0",
+    /*  6 */ "-nregs = 16",
+    /*  7 */ "-binary version = 70",
+    /*  8 */ "-cuda stream id = 0",
+    /*  9 */ "-shmem base_addr = 0x00007f0ff0000000",
+    /* 10 */ "-local mem base_addr = 0x00007f0ff2000000",
+    /* 11 */ "-nvbit version = 1.7",
+    /* 12 */ "-accelsim tracer version = 5",
+    /* 13 */ "-enable lineinfo = 0",
+    /* 14 */ "",
+    /* 15 */ "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num ...",
+    /* 16 */ "",
+    /* 17 */ "#BEGIN_TB",
+    /* 18 */ "thread block = 0,0,0",
+    /* 19 */ "warp = 0",
+    /* 20 */ "insts = 3",
+    /* 21 */ "0000 ffffffff 1 R0 S2R 0 0 0",
+    /* 22 */ "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0",
+    /* 23 */ "0020 ffffffff 0 EXIT 0 0 0",
+    /* 24 */ "warp = 1",
+    /* 25 */ "insts = 2",
+    /* 26 */ "0000 ffffffff 1 R0 S2R 0 0 0",
+    /* 27 */ "0020 ffffffff 0 EXIT 0 0 0",
+    /* 28 */ "#END_TB",
+    /* 29 */ "#BEGIN_TB",
+    /* 30 */ "thread block = 1,0,0",
+    /* 31 */ "warp = 0",
+    /* 32 */ "insts = 1",
+    /* 33 */ "0020 ffffffff 0 EXIT 0 0 0",
+    /* 34 */ "warp = 1",
+    /* 35 */ "insts = 1",
+    /* 36 */ "0020 ffffffff 0 EXIT 0 0 0",
+    /* 37 */ "#END_TB",
+};
+
+/* Write k.traceg: GOOD with line `at` replaced by repl (NULL: deleted),
+ * then extra lines appended. */
+static void
+write_kernel(unsigned at, const char *repl, const char *extra)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/k.traceg", dir);
+    FILE *fp = fopen(p, "w");
+    ck_assert_ptr_nonnull(fp);
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(GOOD); i++) {
+        if (i + 1 == at) {
+            if (repl != NULL)
+                fprintf(fp, "%s\n", repl);
+        } else {
+            fprintf(fp, "%s\n", GOOD[i]);
+        }
+    }
+    if (extra != NULL)
+        fputs(extra, fp);
+    ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* Open and simulate dir/name; returns the status. */
+static int
+try_run(const char *name, int unknown, struct sim_error *err, uint64_t *unknown_count)
+{
+    char p[512];
+    struct inst_source src;
+    struct accelsim_opts o = { unknown };
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    int rc = accelsim_source_open(p, &o, &src, err);
+    if (rc < 0)
+        return rc;
+    struct sim_config c;
+    testlib_config(&c, "sm.count = 2");
+    sim *s = sim_new(&c);
+    rc = sim_run(s, &src, err);
+    if (rc == SIM_OK && unknown_count != NULL)
+        *unknown_count = testlib_stat(s, 0, "sass.unknown_opcode_insts");
+    sim_destroy(s);
+    inst_source_destroy(&src);
+    return rc;
+}
+
+static void
+expect_error(const char *name, const char *where, const char *frag)
+{
+    struct sim_error err = { 0 };
+    int rc = try_run(name, ACCELSIM_UNKNOWN_ERROR, &err, NULL);
+    ck_assert_msg(rc < 0, "expected an error (%s %s), the run succeeded", where, frag);
+    ck_assert_msg(sim_error_exit_status(rc) == 2, "exit status %d: %s", sim_error_exit_status(rc),
+                  err.msg);
+    ck_assert_msg(where == NULL || strstr(err.msg, where) != NULL, "message lacks '%s': %s",
+                  where, err.msg);
+    ck_assert_msg(strstr(err.msg, frag) != NULL, "message lacks '%s': %s", frag, err.msg);
+}
+
+START_TEST(good_kernel_runs)
+{
+    struct sim_error err = { 0 };
+    write_kernel(0, NULL, NULL);
+    ck_assert_msg(try_run("k.traceg", ACCELSIM_UNKNOWN_ERROR, &err, NULL) == SIM_OK, "%s",
+                  err.msg);
+}
+END_TEST
+
+static const struct {
+    unsigned at;
+    const char *repl;                /* NULL deletes the line */
+    const char *extra;
+    const char *where;               /* "k.traceg:N:" */
+    const char *frag;
+} bad[] = {
+    /* header */
+    { 7, "-binary version = 71", NULL, "k.traceg:7:", "unknown binary version '71'" },
+    { 7, "-binary version = 100", NULL, "k.traceg:7:", "unknown binary version" },
+    { 12, "-accelsim tracer version = 6", NULL, "k.traceg:12:", "unknown accelsim tracer version" },
+    { 3, "-grid dim = (0,1,1)", NULL, "k.traceg:3:", "expected grid dim" },
+    { 4, "-block dim = (2048,1,1)", NULL, "k.traceg:4:", "at most 1024 threads" },
+    { 6, "-nregs = lots", NULL, "k.traceg:6:", "bad nregs" },
+    { 11, "-frobnicate = 3", NULL, "k.traceg:11:", "unknown header line '-frobnicate'" },
+    { 11, "kernel name _Z1kv", NULL, "k.traceg:11:", "expected a '-key = value' header line" },
+    { 7, NULL, NULL, "k.traceg", "no '-binary version = ...' line" },
+    { 12, NULL, NULL, "k.traceg", "no '-accelsim tracer version = ...' line" },
+    /* thread-block structure */
+    { 17, "#BEGIN_BLOCK", NULL, "k.traceg:17:", "expected #BEGIN_TB" },
+    { 18, "thread block = 2,0,0", NULL, "k.traceg:18:", "outside the grid" },
+    { 30, "thread block = 0,0,0", NULL, "k.traceg:30:", "appears twice" },
+    { 19, "warp = 2", NULL, "k.traceg:19:", "warp 2 of a block of 2 warps" },
+    { 24, "warp = 0", NULL, "k.traceg:24:", "warp 0 appears twice" },
+    { 20, "instructions = 3", NULL, "k.traceg:20:", "expected 'insts = N'" },
+    { 20, "insts = 4", NULL, "k.traceg:24:", "'insts = 4' (line 20) but only 3 instruction lines" },
+    { 20, "insts = 2", NULL, "k.traceg:23:", "expected 'warp = N' or #END_TB" },
+    { 34, "#END_TB", NULL, "k.traceg:34:", "has no warp 1" },
+    { 29, "", NULL, "k.traceg:30:", "expected #BEGIN_TB" },
+    { 0, NULL, "#BEGIN_TB\nthread block = 1,0,0\n", "k.traceg:38:", "more thread blocks than" },
+    { 37, NULL, NULL, "k.traceg:", "the file ends inside the thread block" },
+    /* instruction lines: every field */
+    { 22, "zz10 ffffffff 1 R2 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "expected a hex PC" },
+    { 22, "0010 fffffffff 1 R2 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "32-bit active mask" },
+    { 22, "0010 ffffffff x R2 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "number of destination registers" },
+    { 22, "0010 ffffffff 1 Q2 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "expected a destination register" },
+    { 22, "0010 ffffffff 1 R256 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "expected a destination register" },
+    { 22, "0010 ffffffff 1 R2 FROB.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "unknown opcode 'FROB.E.SYS' for volta" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS x R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "number of source registers" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 four 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "memory access width" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 32 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "at most 16" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 4 3 0x7f0000000000 4 0", NULL, "k.traceg:22:",
+      "address mode 0, 1 or 2" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 4 1 7f00zz 4 0", NULL, "k.traceg:22:",
+      "hex base address" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 4 0 0x7f0000000000 0x7f0000000004", NULL,
+      "k.traceg:22:", "expected 32 hex addresses" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 4 2 0x7f0000000000 4 4", NULL, "k.traceg:22:",
+      "expected 31 address deltas" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0 7", NULL, "k.traceg:22:",
+      "unexpected '7' after the immediate" },
+    { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 0 0", NULL, "k.traceg:22:",
+      "without a memory width and addresses" },
+    { 21, "0000 ffffffff 1 R0 S2R 0 4 1 0x10 4 0", NULL, "k.traceg:21:",
+      "not a memory instruction but has a memory width" },
+    { 21, "0000 ffffffff 1 R0 S2R 0 0 zero", NULL, "k.traceg:21:", "expected an immediate" },
+};
+
+START_TEST(malformed_traces)
+{
+    write_kernel(bad[_i].at, bad[_i].repl, bad[_i].extra);
+    expect_error("k.traceg", bad[_i].where, bad[_i].frag);
+}
+END_TEST
+
+/* An unknown opcode: exit 2 by default; with alu, simulated and counted. */
+START_TEST(unknown_opcode_policy)
+{
+    struct sim_error err = { 0 };
+    uint64_t count = 0;
+    write_kernel(21, "0000 ffffffff 1 R0 FROB.X 0 0 0", NULL);
+    expect_error("k.traceg", "k.traceg:21:", "unknown opcode 'FROB.X'");
+    ck_assert_msg(try_run("k.traceg", ACCELSIM_UNKNOWN_ALU, &err, &count) == SIM_OK, "%s",
+                  err.msg);
+    ck_assert_uint_eq(count, 1);
+}
+END_TEST
+
+START_TEST(kernel_lists)
+{
+    write_kernel(0, NULL, NULL);
+    write_text("kernelslist.g", "MemcpyHtoD,0x00007f0000000000,4096\nk.traceg\nk.traceg\n");
+    struct sim_error err = { 0 };
+    ck_assert_msg(try_run("kernelslist.g", 0, &err, NULL) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(try_run(".", 0, &err, NULL) == SIM_OK, "%s", err.msg);   /* the directory */
+    write_text("kernelslist.g", "k.traceg\nMemcpyDtoH,0x1,4\n");
+    expect_error("kernelslist.g", "kernelslist.g:2:", "expected 'MemcpyHtoD,...' or a kernel");
+    write_text("kernelslist.g", "MemcpyHtoD,0x00007f0000000000\nk.traceg\n");
+    expect_error("kernelslist.g", "kernelslist.g:1:", "expected MemcpyHtoD,0xADDRESS,BYTES");
+    write_text("kernelslist.g", "k.traceg\nkernel-9.traceg\n");
+    struct sim_error e2 = { 0 };
+    ck_assert_int_eq(try_run("kernelslist.g", 0, &e2, NULL), SIM_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(e2.msg, "kernelslist.g:2: "));
+    ck_assert_ptr_nonnull(strstr(e2.msg, "kernel-9.traceg: cannot open"));
+    /* kernels of two instruction sets in one list */
+    char other[8192];
+    snprintf(other, sizeof other, "%s", "");
+    write_text("kernelslist.g", "k.traceg\nk2.traceg\n");
+    char p[512];
+    snprintf(p, sizeof p, "%s/k.traceg", dir);
+    FILE *in = fopen(p, "r");
+    size_t n = fread(other, 1, sizeof other - 1, in);
+    fclose(in);
+    other[n] = '\0';
+    char *v = strstr(other, "= 70");
+    v[2] = '8';
+    v[3] = '6';
+    write_text("k2.traceg", other);
+    expect_error("kernelslist.g", "k2.traceg:7:", "every kernel of one run must use the same");
+}
+END_TEST
+
+#ifdef HAVE_LZMA
+/* .xz traces stream through liblzma: same statistics as the text. */
+START_TEST(xz_equals_text)
+{
+    char p[512];
+    write_kernel(0, NULL, NULL);
+    snprintf(p, sizeof p, "%s/k.traceg", dir);
+    FILE *in = fopen(p, "rb");
+    static uint8_t text[1 << 16], z[1 << 16];
+    size_t n = fread(text, 1, sizeof text, in), zn = 0;
+    fclose(in);
+    ck_assert_int_eq(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, text, n, z, &zn, sizeof z),
+                     LZMA_OK);
+    snprintf(p, sizeof p, "%s/k.traceg.xz", dir);
+    FILE *out = fopen(p, "wb");
+    fwrite(z, 1, zn, out);
+    fclose(out);
+    struct sim_error err = { 0 };
+    ck_assert_msg(try_run("k.traceg.xz", 0, &err, NULL) == SIM_OK, "%s", err.msg);
+    /* truncated: an error naming the file */
+    out = fopen(p, "wb");
+    fwrite(z, 1, zn - 30, out);
+    fclose(out);
+    expect_error("k.traceg.xz", "k.traceg.xz", "xz data corrupt or truncated");
+}
+END_TEST
+#endif
+
+/* ---- export -> import ----------------------------------------------------------- */
+
+/* Statistics of every kernel of a run, flattened. */
+static void
+stats_of(sim *s, uint64_t *out, size_t cap, size_t *n)
+{
+    *n = 0;
+    for (size_t k = 0; k < sim_kernel_count(s); k++) {
+        const struct sim_kernel_result *kr = sim_kernel(s, k);
+        ck_assert_uint_lt(*n + kr->snap.n + 1, cap);
+        out[(*n)++] = kr->cycles;
+        memcpy(out + *n, kr->snap.v, kr->snap.n * sizeof *out);
+        *n += kr->snap.n;
+    }
+}
+
+START_TEST(export_import_round_trips)
+{
+    static uint64_t a[1 << 16], b[1 << 16];
+    size_t na, nb;
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    char smt[512], out[512];
+
+    /* the statistics of the original */
+    open_trace(trace_path(bundled[_i].path), 0, &src);
+    sim *s = run(&src);
+    stats_of(s, a, SIM_ARRAY_LEN(a), &na);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+
+    /* trace -> .smt -> Accel-Sim directory -> statistics */
+    snprintf(smt, sizeof smt, "%s/t.smt", dir);
+    snprintf(out, sizeof out, "%s/export", dir);
+    struct record_totals rt;
+    open_trace(trace_path(bundled[_i].path), 0, &src);
+    ck_assert_msg(record_to_smt(&src, smt, "test", 0, &rt, &err) == SIM_OK, "%s", err.msg);
+    inst_source_destroy(&src);
+    ck_assert_int_eq(smt_source_open(smt, &src, &err), SIM_OK);
+    struct accelsim_export_opts eo = { 0 };
+    struct accelsim_export_totals et;
+    ck_assert_msg(accelsim_export(&src, out, &eo, &et, &err) == SIM_OK, "%s", err.msg);
+    inst_source_destroy(&src);
+    ck_assert_uint_eq(et.warp_insts, bundled[_i].warp_insts);
+    ck_assert_uint_eq(et.approximated, 0);
+    open_trace(out, 0, &src);
+    s = run(&src);
+    stats_of(s, b, SIM_ARRAY_LEN(b), &nb);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+    ck_assert_uint_eq(na, nb);
+    for (size_t i = 0; i < na; i++)
+        ck_assert_msg(a[i] == b[i], "%s: statistic %zu differs: %" PRIu64 " vs %" PRIu64,
+                      bundled[_i].path, i, a[i], b[i]);
+}
+END_TEST
+
+static Suite *
+accelsim_suite(void)
+{
+    Suite *s = suite_create("accelsim");
+    TCase *tc = tcase_create("traces");
+    tcase_add_loop_test(tc, bundled_traces_simulate, 0, (int)SIM_ARRAY_LEN(bundled));
+    tcase_add_test(tc, line_meanings);
+    tcase_add_test(tc, edge_cases_accelsim_trips_on);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("errors");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, good_kernel_runs);
+    tcase_add_loop_test(tc, malformed_traces, 0, (int)SIM_ARRAY_LEN(bad));
+    tcase_add_test(tc, unknown_opcode_policy);
+    tcase_add_test(tc, kernel_lists);
+#ifdef HAVE_LZMA
+    tcase_add_test(tc, xz_equals_text);
+#endif
+    suite_add_tcase(s, tc);
+    tc = tcase_create("export");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_loop_test(tc, export_import_round_trips, 0, (int)SIM_ARRAY_LEN(bundled));
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(accelsim_suite)
