@@ -53,5 +53,6 @@ int cmd_config(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_emulate(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif /* SMSIM_CLI_CLI_H */

@@ -21,6 +21,7 @@ static const struct {
     { "trace", cmd_trace, "inspect, verify, dump and record .smt traces" },
     { "emulate", cmd_emulate, "execute a PTX kernel functionally (no timing) and write its outputs" },
     { "stats", cmd_stats, "document the statistics smsim reports" },
+    { "validate", cmd_validate, "the Many-BSP closed-form model and its cross-check" },
 };
 
 static void
