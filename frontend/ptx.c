@@ -128,6 +128,37 @@ ptx_source_write_outputs(const struct inst_source *src, const char *outdir,
     return launch_write_outputs(((const struct ptx_run *)src->ctx)->l, outdir, err);
 }
 
+size_t
+ptx_source_static(const struct inst_source *src, struct ptx_static **out)
+{
+    *out = NULL;
+    if (!ptx_source_is(src))
+        return 0;
+    const struct ptx_run *r = src->ctx;
+    struct ptx_static *s = xcalloc(r->n_x ? r->n_x : 1, sizeof *s);
+    for (uint32_t i = 0; i < r->n_x; i++) {
+        const struct xop *x = &r->x[i];
+        s[i].line = x->line;
+        s[i].mnemonic = x->opcode < r->m->n_mnems ? r->m->mnems[x->opcode] : "?";
+        s[i].opclass = x->opclass;
+        s[i].flags = x->iflags;
+        s[i].space = x->space == PS_GLOBAL ? SIM_SPACE_GLOBAL : x->space == PS_SHARED ?
+                     SIM_SPACE_SHARED : x->space == PS_LOCAL ? SIM_SPACE_LOCAL :
+                     x->space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_NONE;
+        if (x->kind != XK_LD && x->kind != XK_ST && x->kind != XK_ATOM && x->kind != XK_RED)
+            s[i].space = SIM_SPACE_NONE;
+        s[i].guarded = x->guard >= 0;
+        s[i].target = x->kind == XK_BRA ? x->target : -1;
+        s[i].reconv = x->kind == XK_BRA ? x->reconv : -1;
+        s[i].n_dst = x->n_dst;
+        s[i].n_src = x->n_src;
+        memcpy(s[i].dst, x->dst, sizeof s[i].dst);
+        memcpy(s[i].src, x->src, sizeof s[i].src);
+    }
+    *out = s;
+    return r->n_x;
+}
+
 int
 ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_error *err)
 {

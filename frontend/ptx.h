@@ -30,4 +30,22 @@ int ptx_source_write_outputs(const struct inst_source *src, const char *outdir,
 /* Warp instructions executed so far. */
 uint64_t ptx_source_executed(const struct inst_source *src);
 
+/* One static instruction of the kernel, as the model sees it (the warp
+ * instruction's pc is 16 x its index). */
+struct ptx_static {
+    uint32_t line;               /* PTX source line */
+    const char *mnemonic;        /* e.g. "ld.global.f32" */
+    uint8_t opclass;             /* enum sim_opclass */
+    uint8_t flags;               /* SIM_IF_* */
+    uint8_t space;               /* enum sim_space of a memory access, else NONE */
+    bool guarded;                /* has an @p guard */
+    int32_t target;              /* branch target index, -1 if none */
+    int32_t reconv;              /* reconvergence index of a branch, -1 = exit */
+    uint8_t n_dst, n_src;
+    uint16_t dst[SIM_MAX_DST], src[SIM_MAX_SRC];   /* register ids as in warp_inst */
+};
+
+/* The kernel's static instructions in order (NULL/0 for other sources). */
+size_t ptx_source_static(const struct inst_source *src, struct ptx_static **out);
+
 #endif /* SMSIM_FRONTEND_PTX_H */

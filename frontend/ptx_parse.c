@@ -256,7 +256,9 @@ next(struct parser *ps)
         }
         ps->kind = TK_NUM;
     } else if (word_char(*p)) {
-        while (p < ps->end && (word_char(*p) || (p + 1 < ps->end && p[0] == ':' && p[1] == ':'))) {
+        /* '%' may only start a name (ptxas reads "selp.b32%r4" as two tokens) */
+        while (p < ps->end && (word_char(*p) || (p + 1 < ps->end && p[0] == ':' && p[1] == ':')) &&
+               !(n > 0 && *p == '%')) {
             if (n + 2 >= sizeof ps->tok)
                 return perr(ps, "token too long");
             if (*p == ':') {

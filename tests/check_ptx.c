@@ -373,6 +373,8 @@ START_TEST(old_style_listing)
         "    mul.lo.s32 %r2, %r1, 2;",
         "BB0_3:",
         "    mov.u64 %rd2, k$__cuda_local_var_1_tile;",
+        "    mul.lo.s32 %r9, %r1, 1;",
+        "    selp.b32%r8, %r9, %r9, %p1;",               /* no space: ptxas accepts it */
         "    mul.wide.s32 %rd3, %r1, 4;",
         "    add.s64 %rd4, %rd2, %rd3;",
         "    st.shared.u32 [%rd4], %r2;",
