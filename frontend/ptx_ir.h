@@ -12,6 +12,7 @@
 #define SMSIM_FRONTEND_PTX_IR_H
 
 #include "sim/types.h"
+#include "sim/error.h"
 
 enum ptx_op {
 #define PTXOP(id, name, nsrc, help) PTXOP_##id,
@@ -163,5 +164,10 @@ bool ptx_type_is_float(unsigned t);
 bool ptx_type_is_signed(unsigned t);
 const char *ptx_type_name(unsigned t);
 const char *ptx_op_name(unsigned op);
+
+/* Set every branch's reconvergence point: the first instruction of the
+ * immediate post-dominator of its basic block (-1 = the exit).  Errors
+ * name path and the kernel. */
+int ptx_ir_reconvergence(struct ptx_kernel *k, const char *path, struct sim_error *err);
 
 #endif /* SMSIM_FRONTEND_PTX_IR_H */

@@ -115,6 +115,14 @@ expect 0 "total: 1 kernel(s)" "$SMSIM" run --trace "$tmp/unk.traceg" --unknown-o
 expect 1 "--unknown-opcode takes" "$SMSIM" run --trace "$tmp/unk.traceg" --unknown-opcode=skip
 expect 1 "expected --format accelsim" "$SMSIM" trace export "$tmp/f.smt" -o "$tmp/x"
 
+# the validator
+expect 0 '"kernel_exec_cycle": 453451' "$SMSIM" validate manybsp "$srcdir/validation/cases/hotspot-gtx760.case" --json
+expect 2 "measured.tsv:5: expected 'key = value'" "$SMSIM" validate manybsp "$srcdir/validation/measured.tsv"
+expect 0 "verdict        within" "$SMSIM" validate --launch "$srcdir/validation/seed-ptx/mm.launch" --config 940mx
+expect 4 "verdict        beyond" "$SMSIM" validate --launch "$srcdir/validation/seed-ptx/knn.launch" --config gtx760 --threshold 5
+expect 0 '"manybsp_cycles"' "$SMSIM" validate --launch "$srcdir/traces/knn.launch" --config h100 --json --measured 5000 --threshold 90
+expect 1 "expected --launch FILE" "$SMSIM" validate --config h100
+
 # outputs are atomic: a failing run leaves no file behind, an unwritable one fails with 2
 expect 2 "" "$SMSIM" run --trace "$tmp/bad.smt" --stats-json "$tmp/never.json"
 [ ! -e "$tmp/never.json" ] && echo "ok: no stats file after a failed run" ||
