@@ -54,5 +54,8 @@ int cmd_trace(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_emulate(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_occupancy(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif /* SMSIM_CLI_CLI_H */

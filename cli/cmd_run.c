@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "frontend/accelsim.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
@@ -16,6 +17,7 @@
 #include "sim/config.h"
 #include "sim/report.h"
 #include "sim/sim.h"
+#include "sim/windows.h"
 
 #define DEFAULT_CONFIG "h100"
 
@@ -23,9 +25,14 @@ static void
 run_help(FILE *out)
 {
     fputs("usage: smsim run [--config NAME] [--set key=value]...\n"
-          "                 (--launch FILE [--output-dir DIR] | --trace FILE | --synth SPEC)\n"
-          "                 [--stats-json FILE] [--stats FILE] [--per-sm] [--quiet]\n\n"
-          "Simulate every kernel of the input on a GPU configuration and print a summary.\n\n"
+          "                 (--launch FILE [--output-dir DIR | --no-outputs] | --trace FILE |\n"
+          "                  --synth SPEC)\n"
+          "                 [--stats-json FILE] [--stats FILE] [--per-sm]\n"
+          "                 [--windows K --windows-out FILE.csv|FILE.jsonl] [--quiet]\n\n"
+          "Simulate every kernel of the input on a GPU configuration and print a summary\n"
+          "(with the CPI stack: each SM's cycles per warp instruction split by what its\n"
+          "schedulers' issue slots did).  A run longer than about 2 s shows a progress\n"
+          "line on stderr when stderr is a terminal.\n\n"
           "  --config NAME       GPU config name or .cfg path (default " DEFAULT_CONFIG ";\n"
           "                      'smsim config list' shows the names)\n"
           "  --set key=value     override a config field (repeatable)\n"
@@ -34,6 +41,7 @@ run_help(FILE *out)
           "                      launch file's outputs are written afterwards\n"
           "  --output-dir DIR    write the launch file's relative outputs under DIR\n"
           "                      instead of the launch file's directory\n"
+          "  --no-outputs        do not write the launch file's outputs\n"
           "  --trace FILE        a .smt trace, or an Accel-Sim trace: kernelslist.g,\n"
           "                      kernel-N.traceg[.xz], or a directory with a kernelslist.g\n"
           "  --unknown-opcode error|alu\n"
@@ -43,7 +51,13 @@ run_help(FILE *out)
           "  --stats-json FILE   write every statistic as JSON ('-' = stdout)\n"
           "  --stats FILE        write every statistic as text, per SM too\n"
           "  --per-sm            print per-SM statistics in the summary\n"
-          "  --quiet             no summary on stdout\n\n", out);
+          "  --windows K         per-window statistics over windows of K warp\n"
+          "                      instructions, per SM and GPU-wide (seed 000's FP32\n"
+          "                      bound, pipe and scheduler utilisation; see\n"
+          "                      doc/stats-reference.md)\n"
+          "  --windows-out FILE  where the windows go: CSV, or JSON Lines if FILE ends\n"
+          "                      in .jsonl ('-' = CSV on stdout)\n"
+          "  --quiet             no summary on stdout and no progress line\n\n", out);
     synth_print_help(out);
 }
 
@@ -105,6 +119,59 @@ print_stats(FILE *fp, void *arg)
     report_text(fp, a->s, a->config, true);
 }
 
+/* What watches the run: per-window statistics and the progress line. */
+struct run_watch {
+    windows *win;
+    FILE *wout;
+    enum report_wfmt wfmt;
+    uint32_t n_sched;
+    struct progress prog;
+    const sim *s;
+};
+
+static void
+watch_row(void *ctx, const struct window_row *r)
+{
+    struct run_watch *w = ctx;
+    report_window_row(w->wout, w->wfmt, w->n_sched, r);
+}
+
+static void
+watch_kernel_begin(void *ctx, const sim *s, const struct kernel_info *ki)
+{
+    struct run_watch *w = ctx;
+    if (w->win != NULL)
+        windows_kernel_begin(w->win, sim_now(s));
+    progress_kernel(&w->prog, (uint32_t)sim_kernel_count(s), ki->name);
+}
+
+static void
+watch_kernel_end(void *ctx, const sim *s, const struct sim_kernel_result *kr)
+{
+    struct run_watch *w = ctx;
+    (void)s;
+    (void)kr;
+    if (w->win != NULL)
+        windows_kernel_end(w->win);
+}
+
+static void
+watch_issue(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle, const struct warp_inst *wi)
+{
+    struct run_watch *w = ctx;
+    if (w->win != NULL)
+        windows_issue(w->win, sm, sched, cycle, wi);
+    progress_event(&w->prog, w->s, 1);
+}
+
+static void
+watch_block(void *ctx, const sim *s, sim_cycle_t cycle)
+{
+    struct run_watch *w = ctx;
+    (void)cycle;
+    progress_event(&w->prog, s, 0);
+}
+
 int
 cmd_run(int argc, char **argv)
 {
@@ -115,24 +182,28 @@ cmd_run(int argc, char **argv)
         { "synth", required_argument, NULL, 'y' },
         { "launch", required_argument, NULL, 'L' },
         { "output-dir", required_argument, NULL, 'O' },
+        { "no-outputs", no_argument, NULL, 'N' },
         { "unknown-opcode", required_argument, NULL, 'U' },
         { "stats-json", required_argument, NULL, 'j' },
         { "stats", required_argument, NULL, 'S' },
         { "per-sm", no_argument, NULL, 'p' },
+        { "windows", required_argument, NULL, 'w' },
+        { "windows-out", required_argument, NULL, 'W' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     const char *config = DEFAULT_CONFIG;
     struct cli_input in = { 0 };
-    const char *json = NULL, *text = NULL;
+    const char *json = NULL, *text = NULL, *wpath = NULL;
+    uint64_t wk = 0;
     const char **sets = xcalloc((size_t)argc, sizeof *sets);
     size_t n_sets = 0;
-    bool per_sm = false, quiet = false;
+    bool per_sm = false, quiet = false, no_outputs = false;
     int c, status = CLI_OK;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:U:j:S:pqh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:NU:j:S:pw:W:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': config = optarg; break;
         case 's': sets[n_sets++] = optarg; break;
@@ -140,6 +211,7 @@ cmd_run(int argc, char **argv)
         case 'y': in.synth = optarg; break;
         case 'L': in.launch = optarg; break;
         case 'O': in.outdir = optarg; break;
+        case 'N': no_outputs = true; break;
         case 'U':
             in.unknown_opcode = cli_parse_unknown_opcode(optarg);
             if (in.unknown_opcode < 0) {
@@ -150,6 +222,13 @@ cmd_run(int argc, char **argv)
         case 'j': json = optarg; break;
         case 'S': text = optarg; break;
         case 'p': per_sm = true; break;
+        case 'w':
+            if (cli_parse_u64(optarg, &wk) < 0 || wk == 0) {
+                free(sets);
+                return cli_usage("run", "--windows takes a positive number of warp instructions");
+            }
+            break;
+        case 'W': wpath = optarg; break;
         case 'q': quiet = true; break;
         case 'h': run_help(stdout); free(sets); return CLI_OK;
         default: free(sets); return cli_usage("run", "unknown option");
@@ -164,17 +243,44 @@ cmd_run(int argc, char **argv)
         return cli_usage("run", "expected exactly one of --launch FILE, --trace FILE or --synth SPEC");
     }
 
+    if ((wk != 0) != (wpath != NULL)) {
+        free(sets);
+        return cli_usage("run", "--windows K and --windows-out FILE go together");
+    }
+
     struct sim_config cfg;
     struct sim_error err = { 0 };
     struct inst_source src = { 0 };
+    struct afile waf = { 0 };
+    struct run_watch watch = { 0 };
     sim *s = NULL;
     if (config_load(&cfg, config, sets, n_sets, NULL, &err) < 0 ||
-        cli_open_source(&in, &src, &err) < 0) {
+        cli_open_source(&in, &src, &err) < 0 ||
+        (wpath != NULL && afile_open(&waf, wpath, &err) < 0)) {
         status = cli_fail(&err);
         goto out;
     }
     s = sim_new(&cfg);
-    if (sim_run(s, &src, &err) < 0 || ptx_source_write_outputs(&src, in.outdir, &err) < 0) {
+    progress_init(&watch.prog, !quiet);
+    watch.s = s;
+    if (wpath != NULL) {
+        size_t L = strlen(wpath);
+        watch.wfmt = L > 6 && strcmp(wpath + L - 6, ".jsonl") == 0 ? REPORT_WJSONL : REPORT_WCSV;
+        watch.wout = waf.fp;
+        watch.n_sched = cfg.sm_subpartitions < WINDOWS_MAX_SCHED ? cfg.sm_subpartitions
+                                                                 : WINDOWS_MAX_SCHED;
+        watch.win = windows_new(&cfg, wk, watch_row, &watch);
+        report_window_header(watch.wout, watch.wfmt, watch.n_sched);
+    }
+    if (watch.win != NULL || watch.prog.out != NULL) {
+        struct sim_observer ob = { watch_kernel_begin, watch_kernel_end, watch_issue,
+                                   watch_block, &watch };
+        sim_set_observer(s, &ob);
+    }
+    int rc = sim_run(s, &src, &err);
+    progress_end(&watch.prog);
+    if (rc < 0 || (!no_outputs && ptx_source_write_outputs(&src, in.outdir, &err) < 0) ||
+        (wpath != NULL && afile_commit(&waf, &err) < 0)) {
         status = cli_fail(&err);
         goto out;
     }
@@ -198,6 +304,8 @@ cmd_run(int argc, char **argv)
     if (!quiet)
         report_text(stdout, s, config, per_sm);
 out:
+    afile_abort(&waf);
+    windows_destroy(watch.win);
     sim_destroy(s);
     inst_source_destroy(&src);
     free(sets);

@@ -21,6 +21,9 @@ static const struct {
     { "trace", cmd_trace, "inspect, verify, dump and record .smt traces" },
     { "emulate", cmd_emulate, "execute a PTX kernel functionally (no timing) and write its outputs" },
     { "stats", cmd_stats, "document the statistics smsim reports" },
+    { "occupancy", cmd_occupancy, "blocks per SM, occupancy and the limiting resource of a kernel" },
+    { "sweep", cmd_sweep, "what-if sweeps of config fields over kernels, locally or on a cluster" },
+    { "plot", cmd_plot, "charts (SVG, PNG) of statistics, windows and validation results" },
     { "validate", cmd_validate, "the Many-BSP closed-form model and its cross-check" },
 };
 
@@ -30,7 +33,7 @@ usage(FILE *out)
     fprintf(out, "usage: smsim COMMAND [OPTIONS]\n"
                  "       smsim --version | --help\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'smsim COMMAND --help' describes a command.\n"
                  "exit status: 0 success, 1 usage error, 2 bad input (file, config, trace),\n"
                  "             3 internal error, 4 validation verdict beyond threshold\n");

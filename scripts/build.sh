@@ -12,7 +12,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PKGS="build-essential autoconf automake pkg-config zlib1g-dev libxxhash-dev liblzma-dev check python3"
+PKGS="build-essential autoconf automake pkg-config zlib1g-dev libxxhash-dev liblzma-dev check python3 gnuplot-nox"
 
 deps() {
     missing=""

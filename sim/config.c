@@ -657,3 +657,12 @@ config_origin_get(const struct cfg_origin *o, size_t i)
         return "default";
     return o->where[i];
 }
+
+uint64_t
+config_op_cost(const struct sim_config *cfg, unsigned opc)
+{
+    unsigned p = (unsigned)cfg->op_pipe[opc];
+    double iv = cfg->op_interval[opc];
+    uint64_t cost = iv > 0 ? (uint64_t)llround(iv * cfg->pipe_lanes[p]) : SIM_WARP_SIZE;
+    return cost ? cost : 1;
+}

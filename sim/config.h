@@ -129,6 +129,11 @@ extern const char *const cfg_pipe_names[];
  * a negative error. */
 int config_carveouts(const struct sim_config *cfg, uint32_t *out, size_t max, struct sim_error *err);
 
+/* Lane-slots one warp instruction of opcode class opc occupies on its
+ * pipe (op.<name>.interval x the pipe's lanes; 32 when the interval is
+ * derived): the pipe is busy cost / lanes cycles. */
+uint64_t config_op_cost(const struct sim_config *cfg, unsigned opc);
+
 /* Bytes per core cycle of the whole DRAM system at its achievable rate. */
 double config_dram_bytes_per_cycle(const struct sim_config *cfg);
 

@@ -143,3 +143,13 @@ xstrdup(const char *s)
     memcpy(p, s, n);
     return p;
 }
+
+char *
+xstrndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *p = xmalloc(len + 1);
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}

@@ -93,5 +93,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* The first n bytes of s (fewer if s is shorter), NUL-terminated. */
+char *xstrndup(const char *s, size_t n);
 
 #endif /* SMSIM_SIM_ERROR_H */

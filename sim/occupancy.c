@@ -63,11 +63,18 @@ occupancy_compute(const struct sim_config *c, uint32_t tpb, uint32_t regs, uint3
                              c->sm_smem_per_block, c->sm_smem_size);
     r->limit[OCC_LIMIT_SMEM] = r->smem_per_block ? c->sm_smem_size / r->smem_per_block : UINT32_MAX;
 
+    /* on a tie the limiter named is the first of: block slots, thread
+     * slots (as the CUDA documentation words it), warp slots, registers,
+     * shared memory */
+    static const enum occ_limiter order[OCC_LIMIT_COUNT] = {
+        OCC_LIMIT_BLOCKS, OCC_LIMIT_THREADS, OCC_LIMIT_WARPS, OCC_LIMIT_REGISTERS, OCC_LIMIT_SMEM
+    };
     r->blocks_per_sm = UINT32_MAX;
-    for (int l = 0; l < OCC_LIMIT_COUNT; l++) {
+    for (int i = 0; i < OCC_LIMIT_COUNT; i++) {
+        enum occ_limiter l = order[i];
         if (r->limit[l] < r->blocks_per_sm) {
             r->blocks_per_sm = r->limit[l];
-            r->limiter = (enum occ_limiter)l;
+            r->limiter = l;
         }
     }
     if (r->blocks_per_sm == 0)

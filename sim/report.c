@@ -3,16 +3,88 @@
  */
 #include "sim/report.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
 #endif
 
-static double
-pct(uint64_t a, uint64_t b)
+/* The scheduler-slot classes (sm.slot.*), in their order. */
+#define SM_SLOT_CLASSES 7
+static const char *const slot_names[SM_SLOT_CLASSES] = {
+    "issued", "no_inst", "scoreboard", "memory", "pipe_busy", "barrier", "idle"
+};
+
+/* CPI stack: every scheduler slot is classified once, so the slots of one
+ * SM add up to cycles x sub-partitions; dividing each class by
+ * sub-partitions x warp instructions splits the SM's cycles per warp
+ * instruction (cpi) into parts that add up to it. */
+struct cpi {
+    double cpi;
+    double part[SM_SLOT_CLASSES];
+};
+
+/* For SM sm_i, or every SM together when sm_i == SIZE_MAX. */
+static void
+cpi_get(const stats *st, const struct stats_snapshot *sn, size_t sm_i, uint32_t n_sub,
+        struct cpi *c)
 {
-    return b ? 100.0 * (double)a / (double)b : 0.0;
+    char nm[64];
+    uint64_t wi = sm_i == SIZE_MAX ? stats_get(st, sn, "sm.warp_insts")
+                                   : stats_get_at(st, sn, "sm.warp_insts", sm_i);
+    double den = (double)wi * n_sub;
+    memset(c, 0, sizeof *c);
+    for (unsigned i = 0; i < SM_SLOT_CLASSES; i++) {
+        snprintf(nm, sizeof nm, "sm.slot.%s", slot_names[i]);
+        uint64_t v = sm_i == SIZE_MAX ? stats_get(st, sn, nm) : stats_get_at(st, sn, nm, sm_i);
+        c->part[i] = den > 0 ? (double)v / den : 0.0;
+        c->cpi += c->part[i];
+    }
+}
+
+static void
+cpi_text_per_sm(FILE *out, const stats *st, const struct stats_snapshot *sn, uint32_t n_sub)
+{
+    size_t n = stats_instances(st, "sm.warp_insts");
+    fprintf(out, "  CPI stack per SM (cycles per warp instruction):\n    %4s %8s", "sm", "cpi");
+    for (unsigned i = 0; i < SM_SLOT_CLASSES; i++)
+        fprintf(out, " %10s", slot_names[i]);
+    fputc('\n', out);
+    for (size_t m = 0; m < n; m++) {
+        struct cpi c;
+        cpi_get(st, sn, m, n_sub, &c);
+        fprintf(out, "    %4zu %8.3f", m, c.cpi);
+        for (unsigned i = 0; i < SM_SLOT_CLASSES; i++)
+            fprintf(out, " %10.3f", c.part[i]);
+        fputc('\n', out);
+    }
+}
+
+static void
+cpi_json(FILE *out, const stats *st, const struct stats_snapshot *sn, uint32_t n_sub)
+{
+    struct cpi c;
+    size_t n = stats_instances(st, "sm.warp_insts");
+    cpi_get(st, sn, SIZE_MAX, n_sub, &c);
+    fputs("      \"cpi_stack\": {\"cpi\": ", out);
+    stats_json_double(out, c.cpi);
+    for (unsigned i = 0; i < SM_SLOT_CLASSES; i++) {
+        fprintf(out, ", \"%s\": ", slot_names[i]);
+        stats_json_double(out, c.part[i]);
+    }
+    fputs(",\n        \"per_sm\": {", out);
+    for (unsigned i = 0; i <= SM_SLOT_CLASSES; i++) {
+        fprintf(out, "%s\"%s\": [", i ? ",\n          " : "", i ? slot_names[i - 1] : "cpi");
+        for (size_t m = 0; m < n; m++) {
+            cpi_get(st, sn, m, n_sub, &c);
+            if (m)
+                fputs(", ", out);
+            stats_json_double(out, i ? c.part[i - 1] : c.cpi);
+        }
+        fputc(']', out);
+    }
+    fputs("}},\n", out);
 }
 
 static void
@@ -23,9 +95,6 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
     const struct stats_snapshot *sn = &kr->snap;
     const struct sim_config *c = sim_config(s);
     uint64_t wi = stats_get(st, sn, "sm.warp_insts");
-    static const char *const slots[] = { "issued", "no_inst", "scoreboard", "memory",
-                                         "pipe_busy", "barrier", "idle" };
-    uint64_t slot_total = 0, sv[7];
 
     fprintf(out, "kernel %zu: %s\n", k, kr->ki.name);
     fprintf(out, "  launch        grid (%u,%u,%u) x block (%u,%u,%u) = %" PRIu64 " blocks of %u "
@@ -46,15 +115,11 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
                  "%.3f per SM\n", wi, stats_get(st, sn, "sm.thread_insts"),
             kr->cycles ? (double)wi / (double)kr->cycles : 0.0,
             stats_get_ratio(st, sn, "sm.ipc"));
-    for (unsigned i = 0; i < 7; i++) {
-        char nm[64];
-        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
-        sv[i] = stats_get(st, sn, nm);
-        slot_total += sv[i];
-    }
-    fputs("  issue slots  ", out);
-    for (unsigned i = 0; i < 7; i++)
-        fprintf(out, " %s %.1f%%", slots[i], pct(sv[i], slot_total));
+    struct cpi cs;
+    cpi_get(st, sn, SIZE_MAX, c->sm_subpartitions, &cs);
+    fprintf(out, "  CPI stack     %.3f cycles per warp instruction per SM =", cs.cpi);
+    for (unsigned i = 0; i < SM_SLOT_CLASSES; i++)
+        fprintf(out, "%s %s %.3f", i ? " +" : "", slot_names[i], cs.part[i]);
     fputc('\n', out);
     fprintf(out, "  memory        L1 hit %.1f %%, L2 hit %.1f %%, DRAM %.3f MB read + %.3f MB "
                  "written (%.1f GB/s), %" PRIu64 " bank-conflict wavefronts\n",
@@ -68,6 +133,7 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
                        : 0.0,
             stats_get(st, sn, "sm.mem.bank_conflicts"));
     if (per_sm) {
+        cpi_text_per_sm(out, st, sn, c->sm_subpartitions);
         fputs("  statistics:\n", out);
         stats_print_text(out, st, sn, true);
     }
@@ -143,8 +209,10 @@ report_json(FILE *out, const sim *s, const char *config_name)
         fprintf(out, "      \"start_cycle\": %" PRIu64 ",\n      \"cycles\": %" PRIu64
                      ",\n      \"truncated\": %s,\n",
                 kr->start, kr->cycles, kr->truncated ? "true" : "false");
-        fprintf(out, "      \"warp_insts\": %" PRIu64 ",\n      \"stats\": {\n",
+        fprintf(out, "      \"warp_insts\": %" PRIu64 ",\n",
                 stats_get(st, &kr->snap, "sm.warp_insts"));
+        cpi_json(out, st, &kr->snap, sim_config(s)->sm_subpartitions);
+        fputs("      \"stats\": {\n", out);
         stats_print_json(out, st, &kr->snap, 8);
         fputs("      }\n    }", out);
     }
@@ -152,6 +220,104 @@ report_json(FILE *out, const sim *s, const char *config_name)
     fputs("  \"totals\": {\n", out);
     stats_print_json(out, st, sim_total_snapshot(s), 4);
     fputs("  }\n}\n", out);
+}
+
+/* Per-window columns, in order, with their meaning: the single source for
+ * the CSV header, the JSON Lines keys and doc/stats-reference.md. */
+static const struct wcol {
+    const char *name, *unit, *help;
+} wcols[] = {
+    { "kernel", "", "kernel index (0 = first kernel of the run)" },
+    { "scope", "", "`sm` (one SM's instructions) or `gpu` (every SM's, in issue order)" },
+    { "sm", "", "the SM; -1 for GPU-wide windows" },
+    { "window", "", "window number within its kernel and scope, from 0" },
+    { "first_cycle", "cycles", "first cycle of the window: the cycle after the previous window of "
+                               "its scope closed (the kernel's start for the first)" },
+    { "last_cycle", "cycles", "the cycle its last (K-th) warp instruction issued" },
+    { "cycles", "cycles", "last_cycle - first_cycle + 1" },
+    { "warp_insts", "warp insts", "warp instructions in the window (K; fewer for the last)" },
+    { "n_warp_fp32", "warp insts", "N_warp_fp32: FP32 and FP32-FMA warp instructions" },
+    { "theta", "fraction", "theta: mean active-lane fraction of the FP32 warp instructions" },
+    { "m_fma", "fraction", "m_FMA: share of the FP32 warp instructions that are FMAs" },
+    { "f_fp32", "fraction", "f_fp32: n_warp_fp32 / warp_insts" },
+    { "u_issue", "fraction", "u_issue: FP32 pipe issue slots used / available in the window's cycles" },
+    { "c_fp32", "lanes", "C_fp32: FP32 lanes of the scope (pipe.sp.lanes x sm.subpartitions, "
+                         "x sm.count GPU-wide)" },
+    { "phi", "FLOPs/cycle", "Phi = theta x C_fp32 x (1 + m_FMA): seed 000's per-window FP32 bound" },
+    { "phi_hat", "FLOPs/cycle", "Phi_hat = u_issue x f_fp32 x Phi: the extended bound" },
+    { "flops", "FLOPs/cycle", "achieved: active FP32 lanes x (1 + FMA) / cycles" },
+};
+/* Index of the first floating-point column (theta). */
+#define WCOL_FIRST_REAL 9
+
+void
+report_window_header(FILE *out, enum report_wfmt f, uint32_t n_sched)
+{
+    if (f != REPORT_WCSV)
+        return;
+    for (size_t i = 0; i < SIM_ARRAY_LEN(wcols); i++)
+        fprintf(out, "%s%s", i ? "," : "", wcols[i].name);
+    for (unsigned p = 0; p < SIM_PIPE_COUNT; p++)
+        fprintf(out, ",u_%s", cfg_pipe_names[p]);
+    for (uint32_t k = 0; k < n_sched; k++)
+        fprintf(out, ",u_sched%u", k);
+    fputc('\n', out);
+}
+
+static void
+wnum(FILE *out, enum report_wfmt f, const char *key, double v)
+{
+    if (f == REPORT_WCSV) {
+        fputc(',', out);
+        stats_json_double(out, v);
+    } else {
+        fprintf(out, ", \"%s\": ", key);
+        stats_json_double(out, v);
+    }
+}
+
+void
+report_window_row(FILE *out, enum report_wfmt f, uint32_t n_sched, const struct window_row *r)
+{
+    if (f == REPORT_WCSV)
+        fprintf(out, "%u,%s,%ld,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                     ",%" PRIu64, r->kernel, r->gpu ? "gpu" : "sm", r->gpu ? -1L : (long)r->sm,
+                r->index, r->first, r->last, r->last - r->first + 1, r->insts, r->n_fp32);
+    else
+        fprintf(out, "{\"kernel\": %u, \"scope\": \"%s\", \"sm\": %ld, \"window\": %" PRIu64
+                     ", \"first_cycle\": %" PRIu64 ", \"last_cycle\": %" PRIu64
+                     ", \"cycles\": %" PRIu64 ", \"warp_insts\": %" PRIu64
+                     ", \"n_warp_fp32\": %" PRIu64, r->kernel, r->gpu ? "gpu" : "sm",
+                r->gpu ? -1L : (long)r->sm, r->index, r->first, r->last,
+                r->last - r->first + 1, r->insts, r->n_fp32);
+    const double v[] = { r->theta, r->m_fma, r->f_fp32, r->u_issue, r->c_fp32, r->phi,
+                         r->phi_hat, r->flops };
+    for (size_t i = 0; i < SIM_ARRAY_LEN(v); i++)
+        wnum(out, f, wcols[WCOL_FIRST_REAL + i].name, v[i]);
+    for (unsigned p = 0; p < SIM_PIPE_COUNT; p++) {
+        char key[32];
+        snprintf(key, sizeof key, "u_%s", cfg_pipe_names[p]);
+        wnum(out, f, key, r->u_pipe[p]);
+    }
+    if (f == REPORT_WCSV) {
+        for (uint32_t k = 0; k < n_sched; k++) {
+            fputc(',', out);
+            if (!r->gpu)
+                stats_json_double(out, k < r->n_sched ? r->u_sched[k] : 0.0);
+        }
+        fputc('\n', out);
+    } else {
+        if (!r->gpu) {
+            fputs(", \"u_sched\": [", out);
+            for (uint32_t k = 0; k < r->n_sched; k++) {
+                if (k)
+                    fputs(", ", out);
+                stats_json_double(out, r->u_sched[k]);
+            }
+            fputc(']', out);
+        }
+        fputs("}\n", out);
+    }
 }
 
 void
@@ -173,4 +339,31 @@ report_stats_reference(FILE *out, const sim *s)
           "`smem_per_block`, `occupancy`, `start_cycle`, `cycles`, `truncated`,\n"
           "`warp_insts`, `stats`) and `totals`.\n\n", out);
     stats_print_reference(out, sim_stats(s));
+
+    fputs("\n## CPI stack\n\n"
+          "The summary's `CPI stack` line and the JSON key `cpi_stack` of each kernel split\n"
+          "the cycles per warp instruction of one SM by what its scheduler slots did:\n"
+          "`cpi` = cycles x sub-partitions / warp instructions, and each part (`issued`,\n"
+          "`no_inst`, `scoreboard`, `memory`, `pipe_busy`, `barrier`, `idle`) is\n"
+          "`sm.slot.<part>` / warp instructions, so the parts add up to `cpi`.  `issued`\n"
+          "is 1 / dispatch units when every slot issues (0.25 on a 4-scheduler SM).\n"
+          "`per_sm` holds the same numbers per SM (`smsim run --per-sm` prints them); an\n"
+          "SM that issued nothing shows 0 for all of them.\n\n"
+          "## Per-window statistics\n\n"
+          "`smsim run --windows K --windows-out FILE` writes one row per window of K\n"
+          "dynamic warp instructions, per SM (`scope` = `sm`) and GPU-wide (`gpu`), as\n"
+          "CSV (`.csv`) or JSON Lines (`.jsonl`, same keys, `u_sched` as an array).  The\n"
+          "windows of one scope tile the kernel: every cycle belongs to exactly one.\n"
+          "Seed 000 defines theta, m_FMA, f_fp32, u_issue, Phi and Phi_hat; pipe and\n"
+          "scheduler utilisations are charged at the issue cycle, so a window of few\n"
+          "cycles can show a multi-cycle instruction as slightly over 1.\n\n"
+          "| Column | Unit | Meaning |\n|---|---|---|\n", out);
+    for (size_t i = 0; i < SIM_ARRAY_LEN(wcols); i++)
+        fprintf(out, "| `%s` | %s | %s |\n", wcols[i].name, wcols[i].unit, wcols[i].help);
+    for (unsigned p = 0; p < SIM_PIPE_COUNT; p++)
+        fprintf(out, "| `u_%s` | fraction | %s pipe: pipe-cycles occupied (32 / lanes per "
+                     "instruction) / (cycles x sub-partitions%s) |\n",
+                cfg_pipe_names[p], cfg_pipe_names[p], ", x SMs GPU-wide");
+    fputs("| `u_sched<k>` | fraction | scheduler k of the SM: instructions issued / (cycles x "
+          "dispatch units); empty GPU-wide |\n", out);
 }

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include "sim/sim.h"
+#include "sim/windows.h"
 
 /* Human-readable summary of every kernel and the totals.  per_sm adds
  * per-SM values of every statistic. */
@@ -20,6 +21,14 @@ void report_text(FILE *out, const sim *s, const char *config_name, bool per_sm);
 
 /* The JSON statistics document. */
 void report_json(FILE *out, const sim *s, const char *config_name);
+
+/* Per-window rows (sim/windows.h) as CSV (a header line, then one line
+ * per row) or JSON Lines (one object per row).  n_sched = schedulers per
+ * SM, the number of u_sched columns. */
+enum report_wfmt { REPORT_WCSV, REPORT_WJSONL };
+void report_window_header(FILE *out, enum report_wfmt f, uint32_t n_sched);
+void report_window_row(FILE *out, enum report_wfmt f, uint32_t n_sched,
+                       const struct window_row *r);
 
 /* The statistics reference (doc/stats-reference.md) for a simulator. */
 void report_stats_reference(FILE *out, const sim *s);

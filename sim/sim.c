@@ -87,9 +87,7 @@ derive_costs(struct sim *s)
         unsigned p = (unsigned)c->op_pipe[o];
         s->costs.pipe[o] = (uint8_t)p;
         s->costs.latency[o] = c->op_latency[o];
-        double iv = c->op_interval[o];
-        uint64_t cost = iv > 0 ? (uint64_t)llround(iv * c->pipe_lanes[p]) : SIM_WARP_SIZE;
-        s->costs.cost[o] = cost ? cost : 1;
+        s->costs.cost[o] = config_op_cost(c, o);
     }
 }
 
@@ -148,6 +146,24 @@ sim_set_observer(sim *s, const struct sim_observer *obs)
         memset(&s->obs, 0, sizeof s->obs);
 }
 
+const struct sim_observer *
+sim_get_observer(const sim *s)
+{
+    return &s->obs;
+}
+
+uint64_t
+sim_blocks_retired(const sim *s)
+{
+    return s->retired;
+}
+
+uint64_t
+sim_blocks_total(const sim *s)
+{
+    return s->n_blocks;
+}
+
 /* Start as many blocks as fit on SM i at cycle t. */
 static void
 fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
@@ -201,6 +217,8 @@ retire_event(void *ctx, sim_cycle_t now, uint64_t arg)
     s->free_slot[s->n_free++] = slot;
     s->retired++;
     s->last_retire = now;
+    if (s->obs.on_block_done != NULL)
+        s->obs.on_block_done(s->obs.ctx, s, now);
     fill_sm(s, sm, now);
 }
 

@@ -35,11 +35,16 @@ struct sim_kernel_result {
     struct stats_snapshot snap;  /* the kernel's statistics */
 };
 
-/* Optional observer called after every SM tick in which instructions
- * issued (per-window statistics, progress).  May be NULL. */
+/* Optional observer (per-window statistics, progress); any hook may be
+ * NULL.  on_issue is called for every warp instruction an SM issues, in
+ * issue order (SMs ticking in the same cycle in their deterministic event
+ * order); on_block_done when a block retires. */
 struct sim_observer {
     void (*on_kernel_begin)(void *ctx, const sim *s, const struct kernel_info *ki);
     void (*on_kernel_end)(void *ctx, const sim *s, const struct sim_kernel_result *kr);
+    void (*on_issue)(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle,
+                     const struct warp_inst *wi);
+    void (*on_block_done)(void *ctx, const sim *s, sim_cycle_t cycle);
     void *ctx;
 };
 
@@ -48,6 +53,11 @@ sim *sim_new(const struct sim_config *cfg);
 void sim_destroy(sim *s);
 
 void sim_set_observer(sim *s, const struct sim_observer *obs);
+const struct sim_observer *sim_get_observer(const sim *s);
+
+/* Blocks of the running kernel retired so far, and its blocks in all. */
+uint64_t sim_blocks_retired(const sim *s);
+uint64_t sim_blocks_total(const sim *s);
 
 /* Simulate every kernel of src.  Returns SIM_OK, or a negative error
  * (bad input from the source, a kernel that cannot launch) with *err. */

@@ -11,6 +11,7 @@
  * in between are skipped; their scheduler slots are classified by
  * sm_catch_up() with the reason of the last evaluated cycle.
  */
+#include "sim/sim.h"
 #include "sim/sm_internal.h"
 
 #include <stdlib.h>
@@ -460,6 +461,9 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
 
     s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + k->cost[opc];
+    const struct sim_observer *ob = sim_get_observer(sm->sim);
+    if (ob->on_issue != NULL)
+        ob->on_issue(ob->ctx, sm->id, (uint32_t)(s - sm->sched), now, wi);
     sm->st.warp_insts++;
     unsigned lanes = inst_popc(wi->active_mask);
     sm->st.thread_insts += lanes;

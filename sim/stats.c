@@ -192,6 +192,22 @@ stats_get(const stats *st, const struct stats_snapshot *s, const char *name)
     return total(&st->s[i], s);
 }
 
+size_t
+stats_instances(const stats *st, const char *name)
+{
+    long i = find(st, name);
+    return i < 0 || st->s[i].kind == STAT_RATIO ? 0 : st->s[i].count;
+}
+
+uint64_t
+stats_get_at(const stats *st, const struct stats_snapshot *s, const char *name, size_t inst)
+{
+    long i = find(st, name);
+    if (i < 0 || st->s[i].kind == STAT_RATIO || inst >= st->s[i].count)
+        return UINT64_MAX;
+    return s->v[st->s[i].first + inst];
+}
+
 double
 stats_get_ratio(const stats *st, const struct stats_snapshot *s, const char *name)
 {

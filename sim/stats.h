@@ -53,6 +53,10 @@ void stats_snapshot_free(struct stats_snapshot *s);
 /* Value of a counter (sum over instances for vectors) in a snapshot; -1
  * cast if the name is unknown.  For tests and summaries. */
 uint64_t stats_get(const stats *st, const struct stats_snapshot *s, const char *name);
+/* Number of instances of a counter (1 for scalars, 0 if unknown), and the
+ * value of instance i (UINT64_MAX if unknown or out of range). */
+size_t stats_instances(const stats *st, const char *name);
+uint64_t stats_get_at(const stats *st, const struct stats_snapshot *s, const char *name, size_t i);
 /* Derived value by name from a snapshot (NAN if unknown). */
 double stats_get_ratio(const stats *st, const struct stats_snapshot *s, const char *name);
 

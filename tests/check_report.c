@@ -54,6 +54,19 @@ START_TEST(test_json_document)
     ck_assert_ptr_nonnull(strstr(a, "\"name\": \"second\""));
     ck_assert_ptr_nonnull(strstr(a, "\"per_sm\": {"));
     ck_assert_ptr_nonnull(strstr(a, "\"totals\": {"));
+    /* the CPI stack's seven parts add up to its total; cpi = cycles x 4
+     * sub-partitions / warp instructions of the SMs (both kernels) */
+    for (const char *p = a; (p = strstr(p, "\"cpi_stack\": {\"cpi\": ")) != NULL; p++) {
+        double v[8];
+        int n = sscanf(p, "\"cpi_stack\": {\"cpi\": %lf, \"issued\": %lf, \"no_inst\": %lf, "
+                          "\"scoreboard\": %lf, \"memory\": %lf, \"pipe_busy\": %lf, "
+                          "\"barrier\": %lf, \"idle\": %lf", &v[0], &v[1], &v[2], &v[3], &v[4],
+                       &v[5], &v[6], &v[7]);
+        ck_assert_int_eq(n, 8);
+        ck_assert_double_gt(v[0], 0.25);
+        ck_assert_double_eq_tol(v[1], 0.25, 1e-9); /* one issue per instruction, 4 slots/cycle */
+        ck_assert_double_eq_tol(v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7], v[0], 1e-4);
+    }
     /* same input, same bytes */
     char *b = json_of_run();
     ck_assert_str_eq(a, b);
@@ -76,7 +89,8 @@ START_TEST(test_text_summary_and_reference)
     report_text(fp, s, "small", false);
     fclose(fp);
     ck_assert_ptr_nonnull(strstr(buf, "kernel 0: only"));
-    ck_assert_ptr_nonnull(strstr(buf, "issue slots"));
+    ck_assert_ptr_nonnull(strstr(buf, "CPI stack "));
+    ck_assert_ptr_nonnull(strstr(buf, " cycles per warp instruction per SM = issued "));
     ck_assert_ptr_nonnull(strstr(buf, "total: 1 kernel(s)"));
     free(buf);
     fp = open_memstream(&buf, &len);
@@ -84,6 +98,9 @@ START_TEST(test_text_summary_and_reference)
     fclose(fp);
     ck_assert_ptr_nonnull(strstr(buf, "| `sm.slot.memory` |"));
     ck_assert_ptr_nonnull(strstr(buf, "| `dram.read_bytes` |"));
+    ck_assert_ptr_nonnull(strstr(buf, "## CPI stack"));
+    ck_assert_ptr_nonnull(strstr(buf, "| `phi` | FLOPs/cycle |"));
+    ck_assert_ptr_nonnull(strstr(buf, "| `u_sfu` | fraction |"));
     free(buf);
     sim_destroy(s);
     inst_source_destroy(&src);

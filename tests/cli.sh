@@ -33,7 +33,7 @@ expect() {
 expect 0 "smsim " "$SMSIM" --version
 expect 0 "commands:" "$SMSIM" --help
 expect 1 "unknown command" "$SMSIM" frobnicate
-for c in run config trace stats; do expect 0 "usage: smsim $c" "$SMSIM" "$c" --help; done
+for c in run config trace stats occupancy plot sweep; do expect 0 "usage: smsim $c" "$SMSIM" "$c" --help; done
 expect 1 "expected exactly one of" "$SMSIM" run --config h100
 
 # configs
@@ -122,6 +122,76 @@ expect 0 "verdict        within" "$SMSIM" validate --launch "$srcdir/validation/
 expect 4 "verdict        beyond" "$SMSIM" validate --launch "$srcdir/validation/seed-ptx/knn.launch" --config gtx760 --threshold 5
 expect 0 '"manybsp_cycles"' "$SMSIM" validate --launch "$srcdir/traces/knn.launch" --config h100 --json --measured 5000 --threshold 90
 expect 1 "expected --launch FILE" "$SMSIM" validate --config h100
+
+# occupancy calculator (seed 003's A100 examples and the hardware answer to its smem example)
+expect 0 '"blocks_per_sm": 32, "active_warps": 32, "max_warps": 64, "occupancy": 0.5, "limiter": "blocks"' \
+    "$SMSIM" occupancy --config a100 --block 32 --json
+expect 0 '"occupancy": 0.75, "limiter": "threads"' "$SMSIM" occupancy --config a100 --block 768 --json
+expect 0 '"occupancy": 0.5, "limiter": "registers"' "$SMSIM" occupancy --config a100 --block 256 --regs 64 --json
+expect 0 '"blocks_per_sm": 4, "active_warps": 32, "max_warps": 64, "occupancy": 0.5, "limiter": "shared_memory"' \
+    "$SMSIM" occupancy --config a100 --block 256 --smem 32K --json
+expect 0 "4 blocks/SM = 32 of 64 warps = 50.0 % occupancy, limited by shared_memory" \
+    "$SMSIM" occupancy --config a100 --block 256 --smem 32768
+expect 2 "needs 262144 registers" "$SMSIM" occupancy --block 1024 --regs 255
+expect 1 "--block THREADS is required" "$SMSIM" occupancy --config a100
+
+# per-window statistics and the CPI stack
+expect 0 "CPI stack" "$SMSIM" run --synth fma:blocks=8,threads=128,n=64
+expect 0 "" "$SMSIM" run --synth fma:blocks=8,threads=128,n=64 --quiet --windows 100 --windows-out "$tmp/w.csv"
+head -1 "$tmp/w.csv" | grep -q '^kernel,scope,sm,window,first_cycle,last_cycle,cycles,warp_insts,n_warp_fp32,theta,m_fma,f_fp32,u_issue,c_fp32,phi,phi_hat,flops,u_sp,' &&
+    echo "ok: windows CSV header" || { echo "FAIL: windows CSV header: $(head -1 "$tmp/w.csv")"; fails=$((fails + 1)); }
+# every GPU-wide window of full-mask FMAs (n_warp_fp32 > 0) has phi = 2 x 132 x 128
+bad=$(awk -F, 'NR > 1 && $2 == "gpu" && $9 > 0 && $15 != 33792.0' "$tmp/w.csv" | wc -l)
+[ "$bad" -eq 0 ] && echo "ok: pure FMA windows have phi = 2 C_fp32" ||
+    { echo "FAIL: $bad windows with phi != 2 C_fp32"; fails=$((fails + 1)); }
+expect 0 "" "$SMSIM" run --synth fma:blocks=8,threads=128,n=64 --quiet --windows 100 --windows-out "$tmp/w.jsonl"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$tmp/w.jsonl" &&
+        echo "ok: windows JSON Lines parse" || { echo "FAIL: invalid JSON Lines"; fails=$((fails + 1)); }
+fi
+expect 1 "go together" "$SMSIM" run --synth fma --windows 100
+expect 1 "--windows takes a positive number" "$SMSIM" run --synth fma --windows 0 --windows-out "$tmp/x.csv"
+
+# what-if sweep: 8 points x 2 inputs -> 16 rows; a re-run does no work; the
+# emitted Slurm script is valid bash with one array task per point; the GNU
+# parallel job list plus 'sweep collect' gives the same table
+sw="sweep --config h100 --vary sm.count=2,4 --vary l1.size_kb=64,128 --vary sched.policy=gto,lrr
+    --synth fma:blocks=8,threads=64,n=32 --synth copy:blocks=8,threads=64,iters=2"
+expect 0 "16 rows: 16 ok, 0 failed, 0 missing" "$SMSIM" $sw -o "$tmp/sw" -j 2
+[ "$(wc -l <"$tmp/sw/results.csv")" -eq 17 ] && echo "ok: sweep CSV has 16 rows" ||
+    { echo "FAIL: sweep CSV has $(wc -l <"$tmp/sw/results.csv") lines"; fails=$((fails + 1)); }
+head -1 "$tmp/sw/results.csv" | grep -q '^point,input,kind,arg,sm.count,l1.size_kb,sched.policy,status,kernels,cycles' &&
+    echo "ok: sweep CSV header names the varied keys" ||
+    { echo "FAIL: sweep CSV header: $(head -1 "$tmp/sw/results.csv")"; fails=$((fails + 1)); }
+expect 0 "16 done, 0 to run" "$SMSIM" $sw -o "$tmp/sw" -j 2
+expect 1 "holds a different sweep" "$SMSIM" sweep --config h100 --vary sm.count=2,8 \
+    --synth fma:blocks=8 -o "$tmp/sw"
+expect 2 "sm.count = 0 is out of range" "$SMSIM" sweep --vary sm.count=0,2 --synth fma -o "$tmp/swbad"
+expect 0 "8 array tasks" "$SMSIM" $sw -o "$tmp/sws" --emit slurm
+bash -n "$tmp/sws/sweep.slurm" && grep -qx '#SBATCH --array=0-7' "$tmp/sws/sweep.slurm" &&
+    echo "ok: Slurm script passes bash -n, one array task per point" ||
+    { echo "FAIL: Slurm script"; fails=$((fails + 1)); }
+expect 0 "16 jobs" "$SMSIM" $sw -o "$tmp/swp" --emit parallel
+sh "$tmp/swp/jobs.txt"
+expect 0 "16 rows: 16 ok" "$SMSIM" sweep collect "$tmp/swp"
+if [ "$(cut -d, -f1-3,5- "$tmp/sw/results.csv")" = "$(cut -d, -f1-3,5- "$tmp/swp/results.csv")" ]; then
+    echo "ok: collected job-list results equal the local sweep"; else
+    echo "FAIL: collected results differ"; fails=$((fails + 1)); fi
+
+# plots (gnuplot is optional at test time: skipped without it)
+if command -v "${SMSIM_GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+    "$SMSIM" run --synth saxpy:blocks=16 --quiet --stats-json "$tmp/p.json" \
+        --windows 200 --windows-out "$tmp/p.csv"
+    expect 0 "" "$SMSIM" plot "$tmp/p.json" "$tmp/p.csv" -o "$tmp/plots"
+    for f in p-cpi p-pipes p-caches p-issue p-flops; do
+        [ -s "$tmp/plots/$f.svg" ] && [ -s "$tmp/plots/$f.png" ] || { echo "FAIL: no $f.svg/.png"; fails=$((fails + 1)); }
+    done
+    echo "ok: plots rendered"
+else
+    echo "skip: plots (no gnuplot)"
+fi
+expect 2 "" "$SMSIM" plot "$tmp/missing.json" -o "$tmp/plots2"
+expect 2 "expected the header of a windows CSV" "$SMSIM" plot "$tmp/sw/results.csv" -o "$tmp/plots2"
 
 # outputs are atomic: a failing run leaves no file behind, an unwritable one fails with 2
 expect 2 "" "$SMSIM" run --trace "$tmp/bad.smt" --stats-json "$tmp/never.json"
