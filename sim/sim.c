@@ -89,6 +89,7 @@ derive_costs(struct sim *s)
         s->costs.latency[o] = c->op_latency[o];
         s->costs.cost[o] = config_op_cost(c, o);
     }
+    s->costs.lookahead = 1;
 }
 
 sim *
@@ -250,6 +251,10 @@ run_kernel(struct sim *s, struct sim_error *err)
     if (s->occ.warps_per_block > SM_WARPS_PER_BLOCK)
         return sim_error_set(err, SIM_ERR_FORMAT, "kernel %s: %u warps per block (at most %u)",
                              ki->name, s->occ.warps_per_block, SM_WARPS_PER_BLOCK);
+    /* ptxas schedules PTX before the GPU runs it; traces of SASS are already scheduled */
+    s->costs.lookahead = ki->isa == SIM_ISA_PTX ? c->sched_lookahead : 1;
+    if (s->costs.lookahead > SM_IBUF_MAX)
+        s->costs.lookahead = SM_IBUF_MAX;
     uint32_t max_slots = s->n_sm * s->occ.blocks_per_sm;
     s->n_blocks = kernel_info_blocks(ki);
     s->next_block = 0;

@@ -36,7 +36,9 @@ sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg,
     sm->id = id;
     sm->sim = s;
     sm->cfg = cfg;
-    sm->ibuf = cfg->sched_ibuffer < SM_IBUF_MAX ? cfg->sched_ibuffer : SM_IBUF_MAX;
+    sm->ibuf = cfg->sched_ibuffer > cfg->sched_lookahead ? cfg->sched_ibuffer : cfg->sched_lookahead;
+    if (sm->ibuf > SM_IBUF_MAX)
+        sm->ibuf = SM_IBUF_MAX;
     sm->sb = xcalloc((size_t)SM_NW * SM_SB_MAX, sizeof *sm->sb);
     sm->ib = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ib);
     sm->ib_avail = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ib_avail);
@@ -200,8 +202,9 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         }
         sm->ib_avail[(size_t)w * ibuf + i] = now + sm->cfg->sched_fetch_latency;
         sm->w_ib_n[w]++;
-        if (wi->flags & SIM_IF_BARRIER)
-            sm->w_hold[w] = true;
+        if ((wi->flags & SIM_IF_BARRIER) ||
+            (sm->cfg->sched_lookahead > 1 && wi->opclass == SIM_OPC_BRANCH))
+            sm->w_hold[w] = true;    /* no branch prediction: the target is fetched at issue */
     }
 }
 
@@ -391,6 +394,53 @@ sb_check(struct sm *sm, uint8_t w, const struct warp_inst *wi, sim_cycle_t now, 
 
 /* ---- issue -------------------------------------------------------------- */
 
+static bool
+regs_overlap(const uint16_t *a, unsigned na, const uint16_t *b, unsigned nb)
+{
+    for (unsigned i = 0; i < na; i++)
+        for (unsigned j = 0; j < nb; j++)
+            if (a[i] == b[j])
+                return true;
+    return false;
+}
+
+/* May wi, at position j > 0 of warp w's buffer, issue before the j older
+ * instructions?  Only an ALU instruction with no register dependence on
+ * them (read after write, write after write, write after read). */
+static bool
+can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct warp_inst *wi)
+{
+    unsigned opc = wi->opclass;
+    if (wi->space != SIM_SPACE_NONE || opc == SIM_OPC_BRANCH || opc == SIM_OPC_BARRIER ||
+        opc == SIM_OPC_SREG || opc == SIM_OPC_MEM ||
+        (wi->flags & (SIM_IF_BARRIER | SIM_IF_EXIT | SIM_IF_BRANCH | SIM_IF_FENCE)))
+        return false;
+    for (unsigned i = 0; i < j; i++) {
+        const struct warp_inst *o = &sm->ib[(size_t)w * sm->ibuf + (sm->w_ib_head[w] + i) % sm->ibuf];
+        if (regs_overlap(wi->src, wi->n_src, o->dst, o->n_dst) ||
+            regs_overlap(wi->dst, wi->n_dst, o->dst, o->n_dst) ||
+            regs_overlap(wi->dst, wi->n_dst, o->src, o->n_src))
+            return false;
+    }
+    return true;
+}
+
+/* Remove entry j of warp w's instruction buffer, keeping the others in order. */
+static void
+ib_remove(struct sm *sm, uint8_t w, unsigned j)
+{
+    uint32_t ibuf = sm->ibuf;
+    size_t base = (size_t)w * ibuf;
+    unsigned h = sm->w_ib_head[w], n = sm->w_ib_n[w];
+    if (j == 0)
+        sm->w_ib_head[w] = (uint8_t)((h + 1) % ibuf);
+    for (unsigned m = j; j > 0 && m + 1 < n; m++) {
+        sm->ib[base + (h + m) % ibuf] = sm->ib[base + (h + m + 1) % ibuf];
+        sm->ib_avail[base + (h + m) % ibuf] = sm->ib_avail[base + (h + m + 1) % ibuf];
+    }
+    sm->w_ib_n[w]--;
+}
+
 /* Can warp w issue its next instruction at now?  Returns SM_R_ISSUED if
  * so, else the reason and *retry.  second: the warp already issued this
  * cycle (dual issue), so its one-per-cycle limit does not apply. */
@@ -414,22 +464,39 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
     }
     if (sm->w_ib_n[w] == 0)
         return SM_R_NO_INST;
-    size_t slot = (size_t)w * sm->ibuf + sm->w_ib_head[w];
-    if (sm->ib_avail[slot] > now) {
-        *retry = sm->ib_avail[slot];
-        return SM_R_NO_INST;
+    unsigned window = sm->w_ib_n[w] < k->lookahead ? sm->w_ib_n[w] : k->lookahead;
+    int head_why = SM_R_NO_INST;
+    for (unsigned j = 0; j < window; j++) {
+        size_t slot = (size_t)w * sm->ibuf + (sm->w_ib_head[w] + j) % sm->ibuf;
+        const struct warp_inst *wi = &sm->ib[slot];
+        if (j > 0 && !can_pass(sm, w, j, wi))
+            continue;
+        sim_cycle_t r = SIM_CYCLE_MAX;
+        int why = SM_R_ISSUED;
+        if (sm->ib_avail[slot] > now) {
+            r = sm->ib_avail[slot];
+            why = SM_R_NO_INST;
+        } else {
+            why = sb_check(sm, w, wi, now, &r);
+            if (why == 0) {
+                unsigned p = k->pipe[wi->opclass];
+                uint64_t lanes = k->lanes[p];
+                why = SM_R_ISSUED;
+                if (s->pipe_busy[p] >= (now + 1) * lanes) {
+                    r = s->pipe_busy[p] / lanes;
+                    why = SM_R_PIPE_BUSY;
+                }
+            }
+        }
+        if (why == SM_R_ISSUED) {
+            sm->w_pick[w] = (uint8_t)j;
+            return SM_R_ISSUED;
+        }
+        if (j == 0)
+            head_why = why;
+        *retry = min_c(*retry, r);
     }
-    const struct warp_inst *wi = &sm->ib[slot];
-    int r = sb_check(sm, w, wi, now, retry);
-    if (r != 0)
-        return r;
-    unsigned p = k->pipe[wi->opclass];
-    uint64_t lanes = k->lanes[p];
-    if (s->pipe_busy[p] >= (now + 1) * lanes) {
-        *retry = s->pipe_busy[p] / lanes;
-        return SM_R_PIPE_BUSY;
-    }
-    return SM_R_ISSUED;
+    return head_why;
 }
 
 /* check_issue() with the per-warp cache: a warp that cannot issue before
@@ -455,7 +522,8 @@ static void
 issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
 {
     const struct sm_costs *k = sim_costs(sm->sim);
-    size_t slot = (size_t)w * sm->ibuf + sm->w_ib_head[w];
+    unsigned pick = sm->w_pick[w];
+    size_t slot = (size_t)w * sm->ibuf + (sm->w_ib_head[w] + pick) % sm->ibuf;
     const struct warp_inst *wi = &sm->ib[slot];
     unsigned opc = wi->opclass, p = k->pipe[opc];
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
@@ -484,10 +552,14 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         sm->w_done[w] = max_c(sm->w_done[w], ready);
     sm->w_next[w] = opc == SIM_OPC_BRANCH ? max_c(now + 1, now + k->latency[opc]) : now + 1;
     bool barrier = (wi->flags & SIM_IF_BARRIER) != 0;
+    bool branch = opc == SIM_OPC_BRANCH;
+    uint32_t pc = wi->pc;
 
     sm->w_retry[w] = 0;
-    sm->w_ib_head[w] = (uint8_t)((sm->w_ib_head[w] + 1) % sm->ibuf);
-    sm->w_ib_n[w]--;
+    sm->w_pick[w] = 0;
+    ib_remove(sm, w, pick);
+    if (branch && !barrier)
+        sm->w_hold[w] = false;   /* lookahead held fetch at the branch */
     sched_issued(s, w);
     sm->last_issue = now;
     if (barrier) {
@@ -496,6 +568,12 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         b->at_bar++;
     }
     warp_fetch(sm, w, now);
+    if (branch && sm->w_ib_n[w] > 0 && sm->cfg->sched_taken_branch_penalty > 0) {
+        uint32_t next_pc = sm->ib[(size_t)w * sm->ibuf + sm->w_ib_head[w]].pc;
+        if (next_pc <= pc || next_pc > pc + 16)   /* taken: fetch redirected */
+            sm->w_next[w] = max_c(sm->w_next[w], now + k->latency[opc] +
+                                  sm->cfg->sched_taken_branch_penalty);
+    }
     if (sm->w_ib_n[w] == 0 && sm->w_ended[w])
         finish_warp(sm, w, now);
     else if (barrier)

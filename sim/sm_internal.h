@@ -112,7 +112,9 @@ struct sm {
     uint8_t w_ib_n[SM_NW];
     uint8_t w_sb_n[SM_NW];
     bool w_ended[SM_NW];         /* the source has no more instructions */
-    bool w_hold[SM_NW];          /* a barrier was fetched: fetch no further until released */
+    bool w_hold[SM_NW];          /* a barrier (or, with lookahead, a branch) was fetched:
+                                    fetch no further until released / issued */
+    uint8_t w_pick[SM_NW];       /* buffer position check_issue() found issuable */
     sim_cycle_t w_next[SM_NW];   /* earliest cycle the warp may issue */
     sim_cycle_t w_done[SM_NW];   /* latest completion of the warp's instructions */
     sim_cycle_t w_retry[SM_NW];  /* the warp cannot issue before this cycle ... */
@@ -147,6 +149,7 @@ struct sm_costs {
     uint32_t latency[SIM_OPC_COUNT];
     uint64_t cost[SIM_OPC_COUNT];    /* lane-slots per warp instruction */
     uint32_t lanes[SIM_PIPE_COUNT];
+    uint32_t lookahead;              /* issue window of the running kernel (1 = in order) */
 };
 
 /* sm.c */

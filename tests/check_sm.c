@@ -474,6 +474,131 @@ START_TEST(test_max_cycles_truncates)
 }
 END_TEST
 
+/* ---- instruction supply: taken branches and the PTX issue window ------- */
+
+struct loop {
+    uint64_t iters;              /* ALU + branch pairs before EXIT */
+    bool taken;                  /* branches jump back (else fall through) */
+};
+
+/* iters x { independent INT at pc A, branch at A + 16 }, then EXIT at the
+ * last branch's fall-through.  Looping: A stays 0x100, so every branch but
+ * the last is taken; straight: A advances by 32, so every branch falls through. */
+static int
+gen_loop(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const struct loop *l = arg;
+    (void)block;
+    (void)warp;
+    uint64_t it = k / 2;
+    uint32_t a = 0x100 + (l->taken ? 0 : (uint32_t)it * 32);
+    if (it > l->iters)
+        return 0;
+    if (it == l->iters) {
+        if (k % 2)
+            return 0;
+        tl_exit(wi);
+        wi->pc = (l->taken ? 0x100 + 32 : a);
+        return 1;
+    }
+    if (k % 2 == 0) {
+        tl_alu(wi, SIM_OPC_INT, (int)(10 + it % 100), 1, 2);
+        wi->pc = a;
+    } else {
+        tl_alu(wi, SIM_OPC_BRANCH, -1, -1, -1);
+        wi->flags = SIM_IF_BRANCH;
+        wi->pc = a + 16;
+    }
+    return 1;
+}
+
+static uint64_t
+loop_cycles(uint64_t iters, bool taken, unsigned penalty)
+{
+    struct sim_config c;
+    struct loop l = { iters, taken };
+    struct testlib_kernel k = { "loop", 1, 32, 32, 0, gen_loop, &l };
+    char cfg[160];
+    snprintf(cfg, sizeof cfg, "op.int.latency = 4; op.branch.latency = 4;"
+             "sched.taken_branch_penalty = %u", penalty);
+    testlib_small_config(&c, cfg);
+    return testlib_cycles(&c, &k);
+}
+
+START_TEST(test_taken_branch_penalty_exact)
+{
+    /* without a penalty: INT, branch, 4 cycles to the next INT: 5 per iteration */
+    uint64_t base10 = loop_cycles(10, true, 0), base11 = loop_cycles(11, true, 0);
+    ck_assert_uint_eq(base11 - base10, 5);
+    ck_assert_uint_eq(loop_cycles(10, false, 0), base10);
+    for (unsigned p = 1; p <= 14; p += 13) {
+        /* each taken branch (all but the last) costs exactly p more ... */
+        ck_assert_uint_eq(loop_cycles(10, true, p), base10 + 9 * p);
+        ck_assert_uint_eq(loop_cycles(11, true, p) - loop_cycles(10, true, p), 5 + p);
+        /* ... and a branch that falls through nothing */
+        ck_assert_uint_eq(loop_cycles(10, false, p), base10);
+    }
+}
+END_TEST
+
+/* SFU r1 <- r1 (20 cycles), FP32 r3 <- r1 and FP32 r4 <- r3 (a dependent pair),
+ * then n independent FP32, EXIT. */
+static int
+gen_shadow(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const uint64_t *n = arg;
+    (void)block;
+    (void)warp;
+    if (k == 0)
+        tl_alu(wi, SIM_OPC_SFU, 1, 1, -1);
+    else if (k == 1)
+        tl_alu(wi, SIM_OPC_FP32, 3, 1, -1);
+    else if (k == 2)
+        tl_alu(wi, SIM_OPC_FP32, 4, 3, -1);
+    else if (k < 3 + *n)
+        tl_alu(wi, SIM_OPC_FP32, (int)(10 + k), 5, 6);
+    else if (k == 3 + *n)
+        tl_exit(wi);
+    else
+        return 0;
+    return 1;
+}
+
+static uint64_t
+shadow_cycles(uint64_t n, unsigned lookahead, unsigned isa)
+{
+    struct sim_config c;
+    struct testlib_kernel k = { "shadow", 1, 32, 32, 0, gen_shadow, &n };
+    char cfg[160];
+    testlib_set_isa(isa);
+    snprintf(cfg, sizeof cfg, "op.sfu.latency = 20; op.fp32.latency = 4; op.branch.latency = 1;"
+             "sched.lookahead = %u", lookahead);
+    testlib_small_config(&c, cfg);
+    uint64_t cycles = testlib_cycles(&c, &k);
+    testlib_set_isa(0);
+    return cycles;
+}
+
+START_TEST(test_lookahead_issues_past_a_stall)
+{
+    /* in order: SFU 0, r3 20, r4 24, the n independent ones 25 .. 24 + n (last ready 28 + n) */
+    uint64_t in_order = shadow_cycles(6, 1, SIM_ISA_PTX);
+    ck_assert_uint_eq(shadow_cycles(7, 1, SIM_ISA_PTX) - in_order, 1);
+    /* window 2 sees r3 and r4 (r4 depends on r3): nothing passes until r3 issues
+     * at 20; then three independent ones fill 21 .. 23 while r4 waits for 24 */
+    ck_assert_uint_eq(shadow_cycles(6, 2, SIM_ISA_PTX), in_order - 3);
+    /* window 3 reaches past the pair: the independent ones issue at 1 .. n in the
+     * SFU's shadow, and the kernel ends when r4 is ready (28), n cycles earlier */
+    for (unsigned w = 3; w <= 16; w += 13) {
+        ck_assert_uint_eq(shadow_cycles(6, w, SIM_ISA_PTX), in_order - 6);
+        ck_assert_uint_eq(shadow_cycles(7, w, SIM_ISA_PTX), in_order - 6);
+    }
+    /* SASS (already scheduled by ptxas) and synthetic streams stay in order */
+    ck_assert_uint_eq(shadow_cycles(6, 16, SIM_ISA_SASS), in_order);
+    ck_assert_uint_eq(shadow_cycles(6, 16, 0), in_order);
+}
+END_TEST
+
 static Suite *
 sm_suite(void)
 {
@@ -483,6 +608,8 @@ sm_suite(void)
     tcase_add_test(tc, test_dependent_chain_exact);
     tcase_add_test(tc, test_independent_stream_reaches_throughput);
     tcase_add_test(tc, test_dual_issue);
+    tcase_add_test(tc, test_taken_branch_penalty_exact);
+    tcase_add_test(tc, test_lookahead_issues_past_a_stall);
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);

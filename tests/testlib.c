@@ -52,6 +52,14 @@ struct tsrc {
     uint64_t *block;             /* [slot] */
 };
 
+static unsigned t_isa;
+
+void
+testlib_set_isa(unsigned isa)
+{
+    t_isa = isa;
+}
+
 static int
 t_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 {
@@ -71,7 +79,7 @@ t_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
     ki->block[1] = ki->block[2] = 1;
     ki->regs_per_thread = k->regs;
     ki->smem_static = k->smem;
-    ki->isa = SIM_ISA_SYNTH;
+    ki->isa = (uint16_t)(t_isa ? t_isa : SIM_ISA_SYNTH);
     t->wpb = (k->threads + 31) / 32;
     return 1;
 }

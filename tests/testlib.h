@@ -37,6 +37,10 @@ struct testlib_kernel {
     void *arg;
 };
 
+/* The enum sim_isa that sources made afterwards report (default
+ * SIM_ISA_SYNTH; 0 restores it). */
+void testlib_set_isa(unsigned isa);
+
 /* An instruction source over up to 8 kernels run in order. */
 void testlib_source(struct inst_source *src, const struct testlib_kernel *k, unsigned n);
 
