@@ -191,7 +191,7 @@ def write_atomic(path, data):
 def md_table(header, aligns, rows):
     out = ["| " + " | ".join(header) + " |",
            "|" + "|".join("---:" if a == "r" else "---" for a in aligns) + "|"]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
+    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
     return "\n".join(out)
 
 
