@@ -8,7 +8,7 @@
  *           every pipe over time, and seed 000's FP32 bound (phi, phi_hat)
  *           against the FLOPs/cycle achieved;
  *   .tsv    validation results (validation/results.tsv, as written by
- *           scripts/validation_report.py): predicted vs measured cycles.
+ *           scripts/validate.py): predicted vs measured cycles.
  * For each chart NAME it writes NAME.dat and NAME.gp into the output
  * directory (so a user can restyle and rerun it) and runs gnuplot, which
  * renders NAME.svg and NAME.png; images are written under temporary names
