@@ -191,6 +191,34 @@ kstat(const json_value *k, const char *key)
     return json_num(json_get(json_get(k, "stats"), key), 0);
 }
 
+/* The first line of a .dat file: gnuplot's columnhead() names. */
+static void
+dat_header(struct text *dat, const char *first, const char *const *names, size_t n)
+{
+    tprintf(dat, "%s", first);
+    for (size_t i = 0; i < n; i++)
+        tprintf(dat, " %s", names[i]);
+    tprintf(dat, "\n");
+}
+
+/* A clustered bar chart of ncols percentages per row (kernel) of dat,
+ * written as BASE-suffix. */
+static int
+percent_bars(struct plotter *pl, const char *suffix, const char *title, const char *ylabel,
+             size_t ncols, int w, int h, struct text *dat, struct text *gp, struct sim_error *err)
+{
+    char name[300];
+    snprintf(name, sizeof name, "%s-%s", pl->base, suffix);
+    gp_head(gp, name, title, w, h);
+    tprintf(gp, "set style data histograms\nset style histogram clustered gap 1\n"
+                "set style fill solid 0.85 border -1\nset ylabel '%s (%%)'\n"
+                "set yrange [0:100]\nset xtics rotate by -30 noenhanced\n", ylabel);
+    tprintf(gp, "plot for [c=2:%zu] '%s.dat' using c:xtic(1) title columnhead(c)\n", ncols + 1,
+            name);
+    gp_tail(gp, name, w, h);
+    return chart(pl, suffix, dat, gp, err);
+}
+
 static int
 plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
 {
@@ -211,10 +239,7 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
     int rc;
 
     /* CPI stack per kernel */
-    tprintf(&dat, "# kernel");
-    for (size_t i = 0; i < SIM_ARRAY_LEN(slot_names); i++)
-        tprintf(&dat, " %s", slot_names[i]);
-    tprintf(&dat, "\n");
+    dat_header(&dat, "kernel", slot_names, SIM_ARRAY_LEN(slot_names));
     size_t longest = 0;
     for (size_t k = 0; k < nk; k++) {
         const json_value *kv = json_at(ks, k), *cs = json_get(kv, "cpi_stack");
@@ -234,8 +259,6 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
                  "set yrange [0:*]\n");
     tprintf(&gp, "plot for [c=2:%zu] '%s.dat' using c:xtic(1) title columnhead(c) noenhanced\n",
             SIM_ARRAY_LEN(slot_names) + 1, name);
-    /* columnhead needs a header without '#' */
-    dat.s[0] = ' ';
     gp_tail(&gp, name, 900, 500);
     if ((rc = chart(pl, "cpi", &dat, &gp, err)) < 0)
         goto out;
@@ -244,10 +267,7 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
     const json_value *kv = json_at(ks, longest);
     const json_value *psm = json_get(json_get(kv, "cpi_stack"), "per_sm");
     size_t nsm = json_len(json_get(psm, "cpi"));
-    tprintf(&dat, "sm");
-    for (size_t i = 0; i < SIM_ARRAY_LEN(slot_names); i++)
-        tprintf(&dat, " %s", slot_names[i]);
-    tprintf(&dat, "\n");
+    dat_header(&dat, "sm", slot_names, SIM_ARRAY_LEN(slot_names));
     for (size_t m = 0; m < nsm; m++) {
         tprintf(&dat, "%zu", m);
         for (size_t i = 0; i < SIM_ARRAY_LEN(slot_names); i++)
@@ -270,10 +290,7 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
         goto out;
 
     /* pipe utilisation per kernel */
-    tprintf(&dat, "kernel");
-    for (size_t p = 0; p < SIM_ARRAY_LEN(pipe_names); p++)
-        tprintf(&dat, " %s", pipe_names[p]);
-    tprintf(&dat, "\n");
+    dat_header(&dat, "kernel", pipe_names, SIM_ARRAY_LEN(pipe_names));
     for (size_t k = 0; k < nk; k++) {
         const json_value *kk = json_at(ks, k);
         label(lab, sizeof lab, json_str(json_get(kk, "name")));
@@ -285,15 +302,9 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
         }
         tprintf(&dat, "\n");
     }
-    snprintf(name, sizeof name, "%s-pipes", pl->base);
-    gp_head(&gp, name, "Pipe utilisation per kernel (lane-slots used / available)", 900, 500);
-    tprintf(&gp, "set style data histograms\nset style histogram clustered gap 1\n"
-                 "set style fill solid 0.85 border -1\nset ylabel 'utilisation (%%)'\n"
-                 "set yrange [0:100]\nset xtics rotate by -30 noenhanced\n");
-    tprintf(&gp, "plot for [c=2:%zu] '%s.dat' using c:xtic(1) title columnhead(c)\n",
-            SIM_ARRAY_LEN(pipe_names) + 1, name);
-    gp_tail(&gp, name, 900, 500);
-    if ((rc = chart(pl, "pipes", &dat, &gp, err)) < 0)
+    if ((rc = percent_bars(pl, "pipes", "Pipe utilisation per kernel (lane-slots used / "
+                           "available)", "utilisation", SIM_ARRAY_LEN(pipe_names), 900, 500,
+                           &dat, &gp, err)) < 0)
         goto out;
 
     /* cache hit rates per kernel */
@@ -304,14 +315,8 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
         tprintf(&dat, "%zu:%s %.6g %.6g\n", k, lab, 100 * kstat(kk, "sm.l1.hit_rate"),
                 100 * kstat(kk, "l2.hit_rate"));
     }
-    snprintf(name, sizeof name, "%s-caches", pl->base);
-    gp_head(&gp, name, "Cache hit rates per kernel (sectors)", 800, 450);
-    tprintf(&gp, "set style data histograms\nset style histogram clustered gap 1\n"
-                 "set style fill solid 0.85 border -1\nset ylabel 'hit rate (%%)'\n"
-                 "set yrange [0:100]\nset xtics rotate by -30 noenhanced\n");
-    tprintf(&gp, "plot for [c=2:3] '%s.dat' using c:xtic(1) title columnhead(c)\n", name);
-    gp_tail(&gp, name, 800, 450);
-    rc = chart(pl, "caches", &dat, &gp, err);
+    rc = percent_bars(pl, "caches", "Cache hit rates per kernel (sectors)", "hit rate", 2, 800,
+                      450, &dat, &gp, err);
 out:
     free(dat.s);
     free(gp.s);

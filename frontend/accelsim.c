@@ -562,6 +562,26 @@ add_reg(uint16_t *list, uint8_t *n, unsigned max, unsigned r, unsigned span)
         list[(*n)++] = (uint16_t)(r + k);
 }
 
+/* A register list of an instruction line: a count (0..8) then that many
+ * registers R0..R255; `what` names it in errors ("destination", "source"). */
+static int
+parse_reg_list(textin *t, char **p, const char *what, unsigned regs[8], unsigned *count,
+               struct sim_error *err)
+{
+    size_t n;
+    int64_t v;
+    const char *k = tok(p, &n);
+    if (!parse_dec(k, n, &v) || v < 0 || v > 8)
+        return lerr(t, err, "expected the number of %s registers, found '%.*s'", what, (int)n, k);
+    *count = (unsigned)v;
+    for (unsigned i = 0; i < *count; i++) {
+        k = tok(p, &n);
+        if (!parse_reg(k, n, &regs[i]))
+            return lerr(t, err, "expected a %s register R0..R255, found '%.*s'", what, (int)n, k);
+    }
+    return SIM_OK;
+}
+
 /* Parse one instruction line into wi. */
 static int
 parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error *err)
@@ -596,15 +616,9 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
     wi->active_mask = (uint32_t)h;
     /* destinations */
     unsigned dregs[8], nd;
-    k = tok(&p, &n);
-    if (!parse_dec(k, n, &v) || v < 0 || v > 8)
-        return lerr(t, err, "expected the number of destination registers, found '%.*s'", (int)n, k);
-    nd = (unsigned)v;
-    for (unsigned i = 0; i < nd; i++) {
-        k = tok(&p, &n);
-        if (!parse_reg(k, n, &dregs[i]))
-            return lerr(t, err, "expected a destination register R0..R255, found '%.*s'", (int)n, k);
-    }
+    int rc = parse_reg_list(t, &p, "destination", dregs, &nd, err);
+    if (rc < 0)
+        return rc;
     /* opcode */
     k = tok(&p, &n);
     if (n == 0 || !isupper((unsigned char)k[0]))
@@ -624,15 +638,9 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
         wi->opclass = SIM_OPC_BARRIER;
     /* sources */
     unsigned sregs[8], ns;
-    k = tok(&p, &n);
-    if (!parse_dec(k, n, &v) || v < 0 || v > 8)
-        return lerr(t, err, "expected the number of source registers, found '%.*s'", (int)n, k);
-    ns = (unsigned)v;
-    for (unsigned i = 0; i < ns; i++) {
-        k = tok(&p, &n);
-        if (!parse_reg(k, n, &sregs[i]))
-            return lerr(t, err, "expected a source register R0..R255, found '%.*s'", (int)n, k);
-    }
+    rc = parse_reg_list(t, &p, "source", sregs, &ns, err);
+    if (rc < 0)
+        return rc;
     /* memory */
     k = tok(&p, &n);
     if (!parse_dec(k, n, &v) || v < 0 || v > 64)

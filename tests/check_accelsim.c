@@ -188,25 +188,12 @@ END_TEST
 
 /* ---- malformed input ------------------------------------------------------- */
 
-static char dir[256];
-
-static void
-setup(void)
-{
-    testlib_tmpdir(dir, sizeof dir);
-}
-
-static void
-teardown(void)
-{
-    testlib_rmtree(dir);
-}
 
 static void
 write_text(const char *name, const char *text)
 {
     char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
+    snprintf(p, sizeof p, "%s/%s", testlib_dir, name);
     FILE *fp = fopen(p, "w");
     ck_assert_ptr_nonnull(fp);
     fputs(text, fp);
@@ -261,7 +248,7 @@ static void
 write_kernel(unsigned at, const char *repl, const char *extra)
 {
     char p[512];
-    snprintf(p, sizeof p, "%s/k.traceg", dir);
+    snprintf(p, sizeof p, "%s/k.traceg", testlib_dir);
     FILE *fp = fopen(p, "w");
     ck_assert_ptr_nonnull(fp);
     for (unsigned i = 0; i < SIM_ARRAY_LEN(GOOD); i++) {
@@ -277,14 +264,14 @@ write_kernel(unsigned at, const char *repl, const char *extra)
     ck_assert_int_eq(fclose(fp), 0);
 }
 
-/* Open and simulate dir/name; returns the status. */
+/* Open and simulate testlib_dir/name; returns the status. */
 static int
 try_run(const char *name, int unknown, struct sim_error *err, uint64_t *unknown_count)
 {
     char p[512];
     struct inst_source src;
     struct accelsim_opts o = { unknown };
-    snprintf(p, sizeof p, "%s/%s", dir, name);
+    snprintf(p, sizeof p, "%s/%s", testlib_dir, name);
     int rc = accelsim_source_open(p, &o, &src, err);
     if (rc < 0)
         return rc;
@@ -429,7 +416,7 @@ START_TEST(kernel_lists)
     snprintf(other, sizeof other, "%s", "");
     write_text("kernelslist.g", "k.traceg\nk2.traceg\n");
     char p[512];
-    snprintf(p, sizeof p, "%s/k.traceg", dir);
+    snprintf(p, sizeof p, "%s/k.traceg", testlib_dir);
     FILE *in = fopen(p, "r");
     size_t n = fread(other, 1, sizeof other - 1, in);
     fclose(in);
@@ -448,14 +435,14 @@ START_TEST(xz_equals_text)
 {
     char p[512];
     write_kernel(0, NULL, NULL);
-    snprintf(p, sizeof p, "%s/k.traceg", dir);
+    snprintf(p, sizeof p, "%s/k.traceg", testlib_dir);
     FILE *in = fopen(p, "rb");
     static uint8_t text[1 << 16], z[1 << 16];
     size_t n = fread(text, 1, sizeof text, in), zn = 0;
     fclose(in);
     ck_assert_int_eq(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, text, n, z, &zn, sizeof z),
                      LZMA_OK);
-    snprintf(p, sizeof p, "%s/k.traceg.xz", dir);
+    snprintf(p, sizeof p, "%s/k.traceg.xz", testlib_dir);
     FILE *out = fopen(p, "wb");
     fwrite(z, 1, zn, out);
     fclose(out);
@@ -502,8 +489,8 @@ START_TEST(export_import_round_trips)
     inst_source_destroy(&src);
 
     /* trace -> .smt -> Accel-Sim directory -> statistics */
-    snprintf(smt, sizeof smt, "%s/t.smt", dir);
-    snprintf(out, sizeof out, "%s/export", dir);
+    snprintf(smt, sizeof smt, "%s/t.smt", testlib_dir);
+    snprintf(out, sizeof out, "%s/export", testlib_dir);
     struct record_totals rt;
     open_trace(trace_path(bundled[_i].path), 0, &src);
     ck_assert_msg(record_to_smt(&src, smt, "test", 0, &rt, &err) == SIM_OK, "%s", err.msg);
@@ -537,7 +524,7 @@ accelsim_suite(void)
     tcase_add_test(tc, edge_cases_accelsim_trips_on);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, good_kernel_runs);
     tcase_add_loop_test(tc, malformed_traces, 0, (int)SIM_ARRAY_LEN(bad));
     tcase_add_test(tc, unknown_opcode_policy);
@@ -547,7 +534,7 @@ accelsim_suite(void)
 #endif
     suite_add_tcase(s, tc);
     tc = tcase_create("export");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_loop_test(tc, export_import_round_trips, 0, (int)SIM_ARRAY_LEN(bundled));
     suite_add_tcase(s, tc);
     return s;

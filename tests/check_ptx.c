@@ -63,28 +63,15 @@ static const char *const BASE_LAUNCH[] = {
 };
 #define BASE_LAUNCH_LINES (sizeof BASE_LAUNCH / sizeof BASE_LAUNCH[0])
 
-static char dir[256];
 
-static void
-setup(void)
-{
-    testlib_tmpdir(dir, sizeof dir);
-}
-
-static void
-teardown(void)
-{
-    testlib_rmtree(dir);
-}
-
-/* Write lines[] to dir/name, replacing line `at` (1-based; 0 = none) by
+/* Write lines[] to testlib_dir/name, replacing line `at` (1-based; 0 = none) by
  * `repl` and appending `extra` (may be NULL). */
 static void
 write_file(const char *name, const char *const *lines, size_t n, unsigned at, const char *repl,
            const char *extra)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", testlib_dir, name);
     FILE *fp = fopen(path, "w");
     ck_assert_ptr_nonnull(fp);
     for (size_t i = 0; i < n; i++)
@@ -94,14 +81,14 @@ write_file(const char *name, const char *const *lines, size_t n, unsigned at, co
     ck_assert_int_eq(fclose(fp), 0);
 }
 
-/* Open dir/k.launch and emulate it; returns the status and fills err. */
+/* Open testlib_dir/k.launch and emulate it; returns the status and fills err. */
 static int
 open_and_run(struct sim_error *err)
 {
     char path[512];
     struct inst_source src;
     struct record_totals tot;
-    snprintf(path, sizeof path, "%s/k.launch", dir);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     int rc = ptx_source_open(path, &src, err);
     if (rc < 0)
         return rc;
@@ -292,7 +279,7 @@ END_TEST
 START_TEST(file_size_mismatch)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/small.bin", dir);
+    snprintf(path, sizeof path, "%s/small.bin", testlib_dir);
     FILE *fp = fopen(path, "wb");
     ck_assert_ptr_nonnull(fp);
     for (int i = 0; i < 100; i++)
@@ -312,7 +299,7 @@ START_TEST(output_unwritable)
     struct inst_source src;
     struct record_totals tot;
     launch_case(0, NULL, "output = out k.ptx/x.bin");   /* a file where a directory must be */
-    snprintf(path, sizeof path, "%s/k.launch", dir);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
     ck_assert_int_eq(record_emulate(&src, &tot, &err), SIM_OK);
     int rc = ptx_source_write_outputs(&src, NULL, &err);
@@ -336,7 +323,7 @@ run_module(const char *const *lines, size_t n, const char *launch_extra, struct 
     };
     write_file("k.ptx", lines, n, 0, NULL, NULL);
     write_file("k.launch", launch, 5, 0, NULL, launch_extra);
-    snprintf(path, sizeof path, "%s/k.launch", dir);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
     ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
     const struct launch *l = ptx_source_launch(src);
@@ -669,7 +656,7 @@ START_TEST(initialisers)
     launch_case(5, "arg = out buffer u32 32 chase 4 seed 9", NULL);
     char path[512];
     struct launch *l;
-    snprintf(path, sizeof path, "%s/k.launch", dir);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
     const uint32_t *a = (const uint32_t *)l->args[0].data;
     uint32_t j = 0, seen = 0;
@@ -707,7 +694,7 @@ ptx_suite(void)
 {
     Suite *s = suite_create("ptx");
     TCase *tc = tcase_create("errors");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, base_runs);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
@@ -717,7 +704,7 @@ ptx_suite(void)
     tcase_add_test(tc, output_unwritable);
     suite_add_tcase(s, tc);
     tc = tcase_create("forms");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, old_style_listing);
     tcase_add_test(tc, warp_ops);
     tcase_add_test(tc, nested_scopes);

@@ -268,3 +268,17 @@ testlib_rmtree(const char *dir)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
+
+char testlib_dir[256];
+
+void
+testlib_dir_setup(void)
+{
+    testlib_tmpdir(testlib_dir, sizeof testlib_dir);
+}
+
+void
+testlib_dir_teardown(void)
+{
+    testlib_rmtree(testlib_dir);
+}

@@ -69,6 +69,12 @@ const char *testlib_tmpfile(const char *suffix);
 void testlib_tmpdir(char *buf, size_t n);
 void testlib_rmtree(const char *dir);
 
+/* A checked fixture: a fresh temporary directory in testlib_dir for each
+ * test, removed with its contents afterwards. */
+extern char testlib_dir[256];
+void testlib_dir_setup(void);
+void testlib_dir_teardown(void);
+
 /* Standard main for a suite. */
 #define TESTLIB_MAIN(suite_fn) \
     int main(void) \
