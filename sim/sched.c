@@ -67,6 +67,7 @@ sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp)
     (void)sm;
     SIM_ASSERT(s->n < SM_NW);
     s->warps[s->n++] = warp;
+    s->skip_until = 0;
 }
 
 void
@@ -76,6 +77,7 @@ sched_remove_warp(struct sm_sched *s, uint8_t warp)
     SIM_ASSERT(i < s->n);
     memmove(&s->warps[i], &s->warps[i + 1], (s->n - i - 1) * sizeof s->warps[0]);
     s->n--;
+    s->skip_until = 0;
     if (s->have_last && s->last == warp)
         s->have_last = false;
 }

@@ -223,6 +223,7 @@ check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
         sm->w_state[w] = W_ACTIVE;
         sm->w_hold[w] = false;
         sm->w_retry[w] = 0;
+        sm->sched[sm->w_sched[w]].skip_until = 0;
         sm->w_next[w] = max_c(sm->w_next[w], release);
         warp_fetch(sm, w, now);
         if (sm->w_ib_n[w] == 0 && sm->w_ended[w])
@@ -629,7 +630,15 @@ sm_tick(struct sm *sm, sim_cycle_t now)
     for (uint32_t i = 0; i < sm->n_sched && !sim_failed(sm->sim); i++) {
         struct sm_sched *s = &sm->sched[i];
         sim_cycle_t r = SIM_CYCLE_MAX;
-        int why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
+        int why;
+        if (now < s->skip_until) {
+            why = s->skip_why;   /* nothing changed since it last issued nothing */
+            r = s->skip_until;
+        } else {
+            why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
+            s->skip_until = why == SM_R_ISSUED ? 0 : r;
+            s->skip_why = (uint8_t)why;
+        }
         s->reason = (uint8_t)why;
         sm->st.slot[why]++;
         if (why == SM_R_ISSUED)

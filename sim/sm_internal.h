@@ -72,6 +72,10 @@ struct sm_sched {
     uint8_t last;                /* slot of the last warp issued (LRR/GTO) */
     bool have_last;
     uint8_t reason;              /* classification of the last evaluated cycle */
+    uint8_t skip_why;            /* ... and, while now < skip_until, of every cycle: */
+    sim_cycle_t skip_until;      /* no warp can issue before this cycle (cache of the last
+                                    evaluation that issued nothing; 0 when a warp was
+                                    added, removed or released from a barrier) */
     uint64_t pipe_busy[SIM_PIPE_COUNT]; /* lane-slots: pipe accepts while < (cycle+1)*lanes */
 };
 
