@@ -397,6 +397,10 @@ static int
 check_cache(const char *name, uint32_t size_kb, uint32_t ways, uint32_t line, uint32_t sector,
             uint32_t slices, struct sim_error *err)
 {
+    if ((line & (line - 1)) != 0 || (sector & (sector - 1)) != 0)
+        return sim_error_set(err, SIM_ERR_CONFIG,
+                             "%s.line_size (%u) and %s.sector_size (%u) must be powers of two",
+                             name, line, name, sector);
     if (line % sector != 0 || line / sector > 32)
         return sim_error_set(err, SIM_ERR_CONFIG,
                              "%s.line_size (%u) must be a multiple of %s.sector_size (%u), at most 32 sectors",

@@ -94,6 +94,12 @@ unsigned
 ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_size,
               struct ldst_line *out, unsigned max)
 {
+    /* sizes are powers of two (config_validate): shifts, not divisions */
+    SIM_ASSERT((line_size & (line_size - 1)) == 0 && (sector_size & (sector_size - 1)) == 0 &&
+               sector_size <= line_size);
+    unsigned sshift = (unsigned)__builtin_ctz(sector_size);
+    unsigned lshift = (unsigned)__builtin_ctz(line_size) - sshift;   /* sectors -> lines */
+    uint64_t smask = ((uint64_t)1 << lshift) - 1;
     unsigned n = 0;
     uint32_t m = wi->active_mask;
     uint32_t width = wi->width ? wi->width : 4;
@@ -102,11 +108,11 @@ ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_si
         unsigned lane = (unsigned)__builtin_ctz(m);
         m &= m - 1;
         sim_addr_t a = wi->addr[lane];
-        sim_addr_t last = a + width - 1;
+        uint64_t s_last = (a + width - 1) >> sshift;
         uint64_t prev_line = UINT64_MAX;
-        for (sim_addr_t s = a / sector_size; s <= last / sector_size; s++) {
-            uint64_t line = s * sector_size / line_size;
-            uint32_t bit = 1u << ((s * sector_size % line_size) / sector_size);
+        for (uint64_t s = a >> sshift; s <= s_last; s++) {
+            uint64_t line = s >> lshift;
+            uint32_t bit = 1u << (s & smask);
             unsigned i;
             if (n > 0 && out[n - 1].line == line) {
                 i = n - 1;

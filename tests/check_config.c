@@ -163,6 +163,12 @@ START_TEST(test_validate_cross_field)
     config_defaults(&c);
     c.l1_sector_size = 48;
     ck_assert_int_eq(config_validate(&c, &err), SIM_ERR_CONFIG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "powers of two"));
+    config_defaults(&c);
+    c.l2_line_size = 96;         /* a multiple of the 32-byte sector, but not a power of two */
+    c.l2_size_kb = 96 * 16 * 2 / 1024 * c.l2_slices;
+    ck_assert_int_eq(config_validate(&c, &err), SIM_ERR_CONFIG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "l2.line_size (96)"));
 }
 END_TEST
 
