@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -28,7 +29,7 @@ run_help(FILE *out)
           "                 (--launch FILE [--output-dir DIR | --no-outputs] | --trace FILE |\n"
           "                  --synth SPEC)\n"
           "                 [--stats-json FILE] [--stats FILE] [--per-sm]\n"
-          "                 [--windows K --windows-out FILE.csv|FILE.jsonl] [--quiet]\n\n"
+          "                 [--windows K --windows-out FILE.csv|FILE.jsonl] [-j N] [--quiet]\n\n"
           "Simulate every kernel of the input on a GPU configuration and print a summary\n"
           "(with the CPI stack: each SM's cycles per warp instruction split by what its\n"
           "schedulers' issue slots did).  A run longer than about 2 s shows a progress\n"
@@ -57,6 +58,10 @@ run_help(FILE *out)
           "                      doc/stats-reference.md)\n"
           "  --windows-out FILE  where the windows go: CSV, or JSON Lines if FILE ends\n"
           "                      in .jsonl ('-' = CSV on stdout)\n"
+          "  -j, --jobs N        tick the SMs of each cycle on N threads; the results are\n"
+          "                      byte-identical for every N (at most one per CPU; PTX\n"
+          "                      launches and --windows runs tick on one thread:\n"
+          "                      see doc/performance.md)\n"
           "  --quiet             no summary on stdout and no progress line\n\n", out);
     synth_print_help(out);
 }
@@ -159,9 +164,7 @@ static void
 watch_issue(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle, const struct warp_inst *wi)
 {
     struct run_watch *w = ctx;
-    if (w->win != NULL)
-        windows_issue(w->win, sm, sched, cycle, wi);
-    progress_event(&w->prog, w->s, 1);
+    windows_issue(w->win, sm, sched, cycle, wi);
 }
 
 static void
@@ -169,7 +172,7 @@ watch_block(void *ctx, const sim *s, sim_cycle_t cycle)
 {
     struct run_watch *w = ctx;
     (void)cycle;
-    progress_event(&w->prog, s, 0);
+    progress_event(&w->prog, s);
 }
 
 int
@@ -184,7 +187,8 @@ cmd_run(int argc, char **argv)
         { "output-dir", required_argument, NULL, 'O' },
         { "no-outputs", no_argument, NULL, 'N' },
         { "unknown-opcode", required_argument, NULL, 'U' },
-        { "stats-json", required_argument, NULL, 'j' },
+        { "stats-json", required_argument, NULL, 'J' },
+        { "jobs", required_argument, NULL, 'j' },
         { "stats", required_argument, NULL, 'S' },
         { "per-sm", no_argument, NULL, 'p' },
         { "windows", required_argument, NULL, 'w' },
@@ -196,14 +200,14 @@ cmd_run(int argc, char **argv)
     const char *config = DEFAULT_CONFIG;
     struct cli_input in = { 0 };
     const char *json = NULL, *text = NULL, *wpath = NULL;
-    uint64_t wk = 0;
+    uint64_t wk = 0, jobs = 1;
     const char **sets = xcalloc((size_t)argc, sizeof *sets);
     size_t n_sets = 0;
     bool per_sm = false, quiet = false, no_outputs = false;
     int c, status = CLI_OK;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:NU:j:S:pw:W:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:NU:J:j:S:pw:W:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': config = optarg; break;
         case 's': sets[n_sets++] = optarg; break;
@@ -219,7 +223,13 @@ cmd_run(int argc, char **argv)
                 return cli_usage("run", "--unknown-opcode takes 'error' or 'alu'");
             }
             break;
-        case 'j': json = optarg; break;
+        case 'J': json = optarg; break;
+        case 'j':
+            if (cli_parse_u64(optarg, &jobs) < 0 || jobs == 0 || jobs > 256) {
+                free(sets);
+                return cli_usage("run", "-j takes a number of threads from 1 to 256");
+            }
+            break;
         case 'S': text = optarg; break;
         case 'p': per_sm = true; break;
         case 'w':
@@ -261,6 +271,9 @@ cmd_run(int argc, char **argv)
         goto out;
     }
     s = sim_new(&cfg);
+    /* more threads than CPUs would only wait for each other */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    sim_set_threads(s, (uint32_t)(ncpu > 0 && (uint64_t)ncpu < jobs ? (uint64_t)ncpu : jobs));
     progress_init(&watch.prog, !quiet);
     watch.s = s;
     if (wpath != NULL) {
@@ -273,8 +286,9 @@ cmd_run(int argc, char **argv)
         report_window_header(watch.wout, watch.wfmt, watch.n_sched);
     }
     if (watch.win != NULL || watch.prog.out != NULL) {
-        struct sim_observer ob = { watch_kernel_begin, watch_kernel_end, watch_issue,
-                                   watch_block, &watch };
+        /* only the windows need every issue (and tick the SMs on one thread) */
+        struct sim_observer ob = { watch_kernel_begin, watch_kernel_end,
+                                   watch.win != NULL ? watch_issue : NULL, watch_block, &watch };
         sim_set_observer(s, &ob);
     }
     int rc = sim_run(s, &src, &err);

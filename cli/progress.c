@@ -8,7 +8,7 @@
 
 #define PROGRESS_AFTER_S 2.0
 #define PROGRESS_EVERY_S 0.25
-#define PROGRESS_TICKS 4096
+#define PROGRESS_TICKS 16         /* block retirements between clock reads */
 
 static double
 wall(void)
@@ -40,7 +40,7 @@ draw(struct progress *p, const sim *s, double now)
 {
     uint64_t done = sim_blocks_retired(s), total = sim_blocks_total(s);
     double el = now - p->t0, kel = now - p->t_kernel;
-    double rate = el > 0 ? (double)p->insts / el : 0;
+    double rate = el > 0 ? (double)sim_warp_insts(s) / el : 0;
     fprintf(p->out, "\r\033[Kkernel %u %s: %llu/%llu blocks, %llu cycles, %.1f M warp-inst/s",
             p->kernel, p->name ? p->name : "", (unsigned long long)done,
             (unsigned long long)total, (unsigned long long)sim_now(s), rate / 1e6);
@@ -51,9 +51,8 @@ draw(struct progress *p, const sim *s, double now)
 }
 
 void
-progress_event(struct progress *p, const sim *s, uint64_t n)
+progress_event(struct progress *p, const sim *s)
 {
-    p->insts += n;
     if (p->out == NULL || ++p->tick < PROGRESS_TICKS)
         return;
     p->tick = 0;

@@ -23,7 +23,6 @@ struct progress {
     double t0;                   /* wall seconds at start */
     double t_kernel;             /* wall seconds at the kernel's start */
     double t_drawn;              /* wall seconds of the last redraw, 0 = none */
-    uint64_t insts;              /* warp instructions so far (all kernels) */
     uint32_t tick;               /* events since the last clock read */
     uint32_t kernel;             /* kernel index */
     const char *name;            /* kernel name */
@@ -32,8 +31,8 @@ struct progress {
 /* enabled: the caller's decision (not --quiet); the line also needs a tty. */
 void progress_init(struct progress *p, bool enabled);
 void progress_kernel(struct progress *p, uint32_t index, const char *name);
-/* An event: n instructions issued (0 for a retired block). */
-void progress_event(struct progress *p, const sim *s, uint64_t n);
+/* A block retired: redraw the line now and then. */
+void progress_event(struct progress *p, const sim *s);
 /* Erase the line (if drawn). */
 void progress_end(struct progress *p);
 

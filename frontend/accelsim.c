@@ -985,6 +985,7 @@ static const struct inst_source_ops accelsim_ops = {
     .destroy = as_destroy,
     .copies = as_copies,
     .register_stats = as_register_stats,
+    .concurrent_next = true,     /* per-slot state only */
 };
 
 static bool

@@ -422,6 +422,7 @@ struct cursor {
     uint64_t block;
     uint32_t warp;
     uint32_t next_seq;
+    uint32_t sm;                 /* SM the block runs on (its compressed-chunk buffer) */
     uint32_t recs_left;          /* records left in the decoded chunk */
     uint32_t pos, len;           /* decode position in raw */
     uint8_t *raw;                /* decoded chunk, chunk_max_raw bytes, lazily allocated */
@@ -439,7 +440,9 @@ struct smt_src {
     uint32_t max_slots;
     struct cursor *cur;          /* max_slots * wpb */
     size_t n_cur;
-    uint8_t *comp;
+    uint8_t **comp;              /* [n_comp] per SM, lazily allocated: chunks of
+                                    different SMs may be read concurrently */
+    uint32_t n_comp;
     size_t comp_cap;
 };
 
@@ -463,7 +466,6 @@ src_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 static int
 src_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error *err)
 {
-    (void)n_sms;
     struct smt_src *s = ctx;
     size_t need = (size_t)max_slots * s->wpb;
 
@@ -478,6 +480,11 @@ src_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error
         s->cur[i].recs_left = 0;
     }
     s->max_slots = max_slots;
+    if (n_sms > s->n_comp) {
+        s->comp = xrealloc(s->comp, n_sms * sizeof *s->comp);
+        memset(s->comp + s->n_comp, 0, (n_sms - s->n_comp) * sizeof *s->comp);
+        s->n_comp = n_sms;
+    }
     (void)err;
     return SIM_OK;
 }
@@ -485,11 +492,10 @@ src_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error
 static int
 src_block_begin(void *ctx, uint64_t block_id, uint32_t slot, uint32_t sm, struct sim_error *err)
 {
-    (void)sm;
     struct smt_src *s = ctx;
     struct smt_blk b;
 
-    SIM_ASSERT(slot < s->max_slots);
+    SIM_ASSERT(slot < s->max_slots && sm < s->n_comp);
     for (;;) {
         if (s->next_blk_off >= s->kern_end)
             return sim_error_set(err, SIM_ERR_FORMAT,
@@ -511,6 +517,7 @@ src_block_begin(void *ctx, uint64_t block_id, uint32_t slot, uint32_t sm, struct
         c->insts_left = b.n_insts[w];
         c->block = b.id;
         c->warp = w;
+        c->sm = sm;
         c->next_seq = 0;
         c->recs_left = 0;
         if ((c->next_chunk == 0) != (c->insts_left == 0))
@@ -528,7 +535,10 @@ load_next_chunk(struct smt_src *s, struct cursor *c, struct sim_error *err)
 
     if (c->raw == NULL)
         c->raw = xmalloc(s->f.chunk_max_raw);
-    SIM_FORWARD_IF_ERROR(read_chunk(&s->f, c->next_chunk, s->comp, s->comp_cap, c->raw, &ch, err));
+    if (s->comp[c->sm] == NULL)
+        s->comp[c->sm] = xmalloc(s->comp_cap);
+    SIM_FORWARD_IF_ERROR(read_chunk(&s->f, c->next_chunk, s->comp[c->sm], s->comp_cap, c->raw,
+                                    &ch, err));
     if (ch.block != c->block || ch.warp != c->warp || ch.seq != c->next_seq)
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: byte offset %" PRIu64 ": chunk belongs to block %" PRIu64
@@ -605,6 +615,8 @@ src_destroy(void *ctx)
     for (size_t i = 0; i < s->n_cur; i++)
         free(s->cur[i].raw);
     free(s->cur);
+    for (uint32_t i = 0; i < s->n_comp; i++)
+        free(s->comp[i]);
     free(s->comp);
     file_close(&s->f);
     free(s);
@@ -618,6 +630,7 @@ static const struct inst_source_ops smt_source_ops = {
     .block_end = src_block_end,
     .opcode_name = src_opcode_name,
     .destroy = src_destroy,
+    .concurrent_next = true,     /* pread, per-cursor and per-SM buffers */
 };
 
 int
@@ -631,7 +644,6 @@ smt_source_open(const char *path, struct inst_source *src, struct sim_error *err
     }
     s->next_kern_off = s->f.hdr_len;
     s->comp_cap = comp_capacity(&s->f);
-    s->comp = xmalloc(s->comp_cap);
     src->ops = &smt_source_ops;
     src->ctx = s;
     return SIM_OK;

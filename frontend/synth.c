@@ -308,6 +308,7 @@ static const struct inst_source_ops synth_ops = {
     .block_end = sy_block_end,
     .opcode_name = sy_opcode_name,
     .destroy = sy_destroy,
+    .concurrent_next = true,     /* per-slot state only */
 };
 
 static int

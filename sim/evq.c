@@ -80,6 +80,13 @@ evq_next_cycle(const evq *q)
     return q->n ? q->h[0].when : SIM_CYCLE_MAX;
 }
 
+enum evq_pri
+evq_next_pri(const evq *q)
+{
+    SIM_ASSERT(q->n > 0);
+    return (enum evq_pri)q->h[0].pri;
+}
+
 bool
 evq_run_one(evq *q)
 {

@@ -38,6 +38,9 @@ sim_cycle_t evq_next_cycle(const evq *q);
  * The current cycle becomes that event's cycle. */
 bool evq_run_one(evq *q);
 
+/* Priority of the event evq_run_one() would run next (queue not empty). */
+enum evq_pri evq_next_pri(const evq *q);
+
 /* The cycle of the event being run (or last run). */
 sim_cycle_t evq_now(const evq *q);
 

@@ -148,6 +148,10 @@ struct inst_source_ops {
     /* Register the source's own counters (e.g. unknown opcodes) with the
      * model's statistics; called once, before the first kernel. */
     void (*register_stats)(void *ctx, stats *st);
+    /* true if next_inst() may be called concurrently for slots whose
+     * blocks run on different SMs (block_begin said which); calls for one
+     * SM's slots are never concurrent.  false: one call at a time. */
+    bool concurrent_next;
 };
 
 /* An instruction source: an ops table and its state.  Plain data. */

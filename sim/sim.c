@@ -2,10 +2,19 @@
  * sim.c - the top level: kernels, block dispatch, the event loop and the
  * per-kernel statistics (see sim.h).
  *
- * Events: a kernel's first dispatch (kernel launch latency after its
- * start), SM ticks (sm.c), and block retirements.  The loop runs until the
- * queue is empty; a kernel whose blocks have not all retired by then is
- * deadlocked (a model bug) and is reported with a state dump (exit 3).
+ * Time advances to the earliest of the next event (a kernel's first
+ * dispatch, block retirements, sampling) and the next SM tick (each SM
+ * keeps the cycle it next needs evaluating in sm->wake).  A cycle runs in
+ * this order: launch events (retirements free room, blocks dispatch), then
+ * the ticks of every SM due at it (sm_tick: SM-private work, on several
+ * threads with -j), then, in SM id order on one thread, their flush
+ * (sm_flush: memory accesses through the shared L2/DRAM, finished blocks),
+ * then later-priority events.  A flush may retire a block at the same
+ * cycle, whose successor may wake its SM again at that cycle.  Because
+ * shared state is only touched in SM order, the results do not depend on
+ * the number of threads.  The loop ends when neither events nor ticks are
+ * left; a kernel whose blocks have not all retired by then is deadlocked (a
+ * model bug) and is reported with a state dump (exit 3).
  */
 #include "sim/sim.h"
 
@@ -15,6 +24,7 @@
 
 #include "sim/evq.h"
 #include "sim/mem.h"
+#include "sim/par.h"
 #include "sim/sm_internal.h"
 
 struct sim {
@@ -42,6 +52,12 @@ struct sim {
     struct stats_snapshot begin, total;
     uint64_t g_cycles, g_kernels, g_blocks;
     bool src_stats;              /* the source's counters are registered */
+    /* ticking */
+    uint32_t n_threads;          /* sim_set_threads() */
+    par *pool;                   /* NULL until a kernel may tick in parallel */
+    uint32_t *due;               /* [n_sm] ids of the SMs ticking this cycle */
+    uint32_t n_due;
+    sim_cycle_t due_at;
 };
 
 const struct sm_costs *
@@ -103,6 +119,8 @@ sim_new(const struct sim_config *cfg)
     s->m = mem_new(&s->cfg);
     s->n_sm = cfg->sm_count;
     s->sms = xcalloc(s->n_sm, sizeof *s->sms);
+    s->due = xcalloc(s->n_sm, sizeof *s->due);
+    s->n_threads = 1;
     for (uint32_t i = 0; i < s->n_sm; i++)
         sm_init(&s->sms[i], s, i, &s->cfg, s->m);
     stats_add_u64(s->st, "gpu.cycles", &s->g_cycles, "cycles",
@@ -126,6 +144,8 @@ sim_destroy(sim *s)
     for (uint32_t i = 0; i < s->n_sm; i++)
         sm_fini(&s->sms[i]);
     free(s->sms);
+    free(s->due);
+    par_destroy(s->pool);
     for (size_t i = 0; i < s->nk; i++)
         stats_snapshot_free(&s->kr[i].snap);
     free(s->kr);
@@ -147,6 +167,12 @@ sim_set_observer(sim *s, const struct sim_observer *obs)
         memset(&s->obs, 0, sizeof s->obs);
 }
 
+void
+sim_set_threads(sim *s, uint32_t n_threads)
+{
+    s->n_threads = n_threads ? n_threads : 1;
+}
+
 const struct sim_observer *
 sim_get_observer(const sim *s)
 {
@@ -163,6 +189,15 @@ uint64_t
 sim_blocks_total(const sim *s)
 {
     return s->n_blocks;
+}
+
+uint64_t
+sim_warp_insts(const sim *s)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        n += s->sms[i].st.warp_insts;
+    return n;
 }
 
 /* Start as many blocks as fit on SM i at cycle t. */
@@ -235,6 +270,45 @@ max_c(sim_cycle_t a, sim_cycle_t b)
     return a > b ? a : b;
 }
 
+/* The earliest cycle an SM asked to be ticked at. */
+static sim_cycle_t
+next_tick(const struct sim *s)
+{
+    sim_cycle_t t = SIM_CYCLE_MAX;
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        if (s->sms[i].wake < t)
+            t = s->sms[i].wake;
+    return t;
+}
+
+/* Worker k's share of the SMs due: every n-th. */
+static void
+tick_share(void *ctx, uint32_t k, uint32_t n)
+{
+    struct sim *s = ctx;
+    for (uint32_t i = k; i < s->n_due; i += n)
+        sm_tick(&s->sms[s->due[i]], s->due_at);
+}
+
+/* Tick every SM due at cycle t, then flush them in id order. */
+static void
+tick_cycle(struct sim *s, sim_cycle_t t, bool concurrent)
+{
+    s->n_due = 0;
+    s->due_at = t;
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        if (s->sms[i].wake == t)
+            s->due[s->n_due++] = i;
+    evq_set_now(s->q, t);
+    /* a few SMs are not worth waking the workers for */
+    if (concurrent && s->n_due >= 2 * par_threads(s->pool))
+        par_run(s->pool, tick_share, s);
+    else
+        tick_share(s, 0, 1);
+    for (uint32_t i = 0; i < s->n_due && !s->failed; i++)
+        sm_flush(&s->sms[s->due[i]], t);
+}
+
 static int
 run_kernel(struct sim *s, struct sim_error *err)
 {
@@ -284,15 +358,23 @@ run_kernel(struct sim *s, struct sim_error *err)
         s->obs.on_kernel_begin(s->obs.ctx, s, ki);
 
     evq_schedule(s->q, start + c->gpu_kernel_launch_latency, EVQ_PRI_LAUNCH, dispatch_event, s, 0);
+    bool concurrent = s->n_threads > 1 && s->obs.on_issue == NULL && s->src->ops->concurrent_next;
+    if (concurrent && s->pool == NULL)
+        s->pool = par_new(s->n_threads < s->n_sm ? s->n_threads : s->n_sm);
     bool truncated = false;
     while (!s->failed) {
-        if (c->sim_max_cycles != 0 && evq_next_cycle(s->q) != SIM_CYCLE_MAX &&
-            evq_next_cycle(s->q) - start > c->sim_max_cycles) {
+        sim_cycle_t te = evq_next_cycle(s->q), ts = next_tick(s);
+        sim_cycle_t t = te < ts ? te : ts;
+        if (t == SIM_CYCLE_MAX)
+            break;
+        if (c->sim_max_cycles != 0 && t - start > c->sim_max_cycles) {
             truncated = true;
             break;
         }
-        if (!evq_run_one(s->q))
-            break;
+        if (te == t && (ts != t || evq_next_pri(s->q) < EVQ_PRI_TICK))
+            evq_run_one(s->q);
+        else
+            tick_cycle(s, t, concurrent);
     }
     if (s->failed) {
         *err = s->err;

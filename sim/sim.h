@@ -53,11 +53,21 @@ sim *sim_new(const struct sim_config *cfg);
 void sim_destroy(sim *s);
 
 void sim_set_observer(sim *s, const struct sim_observer *obs);
+
+/* Tick the SMs of a cycle on n_threads threads (1, the default: on the
+ * caller's thread only).  The results are the same for every n: the
+ * threads only share out SM-private work; everything that touches shared
+ * state is done in SM order on one thread.  With an on_issue observer or a
+ * source without concurrent_next the SMs tick one after another anyway.
+ * Call before sim_run(). */
+void sim_set_threads(sim *s, uint32_t n_threads);
 const struct sim_observer *sim_get_observer(const sim *s);
 
 /* Blocks of the running kernel retired so far, and its blocks in all. */
 uint64_t sim_blocks_retired(const sim *s);
 uint64_t sim_blocks_total(const sim *s);
+/* Warp instructions issued so far, all kernels (sums the SMs' counters). */
+uint64_t sim_warp_insts(const sim *s);
 
 /* Simulate every kernel of src.  Returns SIM_OK, or a negative error
  * (bad input from the source, a kernel that cannot launch) with *err. */

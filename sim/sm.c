@@ -142,24 +142,21 @@ sm_occ_update(struct sm *sm, sim_cycle_t t)
     sm->occ_since = t;
 }
 
-/* The tick event; a stale one (superseded by an earlier wake) is ignored. */
-static void
-tick_event(void *ctx, sim_cycle_t now, uint64_t gen)
-{
-    struct sm *sm = ctx;
-    if (gen != sm->tick_gen || sim_failed(sm->sim))
-        return;
-    sm_tick(sm, now);
-}
-
 void
 sm_wake(struct sm *sm, sim_cycle_t t)
 {
-    if (t >= sm->wake)
+    if (t < sm->wake)
+        sm->wake = t;
+}
+
+/* Record the first failure of a tick; sm_flush() reports it. */
+static void
+sm_fail(struct sm *sm, const struct sim_error *err)
+{
+    if (sm->failed)
         return;
-    sm->wake = t;
-    sm->tick_gen++;
-    evq_schedule(sim_evq(sm->sim), t, EVQ_PRI_TICK, tick_event, sm, sm->tick_gen);
+    sm->failed = true;
+    sm->err = *err;
 }
 
 bool
@@ -185,7 +182,7 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         struct warp_inst *wi = &sm->ib[(size_t)w * ibuf + i];
         int r = inst_source_next(sm->src, b->src_slot, sm->w_idx[w], now, wi, &err);
         if (r < 0) {
-            sim_fail(sm->sim, &err);
+            sm_fail(sm, &err);
             sm->w_ended[w] = true;
             return;
         }
@@ -196,7 +193,7 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         if (wi->opclass >= SIM_OPC_COUNT || wi->n_dst > SIM_MAX_DST || wi->n_src > SIM_MAX_SRC) {
             sim_error_set(&err, SIM_ERR_FORMAT, "block %" PRIu64 " warp %u pc %#x: malformed "
                           "instruction from the source", b->id, sm->w_idx[w], wi->pc);
-            sim_fail(sm->sim, &err);
+            sm_fail(sm, &err);
             sm->w_ended[w] = true;
             return;
         }
@@ -246,10 +243,9 @@ finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now)
         check_barrier(sm, b, now);
         return;
     }
-    sim_cycle_t done = now;
-    for (uint32_t i = 0; i < b->n_warps; i++)
-        done = max_c(done, sm->w_done[b->warp[i]]);
-    sim_block_done(sm->sim, sm, sm->w_blk[w], done);
+    /* its warps' last results may still be untimed loads: sm_flush() */
+    SIM_ASSERT_AT(now, sm->n_pend_blk < SIM_MAX_BLOCKS_PER_SM);
+    sm->pend_blk[sm->n_pend_blk++] = sm->w_blk[w];
 }
 
 int
@@ -300,6 +296,9 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
         if (sm->w_state[k] == W_ACTIVE && sm->w_ib_n[k] == 0 && sm->w_ended[k])
             finish_warp(sm, k, t);
     }
+    sm_flush(sm, t);             /* a block of empty warps is done at once */
+    if (sm->failed)
+        return sim_error_set(err, sm->err.code, "%s", sm->err.msg);
     sm_wake(sm, t);
     return SIM_OK;
 }
@@ -544,13 +543,20 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     if (opc == SIM_OPC_FP32_FMA)
         sm->st.fma_insts++;
 
-    sim_cycle_t ready = wi->space != SIM_SPACE_NONE ? ldst_access(sm->ldst, wi, now)
-                                                      : now + k->latency[opc];
     bool is_mem = wi->space != SIM_SPACE_NONE;
+    sim_cycle_t ready = now + k->latency[opc];
+    if (is_mem) {
+        /* timed by sm_flush(), after every SM has ticked */
+        SIM_ASSERT_AT(now, sm->n_pend < SM_PEND_MAX);
+        struct sm_pend *pd = &sm->pend[sm->n_pend++];
+        pd->warp = w;
+        pd->wi = *wi;
+        ready = SM_READY_PENDING;
+    } else if (wi->n_dst > 0) {   /* a warp is done when its register writes are */
+        sm->w_done[w] = max_c(sm->w_done[w], ready);
+    }
     for (unsigned i = 0; i < wi->n_dst; i++)
         sb_add(sm, w, wi->dst[i], ready, is_mem);
-    if (wi->n_dst > 0)            /* a warp is done when its register writes are */
-        sm->w_done[w] = max_c(sm->w_done[w], ready);
     sm->w_next[w] = opc == SIM_OPC_BRANCH ? max_c(now + 1, now + k->latency[opc]) : now + 1;
     bool barrier = (wi->flags & SIM_IF_BARRIER) != 0;
     bool branch = opc == SIM_OPC_BRANCH;
@@ -627,7 +633,7 @@ sm_tick(struct sm *sm, sim_cycle_t now)
     if (sm->n_warps == 0)
         return;                  /* empty: its slots are idle until a block arrives */
     sm_catch_up(sm, now);
-    for (uint32_t i = 0; i < sm->n_sched && !sim_failed(sm->sim); i++) {
+    for (uint32_t i = 0; i < sm->n_sched && !sm->failed && !sim_failed(sm->sim); i++) {
         struct sm_sched *s = &sm->sched[i];
         sim_cycle_t r = SIM_CYCLE_MAX;
         int why;
@@ -660,6 +666,34 @@ sm_tick(struct sm *sm, sim_cycle_t now)
     }
     if (next != SIM_CYCLE_MAX)
         sm_wake(sm, next <= now ? now + 1 : next);
+}
+
+void
+sm_flush(struct sm *sm, sim_cycle_t now)
+{
+    for (uint32_t i = 0; i < sm->n_pend; i++) {
+        const struct sm_pend *pd = &sm->pend[i];
+        uint8_t w = pd->warp;
+        sim_cycle_t ready = ldst_access(sm->ldst, &pd->wi, now);
+        struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
+        for (unsigned d = 0; d < pd->wi.n_dst; d++)
+            for (uint8_t j = 0; j < sm->w_sb_n[w]; j++)
+                if (e[j].reg == pd->wi.dst[d] && e[j].ready == SM_READY_PENDING)
+                    e[j].ready = ready;
+        if (pd->wi.n_dst > 0)
+            sm->w_done[w] = max_c(sm->w_done[w], ready);
+    }
+    sm->n_pend = 0;
+    for (uint32_t i = 0; i < sm->n_pend_blk; i++) {
+        const struct sm_block *b = &sm->blk[sm->pend_blk[i]];
+        sim_cycle_t done = now;
+        for (uint32_t k = 0; k < b->n_warps; k++)
+            done = max_c(done, sm->w_done[b->warp[k]]);
+        sim_block_done(sm->sim, sm, sm->pend_blk[i], done);
+    }
+    sm->n_pend_blk = 0;
+    if (sm->failed)
+        sim_fail(sm->sim, &sm->err);
 }
 
 void

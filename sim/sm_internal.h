@@ -29,6 +29,10 @@
 #define SM_IBUF_MAX 16           /* instruction buffer entries per warp */
 #define SM_NW SIM_MAX_WARPS_PER_SM
 #define SM_WARPS_PER_BLOCK (SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE)
+#define SM_PEND_MAX (SIM_MAX_SUBPARTITIONS * 2)  /* memory instructions one tick can issue */
+/* Scoreboard ready time of a memory result whose access is not yet timed
+ * (between sm_tick and sm_flush). */
+#define SM_READY_PENDING (SIM_CYCLE_MAX - 1)
 
 struct sim;
 
@@ -83,6 +87,12 @@ struct sb_entry {
     uint16_t reg;
     uint8_t mem;                 /* written by a memory instruction */
     sim_cycle_t ready;           /* cycle the value can be read */
+};
+
+/* A memory instruction issued by a tick, timed by sm_flush(). */
+struct sm_pend {
+    uint8_t warp;
+    struct warp_inst wi;         /* a copy: the buffer entry is reused at once */
 };
 
 struct sm_stats {
@@ -140,11 +150,19 @@ struct sm {
     /* time */
     sim_cycle_t acct;            /* first cycle not yet classified */
     sim_cycle_t occ_since;       /* occupancy integrated up to here */
-    sim_cycle_t wake;            /* cycle of the scheduled tick, SIM_CYCLE_MAX if none */
-    uint64_t tick_gen;           /* generation of the scheduled tick */
+    sim_cycle_t wake;            /* cycle of the next tick, SIM_CYCLE_MAX if none */
     sim_cycle_t last_issue;      /* for the watchdog */
     struct sm_stats st;
     struct ldst_stats mst;       /* the memory unit's counters */
+    /* work a tick leaves for sm_flush(): everything that touches state
+     * shared with other SMs (the memory system, the event queue, the
+     * simulation's error) */
+    struct sm_pend pend[SM_PEND_MAX];
+    uint32_t n_pend;
+    uint8_t pend_blk[SIM_MAX_BLOCKS_PER_SM]; /* blocks whose last warp finished */
+    uint32_t n_pend_blk;
+    bool failed;                 /* a tick failed (source error); err says why */
+    struct sim_error err;
 };
 
 /* Per-opcode-class costs derived from the config once. */
@@ -171,8 +189,17 @@ int sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t
                     struct sim_error *err);
 /* Free a finished block's resources (its retire event). */
 void sm_retire_block(struct sm *sm, uint32_t blk, sim_cycle_t t);
-/* Evaluate cycle `now`: issue, then schedule the next tick. */
+/* Evaluate cycle `now`: issue, then set sm->wake to the next cycle worth
+ * evaluating.  Touches only the SM's own state (and its source slots), so
+ * the ticks of different SMs at one cycle may run concurrently; the
+ * memory accesses it issues and the blocks that finish wait for
+ * sm_flush(). */
 void sm_tick(struct sm *sm, sim_cycle_t now);
+/* Second half of cycle `now`, run for the SMs in id order on one thread:
+ * time the tick's memory accesses through the ldst unit and the shared
+ * memory system, set their results' scoreboard ready times, schedule the
+ * retirement of finished blocks and report a tick's failure. */
+void sm_flush(struct sm *sm, sim_cycle_t now);
 /* Ask for a tick at cycle t (no-op if one is due earlier). */
 void sm_wake(struct sm *sm, sim_cycle_t t);
 void sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now);

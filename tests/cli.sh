@@ -213,6 +213,14 @@ expect 2 "cannot create output file" "$SMSIM" run --synth fma:blocks=2 --quiet -
 "$SMSIM" run --trace "$tmp/s.smt" --quiet --stats-json "$tmp/b.json"
 if cmp -s "$tmp/a.json" "$tmp/b.json"; then echo "ok: identical stats on re-run"; else
     echo "FAIL: stats differ between identical runs"; fails=$((fails + 1)); fi
+# ... and so does ticking the SMs on two threads (-j), for a trace big enough
+# that most cycles are ticked in parallel (check_par covers 2-4 threads)
+"$SMSIM" trace record --synth saxpy:blocks=320,threads=256,iters=4 -o "$tmp/p.smt" >/dev/null
+"$SMSIM" run --config v100 --trace "$tmp/p.smt" --quiet -j 1 --stats-json "$tmp/j1.json"
+"$SMSIM" run --config v100 --trace "$tmp/p.smt" --quiet -j 2 --stats-json "$tmp/j2.json"
+if cmp -s "$tmp/j1.json" "$tmp/j2.json"; then echo "ok: identical stats with -j 1 and -j 2"; else
+    echo "FAIL: stats differ between -j 1 and -j 2"; fails=$((fails + 1)); fi
+expect 1 "-j takes a number of threads" "$SMSIM" run --synth fma:blocks=2 -j 0
 grep -q '"cycles": ' "$tmp/a.json" && grep -q '"warp_insts": 3760' "$tmp/a.json" &&
     grep -q '"kernels": \[' "$tmp/a.json" && echo "ok: stats JSON has cycles, warp_insts, kernels" ||
     { echo "FAIL: stats JSON lacks required keys"; fails=$((fails + 1)); }
