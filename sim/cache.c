@@ -1,6 +1,8 @@
 /*
  * cache.c - tag array (see cache.h).  Invariant: lines of set s occupy
- * lines[s * ways .. s * ways + ways - 1].
+ * lines[s * ways .. s * ways + ways - 1], and tags[i] == lines[i].tag: the
+ * tags are also kept apart, densely, so that a lookup reads one or two host
+ * cache lines per set instead of every way's whole entry.
  */
 #include "sim/cache.h"
 
@@ -10,6 +12,7 @@
 
 struct cache {
     struct cache_line *lines;
+    uint64_t *tags;              /* [sets * ways] copy of lines[].tag */
     uint32_t sets, ways;
     uint64_t stamp;              /* LRU clock */
 };
@@ -20,8 +23,10 @@ cache_new(uint64_t bytes, uint32_t ways, uint32_t line_size)
     cache *c = xcalloc(1, sizeof *c);
     c->ways = ways ? ways : 1;
     c->sets = (uint32_t)(bytes / ((uint64_t)c->ways * line_size));
-    if (c->sets > 0)
+    if (c->sets > 0) {
         c->lines = xcalloc((size_t)c->sets * c->ways, sizeof *c->lines);
+        c->tags = xcalloc((size_t)c->sets * c->ways, sizeof *c->tags);
+    }
     return c;
 }
 
@@ -31,6 +36,7 @@ cache_destroy(cache *c)
     if (c == NULL)
         return;
     free(c->lines);
+    free(c->tags);
     free(c);
 }
 
@@ -51,11 +57,13 @@ cache_find(cache *c, uint32_t set, uint64_t tag)
 {
     if (c->sets == 0)
         return NULL;
-    struct cache_line *l = &c->lines[(size_t)set * c->ways];
+    size_t base = (size_t)set * c->ways;
+    const uint64_t *t = &c->tags[base];
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (l[w].valid != 0 && l[w].tag == tag) {
-            l[w].lru = ++c->stamp;
-            return &l[w];
+        if (t[w] == tag && c->lines[base + w].valid != 0) {
+            struct cache_line *l = &c->lines[base + w];
+            l->lru = ++c->stamp;
+            return l;
         }
     }
     return NULL;
@@ -81,6 +89,7 @@ void
 cache_install(cache *c, struct cache_line *l, uint64_t tag)
 {
     l->tag = tag;
+    c->tags[l - c->lines] = tag;
     l->valid = 0;
     l->dirty = 0;
     l->fill = 0;
@@ -90,6 +99,8 @@ cache_install(cache *c, struct cache_line *l, uint64_t tag)
 void
 cache_invalidate_all(cache *c)
 {
-    if (c->sets > 0)
+    if (c->sets > 0) {
         memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof *c->lines);
+        memset(c->tags, 0, (size_t)c->sets * c->ways * sizeof *c->tags);
+    }
 }

@@ -270,14 +270,24 @@ max_c(sim_cycle_t a, sim_cycle_t b)
     return a > b ? a : b;
 }
 
-/* The earliest cycle an SM asked to be ticked at. */
+/* The earliest cycle an SM asked to be ticked at; the SMs due then are
+ * left in s->due (ascending ids). */
 static sim_cycle_t
-next_tick(const struct sim *s)
+next_tick(struct sim *s)
 {
     sim_cycle_t t = SIM_CYCLE_MAX;
-    for (uint32_t i = 0; i < s->n_sm; i++)
-        if (s->sms[i].wake < t)
-            t = s->sms[i].wake;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->n_sm; i++) {
+        sim_cycle_t w = s->sms[i].wake;
+        if (w > t)
+            continue;
+        if (w < t) {
+            t = w;
+            n = 0;
+        }
+        s->due[n++] = i;
+    }
+    s->n_due = t == SIM_CYCLE_MAX ? 0 : n;
     return t;
 }
 
@@ -290,15 +300,12 @@ tick_share(void *ctx, uint32_t k, uint32_t n)
         sm_tick(&s->sms[s->due[i]], s->due_at);
 }
 
-/* Tick every SM due at cycle t, then flush them in id order. */
+/* Tick the SMs next_tick() found due at cycle t, then flush them in id
+ * order. */
 static void
 tick_cycle(struct sim *s, sim_cycle_t t, bool concurrent)
 {
-    s->n_due = 0;
     s->due_at = t;
-    for (uint32_t i = 0; i < s->n_sm; i++)
-        if (s->sms[i].wake == t)
-            s->due[s->n_due++] = i;
     evq_set_now(s->q, t);
     /* a few SMs are not worth waking the workers for */
     if (concurrent && s->n_due >= 2 * par_threads(s->pool))
