@@ -49,14 +49,15 @@ saxpy() {
 printf '%-24s %-7s %12s %12s %8s %8s %10s %10s %9s\n' workload config warp_insts cycles \
     wall_s rss_mb Mwi_per_s Mcyc_per_s decode_Mwi >&2
 tmp_csv="$out.tmp.$$"
-echo "workload,config,kind,warp_insts,cycles,wall_s,peak_rss_kb,warp_insts_per_s,cycles_per_s,decode_warp_insts_per_s,machine,commit" >"$tmp_csv"
+echo "workload,config,kind,threads,warp_insts,cycles,wall_s,peak_rss_kb,warp_insts_per_s,cycles_per_s,decode_warp_insts_per_s,machine,commit" >"$tmp_csv"
+# measure NAME CONFIG KIND ARG [THREADS]: THREADS is smsim run -j (default 1)
 measure() {
-    name=$1; cfg=$2; kind=$3; arg=$4
+    name=$1; cfg=$2; kind=$3; arg=$4; jobs=${5:-1}
     best=""; rss=0
     i=0
     while [ "$i" -lt "$repeat" ]; do
         $TIME -f "%e %M" -o "$work/time" "$SMSIM" run --config "$cfg" "--$kind" "$arg" --quiet \
-            --no-outputs --stats-json "$work/stats.json" >/dev/null
+            -j "$jobs" --no-outputs --stats-json "$work/stats.json" >/dev/null
         read -r t m <"$work/time"
         if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
         [ "$m" -gt "$rss" ] && rss=$m
@@ -65,8 +66,8 @@ measure() {
     wi=$(sed -n 's/^  "warp_insts": \([0-9]*\),*/\1/p' "$work/stats.json" | head -1)
     cy=$(sed -n 's/^  "cycles": \([0-9]*\),*/\1/p' "$work/stats.json" | head -1)
     dec=""
-    case "$arg" in
-    *.smt)
+    case "$jobs:$arg" in
+    1:*.smt)
         dbest=""
         i=0
         while [ "$i" -lt "$repeat" ]; do
@@ -84,15 +85,17 @@ measure() {
         "$(awk "BEGIN{print $rss / 1024}")" "$(awk "BEGIN{print $wps / 1e6}")" \
         "$(awk "BEGIN{print $cps / 1e6}")" \
         "$([ -n "$dec" ] && awk "BEGIN{printf \"%.2f\", $dec / 1e6}" || echo -)" >&2
-    echo "$name,$cfg,$kind,$wi,$cy,$best,$rss,$wps,$cps,$dec,\"$machine\",$commit" >>"$tmp_csv"
+    echo "$name,$cfg,$kind,$jobs,$wi,$cy,$best,$rss,$wps,$cps,$dec,\"$machine\",$commit" >>"$tmp_csv"
 }
 
 saxpy 16 keep-text
 measure saxpy-1x-text v100 trace "$work/saxpy-16"
 measure saxpy-1x-smt v100 trace "$work/saxpy-16.smt"
+measure saxpy-1x-smt-j2 v100 trace "$work/saxpy-16.smt" 2
 if [ "${BENCH_QUICK:-0}" != 1 ]; then
     saxpy 160
     measure saxpy-10x-smt v100 trace "$work/saxpy-160.smt"
+    measure saxpy-10x-smt-j2 v100 trace "$work/saxpy-160.smt" 2
     saxpy 1600
     measure saxpy-100x-smt v100 trace "$work/saxpy-1600.smt"
     measure ptx-mm h100 launch "$root/traces/mm.launch"

@@ -103,22 +103,20 @@ ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_si
     unsigned n = 0;
     uint32_t m = wi->active_mask;
     uint32_t width = wi->width ? wi->width : 4;
+    struct ldst_line *cur = NULL;    /* the line the previous sector fell in */
 
     while (m != 0) {
         unsigned lane = (unsigned)__builtin_ctz(m);
         m &= m - 1;
         sim_addr_t a = wi->addr[lane];
-        uint64_t s_last = (a + width - 1) >> sshift;
-        uint64_t prev_line = UINT64_MAX;
-        for (uint64_t s = a >> sshift; s <= s_last; s++) {
+        uint64_t s = a >> sshift, s_last = (a + width - 1) >> sshift;
+        bool lane_counted = false;
+        for (; s <= s_last; s++) {
             uint64_t line = s >> lshift;
-            uint32_t bit = 1u << (s & smask);
-            unsigned i;
-            if (n > 0 && out[n - 1].line == line) {
-                i = n - 1;
-            } else {
-                for (i = 0; i < n && out[i].line != line; i++)
-                    ;
+            if (cur == NULL || cur->line != line) {
+                unsigned i = 0;
+                while (i < n && out[i].line != line)
+                    i++;
                 if (i == n) {
                     if (n == max)
                         return n;
@@ -127,11 +125,14 @@ ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_si
                     out[n].lanes = 0;
                     n++;
                 }
+                cur = &out[i];
+                lane_counted = false;
             }
-            out[i].mask |= bit;
-            if (line != prev_line)
-                out[i].lanes++;
-            prev_line = line;
+            cur->mask |= 1u << (s & smask);
+            if (!lane_counted) {
+                cur->lanes++;
+                lane_counted = true;
+            }
         }
     }
     return n;

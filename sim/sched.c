@@ -27,29 +27,37 @@ index_of(const struct sm_sched *s, uint8_t warp)
 unsigned
 sched_order(const struct sm *sm, const struct sm_sched *s, uint8_t *order)
 {
-    unsigned n = s->n, k = 0;
+    unsigned n = s->n;
 
     switch (sm->cfg->sched_policy) {
-    case CFG_SCHED_GTO:
-        if (s->have_last)
-            order[k++] = s->last;
-        for (unsigned i = 0; i < n; i++)
-            if (!s->have_last || s->warps[i] != s->last)
-                order[k++] = s->warps[i];
-        return k;
+    case CFG_SCHED_GTO: {
+        /* the last warp issued, then the others oldest first */
+        unsigned i = s->have_last ? index_of(s, s->last) : n;
+        if (i == n) {
+            memcpy(order, s->warps, n);
+            return n;
+        }
+        order[0] = s->last;
+        memcpy(order + 1, s->warps, i);
+        memcpy(order + 1 + i, s->warps + i + 1, n - i - 1);
+        return n;
+    }
     case CFG_SCHED_TWO_LEVEL:
         if (n > sm->cfg->sched_active_warps)
             n = sm->cfg->sched_active_warps;
         __attribute__((fallthrough)); /* round robin over the active candidates */
     default: {
+        /* round robin: from the warp after the last one issued */
         unsigned start = 0;
         if (s->have_last) {
             unsigned i = index_of(s, s->last);
             start = i < n ? i + 1 : 0;
         }
-        for (unsigned i = 0; i < n; i++)
-            order[k++] = s->warps[(start + i) % n];
-        return k;
+        if (start >= n)
+            start = 0;
+        memcpy(order, s->warps + start, n - start);
+        memcpy(order + n - start, s->warps, start);
+        return n;
     }
     }
 }
