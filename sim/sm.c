@@ -167,6 +167,17 @@ sm_has_room(const struct sm *sm)
 
 /* ---- warps --------------------------------------------------------------- */
 
+/* Position of entry j (0 = oldest) of warp w's instruction buffer in ib[]
+ * (a ring of sm->ibuf entries; j < ibuf, so no division is needed). */
+static inline size_t
+ib_slot(const struct sm *sm, uint8_t w, unsigned j)
+{
+    unsigned i = sm->w_ib_head[w] + j;
+    if (i >= sm->ibuf)
+        i -= sm->ibuf;
+    return (size_t)w * sm->ibuf + i;
+}
+
 static void finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now);
 
 /* Fill warp w's instruction buffer from the source. */
@@ -178,8 +189,8 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
     struct sim_error err = { 0 };
 
     while (sm->w_ib_n[w] < ibuf && !sm->w_ended[w] && !sm->w_hold[w]) {
-        uint32_t i = (sm->w_ib_head[w] + sm->w_ib_n[w]) % ibuf;
-        struct warp_inst *wi = &sm->ib[(size_t)w * ibuf + i];
+        size_t slot = ib_slot(sm, w, sm->w_ib_n[w]);
+        struct warp_inst *wi = &sm->ib[slot];
         int r = inst_source_next(sm->src, b->src_slot, sm->w_idx[w], now, wi, &err);
         if (r < 0) {
             sm_fail(sm, &err);
@@ -197,7 +208,7 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
             sm->w_ended[w] = true;
             return;
         }
-        sm->ib_avail[(size_t)w * ibuf + i] = now + sm->cfg->sched_fetch_latency;
+        sm->ib_avail[slot] = now + sm->cfg->sched_fetch_latency;
         sm->w_ib_n[w]++;
         if ((wi->flags & SIM_IF_BARRIER) ||
             (sm->cfg->sched_lookahead > 1 && wi->opclass == SIM_OPC_BRANCH))
@@ -416,7 +427,7 @@ can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct warp_inst *wi)
         (wi->flags & (SIM_IF_BARRIER | SIM_IF_EXIT | SIM_IF_BRANCH | SIM_IF_FENCE)))
         return false;
     for (unsigned i = 0; i < j; i++) {
-        const struct warp_inst *o = &sm->ib[(size_t)w * sm->ibuf + (sm->w_ib_head[w] + i) % sm->ibuf];
+        const struct warp_inst *o = &sm->ib[ib_slot(sm, w, i)];
         if (regs_overlap(wi->src, wi->n_src, o->dst, o->n_dst) ||
             regs_overlap(wi->dst, wi->n_dst, o->dst, o->n_dst) ||
             regs_overlap(wi->dst, wi->n_dst, o->src, o->n_src))
@@ -429,15 +440,14 @@ can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct warp_inst *wi)
 static void
 ib_remove(struct sm *sm, uint8_t w, unsigned j)
 {
-    uint32_t ibuf = sm->ibuf;
-    size_t base = (size_t)w * ibuf;
-    unsigned h = sm->w_ib_head[w], n = sm->w_ib_n[w];
-    if (j == 0)
-        sm->w_ib_head[w] = (uint8_t)((h + 1) % ibuf);
+    unsigned n = sm->w_ib_n[w];
     for (unsigned m = j; j > 0 && m + 1 < n; m++) {
-        sm->ib[base + (h + m) % ibuf] = sm->ib[base + (h + m + 1) % ibuf];
-        sm->ib_avail[base + (h + m) % ibuf] = sm->ib_avail[base + (h + m + 1) % ibuf];
+        size_t to = ib_slot(sm, w, m), from = ib_slot(sm, w, m + 1);
+        sm->ib[to] = sm->ib[from];
+        sm->ib_avail[to] = sm->ib_avail[from];
     }
+    if (j == 0)
+        sm->w_ib_head[w] = (uint8_t)(sm->w_ib_head[w] + 1u == sm->ibuf ? 0 : sm->w_ib_head[w] + 1u);
     sm->w_ib_n[w]--;
 }
 
@@ -467,7 +477,7 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
     unsigned window = sm->w_ib_n[w] < k->lookahead ? sm->w_ib_n[w] : k->lookahead;
     int head_why = SM_R_NO_INST;
     for (unsigned j = 0; j < window; j++) {
-        size_t slot = (size_t)w * sm->ibuf + (sm->w_ib_head[w] + j) % sm->ibuf;
+        size_t slot = ib_slot(sm, w, j);
         const struct warp_inst *wi = &sm->ib[slot];
         if (j > 0 && !can_pass(sm, w, j, wi))
             continue;
@@ -523,7 +533,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
 {
     const struct sm_costs *k = sim_costs(sm->sim);
     unsigned pick = sm->w_pick[w];
-    size_t slot = (size_t)w * sm->ibuf + (sm->w_ib_head[w] + pick) % sm->ibuf;
+    size_t slot = ib_slot(sm, w, pick);
     const struct warp_inst *wi = &sm->ib[slot];
     unsigned opc = wi->opclass, p = k->pipe[opc];
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
