@@ -2,7 +2,9 @@
  * cache.c - tag array (see cache.h).  Invariant: lines of set s occupy
  * lines[s * ways .. s * ways + ways - 1], and tags[i] == lines[i].tag: the
  * tags are also kept apart, densely, so that a lookup reads one or two host
- * cache lines per set instead of every way's whole entry.
+ * cache lines per set instead of every way's whole entry.  Likewise the
+ * LRU stamps: lru[i] is 0 exactly when lines[i] is empty (valid == 0),
+ * else its last-use stamp (larger = more recent).
  */
 #include "sim/cache.h"
 
@@ -13,6 +15,7 @@
 struct cache {
     struct cache_line *lines;
     uint64_t *tags;              /* [sets * ways] copy of lines[].tag */
+    uint64_t *lru;               /* [sets * ways] last-use stamps, 0 = empty */
     uint32_t sets, ways;
     uint64_t stamp;              /* LRU clock */
 };
@@ -26,6 +29,7 @@ cache_new(uint64_t bytes, uint32_t ways, uint32_t line_size)
     if (c->sets > 0) {
         c->lines = xcalloc((size_t)c->sets * c->ways, sizeof *c->lines);
         c->tags = xcalloc((size_t)c->sets * c->ways, sizeof *c->tags);
+        c->lru = xcalloc((size_t)c->sets * c->ways, sizeof *c->lru);
     }
     return c;
 }
@@ -37,6 +41,7 @@ cache_destroy(cache *c)
         return;
     free(c->lines);
     free(c->tags);
+    free(c->lru);
     free(c);
 }
 
@@ -61,9 +66,8 @@ cache_find(cache *c, uint32_t set, uint64_t tag)
     const uint64_t *t = &c->tags[base];
     for (uint32_t w = 0; w < c->ways; w++) {
         if (t[w] == tag && c->lines[base + w].valid != 0) {
-            struct cache_line *l = &c->lines[base + w];
-            l->lru = ++c->stamp;
-            return l;
+            c->lru[base + w] = ++c->stamp;
+            return &c->lines[base + w];
         }
     }
     return NULL;
@@ -74,26 +78,36 @@ cache_victim(cache *c, uint32_t set)
 {
     if (c->sets == 0)
         return NULL;
-    struct cache_line *l = &c->lines[(size_t)set * c->ways];
-    struct cache_line *best = &l[0];
+    size_t base = (size_t)set * c->ways;
+    const uint64_t *u = &c->lru[base];
+    uint32_t best = 0;
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (l[w].valid == 0)
-            return &l[w];
-        if (l[w].lru < best->lru)
-            best = &l[w];
+        if (u[w] == 0)
+            return &c->lines[base + w];
+        if (u[w] < u[best])
+            best = w;
     }
-    return best;
+    return &c->lines[base + best];
 }
 
 void
 cache_install(cache *c, struct cache_line *l, uint64_t tag)
 {
+    size_t i = (size_t)(l - c->lines);
     l->tag = tag;
-    c->tags[l - c->lines] = tag;
+    c->tags[i] = tag;
     l->valid = 0;
     l->dirty = 0;
     l->fill = 0;
-    l->lru = ++c->stamp;
+    c->lru[i] = ++c->stamp;
+}
+
+void
+cache_drop_sectors(cache *c, struct cache_line *l, uint32_t mask)
+{
+    l->valid &= ~mask;
+    if (l->valid == 0)
+        c->lru[l - c->lines] = 0;
 }
 
 void
@@ -102,5 +116,6 @@ cache_invalidate_all(cache *c)
     if (c->sets > 0) {
         memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof *c->lines);
         memset(c->tags, 0, (size_t)c->sets * c->ways * sizeof *c->tags);
+        memset(c->lru, 0, (size_t)c->sets * c->ways * sizeof *c->lru);
     }
 }

@@ -14,7 +14,6 @@
 struct cache_line {
     uint64_t tag;                /* line address (byte address / line size) */
     sim_cycle_t fill;            /* cycle the latest fill of this line arrives */
-    uint64_t lru;                /* last-use stamp, larger = more recent */
     uint32_t valid;              /* sector bit mask; 0 = empty line */
     uint32_t dirty;              /* sector bit mask */
 };
@@ -37,6 +36,11 @@ struct cache_line *cache_find(cache *c, uint32_t set, uint64_t tag);
  * cache_install(). */
 struct cache_line *cache_victim(cache *c, uint32_t set);
 void cache_install(cache *c, struct cache_line *l, uint64_t tag);
+
+/* Remove the sectors in mask from line l (a line left with none is empty
+ * and the first candidate for replacement).  Callers must not clear
+ * l->valid bits themselves. */
+void cache_drop_sectors(cache *c, struct cache_line *l, uint32_t mask);
 
 /* Drop every line (kernel boundary for the L1). */
 void cache_invalidate_all(cache *c);

@@ -359,7 +359,7 @@ global_atomic(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
             uint32_t set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
             struct cache_line *l = cache_find(u->l1, set, ln[i].line);
             if (l != NULL)
-                l->valid &= ~ln[i].mask;
+                cache_drop_sectors(u->l1, l, ln[i].mask);
         }
         sim_cycle_t s = mshr_take(u, at);
         sim_cycle_t r = mem_atomic(u->m, ln[i].line, ln[i].mask, ln[i].lanes, s);
