@@ -393,7 +393,9 @@ ptx_decode_opclass(const struct ptx_ins *in)
         if (approx)
             return SIM_OPC_SFU;
         return t == PT_F64 ? SIM_OPC_FP64_DIV : SIM_OPC_FP32_SQRT;
-    case PTXOP_RSQRT: case PTXOP_SIN: case PTXOP_COS: case PTXOP_EX2: case PTXOP_LG2:
+    case PTXOP_EX2:
+        return SIM_OPC_SFU_EX2;
+    case PTXOP_RSQRT: case PTXOP_SIN: case PTXOP_COS: case PTXOP_LG2:
     case PTXOP_TANH: case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND:
         return SIM_OPC_SFU;
     default:

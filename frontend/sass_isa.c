@@ -243,7 +243,8 @@ candidates(const struct warp_inst *wi)
     case SIM_OPC_FP16: return c_fp16;
     case SIM_OPC_FP64: return c_fp64;
     case SIM_OPC_FP64_FMA: return c_dfma;
-    case SIM_OPC_SFU: case SIM_OPC_FP32_DIV: case SIM_OPC_FP32_RCP: case SIM_OPC_FP32_SQRT:
+    case SIM_OPC_SFU: case SIM_OPC_SFU_EX2: case SIM_OPC_FP32_DIV: case SIM_OPC_FP32_RCP:
+    case SIM_OPC_FP32_SQRT:
     case SIM_OPC_FP64_DIV:
         return c_sfu;
     case SIM_OPC_CONV: case SIM_OPC_CONV64: return c_conv;
@@ -284,7 +285,7 @@ build(int isa, const struct warp_inst *wi, const char *name, char *buf, size_t n
     else if (strcmp(name, "MUFU") == 0)
         extra = wi->opclass == SIM_OPC_FP32_SQRT ? ".SQRT" :
                 wi->opclass == SIM_OPC_FP64_DIV ? ".RCP64H" :
-                wi->opclass == SIM_OPC_SFU ? ".EX2" : ".RCP";
+                wi->opclass == SIM_OPC_SFU || wi->opclass == SIM_OPC_SFU_EX2 ? ".EX2" : ".RCP";
     if (k < n)
         k += (size_t)snprintf(buf + k, n - k, "%s", extra);
     if (wi->opclass != SIM_OPC_MEM || k >= n)

@@ -311,12 +311,11 @@ END_TEST
 
 /* ---- PTX forms ----------------------------------------------------------- */
 
-/* Run a one-kernel module over 32 u32 outputs; returns the outputs. */
-static const uint32_t *
-run_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
+/* Open a one-kernel module (one warp, 32 u32 outputs) as a PTX source. */
+static void
+open_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
 {
     struct sim_error err = { 0 };
-    struct record_totals tot;
     char path[512];
     static const char *const launch[] = {
         "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", "arg = out buffer u32 32 zeros",
@@ -325,10 +324,59 @@ run_module(const char *const *lines, size_t n, const char *launch_extra, struct 
     write_file("k.launch", launch, 5, 0, NULL, launch_extra);
     snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
+}
+
+/* Run a one-kernel module over 32 u32 outputs; returns the outputs. */
+static const uint32_t *
+run_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
+{
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    open_module(lines, n, launch_extra, src);
     ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
     const struct launch *l = ptx_source_launch(src);
     return (const uint32_t *)l->args[0].data;
 }
+
+/* Opcode classes the PTX frontend gives the special functions: ex2 (with
+ * or without .ftz) is sfu_ex2, the other approximate functions sfu. */
+START_TEST(special_function_classes)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .f32 %f<6>;",
+        "    mov.f32 %f1, 0f3F000000;",
+        "    ex2.approx.f32 %f2, %f1;",
+        "    ex2.approx.ftz.f32 %f3, %f1;",
+        "    lg2.approx.f32 %f4, %f1;",
+        "    sin.approx.f32 %f5, %f1;",
+        "    ret;",
+        "}",
+    };
+    static const unsigned want[] = { SIM_OPC_SFU_EX2, SIM_OPC_SFU_EX2, SIM_OPC_SFU, SIM_OPC_SFU };
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    struct kernel_info ki;
+    struct warp_inst wi;
+    open_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
+    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
+    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
+    unsigned n = 0;
+    while (inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1) {
+        if (wi.opclass != SIM_OPC_SFU && wi.opclass != SIM_OPC_SFU_EX2)
+            continue;
+        ck_assert_uint_lt(n, SIM_ARRAY_LEN(want));
+        ck_assert_msg(wi.opclass == want[n], "special function %u: class %s", n,
+                      inst_opclass_name(wi.opclass));
+        n++;
+    }
+    ck_assert_uint_eq(n, SIM_ARRAY_LEN(want));
+    inst_source_destroy(&src);
+}
+END_TEST
 
 /* The style of seed 001's listings (nvcc of the Kepler era): .version 4.2,
  * sm_30, BB labels, a '$' in a shared array's name moved into a register,
@@ -706,6 +754,7 @@ ptx_suite(void)
     tc = tcase_create("forms");
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, old_style_listing);
+    tcase_add_test(tc, special_function_classes);
     tcase_add_test(tc, warp_ops);
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, documented_forms);

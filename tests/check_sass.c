@@ -81,6 +81,8 @@ START_TEST(modifiers)
     ck_assert_uint_eq(dec(SASS_VOLTA, "F2F.F64.F32").opclass, SIM_OPC_CONV64);
     ck_assert_uint_eq(dec(SASS_VOLTA, "I2F.F32.S64").opclass, SIM_OPC_CONV64);
     ck_assert_uint_eq(dec(SASS_VOLTA, "F2I.TRUNC.NTZ").opclass, SIM_OPC_CONV);
+    /* MUFU.EX2 alone is sfu: sfu_ex2 is PTX's ex2, whose fix-up a SASS trace lists apart */
+    ck_assert_uint_eq(dec(SASS_HOPPER, "MUFU.EX2").opclass, SIM_OPC_SFU);
     ck_assert_uint_eq(dec(SASS_VOLTA, "IMAD.WIDE.U32").opclass, SIM_OPC_INT_MUL);
     ck_assert_uint_eq(dec(SASS_VOLTA, "IMAD.WIDE.U32").width, 0);   /* not memory: no width */
     ck_assert_uint_eq(dec(SASS_VOLTA, "EXIT").flags, SIM_IF_EXIT);
@@ -181,6 +183,9 @@ START_TEST(encode_keeps_own_opcode)
     wi.opclass = SIM_OPC_FP32_DIV;
     ck_assert_int_eq(sass_encode(SASS_VOLTA, &wi, NULL, mn, sizeof mn, &why), 1);
     ck_assert_str_eq(mn, "MUFU.RCP");
+    wi.opclass = SIM_OPC_SFU_EX2;            /* PTX ex2 with its fix-up: approximately MUFU.EX2 */
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 1);
+    ck_assert_str_eq(mn, "MUFU.EX2");
     wi.opclass = SIM_OPC_MEM;
     wi.space = SIM_SPACE_GLOBAL;
     wi.flags = SIM_IF_LOAD;

@@ -72,6 +72,24 @@ START_TEST(test_dependent_chain_exact)
 }
 END_TEST
 
+/* ex2 (sfu_ex2) has its own latency, not op.sfu.latency, and issues to the SFU pipe. */
+START_TEST(test_sfu_ex2_own_latency)
+{
+    const char *cfg = "op.sfu.latency = 18; op.sfu_ex2.latency = 46; pipe.sfu.lanes = 4";
+    for (uint64_t n = 1; n <= 100; n *= 10) {
+        uint64_t cn = chain_cycles(cfg, n, SIM_OPC_SFU_EX2, true);
+        ck_assert_uint_eq(cn, n * 46);                 /* N x 46, not one cycle less or more */
+        if (n > 1)
+            ck_assert_uint_eq(cn - chain_cycles(cfg, n - 1, SIM_OPC_SFU_EX2, true), 46);
+        ck_assert_uint_eq(chain_cycles(cfg, n, SIM_OPC_SFU, true), n * 18);
+    }
+    /* 4 SFU lanes: 8 cycles per warp instruction, then op.sfu_ex2.interval */
+    ck_assert_uint_eq(chain_cycles(cfg, 100, SIM_OPC_SFU_EX2, false), 8 * 99 + 46);
+    ck_assert_uint_eq(chain_cycles("op.sfu_ex2.latency = 46; op.sfu_ex2.interval = 9", 100,
+                                   SIM_OPC_SFU_EX2, false), 9 * 99 + 46);
+}
+END_TEST
+
 START_TEST(test_independent_stream_reaches_throughput)
 {
     /* one FP32 instruction per cycle on 32 lanes */
@@ -607,6 +625,7 @@ sm_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_dependent_chain_exact);
     tcase_add_test(tc, test_independent_stream_reaches_throughput);
+    tcase_add_test(tc, test_sfu_ex2_own_latency);
     tcase_add_test(tc, test_dual_issue);
     tcase_add_test(tc, test_taken_branch_penalty_exact);
     tcase_add_test(tc, test_lookahead_issues_past_a_stall);
