@@ -6,11 +6,24 @@
  * Unloaded latency is split as: SM -> slice  to_slice,  slice -> SM
  * from_slice (to_slice + from_slice = l2.hit_latency), slice -> DRAM and
  * back  2 * dram_half (= dram.latency - l2.hit_latency).
+ *
+ * Requests reach a DRAM channel out of time order (a miss waits at its
+ * slice first), so a channel reservation that starts after the channel's
+ * next free time leaves an idle gap behind it.  Each channel remembers its
+ * last MEM_GAPS gaps and places a later-computed but earlier-arriving
+ * request in the first gap it fits, so the channel's bandwidth is not lost
+ * to the order in which requests happen to be computed.
  */
 #include "sim/mem.h"
 
 #include <stdlib.h>
 #include "sim/cache.h"
+
+#define MEM_GAPS 8               /* idle intervals remembered per DRAM channel */
+
+struct gap {
+    uint64_t start, end;         /* ticks; empty when start == end */
+};
 
 struct mem {
     cache *l2;
@@ -27,6 +40,7 @@ struct mem {
     uint64_t atomic_occ;         /* ticks per lane atomic at a slice */
     uint64_t *slice_free;        /* ticks */
     uint64_t *chan_free;         /* ticks */
+    struct gap *gaps;            /* [channels * MEM_GAPS] idle intervals before chan_free */
     uint64_t drain;              /* ticks */
     struct mem_stats st;
 };
@@ -59,6 +73,7 @@ mem_new(const struct sim_config *c)
     m->atomic_occ = MEM_TICKS(c->l2_atomic_cycles);
     m->slice_free = xcalloc(m->slices, sizeof *m->slice_free);
     m->chan_free = xcalloc(m->channels, sizeof *m->chan_free);
+    m->gaps = xcalloc((size_t)m->channels * MEM_GAPS, sizeof *m->gaps);
     return m;
 }
 
@@ -70,6 +85,7 @@ mem_destroy(mem *m)
     cache_destroy(m->l2);
     free(m->slice_free);
     free(m->chan_free);
+    free(m->gaps);
     free(m);
 }
 
@@ -117,12 +133,43 @@ slice_reserve(mem *m, uint32_t slice, uint64_t a, uint64_t occ)
     return start;
 }
 
+/* Reserve a DRAM channel for `occ` ticks from arrival a: in the earliest
+ * remembered gap it fits in, else after the channel's last reservation;
+ * returns the start. */
 static uint64_t
 chan_reserve(mem *m, uint32_t chan, uint64_t a, uint64_t occ)
 {
-    uint64_t start = max_u64(a, m->chan_free[chan]);
+    struct gap *g = &m->gaps[(size_t)chan * MEM_GAPS];
+    uint64_t start;
+    int best = -1;
+
+    for (int i = 0; i < MEM_GAPS; i++) {
+        uint64_t s = max_u64(a, g[i].start);
+        if (s + occ <= g[i].end && (best < 0 || g[i].start < g[best].start))
+            best = i;
+    }
+    if (best >= 0) {
+        /* split the gap around the reservation; keep the larger piece */
+        struct gap *b = &g[best];
+        start = max_u64(a, b->start);
+        if (start - b->start >= b->end - (start + occ))
+            b->end = start;
+        else
+            b->start = start + occ;
+    } else {
+        start = max_u64(a, m->chan_free[chan]);
+        if (start > m->chan_free[chan]) {
+            /* remember the idle interval, replacing the earliest-ending one */
+            int o = 0;
+            for (int i = 1; i < MEM_GAPS; i++)
+                if (g[i].end < g[o].end)
+                    o = i;
+            g[o].start = m->chan_free[chan];
+            g[o].end = start;
+        }
+        m->chan_free[chan] = start + occ;
+    }
     m->st.dram_queue_cycles += (start - a) >> MEM_TICK_SHIFT;
-    m->chan_free[chan] = start + occ;
     return start;
 }
 

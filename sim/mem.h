@@ -5,7 +5,9 @@
  * DRAM channel) keeps the time it is next free; a request starts at
  * max(arrival, next free) and pushes next free by its occupancy.  Requests
  * are served in the order the SMs issue them, so bandwidth saturates at the
- * configured rate and queueing delay grows with load (Little's law).  With
+ * configured rate and queueing delay grows with load (Little's law); a DRAM
+ * channel also places a request in an idle gap an earlier-computed but
+ * later-arriving one left before it (mem.c).  With
  * no load, an L2 hit returns l2.hit_latency cycles after the SM sent it and
  * an L2 miss dram.latency cycles after.  Internal times are in ticks of
  * 1/256 cycle so fractional occupancies add up exactly.
