@@ -763,8 +763,19 @@ f64_op(unsigned op, volatile double a, volatile double b, volatile double c)
     }
 }
 
-/* Cloned for CPUs with FMA instructions (the same results, fmaf inlined). */
+/* Cloned for CPUs with FMA instructions (the same results, fmaf inlined).
+ * Not under ThreadSanitizer: its instrumented ifunc resolver would run
+ * before the sanitizer's run time is set up. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PTX_NO_CLONES 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(PTX_NO_CLONES)
+static void
+#else
 __attribute__((target_clones("fma", "default"))) static void
+#endif
 float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
 {
     bool sat = (x->flags & PF_SAT) != 0;
