@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/evq.h"
 #include "sim/mem.h"
@@ -58,6 +59,15 @@ struct sim {
     uint32_t *due;               /* [n_sm] ids of the SMs ticking this cycle */
     uint32_t n_due;
     sim_cycle_t due_at;
+    struct adapt {               /* parallel or not: measured, see tick_cycle() */
+        uint32_t epoch;          /* epochs of ADAPT_CYCLES parallel-worthy cycles */
+        uint32_t cycles;         /* cycles into the current epoch */
+        uint64_t sm_ticks;       /* SM ticks in it */
+        double t0;               /* wall seconds at its start */
+        double ns_per_tick[2];   /* last measured cost: [0] one thread, [1] the pool */
+        uint32_t period;         /* epochs between measurements */
+        bool use_pool;
+    } ad;
 };
 
 const struct sm_costs *
@@ -300,6 +310,58 @@ tick_share(void *ctx, uint32_t k, uint32_t n)
         sm_tick(&s->sms[s->due[i]], s->due_at);
 }
 
+#define ADAPT_CYCLES 256         /* parallel-worthy cycles per measured epoch */
+#define ADAPT_PERIOD 16          /* epochs: one timed on each side, then the rest on the
+                                    faster; doubled (up to 1024) each time the pool loses */
+
+static double
+wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether the pool ticks this cycle.  Both ways give the same results;
+ * which is faster depends on how much work a cycle has and on how busy the
+ * machine's CPUs are (a descheduled worker stalls every cycle).  So of
+ * every `period` epochs one is timed on one thread, one on the pool, and
+ * the others use the faster; while the pool loses, it is tried less and
+ * less often. */
+static bool
+adapt_use_pool(struct sim *s)
+{
+    struct adapt *a = &s->ad;
+    if (a->cycles == 0) {
+        a->t0 = wall_s();
+        a->sm_ticks = 0;
+        if (a->period == 0)
+            a->period = ADAPT_PERIOD;
+    }
+    uint32_t phase = a->epoch;
+    return phase < 2 ? phase == 1 : a->use_pool;
+}
+
+static void
+adapt_account(struct sim *s)
+{
+    struct adapt *a = &s->ad;
+    a->sm_ticks += s->n_due;
+    if (++a->cycles < ADAPT_CYCLES)
+        return;
+    uint32_t phase = a->epoch;
+    if (phase < 2) {
+        a->ns_per_tick[phase] = (wall_s() - a->t0) * 1e9 / (double)a->sm_ticks;
+        if (phase == 1) {
+            a->use_pool = a->ns_per_tick[1] < a->ns_per_tick[0];
+            a->period = a->use_pool ? ADAPT_PERIOD
+                                    : (a->period < 1024 ? 2 * a->period : a->period);
+        }
+    }
+    a->epoch = a->epoch + 1 >= a->period ? 0 : a->epoch + 1;
+    a->cycles = 0;
+}
+
 /* Tick the SMs next_tick() found due at cycle t, then flush them in id
  * order. */
 static void
@@ -308,12 +370,15 @@ tick_cycle(struct sim *s, sim_cycle_t t, bool concurrent)
     s->due_at = t;
     evq_set_now(s->q, t);
     /* a few SMs are not worth waking the workers for */
-    if (concurrent && s->n_due >= 2 * par_threads(s->pool))
+    bool worth = concurrent && s->n_due >= 2 * par_threads(s->pool);
+    if (worth && adapt_use_pool(s))
         par_run(s->pool, tick_share, s);
     else
         tick_share(s, 0, 1);
     for (uint32_t i = 0; i < s->n_due && !s->failed; i++)
         sm_flush(&s->sms[s->due[i]], t);
+    if (worth)
+        adapt_account(s);
 }
 
 static int
