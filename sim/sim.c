@@ -67,6 +67,7 @@ struct sim {
         double ns_per_tick[2];   /* last measured cost: [0] one thread, [1] the pool */
         uint32_t period;         /* epochs between measurements */
         bool use_pool;
+        bool force;              /* SMSIM_FORCE_POOL set: always the pool (to measure it) */
     } ad;
 };
 
@@ -131,6 +132,7 @@ sim_new(const struct sim_config *cfg)
     s->sms = xcalloc(s->n_sm, sizeof *s->sms);
     s->due = xcalloc(s->n_sm, sizeof *s->due);
     s->n_threads = 1;
+    s->ad.force = getenv("SMSIM_FORCE_POOL") != NULL;
     for (uint32_t i = 0; i < s->n_sm; i++)
         sm_init(&s->sms[i], s, i, &s->cfg, s->m);
     stats_add_u64(s->st, "gpu.cycles", &s->g_cycles, "cycles",
@@ -301,13 +303,15 @@ next_tick(struct sim *s)
     return t;
 }
 
-/* Worker k's share of the SMs due: every n-th. */
+/* Worker k's share of the SMs due: those whose id is k modulo n, so that
+ * an SM's state stays in one CPU's caches from cycle to cycle. */
 static void
 tick_share(void *ctx, uint32_t k, uint32_t n)
 {
     struct sim *s = ctx;
-    for (uint32_t i = k; i < s->n_due; i += n)
-        sm_tick(&s->sms[s->due[i]], s->due_at);
+    for (uint32_t i = 0; i < s->n_due; i++)
+        if (s->due[i] % n == k)
+            sm_tick(&s->sms[s->due[i]], s->due_at);
 }
 
 #define ADAPT_CYCLES 256         /* parallel-worthy cycles per measured epoch */
@@ -339,6 +343,8 @@ adapt_use_pool(struct sim *s)
             a->period = ADAPT_PERIOD;
     }
     uint32_t phase = a->epoch;
+    if (a->force)
+        return true;
     return phase < 2 ? phase == 1 : a->use_pool;
 }
 
