@@ -41,7 +41,7 @@ sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg,
         sm->ibuf = SM_IBUF_MAX;
     sm->sb = xcalloc((size_t)SM_NW * SM_SB_MAX, sizeof *sm->sb);
     sm->ib = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ib);
-    sm->ib_avail = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ib_avail);
+    sm->ibm = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ibm);
     sm->n_sched = cfg->sm_subpartitions;
     sm->ldst = ldst_new(cfg, m, &sm->mst);
     sm->wake = SIM_CYCLE_MAX;
@@ -54,7 +54,7 @@ sm_fini(struct sm *sm)
 {
     free(sm->sb);
     free(sm->ib);
-    free(sm->ib_avail);
+    free(sm->ibm);
     ldst_destroy(sm->ldst);
 }
 
@@ -208,7 +208,15 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
             sm->w_ended[w] = true;
             return;
         }
-        sm->ib_avail[slot] = now + sm->cfg->sched_fetch_latency;
+        struct ib_meta *mt = &sm->ibm[slot];
+        mt->avail = now + sm->cfg->sched_fetch_latency;
+        mt->opclass = wi->opclass;
+        mt->space = wi->space;
+        mt->flags = wi->flags;
+        mt->n_dst = wi->n_dst;
+        mt->n_src = wi->n_src;
+        memcpy(mt->dst, wi->dst, sizeof mt->dst);
+        memcpy(mt->src, wi->src, sizeof mt->src);
         sm->w_ib_n[w]++;
         if ((wi->flags & SIM_IF_BARRIER) ||
             (sm->cfg->sched_lookahead > 1 && wi->opclass == SIM_OPC_BRANCH))
@@ -366,7 +374,7 @@ sb_add(struct sm *sm, uint8_t w, uint16_t reg, sim_cycle_t ready, bool is_mem)
 /* 0 if wi's operands are ready at now; else SM_R_SCOREBOARD or SM_R_MEMORY
  * with *retry the cycle they will be. */
 static int
-sb_check(struct sm *sm, uint8_t w, const struct warp_inst *wi, sim_cycle_t now, sim_cycle_t *retry)
+sb_check(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now, sim_cycle_t *retry)
 {
     struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
     uint8_t n = sm->w_sb_n[w], k = 0;
@@ -419,7 +427,7 @@ regs_overlap(const uint16_t *a, unsigned na, const uint16_t *b, unsigned nb)
  * instructions?  Only an ALU instruction with no register dependence on
  * them (read after write, write after write, write after read). */
 static bool
-can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct warp_inst *wi)
+can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct ib_meta *wi)
 {
     unsigned opc = wi->opclass;
     if (wi->space != SIM_SPACE_NONE || opc == SIM_OPC_BRANCH || opc == SIM_OPC_BARRIER ||
@@ -427,7 +435,7 @@ can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct warp_inst *wi)
         (wi->flags & (SIM_IF_BARRIER | SIM_IF_EXIT | SIM_IF_BRANCH | SIM_IF_FENCE)))
         return false;
     for (unsigned i = 0; i < j; i++) {
-        const struct warp_inst *o = &sm->ib[ib_slot(sm, w, i)];
+        const struct ib_meta *o = &sm->ibm[ib_slot(sm, w, i)];
         if (regs_overlap(wi->src, wi->n_src, o->dst, o->n_dst) ||
             regs_overlap(wi->dst, wi->n_dst, o->dst, o->n_dst) ||
             regs_overlap(wi->dst, wi->n_dst, o->src, o->n_src))
@@ -444,7 +452,7 @@ ib_remove(struct sm *sm, uint8_t w, unsigned j)
     for (unsigned m = j; j > 0 && m + 1 < n; m++) {
         size_t to = ib_slot(sm, w, m), from = ib_slot(sm, w, m + 1);
         sm->ib[to] = sm->ib[from];
-        sm->ib_avail[to] = sm->ib_avail[from];
+        sm->ibm[to] = sm->ibm[from];
     }
     if (j == 0)
         sm->w_ib_head[w] = (uint8_t)(sm->w_ib_head[w] + 1u == sm->ibuf ? 0 : sm->w_ib_head[w] + 1u);
@@ -478,13 +486,13 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
     int head_why = SM_R_NO_INST;
     for (unsigned j = 0; j < window; j++) {
         size_t slot = ib_slot(sm, w, j);
-        const struct warp_inst *wi = &sm->ib[slot];
+        const struct ib_meta *wi = &sm->ibm[slot];
         if (j > 0 && !can_pass(sm, w, j, wi))
             continue;
         sim_cycle_t r = SIM_CYCLE_MAX;
         int why = SM_R_ISSUED;
-        if (sm->ib_avail[slot] > now) {
-            r = sm->ib_avail[slot];
+        if (wi->avail > now) {
+            r = wi->avail;
             why = SM_R_NO_INST;
         } else {
             why = sb_check(sm, w, wi, now, &r);

@@ -89,6 +89,17 @@ struct sb_entry {
     sim_cycle_t ready;           /* cycle the value can be read */
 };
 
+/* The fields of a buffered instruction that the issue checks read, kept
+ * apart from the whole struct warp_inst (whose 32 lane addresses make it
+ * 300-odd bytes): scanning a lookahead window then touches a few host
+ * cache lines instead of several kilobytes. */
+struct ib_meta {
+    sim_cycle_t avail;           /* cycle the entry may issue (fetch latency) */
+    uint8_t opclass, space, flags, n_dst, n_src;
+    uint16_t dst[SIM_MAX_DST];
+    uint16_t src[SIM_MAX_SRC];
+};
+
 /* A memory instruction issued by a tick, timed by sm_flush(). */
 struct sm_pend {
     uint8_t warp;
@@ -136,7 +147,7 @@ struct sm {
     uint64_t w_age[SM_NW];       /* launch order (GTO, two-level) */
     struct sb_entry *sb;         /* [SM_NW * SM_SB_MAX] */
     struct warp_inst *ib;        /* [SM_NW * ibuf] */
-    sim_cycle_t *ib_avail;       /* [SM_NW * ibuf] cycle the entry may issue */
+    struct ib_meta *ibm;         /* [SM_NW * ibuf] issue-relevant fields of ib[] */
     uint32_t ibuf;               /* entries per warp */
     /* blocks and resources */
     struct sm_block blk[SIM_MAX_BLOCKS_PER_SM];
