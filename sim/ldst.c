@@ -145,10 +145,29 @@ cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The distinct-words-per-bank count by sorting (bank << 48 | word) keys;
+ * the general case behind ldst_bank_wavefronts(). */
+static unsigned
+wavefronts_sorted(uint64_t *key, unsigned n)
+{
+    qsort(key, n, sizeof key[0], cmp_u64);
+    unsigned best = 1, run = 1;
+    for (unsigned i = 1; i < n; i++) {
+        if (key[i] == key[i - 1])
+            continue;
+        run = (key[i] >> 48) == (key[i - 1] >> 48) ? run + 1 : 1;
+        if (run > best)
+            best = run;
+    }
+    return best;
+}
+
+#define BANK_SLOTS 4             /* distinct words per bank tracked without sorting */
+
 unsigned
 ldst_bank_wavefronts(const struct warp_inst *wi, unsigned banks, unsigned bank_width)
 {
-    /* (bank << 48 | word) keys, sorted: distinct words per bank */
+    /* (bank << 48 | word) keys */
     uint64_t key[SIM_WARP_SIZE * 16];
     unsigned n = 0;
     uint32_t m = wi->active_mask;
@@ -164,16 +183,25 @@ ldst_bank_wavefronts(const struct warp_inst *wi, unsigned banks, unsigned bank_w
     }
     if (n == 0)
         return 1;
-    qsort(key, n, sizeof key[0], cmp_u64);
-    unsigned best = 1, run = 1;
-    for (unsigned i = 1; i < n; i++) {
-        if (key[i] == key[i - 1])
+    /* usually each bank sees a word or a few: count them in place, and sort
+     * only when some bank sees more than BANK_SLOTS distinct words */
+    uint64_t seen[64][BANK_SLOTS];
+    uint8_t cnt[64] = { 0 };
+    unsigned best = 1;
+    for (unsigned i = 0; i < n && banks <= 64; i++) {
+        unsigned b = (unsigned)(key[i] >> 48), c = cnt[b], j = 0;
+        while (j < c && seen[b][j] != key[i])
+            j++;
+        if (j < c)
             continue;
-        run = (key[i] >> 48) == (key[i - 1] >> 48) ? run + 1 : 1;
-        if (run > best)
-            best = run;
+        if (c == BANK_SLOTS)
+            return wavefronts_sorted(key, n);
+        seen[b][c] = key[i];
+        cnt[b] = (uint8_t)(c + 1);
+        if (c + 1u > best)
+            best = c + 1u;
     }
-    return best;
+    return banks <= 64 ? best : wavefronts_sorted(key, n);
 }
 
 /* Largest number of active lanes that address the same word (atomics on

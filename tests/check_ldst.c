@@ -67,6 +67,16 @@ START_TEST(test_bank_conflicts)
     ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 1);    /* padded transpose column */
     wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 8, 8);
     ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 8), 1);    /* Kepler 8-byte banks */
+    /* both sides of the in-place count's 4 words per bank (more: sorted) */
+    wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 128, 4);
+    wi.active_mask = 0xf;
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 4);
+    wi.active_mask = 0x1f;
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 5);
+    wi.active_mask = 0x1f | 0xf0000;                           /* and repeats of those words */
+    for (unsigned l = 16; l < 20; l++)
+        wi.addr[l] = wi.addr[l - 16];
+    ck_assert_uint_eq(ldst_bank_wavefronts(&wi, 32, 4), 5);
 }
 END_TEST
 
