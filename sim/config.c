@@ -429,6 +429,9 @@ config_validate(const struct sim_config *c, struct sim_error *err)
         return sim_error_set(err, SIM_ERR_CONFIG,
                              "sm.max_threads_per_block (%u) exceeds sm.max_threads (%u)",
                              c->sm_max_threads_per_block, c->sm_max_threads);
+    if (c->smem_bank_width != 4 && c->smem_bank_width != 8)
+        return sim_error_set(err, SIM_ERR_CONFIG, "smem.bank_width = %u: must be 4 or 8 bytes",
+                             c->smem_bank_width);
     if (c->sm_smem_per_block > c->sm_smem_size)
         return sim_error_set(err, SIM_ERR_CONFIG,
                              "sm.smem_per_block (%u) exceeds sm.smem_size (%u)",

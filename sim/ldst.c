@@ -173,13 +173,16 @@ ldst_bank_wavefronts(const struct warp_inst *wi, unsigned banks, unsigned bank_w
     uint32_t m = wi->active_mask;
     uint32_t width = wi->width ? wi->width : 4;
 
+    /* bank widths are 4 or 8 bytes; bank counts usually a power of two */
+    unsigned wshift = bank_width == 8 ? 3 : 2;
+    bool pow2 = (banks & (banks - 1)) == 0;
     while (m != 0) {
         unsigned lane = (unsigned)__builtin_ctz(m);
         m &= m - 1;
-        uint64_t w0 = wi->addr[lane] / bank_width;
-        uint64_t w1 = (wi->addr[lane] + width - 1) / bank_width;
+        uint64_t w0 = wi->addr[lane] >> wshift;
+        uint64_t w1 = (wi->addr[lane] + width - 1) >> wshift;
         for (uint64_t w = w0; w <= w1 && n < SIM_ARRAY_LEN(key); w++)
-            key[n++] = (w % banks) << 48 | (w & ((UINT64_C(1) << 48) - 1));
+            key[n++] = (pow2 ? w & (banks - 1) : w % banks) << 48 | (w & ((UINT64_C(1) << 48) - 1));
     }
     if (n == 0)
         return 1;

@@ -169,6 +169,12 @@ START_TEST(test_validate_cross_field)
     c.l2_size_kb = 96 * 16 * 2 / 1024 * c.l2_slices;
     ck_assert_int_eq(config_validate(&c, &err), SIM_ERR_CONFIG);
     ck_assert_ptr_nonnull(strstr(err.msg, "l2.line_size (96)"));
+    config_defaults(&c);
+    c.smem_bank_width = 6;       /* in the field's range, but no GPU has 6-byte banks */
+    ck_assert_int_eq(config_validate(&c, &err), SIM_ERR_CONFIG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "smem.bank_width = 6"));
+    c.smem_bank_width = 8;
+    ck_assert_int_eq(config_validate(&c, &err), SIM_OK);
 }
 END_TEST
 
