@@ -345,6 +345,9 @@ read_header(struct as_src *s, uint32_t index, struct sim_error *err)
         } else if (strcmp(k, "grid dim") == 0) {
             if (!parse_dim3(v, s->ki.grid))
                 return lerr(t, err, "expected grid dim = (x,y,z) with positive values, found '%s'", v);
+            if (kernel_info_blocks(&s->ki) > SIM_MAX_GRID_BLOCKS)
+                return lerr(t, err, "grid dim %s has %" PRIu64 " thread blocks, more than smsim's "
+                            "limit of %u", v, kernel_info_blocks(&s->ki), SIM_MAX_GRID_BLOCKS);
             have_grid = true;
         } else if (strcmp(k, "block dim") == 0) {
             if (!parse_dim3(v, s->ki.block) ||

@@ -578,6 +578,43 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
     return SIM_OK;
 }
 
+/* The rest of a variable declaration after its name: array sizes and an
+ * initialiser, into *s.  On error the caller frees s->name and s->init. */
+static int
+parse_var_shape(struct parser *ps, uint8_t space, uint8_t type, struct ptx_sym *s)
+{
+    bool unsized = false;
+    while (is_punct(ps, '[')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        if (is_punct(ps, ']')) {
+            unsized = true;
+        } else {
+            int64_t d;
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
+                return perr(ps, "bad array size '%s'", ps->tok);
+            }
+            if (s->size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
+                return perr(ps, "array too large");
+            }
+            s->size *= (uint64_t)d;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
+    }
+    if (unsized) {
+        if (space != PS_SHARED) {
+            return perr(ps, "unsized array %s outside shared memory", s->name);
+        }
+        s->size = 0;
+        s->external = true;
+    }
+    if (is_punct(ps, '=')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        SIM_FORWARD_IF_ERROR(parse_init(ps, s, type));
+    }
+    return SIM_OK;
+}
+
 /* [.align N] .type name[N][M]... [= init] ;  for .shared/.local/.global/.const.
  * Appends to syms (module or kernel). */
 static int
@@ -610,44 +647,13 @@ parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym *
     s.type = type;
     s.align = align ? align : ptx_type_bytes(type);
     s.size = ptx_type_bytes(type);
-    SIM_FORWARD_IF_ERROR(next(ps));
-    bool unsized = false;
-    while (is_punct(ps, '[')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        if (is_punct(ps, ']')) {
-            unsized = true;
-        } else {
-            int64_t d;
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
-                free(s.name);
-                return perr(ps, "bad array size '%s'", ps->tok);
-            }
-            if (s.size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
-                free(s.name);
-                return perr(ps, "array too large");
-            }
-            s.size *= (uint64_t)d;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        }
-        SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
-    }
-    if (unsized) {
-        if (space != PS_SHARED) {
-            int rc = perr(ps, "unsized array %s outside shared memory", s.name);
-            free(s.name);
-            return rc;
-        }
-        s.size = 0;
-        s.external = true;
-    }
-    if (is_punct(ps, '=')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        int rc = parse_init(ps, &s, type);
-        if (rc < 0) {
-            free(s.name);
-            free(s.init);
-            return rc;
-        }
+    int rc = next(ps);
+    if (rc == SIM_OK)
+        rc = parse_var_shape(ps, space, type, &s);
+    if (rc < 0) {
+        free(s.name);
+        free(s.init);
+        return rc;
     }
     *syms = xrealloc(*syms, (*n + 1) * sizeof **syms);
     (*syms)[(*n)++] = s;
@@ -1187,6 +1193,21 @@ parse_body(struct parser *ps)
     return SIM_OK;
 }
 
+/* An optional parameter array suffix "[N]" (1 <= N <= 65536): *d = N, or
+ * 1 when there is none. */
+static int
+parse_param_dim(struct parser *ps, int64_t *d)
+{
+    *d = 1;
+    if (!is_punct(ps, '['))
+        return SIM_OK;
+    SIM_FORWARD_IF_ERROR(next(ps));
+    if (ps->kind != TK_NUM || !parse_int(ps->tok, d) || *d <= 0 || *d > 65536)
+        return perr(ps, "bad parameter array size");
+    SIM_FORWARD_IF_ERROR(next(ps));
+    return expect_punct(ps, ']');
+}
+
 /* .entry NAME ( params ) [performance directives] { body } */
 static int
 parse_entry(struct parser *ps)
@@ -1211,8 +1232,6 @@ parse_entry(struct parser *ps)
                 return perr(ps, "expected .param in the parameter list of %s, found '%s'",
                             k->name, ps->tok);
             SIM_FORWARD_IF_ERROR(next(ps));
-            struct ptx_sym *tmp = NULL;
-            uint32_t nt = 0;
             /* reuse the variable parser up to the name; params end with ',' or ')' */
             uint32_t align = 0;
             uint8_t type = 0;
@@ -1230,8 +1249,6 @@ parse_entry(struct parser *ps)
                 }
                 SIM_FORWARD_IF_ERROR(next(ps));
             }
-            (void)tmp;
-            (void)nt;
             if (type == 0 || ps->kind != TK_WORD)
                 return perr(ps, "malformed parameter of %s", k->name);
             struct ptx_sym p = { 0 };
@@ -1239,18 +1256,15 @@ parse_entry(struct parser *ps)
             p.space = PS_PARAM;
             p.type = type;
             p.size = ptx_type_bytes(type);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (is_punct(ps, '[')) {
-                SIM_FORWARD_IF_ERROR(next(ps));
-                int64_t d;
-                if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d <= 0 || d > 65536) {
-                    free(p.name);
-                    return perr(ps, "bad parameter array size");
-                }
-                p.size *= (uint64_t)d;
-                SIM_FORWARD_IF_ERROR(next(ps));
-                SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
+            int64_t d = 1;
+            int rc = next(ps);
+            if (rc == SIM_OK)
+                rc = parse_param_dim(ps, &d);
+            if (rc < 0) {
+                free(p.name);
+                return rc;
             }
+            p.size *= (uint64_t)d;
             p.align = align ? align : ptx_type_bytes(type);
             k->param_bytes = (k->param_bytes + p.align - 1) / p.align * p.align;
             p.offset = k->param_bytes;

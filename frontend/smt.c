@@ -163,7 +163,7 @@ file_open(struct smt_file *f, const char *path, struct sim_error *err)
     rc = read_at(f, 0, h, f->hdr_len, "the file header", err);
     if (rc < 0)
         goto fail;
-    if (smt_get64(h + f->hdr_len - 8) != smt_hash(h, f->hdr_len - 8)) {
+    if (!smt_sum_ok(smt_get64(h + f->hdr_len - 8), smt_hash(h, f->hdr_len - 8))) {
         rc = sim_error_set(err, SIM_ERR_FORMAT,
                            "%s: byte offset 0: file header checksum mismatch (corrupt header)", path);
         goto fail;
@@ -190,11 +190,13 @@ file_open(struct smt_file *f, const char *path, struct sim_error *err)
         p += plen;
         if (end - p < 4)
             goto bad_header;
-        f->n_opnames = smt_get32(p);
+        uint32_t n_opnames = smt_get32(p);
         p += 4;
-        if (f->n_opnames > 65536)
-            goto bad_header;
-        f->opnames = xcalloc(f->n_opnames, sizeof *f->opnames);
+        if (n_opnames > 65536 || n_opnames > (size_t)(end - p))
+            goto bad_header;         /* each name takes at least its length byte */
+        /* set the count only with the array, so file_close() frees what exists */
+        f->opnames = xcalloc(n_opnames, sizeof *f->opnames);
+        f->n_opnames = n_opnames;
         for (uint32_t i = 0; i < f->n_opnames; i++) {
             if (end - p < 1 || (size_t)(end - p) < 1u + p[0])
                 goto bad_header;
@@ -236,7 +238,7 @@ read_kern(const struct smt_file *f, uint64_t off, struct smt_kern *k, struct sim
     int rc = read_at(f, off, h, len, "a kernel header", err);
     if (rc < 0)
         goto out;
-    if (smt_get64(h + len - 8) != smt_hash(h, len - 8)) {
+    if (!smt_sum_ok(smt_get64(h + len - 8), smt_hash(h, len - 8))) {
         rc = sim_error_set(err, SIM_ERR_FORMAT,
                            "%s: byte offset %" PRIu64 ": kernel header checksum mismatch",
                            f->path, off);
@@ -286,13 +288,27 @@ read_kern(const struct smt_file *f, uint64_t off, struct smt_kern *k, struct sim
                                k->section_len, f->size);
             goto out;
         }
-        if (tpb == 0 || tpb > SIM_MAX_THREADS_PER_BLOCK || nb == 0 || nb > (UINT64_C(1) << 40) ||
+        if (tpb == 0 || tpb > SIM_MAX_THREADS_PER_BLOCK || nb == 0 || nb > SIM_MAX_GRID_BLOCKS ||
             k->n_blocks > nb || k->section_len < len) {
             rc = sim_error_set(err, SIM_ERR_FORMAT,
                                "%s: byte offset %" PRIu64 ": kernel %u: implausible dimensions or "
                                "section length (grid %ux%ux%u, block %ux%ux%u, %" PRIu64 " bytes)",
                                f->path, off, k->index, k->ki.grid[0], k->ki.grid[1], k->ki.grid[2],
                                k->ki.block[0], k->ki.block[1], k->ki.block[2], k->section_len);
+            goto out;
+        }
+        /* Counts the section cannot hold fail here, before anything is sized
+         * by them: a chunk takes at least its header, a record at least one
+         * raw byte, a block section at least its fixed header. */
+        uint64_t body = k->section_len - len;
+        if (k->n_chunks > body / CHUNK_HDR || k->n_blocks > body / (BLCK_FIXED + 8) ||
+            k->warp_insts > k->n_chunks * (uint64_t)f->chunk_max_raw ||
+            k->thread_insts > k->warp_insts * SIM_WARP_SIZE) {
+            rc = sim_error_set(err, SIM_ERR_FORMAT,
+                               "%s: byte offset %" PRIu64 ": kernel %u: implausible counts (%"
+                               PRIu64 " blocks, %" PRIu64 " chunks, %" PRIu64 " warp instructions "
+                               "in a %" PRIu64 "-byte section)", f->path, off, k->index,
+                               k->n_blocks, k->n_chunks, k->warp_insts, k->section_len);
             goto out;
         }
     }
@@ -335,7 +351,7 @@ read_blk(const struct smt_file *f, uint64_t off, uint32_t wpb, struct smt_blk *b
                              "%s: byte offset %" PRIu64 ": block header length %u, expected %u for "
                              "%u warps", f->path, off + 4, len, BLCK_FIXED + wpb * BLCK_WARP + 8, wpb);
     SIM_FORWARD_IF_ERROR(read_at(f, off, h, len, "a block header", err));
-    if (smt_get64(h + len - 8) != smt_hash(h, len - 8))
+    if (!smt_sum_ok(smt_get64(h + len - 8), smt_hash(h, len - 8)))
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: byte offset %" PRIu64 ": block header checksum mismatch",
                              f->path, off);
@@ -395,7 +411,7 @@ read_chunk(const struct smt_file *f, uint64_t off, uint8_t *comp, size_t cap, ui
                              c->raw_len, c->n_records);
     SIM_FORWARD_IF_ERROR(read_at(f, off + CHUNK_HDR, comp + CHUNK_HDR, c->comp_len,
                                  "a chunk payload", err));
-    if (smt_chunk_hash(h, comp + CHUNK_HDR, c->comp_len) != smt_get64(h + 32))
+    if (!smt_sum_ok(smt_get64(h + 32), smt_chunk_hash(h, comp + CHUNK_HDR, c->comp_len)))
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: byte offset %" PRIu64 ": chunk checksum mismatch (block %" PRIu64
                              " warp %u chunk %u is corrupt)", f->path, off, c->block, c->warp, c->seq);
@@ -816,7 +832,7 @@ smt_verify(const char *path, struct smt_totals *tot, struct sim_error *err)
         rc = read_at(&f, off, e, FEND_LEN, "the file end record", err);
         if (rc < 0)
             goto out;
-        if (smt_get32(e + 4) != FEND_LEN || smt_get64(e + 24) != smt_hash(e, 24)) {
+        if (smt_get32(e + 4) != FEND_LEN || !smt_sum_ok(smt_get64(e + 24), smt_hash(e, 24))) {
             rc = sim_error_set(err, SIM_ERR_FORMAT,
                                "%s: byte offset %" PRIu64 ": corrupt file end record", path, off);
             goto out;

@@ -178,6 +178,11 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    add.f16x2 %r3, %r2, %r2;", 20, "f16x2" },
     { 20, "    { .reg .b32 q; .reg .b32 q; }", 20, "register q declared twice in one scope" },
     { 20, "    { .reg .b32 q; } mov.u32 q, 1;", 20, "no register or variable called 'q'" },
+    /* fuzz findings (tests/fuzz/crashers/ptx): these leaked the name under ASan */
+    { 20, "    .local .u32 q[x];", 20, "bad array size 'x'" },
+    { 20, "    .shared .u32 q", 21, "expected ';'" },
+    { 6, "    .param .u64 k_param_0[0],", 6, "bad parameter array size" },
+    { 6, "    .param .u64 k_param_0", 7, "expected ',' or ')'" },
 };
 
 START_TEST(malformed_ptx)
@@ -236,6 +241,7 @@ static const struct launch_err launch_errs[] = {
     { 5, "arg = out buffer u32 32 frob", NULL, 5, "bad initialiser" },
     { 5, "arg = out buffer u32 32 random 5 1", NULL, 5, "random range 5 .. 1 is empty" },
     { 5, "arg = out buffer u32 32 random 0 1 sed 4", NULL, 5, "expected 'seed S'" },
+    { 5, "arg = out buffer u32 32 random 2 2e110", NULL, 5, "of integers outside" },
     { 5, "arg = out buffer f32 32 chase 4", NULL, 5, "chase needs 32- or 64-bit integer" },
     { 5, "arg = out buffer u32 32 chase 64", NULL, 5, "bad chase stride" },
     { 5, "arg = out buffer u32 32 file nofile.bin", NULL, 5, "cannot open" },
@@ -667,6 +673,19 @@ START_TEST(initialisers)
     }
     ck_assert_uint_eq(j, 0);
     ck_assert_uint_eq(seen, 0xff);
+    launch_free(l);
+
+    /* fuzz finding (tests/fuzz/crashers/launch): values outside the element
+     * type wrap modulo 2^bits instead of converting with undefined behaviour */
+    launch_case(5, "arg = out buffer s16 4 seq 32766 1", "arg = m s16 1048500");
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    const int16_t *h = (const int16_t *)l->args[0].data;
+    ck_assert_int_eq(h[1], 32767);
+    ck_assert_int_eq(h[2], -32768);
+    ck_assert_uint_eq(l->args[2].value & 0xffff, (uint16_t)(1048500 - 16 * 65536));
+    launch_free(l);
+    launch_case(5, "arg = out buffer u64 3 seq -1e30 1e30", NULL);
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
     launch_free(l);
 
     launch_case(5, "arg = out buffer u32 32 seq 5 3", NULL);
