@@ -865,7 +865,7 @@ as_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_er
             r = textin_next(t, &line, &len, err);
             if (r < 0)
                 return r;
-            if (r == 0 || line[0] == '#' || strncmp(line, "warp", 4) == 0)
+            if (r == 0 || line[0] == '#' || strncmp(line, "warp", 4) == 0 || blank(line))
                 return sim_error_set(err, SIM_ERR_FORMAT, "%s:%" PRIu64 ": 'insts = %" PRIu64
                                      "' (line %" PRIu64 ") but only %" PRIu64 " instruction lines "
                                      "follow", textin_path(t), textin_line(t), ninst, insts_line, i);

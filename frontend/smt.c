@@ -322,6 +322,22 @@ out:
     return rc;
 }
 
+/* Read the FEND record at off into e and check its length, its checksum
+ * and that it ends the file. */
+static int
+read_fend(const struct smt_file *f, uint64_t off, uint8_t e[FEND_LEN], struct sim_error *err)
+{
+    SIM_FORWARD_IF_ERROR(read_at(f, off, e, FEND_LEN, "the file end record", err));
+    if (smt_get32(e + 4) != FEND_LEN || !smt_sum_ok(smt_get64(e + 24), smt_hash(e, 24)))
+        return sim_error_set(err, SIM_ERR_FORMAT,
+                             "%s: byte offset %" PRIu64 ": corrupt file end record", f->path, off);
+    if (off + FEND_LEN != f->size)
+        return sim_error_set(err, SIM_ERR_FORMAT,
+                             "%s: byte offset %" PRIu64 ": %" PRIu64 " unexpected bytes after "
+                             "the end record", f->path, off + FEND_LEN, f->size - off - FEND_LEN);
+    return SIM_OK;
+}
+
 /* The section at off: 1 = a kernel, read into *k; 0 = the FEND record;
  * negative = error. */
 static int
@@ -467,7 +483,12 @@ src_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
         s->next_kern_off = s->k.off + s->k.section_len;
     int r = kern_at(&s->f, s->next_kern_off, &s->k, err);
     s->have_kernel = r > 0;
-    if (r <= 0)
+    if (r == 0) {
+        /* a file cut or damaged after its last kernel is still an error */
+        uint8_t e[FEND_LEN];
+        return read_fend(&s->f, s->next_kern_off, e, err);
+    }
+    if (r < 0)
         return r;
     s->wpb = kernel_info_warps_per_block(&s->k.ki);
     s->next_blk_off = s->k.off + s->k.len;
@@ -829,25 +850,14 @@ smt_verify(const char *path, struct smt_totals *tot, struct sim_error *err)
         goto out;
     {
         uint8_t e[FEND_LEN];
-        rc = read_at(&f, off, e, FEND_LEN, "the file end record", err);
+        rc = read_fend(&f, off, e, err);
         if (rc < 0)
             goto out;
-        if (smt_get32(e + 4) != FEND_LEN || !smt_sum_ok(smt_get64(e + 24), smt_hash(e, 24))) {
-            rc = sim_error_set(err, SIM_ERR_FORMAT,
-                               "%s: byte offset %" PRIu64 ": corrupt file end record", path, off);
-            goto out;
-        }
         if (smt_get32(e + 8) != tot->kernels || smt_get64(e + 16) != tot->warp_insts) {
             rc = sim_error_set(err, SIM_ERR_FORMAT,
                                "%s: byte offset %" PRIu64 ": file end record lists %u kernels and %"
                                PRIu64 " instructions, found %u and %" PRIu64, path, off,
                                smt_get32(e + 8), smt_get64(e + 16), tot->kernels, tot->warp_insts);
-            goto out;
-        }
-        if (off + FEND_LEN != f.size) {
-            rc = sim_error_set(err, SIM_ERR_FORMAT,
-                               "%s: byte offset %" PRIu64 ": %" PRIu64 " unexpected bytes after "
-                               "the end record", path, off + FEND_LEN, f.size - off - FEND_LEN);
             goto out;
         }
     }
