@@ -345,6 +345,19 @@ dup(const char *s)
     return xstrdup(s);
 }
 
+/* p, an array of n elements of size bytes, with room for one more: grown
+ * by doubling (16, 32, 64, ...) so that declaring n items costs O(n), not
+ * O(n^2) - %r<100000> is a 12-byte input. */
+static void *
+grow(void *p, uint32_t n, size_t size)
+{
+    if (n == 0)
+        return xrealloc(p, 16 * size);
+    if (n >= 16 && (n & (n - 1)) == 0)
+        return xrealloc(p, 2 * (size_t)n * size);
+    return p;
+}
+
 /* The register called name in the current scope, or -1. */
 static int32_t
 find_reg(const struct parser *ps, const char *name)
@@ -360,8 +373,8 @@ find_label(struct parser *ps, const char *name)
     int32_t i = names_get(&ps->labels, name);
     if (i >= 0)
         return i;
-    k->labels = xrealloc(k->labels, (k->n_labels + 1) * sizeof *k->labels);
-    k->label_at = xrealloc(k->label_at, (k->n_labels + 1) * sizeof *k->label_at);
+    k->labels = grow(k->labels, k->n_labels, sizeof *k->labels);
+    k->label_at = grow(k->label_at, k->n_labels, sizeof *k->label_at);
     k->labels[k->n_labels] = dup(name);
     k->label_at[k->n_labels] = -1;
     names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
@@ -459,8 +472,8 @@ add_reg(struct parser *ps, const char *name, uint8_t type)
         return perr(ps, "register %s declared twice in one scope", name);
     if (k->n_regs >= 100000)
         return perr(ps, "more than 100000 registers");
-    k->regs = xrealloc(k->regs, (k->n_regs + 1) * sizeof *k->regs);
-    ps->shadow = xrealloc(ps->shadow, (k->n_regs + 1) * sizeof *ps->shadow);
+    k->regs = grow(k->regs, k->n_regs, sizeof *k->regs);
+    ps->shadow = grow(ps->shadow, k->n_regs, sizeof *ps->shadow);
     ps->shadow[k->n_regs] = old;
     struct ptx_reg *r = &k->regs[k->n_regs];
     r->name = dup(name);

@@ -183,6 +183,9 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    .shared .u32 q", 21, "expected ';'" },
     { 6, "    .param .u64 k_param_0[0],", 6, "bad parameter array size" },
     { 6, "    .param .u64 k_param_0", 7, "expected ',' or ')'" },
+    /* fuzz finding: %r<N> grew the register table one entry at a time (a
+     * 10 s timeout under ASan at N = 77779); now amortised */
+    { 13, "    .reg .b32 %q<100000>;", 13, "more than 100000 registers" },
 };
 
 START_TEST(malformed_ptx)
