@@ -92,9 +92,15 @@ for n in $names; do
     [ -f "$srcdir/tests/fuzz/$n.dict" ] && dict="-dict=$srcdir/tests/fuzz/$n.dict"
     if [ "$mode" = replay ]; then
         echo "== fuzz_$n: replaying the seeds and regression inputs"
+        dirs="$srcdir/tests/fuzz/corpus/$n"
+        [ -d "$srcdir/tests/fuzz/crashers/$n" ] && dirs="$dirs $srcdir/tests/fuzz/crashers/$n"
         # shellcheck disable=SC2086
-        "$FUZZ_DIR/fuzz_$n" -runs=0 "$srcdir/tests/fuzz/corpus/$n" \
-            "$srcdir/tests/fuzz/crashers/$n" 2>&1 | tail -n 3 || status=1
+        if "$FUZZ_DIR/fuzz_$n" -runs=0 $dirs > "$FUZZ_DIR/replay-$n.log" 2>&1; then
+            tail -n 1 "$FUZZ_DIR/replay-$n.log"
+        else
+            tail -n 30 "$FUZZ_DIR/replay-$n.log"
+            status=1
+        fi
         continue
     fi
     echo "== fuzz_$n: $FUZZ_TIME s (or $FUZZ_RUNS runs), max_len $(maxlen "$n")"
