@@ -399,13 +399,31 @@ read_blk(const struct smt_file *f, uint64_t off, uint32_t wpb, struct smt_blk *b
     return SIM_OK;
 }
 
-/* Read and check a chunk header and payload at off into comp (capacity
- * cap), then inflate into raw (capacity f->chunk_max_raw). */
+/* A byte buffer sized by the chunks actually read, not by the header's
+ * largest-chunk bound (a 4 KB file may declare 16 MiB chunks; the model
+ * keeps one raw buffer per resident warp). */
+struct smt_buf {
+    uint8_t *p;
+    size_t cap;
+};
+
+static uint8_t *
+buf_need(struct smt_buf *b, size_t n)
+{
+    if (n > b->cap) {
+        b->p = xrealloc(b->p, n);
+        b->cap = n;
+    }
+    return b->p;
+}
+
+/* Read and check the chunk at off: its payload into comp, inflated into
+ * raw (each grown to this chunk's sizes once they are checked). */
 static int
-read_chunk(const struct smt_file *f, uint64_t off, uint8_t *comp, size_t cap, uint8_t *raw,
+read_chunk(const struct smt_file *f, uint64_t off, struct smt_buf *comp, struct smt_buf *raw,
            struct smt_chunk *c, struct sim_error *err)
 {
-    uint8_t *h = comp;
+    uint8_t h[CHUNK_HDR];
     SIM_FORWARD_IF_ERROR(read_at(f, off, h, CHUNK_HDR, "a chunk header", err));
     if (memcmp(h, TAG_CHNK, 4) != 0)
         return sim_error_set(err, SIM_ERR_FORMAT,
@@ -419,31 +437,31 @@ read_chunk(const struct smt_file *f, uint64_t off, uint8_t *comp, size_t cap, ui
     c->warp = smt_get32(h + 24);
     c->seq = smt_get32(h + 28);
     c->next = smt_get64(h + CHUNK_NEXT_OFF);
-    if (c->raw_len > f->chunk_max_raw || c->comp_len > cap - CHUNK_HDR || c->n_records == 0 ||
-        c->n_records > c->raw_len)
+    if (c->raw_len > f->chunk_max_raw || c->comp_len > compressBound(f->chunk_max_raw) ||
+        c->n_records == 0 || c->n_records > c->raw_len)
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: byte offset %" PRIu64 ": chunk header has implausible sizes "
                              "(%u compressed, %u raw, %u records)", f->path, off, c->comp_len,
                              c->raw_len, c->n_records);
-    SIM_FORWARD_IF_ERROR(read_at(f, off + CHUNK_HDR, comp + CHUNK_HDR, c->comp_len,
-                                 "a chunk payload", err));
-    if (!smt_sum_ok(smt_get64(h + 32), smt_chunk_hash(h, comp + CHUNK_HDR, c->comp_len)))
+    /* the header was read, so off + CHUNK_HDR <= size */
+    if (c->comp_len > f->size - off - CHUNK_HDR)
+        return sim_error_set(err, SIM_ERR_FORMAT,
+                             "%s: truncated: a chunk payload at byte offset %" PRIu64 " needs %u "
+                             "bytes, file ends at %" PRIu64, f->path, off + CHUNK_HDR,
+                             c->comp_len, f->size);
+    uint8_t *cp = buf_need(comp, c->comp_len + 1u);
+    SIM_FORWARD_IF_ERROR(read_at(f, off + CHUNK_HDR, cp, c->comp_len, "a chunk payload", err));
+    if (!smt_sum_ok(smt_get64(h + 32), smt_chunk_hash(h, cp, c->comp_len)))
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: byte offset %" PRIu64 ": chunk checksum mismatch (block %" PRIu64
                              " warp %u chunk %u is corrupt)", f->path, off, c->block, c->warp, c->seq);
-    uLongf out = f->chunk_max_raw;
-    int zr = uncompress(raw, &out, comp + CHUNK_HDR, c->comp_len);
+    uLongf out = c->raw_len;
+    int zr = uncompress(buf_need(raw, c->raw_len), &out, cp, c->comp_len);
     if (zr != Z_OK || out != c->raw_len)
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: byte offset %" PRIu64 ": chunk does not decompress to %u bytes "
                              "(zlib: %s)", f->path, off, c->raw_len, zError(zr));
     return SIM_OK;
-}
-
-static size_t
-comp_capacity(const struct smt_file *f)
-{
-    return CHUNK_HDR + compressBound(f->chunk_max_raw);
 }
 
 /* ---- streaming source --------------------------------------------------- */
@@ -456,7 +474,7 @@ struct cursor {
     uint32_t next_seq;
     uint32_t recs_left;          /* records left in the decoded chunk */
     uint32_t pos, len;           /* decode position in raw */
-    uint8_t *raw;                /* decoded chunk, chunk_max_raw bytes, lazily allocated */
+    struct smt_buf raw;          /* the decoded chunk */
     struct smtrec_state st;
 };
 
@@ -471,8 +489,7 @@ struct smt_src {
     uint32_t max_slots;
     struct cursor *cur;          /* max_slots * wpb */
     size_t n_cur;
-    uint8_t *comp;
-    size_t comp_cap;
+    struct smt_buf comp;         /* the compressed chunk being read */
 };
 
 static int
@@ -563,9 +580,7 @@ load_next_chunk(struct smt_src *s, struct cursor *c, struct sim_error *err)
 {
     struct smt_chunk ch;
 
-    if (c->raw == NULL)
-        c->raw = xmalloc(s->f.chunk_max_raw);
-    SIM_FORWARD_IF_ERROR(read_chunk(&s->f, c->next_chunk, s->comp, s->comp_cap, c->raw, &ch, err));
+    SIM_FORWARD_IF_ERROR(read_chunk(&s->f, c->next_chunk, &s->comp, &c->raw, &ch, err));
     if (ch.block != c->block || ch.warp != c->warp || ch.seq != c->next_seq)
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: byte offset %" PRIu64 ": chunk belongs to block %" PRIu64
@@ -604,7 +619,7 @@ src_next_inst(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct w
                                  c->insts_left);
         SIM_FORWARD_IF_ERROR(load_next_chunk(s, c, err));
     }
-    size_t n = smtrec_decode(&c->st, c->raw + c->pos, c->raw + c->len, wi, &why);
+    size_t n = smtrec_decode(&c->st, c->raw.p + c->pos, c->raw.p + c->len, wi, &why);
     if (n == 0)
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: block %" PRIu64 " warp %u chunk %u: bad record at byte %u of "
@@ -640,9 +655,9 @@ src_destroy(void *ctx)
 {
     struct smt_src *s = ctx;
     for (size_t i = 0; i < s->n_cur; i++)
-        free(s->cur[i].raw);
+        free(s->cur[i].raw.p);
     free(s->cur);
-    free(s->comp);
+    free(s->comp.p);
     file_close(&s->f);
     free(s);
 }
@@ -667,8 +682,6 @@ smt_source_open(const char *path, struct inst_source *src, struct sim_error *err
         return rc;
     }
     s->next_kern_off = s->f.hdr_len;
-    s->comp_cap = comp_capacity(&s->f);
-    s->comp = xmalloc(s->comp_cap);
     src->ops = &smt_source_ops;
     src->ctx = s;
     return SIM_OK;
@@ -728,7 +741,7 @@ count_record(void *arg, const struct warp_inst *wi)
 
 static int
 verify_block(const struct smt_file *f, const struct smt_kern *k, uint64_t off, uint32_t wpb,
-             uint8_t *comp, size_t cap, uint8_t *raw, struct smt_totals *tot,
+             struct smt_buf *comp, struct smt_buf *raw, struct smt_totals *tot,
              uint64_t *opc_hist, struct smt_blk *b, struct sim_error *err)
 {
     struct warp_check wc[MAX_WARPS_PER_BLOCK];
@@ -742,7 +755,7 @@ verify_block(const struct smt_file *f, const struct smt_kern *k, uint64_t off, u
     uint64_t pos = off + b->hdr_len, end = off + b->section_len;
     while (pos < end) {
         struct smt_chunk c;
-        SIM_FORWARD_IF_ERROR(read_chunk(f, pos, comp, cap, raw, &c, err));
+        SIM_FORWARD_IF_ERROR(read_chunk(f, pos, comp, raw, &c, err));
         if (c.block != b->id || c.warp >= wpb)
             return sim_error_set(err, SIM_ERR_FORMAT,
                                  "%s: byte offset %" PRIu64 ": chunk of block %" PRIu64 " warp %u "
@@ -758,7 +771,7 @@ verify_block(const struct smt_file *f, const struct smt_kern *k, uint64_t off, u
                                  "%s: byte offset %" PRIu64 ": chunk link points outside its block",
                                  f->path, pos + CHUNK_NEXT_OFF);
         struct count_ctx cc = { tot, opc_hist };
-        SIM_FORWARD_IF_ERROR(decode_chunk(f, &c, raw, count_record, &cc, err));
+        SIM_FORWARD_IF_ERROR(decode_chunk(f, &c, raw->p, count_record, &cc, err));
         w->expect_off = c.next;
         w->insts += c.n_records;
         w->chunks++;
@@ -790,15 +803,13 @@ int
 smt_verify(const char *path, struct smt_totals *tot, struct sim_error *err)
 {
     struct smt_file f;
-    uint8_t *comp = NULL, *raw = NULL;
+    struct smt_buf comp = { 0 }, raw = { 0 };
     uint64_t off;
     int rc;
 
     memset(tot, 0, sizeof *tot);
     SIM_FORWARD_IF_ERROR(file_open(&f, path, err));
     tot->bytes = f.size;
-    comp = xmalloc(comp_capacity(&f));
-    raw = xmalloc(f.chunk_max_raw);
     off = f.hdr_len;
     for (;;) {
         struct smt_kern k;
@@ -818,7 +829,7 @@ smt_verify(const char *path, struct smt_totals *tot, struct sim_error *err)
         uint64_t boff = off + k.len, kend = off + k.section_len;
         while (boff < kend) {
             struct smt_blk b;
-            rc = verify_block(&f, &k, boff, wpb, comp, comp_capacity(&f), raw, tot, hist, &b, err);
+            rc = verify_block(&f, &k, boff, wpb, &comp, &raw, tot, hist, &b, err);
             if (rc < 0)
                 goto out;
             if (nblk > 0 && b.id <= last_id) {
@@ -863,8 +874,8 @@ smt_verify(const char *path, struct smt_totals *tot, struct sim_error *err)
     }
     rc = SIM_OK;
 out:
-    free(comp);
-    free(raw);
+    free(comp.p);
+    free(raw.p);
     file_close(&f);
     return rc;
 }
@@ -987,14 +998,11 @@ int
 smt_dump(const char *path, FILE *out, const struct smt_dump_opts *o, struct sim_error *err)
 {
     struct smt_file f;
-    uint8_t *comp = NULL, *raw = NULL;
+    struct smt_buf comp = { 0 }, raw = { 0 };
     uint64_t off, printed = 0;
     int rc;
 
     SIM_FORWARD_IF_ERROR(file_open(&f, path, err));
-    size_t cap = comp_capacity(&f);
-    comp = xmalloc(cap);
-    raw = xmalloc(f.chunk_max_raw);
     off = f.hdr_len;
     for (;;) {
         struct smt_kern k;
@@ -1019,9 +1027,9 @@ smt_dump(const char *path, FILE *out, const struct smt_dump_opts *o, struct sim_
                 struct dump_ctx dc = { out, &f, k.index, b.id, w, o->limit, &printed };
                 while (coff != 0 && !(o->limit && printed >= o->limit)) {
                     struct smt_chunk c;
-                    rc = read_chunk(&f, coff, comp, cap, raw, &c, err);
+                    rc = read_chunk(&f, coff, &comp, &raw, &c, err);
                     if (rc == SIM_OK)
-                        rc = decode_chunk(&f, &c, raw, dump_record, &dc, err);
+                        rc = decode_chunk(&f, &c, raw.p, dump_record, &dc, err);
                     if (rc < 0)
                         goto out;
                     coff = c.next;
@@ -1031,8 +1039,8 @@ smt_dump(const char *path, FILE *out, const struct smt_dump_opts *o, struct sim_
         off = kend;
     }
 out:
-    free(comp);
-    free(raw);
+    free(comp.p);
+    free(raw.p);
     file_close(&f);
     return rc < 0 ? rc : SIM_OK;
 }

@@ -26,6 +26,12 @@ for f in "$dir"/as-*.traceg; do
     mkdir -p "$d" && cp "$f" "$d/kernel-1.traceg"
 done
 : > "$tmp/plainfile"
+# A valid trace whose header declares the largest chunk size (16 MiB) with
+# 4 KiB chunks: memory must follow the chunks, not the declared bound
+# (8448 resident warps on the H100 config used to reserve 16 MiB each).
+"$SMSIM" trace record --synth fma:blocks=600,threads=1024,n=4 -o "$tmp/small.smt" > /dev/null &&
+    "$SMTPATCH" "$tmp/small.smt" "$tmp/big-chunk-bound.smt" FILE+20:4=16777216 ||
+    { echo "FAIL: making big-chunk-bound.smt"; fails=$((fails + 1)); }
 
 # Without ASan, bound the address space: an implausible size must fail before
 # it is allocated.  (ASan reserves terabytes of address space up front.)
