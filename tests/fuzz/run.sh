@@ -25,6 +25,7 @@ CC=${FUZZ_CC:-clang}
 FUZZ_DIR=${FUZZ_DIR:-fuzz}
 FUZZ_TIME=${FUZZ_TIME:-60}
 FUZZ_RUNS=${FUZZ_RUNS:-0}
+[ "$FUZZ_RUNS" -gt 0 ] || FUZZ_RUNS=-1     # libFuzzer: -1 = no limit, 0 = only the corpus
 FUZZ_FLAGS=${FUZZ_FLAGS:-}
 DEFS=${FUZZ_DEFS:--DPACKAGE_VERSION=\"fuzz\" -DHAVE_LZMA=1}
 LIBS=${FUZZ_LIBS:--lz -lxxhash -llzma}
@@ -65,12 +66,6 @@ build() {
     done
 }
 
-# The working corpus of harness $1: the committed seeds, grown in $FUZZ_DIR.
-corpus() {
-    mkdir -p "$FUZZ_DIR/$1/corpus"
-    echo "$FUZZ_DIR/$1/corpus $srcdir/tests/fuzz/corpus/$1"
-}
-
 maxlen() {
     case $1 in
     smt) echo 4096 ;;
@@ -103,8 +98,9 @@ for n in $names; do
         fi
         continue
     fi
-    echo "== fuzz_$n: $FUZZ_TIME s (or $FUZZ_RUNS runs), max_len $(maxlen "$n")"
-    mkdir -p "$FUZZ_DIR/$n"
+    echo "== fuzz_$n: $FUZZ_TIME s, max_len $(maxlen "$n")"
+    # the grown corpus lives in $FUZZ_DIR/NAME/corpus; the committed seeds are read only
+    mkdir -p "$FUZZ_DIR/$n/corpus"
     # shellcheck disable=SC2086,SC2046
     (cd "$FUZZ_DIR/$n" && "../fuzz_$n" -max_total_time="$FUZZ_TIME" -runs="$FUZZ_RUNS" \
         -max_len="$(maxlen "$n")" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
