@@ -137,6 +137,17 @@ START_TEST(base_runs)
 }
 END_TEST
 
+/* Fuzz finding (tests/fuzz/crashers/ptx/branch-to-end-label.ptx): a branch
+ * to a label after the last instruction read past the block table when
+ * reconvergence points were computed.  Such a branch ends the warp. */
+START_TEST(label_at_end)
+{
+    struct sim_error err = { 0 };
+    ptx_case(24, "", NULL);             /* $L__BB0_2: is now followed only by '}' */
+    ck_assert_msg(open_and_run(&err) == SIM_OK, "%s", err.msg);
+}
+END_TEST
+
 /* ---- malformed PTX ------------------------------------------------------- */
 
 struct ptx_err {
@@ -718,6 +729,7 @@ ptx_suite(void)
     TCase *tc = tcase_create("errors");
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, base_runs);
+    tcase_add_test(tc, label_at_end);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));
