@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "sim/afile.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -42,6 +43,7 @@ usage(FILE *out)
 int
 main(int argc, char **argv)
 {
+    afile_cleanup_on_signals();
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

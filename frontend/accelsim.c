@@ -345,6 +345,9 @@ read_header(struct as_src *s, uint32_t index, struct sim_error *err)
         } else if (strcmp(k, "grid dim") == 0) {
             if (!parse_dim3(v, s->ki.grid))
                 return lerr(t, err, "expected grid dim = (x,y,z) with positive values, found '%s'", v);
+            if (kernel_info_blocks(&s->ki) > SIM_MAX_GRID_BLOCKS)
+                return lerr(t, err, "grid dim %s has %" PRIu64 " thread blocks, more than smsim's "
+                            "limit of %u", v, kernel_info_blocks(&s->ki), SIM_MAX_GRID_BLOCKS);
             have_grid = true;
         } else if (strcmp(k, "block dim") == 0) {
             if (!parse_dim3(v, s->ki.block) ||
@@ -862,7 +865,7 @@ as_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_er
             r = textin_next(t, &line, &len, err);
             if (r < 0)
                 return r;
-            if (r == 0 || line[0] == '#' || strncmp(line, "warp", 4) == 0)
+            if (r == 0 || line[0] == '#' || strncmp(line, "warp", 4) == 0 || blank(line))
                 return sim_error_set(err, SIM_ERR_FORMAT, "%s:%" PRIu64 ": 'insts = %" PRIu64
                                      "' (line %" PRIu64 ") but only %" PRIu64 " instruction lines "
                                      "follow", textin_path(t), textin_line(t), ninst, insts_line, i);

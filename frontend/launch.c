@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,15 @@
 #include "sim/kvfile.h"
 
 #define MAX_ARGS 64
-#define MAX_BUFFER_BYTES (UINT64_C(8) << 30)   /* all buffers together */
+#define MAX_BUFFER_BYTES (UINT64_C(8) << 30)   /* all buffers together, by default */
+
+static uint64_t buffer_limit = MAX_BUFFER_BYTES;
+
+void
+launch_set_buffer_limit(uint64_t bytes)
+{
+    buffer_limit = bytes != 0 ? bytes : MAX_BUFFER_BYTES;
+}
 
 static const char *const type_names[LT_COUNT] = { "u8", "s8", "u16", "s16", "u32", "s32",
                                                   "u64", "s64", "f32", "f64" };
@@ -67,20 +76,40 @@ splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* v truncated toward zero and reduced modulo 2^64 (NaN gives 0): the bit
+ * pattern of an integer element, defined for every double.  Values in the
+ * range of int64_t or uint64_t convert exactly as a C cast would. */
+static uint64_t
+wrap_u64(double v)
+{
+    const double two63 = 9223372036854775808.0, two64 = 18446744073709551616.0;
+    if (isnan(v))
+        return 0;
+    if (v >= -two63 && v < two63)
+        return (uint64_t)(int64_t)v;
+    if (v >= two63 && v < two64)
+        return (uint64_t)v;
+    double m = fmod(trunc(v), two64);  /* exact: |v| >= 2^63 is an integer */
+    if (isnan(m))
+        return 0;                      /* infinities */
+    return m < 0 ? (uint64_t)0 - (uint64_t)(-m) : (uint64_t)m;
+}
+
+/* Store v as one element of type at p (little-endian).  Integer types take
+ * the low bytes of wrap_u64(v), so out-of-range values wrap instead of
+ * being undefined. */
 static void
 store(uint8_t *p, unsigned type, double v)
 {
-    switch (type) {
-    case LT_U8: { uint8_t x = (uint8_t)(int64_t)v; memcpy(p, &x, 1); break; }
-    case LT_S8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
-    case LT_U16: { uint16_t x = (uint16_t)(int64_t)v; memcpy(p, &x, 2); break; }
-    case LT_S16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
-    case LT_U32: { uint32_t x = (uint32_t)(int64_t)v; memcpy(p, &x, 4); break; }
-    case LT_S32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
-    case LT_U64: { uint64_t x = v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v; memcpy(p, &x, 8); break; }
-    case LT_S64: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
-    case LT_F32: { float x = (float)v; memcpy(p, &x, 4); break; }
-    default: { double x = v; memcpy(p, &x, 8); break; }
+    if (type == LT_F32) {
+        float x = (float)v;
+        memcpy(p, &x, 4);
+    } else if (type == LT_F64) {
+        memcpy(p, &v, 8);
+    } else {
+        uint64_t x = wrap_u64(v);
+        for (unsigned i = 0; i < launch_type_bytes(type); i++)
+            p[i] = (uint8_t)(x >> (8 * i));
     }
 }
 
@@ -132,8 +161,9 @@ launch_fill(uint8_t *dst, unsigned type, uint64_t n, unsigned init, double lo, d
             if (launch_type_is_float(type)) {
                 v = lo + (hi - lo) * ((double)(r >> 11) * (1.0 / 9007199254740992.0));
             } else {
+                /* parse_arg keeps integer ranges inside int64_t */
                 int64_t a = (int64_t)lo, z = (int64_t)hi;
-                uint64_t span = (uint64_t)(z - a) + 1;
+                uint64_t span = (uint64_t)z - (uint64_t)a + 1;
                 v = (double)(a + (int64_t)(span ? r % span : r));
             }
             break;
@@ -249,9 +279,10 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
     a.buffer = true;
     a.type = (uint8_t)t;
     a.count = cnt;
-    if (cnt > MAX_BUFFER_BYTES / launch_type_bytes((unsigned)t) ||
-        *total + cnt * launch_type_bytes((unsigned)t) > MAX_BUFFER_BYTES)
-        return sim_error_set(err, SIM_ERR_NOMEM, "%s: buffers larger than 8 GiB in all", where);
+    if (cnt > buffer_limit / launch_type_bytes((unsigned)t) ||
+        *total + cnt * launch_type_bytes((unsigned)t) > buffer_limit)
+        return sim_error_set(err, SIM_ERR_NOMEM, "%s: buffers larger than %" PRIu64 " bytes in all",
+                             where, buffer_limit);
     a.bytes = cnt * launch_type_bytes((unsigned)t);
     const char *init = tok[4];
     char **rest = &tok[5];
@@ -281,6 +312,10 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
         if (a.hi < a.lo)
             return sim_error_set(err, SIM_ERR_FORMAT, "%s: random range %g .. %g is empty", where,
                                  a.lo, a.hi);
+        if (!launch_type_is_float((unsigned)t) &&
+            (a.lo < -9223372036854775808.0 || a.hi >= 9223372036854775808.0))
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: random range %g .. %g of integers "
+                                 "outside -2^63 .. 2^63-1", where, a.lo, a.hi);
     } else if (strcmp(init, "chase") == 0 && (nr == 1 || nr == 3)) {
         a.init = LI_CHASE;
         a.seed = 1;
@@ -375,6 +410,12 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             if (!parse_dims(v, l->grid)) {
                 rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: expected grid = X[, Y[, Z]] with "
                                    "positive values below 2^31", where);
+                break;
+            }
+            uint64_t nb = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+            if (nb > SIM_MAX_GRID_BLOCKS) {
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: the grid has %" PRIu64 " blocks, "
+                                   "more than smsim's limit of %u", where, nb, SIM_MAX_GRID_BLOCKS);
                 break;
             }
             l->line_grid = lineno;

@@ -73,6 +73,11 @@ struct launch {
 int launch_parse(const char *path, struct launch **out, struct sim_error *err);
 void launch_free(struct launch *l);
 
+/* Largest total of buffer bytes a launch file may declare (0 restores the
+ * default, 8 GiB); more is SIM_ERR_NOMEM naming the line.  The fuzz harness
+ * lowers it. */
+void launch_set_buffer_limit(uint64_t bytes);
+
 /* Write every `output` buffer (each atomically), creating missing parent
  * directories.  outdir, if not NULL, replaces the launch file's directory
  * as the base of relative output paths. */

@@ -98,7 +98,8 @@ ptx_ir_reconvergence(struct ptx_kernel *k, const char *path, struct sim_error *e
         int32_t fall = last + 1 < n ? (int32_t)blk_of[last + 1] : (int32_t)nb;
         succ[b][0] = succ[b][1] = -1;
         if (in->op == PTXOP_BRA) {
-            succ[b][0] = (int32_t)blk_of[in->target];
+            /* a label after the last instruction is the exit, as in ptx_exec */
+            succ[b][0] = (uint32_t)in->target < n ? (int32_t)blk_of[in->target] : (int32_t)nb;
             if (in->guard >= 0)
                 succ[b][1] = fall;
         } else if ((in->op == PTXOP_RET || in->op == PTXOP_EXIT) && in->guard < 0) {

@@ -345,6 +345,19 @@ dup(const char *s)
     return xstrdup(s);
 }
 
+/* p, an array of n elements of size bytes, with room for one more: grown
+ * by doubling (16, 32, 64, ...) so that declaring n items costs O(n), not
+ * O(n^2) - %r<100000> is a 12-byte input. */
+static void *
+grow(void *p, uint32_t n, size_t size)
+{
+    if (n == 0)
+        return xrealloc(p, 16 * size);
+    if (n >= 16 && (n & (n - 1)) == 0)
+        return xrealloc(p, 2 * (size_t)n * size);
+    return p;
+}
+
 /* The register called name in the current scope, or -1. */
 static int32_t
 find_reg(const struct parser *ps, const char *name)
@@ -360,8 +373,8 @@ find_label(struct parser *ps, const char *name)
     int32_t i = names_get(&ps->labels, name);
     if (i >= 0)
         return i;
-    k->labels = xrealloc(k->labels, (k->n_labels + 1) * sizeof *k->labels);
-    k->label_at = xrealloc(k->label_at, (k->n_labels + 1) * sizeof *k->label_at);
+    k->labels = grow(k->labels, k->n_labels, sizeof *k->labels);
+    k->label_at = grow(k->label_at, k->n_labels, sizeof *k->label_at);
     k->labels[k->n_labels] = dup(name);
     k->label_at[k->n_labels] = -1;
     names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
@@ -459,8 +472,8 @@ add_reg(struct parser *ps, const char *name, uint8_t type)
         return perr(ps, "register %s declared twice in one scope", name);
     if (k->n_regs >= 100000)
         return perr(ps, "more than 100000 registers");
-    k->regs = xrealloc(k->regs, (k->n_regs + 1) * sizeof *k->regs);
-    ps->shadow = xrealloc(ps->shadow, (k->n_regs + 1) * sizeof *ps->shadow);
+    k->regs = grow(k->regs, k->n_regs, sizeof *k->regs);
+    ps->shadow = grow(ps->shadow, k->n_regs, sizeof *ps->shadow);
     ps->shadow[k->n_regs] = old;
     struct ptx_reg *r = &k->regs[k->n_regs];
     r->name = dup(name);
@@ -578,6 +591,43 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
     return SIM_OK;
 }
 
+/* The rest of a variable declaration after its name: array sizes and an
+ * initialiser, into *s.  On error the caller frees s->name and s->init. */
+static int
+parse_var_shape(struct parser *ps, uint8_t space, uint8_t type, struct ptx_sym *s)
+{
+    bool unsized = false;
+    while (is_punct(ps, '[')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        if (is_punct(ps, ']')) {
+            unsized = true;
+        } else {
+            int64_t d;
+            if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
+                return perr(ps, "bad array size '%s'", ps->tok);
+            }
+            if (s->size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
+                return perr(ps, "array too large");
+            }
+            s->size *= (uint64_t)d;
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
+    }
+    if (unsized) {
+        if (space != PS_SHARED) {
+            return perr(ps, "unsized array %s outside shared memory", s->name);
+        }
+        s->size = 0;
+        s->external = true;
+    }
+    if (is_punct(ps, '=')) {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        SIM_FORWARD_IF_ERROR(parse_init(ps, s, type));
+    }
+    return SIM_OK;
+}
+
 /* [.align N] .type name[N][M]... [= init] ;  for .shared/.local/.global/.const.
  * Appends to syms (module or kernel). */
 static int
@@ -610,44 +660,13 @@ parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym *
     s.type = type;
     s.align = align ? align : ptx_type_bytes(type);
     s.size = ptx_type_bytes(type);
-    SIM_FORWARD_IF_ERROR(next(ps));
-    bool unsized = false;
-    while (is_punct(ps, '[')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        if (is_punct(ps, ']')) {
-            unsized = true;
-        } else {
-            int64_t d;
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
-                free(s.name);
-                return perr(ps, "bad array size '%s'", ps->tok);
-            }
-            if (s.size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
-                free(s.name);
-                return perr(ps, "array too large");
-            }
-            s.size *= (uint64_t)d;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        }
-        SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
-    }
-    if (unsized) {
-        if (space != PS_SHARED) {
-            int rc = perr(ps, "unsized array %s outside shared memory", s.name);
-            free(s.name);
-            return rc;
-        }
-        s.size = 0;
-        s.external = true;
-    }
-    if (is_punct(ps, '=')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        int rc = parse_init(ps, &s, type);
-        if (rc < 0) {
-            free(s.name);
-            free(s.init);
-            return rc;
-        }
+    int rc = next(ps);
+    if (rc == SIM_OK)
+        rc = parse_var_shape(ps, space, type, &s);
+    if (rc < 0) {
+        free(s.name);
+        free(s.init);
+        return rc;
     }
     *syms = xrealloc(*syms, (*n + 1) * sizeof **syms);
     (*syms)[(*n)++] = s;
@@ -1187,6 +1206,21 @@ parse_body(struct parser *ps)
     return SIM_OK;
 }
 
+/* An optional parameter array suffix "[N]" (1 <= N <= 65536): *d = N, or
+ * 1 when there is none. */
+static int
+parse_param_dim(struct parser *ps, int64_t *d)
+{
+    *d = 1;
+    if (!is_punct(ps, '['))
+        return SIM_OK;
+    SIM_FORWARD_IF_ERROR(next(ps));
+    if (ps->kind != TK_NUM || !parse_int(ps->tok, d) || *d <= 0 || *d > 65536)
+        return perr(ps, "bad parameter array size");
+    SIM_FORWARD_IF_ERROR(next(ps));
+    return expect_punct(ps, ']');
+}
+
 /* .entry NAME ( params ) [performance directives] { body } */
 static int
 parse_entry(struct parser *ps)
@@ -1211,8 +1245,6 @@ parse_entry(struct parser *ps)
                 return perr(ps, "expected .param in the parameter list of %s, found '%s'",
                             k->name, ps->tok);
             SIM_FORWARD_IF_ERROR(next(ps));
-            struct ptx_sym *tmp = NULL;
-            uint32_t nt = 0;
             /* reuse the variable parser up to the name; params end with ',' or ')' */
             uint32_t align = 0;
             uint8_t type = 0;
@@ -1230,8 +1262,6 @@ parse_entry(struct parser *ps)
                 }
                 SIM_FORWARD_IF_ERROR(next(ps));
             }
-            (void)tmp;
-            (void)nt;
             if (type == 0 || ps->kind != TK_WORD)
                 return perr(ps, "malformed parameter of %s", k->name);
             struct ptx_sym p = { 0 };
@@ -1239,18 +1269,15 @@ parse_entry(struct parser *ps)
             p.space = PS_PARAM;
             p.type = type;
             p.size = ptx_type_bytes(type);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (is_punct(ps, '[')) {
-                SIM_FORWARD_IF_ERROR(next(ps));
-                int64_t d;
-                if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d <= 0 || d > 65536) {
-                    free(p.name);
-                    return perr(ps, "bad parameter array size");
-                }
-                p.size *= (uint64_t)d;
-                SIM_FORWARD_IF_ERROR(next(ps));
-                SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
+            int64_t d = 1;
+            int rc = next(ps);
+            if (rc == SIM_OK)
+                rc = parse_param_dim(ps, &d);
+            if (rc < 0) {
+                free(p.name);
+                return rc;
             }
+            p.size *= (uint64_t)d;
             p.align = align ? align : ptx_type_bytes(type);
             k->param_bytes = (k->param_bytes + p.align - 1) / p.align * p.align;
             p.offset = k->param_bytes;

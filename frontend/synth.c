@@ -371,7 +371,7 @@ synth_source_open(const char *spec, struct inst_source *src, struct sim_error *e
         const char *key = kv, *val = eq + 1;
         uint64_t v;
         if (strcmp(key, "blocks") == 0) {
-            rc = parse_u64(spec, key, val, 1, UINT32_MAX, &v, err);
+            rc = parse_u64(spec, key, val, 1, SIM_MAX_GRID_BLOCKS, &v, err);
             s->blocks = v;
         } else if (strcmp(key, "threads") == 0) {
             rc = parse_u64(spec, key, val, 32, SIM_MAX_THREADS_PER_BLOCK, &v, err);

@@ -3,7 +3,10 @@
 #
 #   scripts/build.sh demo    install what is missing, build, simulate a bundled kernel
 #                            (HotSpot, from its PTX) on the H100
-#   scripts/build.sh check   install what is missing, build, run every test (make check)
+#   scripts/build.sh check   install what is missing, build, run every test (make check),
+#                            then build again with ASan+UBSan in build-san/ and run the
+#                            Check suites and the robustness tests there
+#                            (make check-sanitizer; SMSIM_NO_SANITIZER=1 skips it)
 #   scripts/build.sh build   install what is missing and build only
 #
 # Safe to re-run: packages are installed only when missing (apt-get needs
@@ -12,7 +15,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PKGS="build-essential autoconf automake pkg-config zlib1g-dev libxxhash-dev liblzma-dev check python3 gnuplot-nox"
+PKGS="build-essential autoconf automake pkg-config zlib1g-dev libxxhash-dev liblzma-dev check python3 gnuplot-nox valgrind"
 
 deps() {
     missing=""
@@ -33,16 +36,19 @@ deps() {
     apt-get install -y -q --no-install-recommends $missing
 }
 
+# build [DIR [CONFIGURE FLAGS...]]: configure (once) and build in DIR (default build).
 build() {
+    dir=${1:-build}
+    [ $# -gt 0 ] && shift
     if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
         autoreconf -fi
     fi
-    mkdir -p build
-    if [ ! -f build/Makefile ]; then
+    mkdir -p "$dir"
+    if [ ! -f "$dir/Makefile" ]; then
         # shellcheck disable=SC2086
-        (cd build && ../configure --enable-werror ${SMSIM_CONFIGURE_FLAGS:-})
+        (cd "$dir" && ../configure --enable-werror "$@" ${SMSIM_CONFIGURE_FLAGS:-})
     fi
-    make -C build -j"$(nproc)"
+    make -C "$dir" -j"$(nproc)"
 }
 
 case "${1:-}" in
@@ -59,6 +65,14 @@ check)
     if ! make -C build -j"$(nproc)" check; then
         cat build/test-suite.log 2>/dev/null || true
         exit 1
+    fi
+    if [ -z "${SMSIM_NO_SANITIZER:-}" ]; then
+        echo "build.sh: the sanitizer pass (ASan + UBSan) in build-san/"
+        build build-san --enable-asan --enable-ubsan
+        if ! make -C build-san -j"$(nproc)" check-sanitizer; then
+            cat build-san/test-suite.log 2>/dev/null || true
+            exit 1
+        fi
     fi
     ;;
 build)

@@ -1,13 +1,68 @@
 /*
  * afile.c - temporary file + rename.
+ *
+ * Temporary files not yet committed or aborted are listed in pending[] so
+ * that afile_cleanup_on_signals()' handler can remove them when the process
+ * is interrupted.  A slot holds the pointer af->tmp from afile_open() until
+ * after the rename or unlink, and the string is freed only after its slot is
+ * cleared, so the handler never reads freed memory.
  */
 #include "sim/afile.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define AFILE_MAX_PENDING 64     /* more open at once still work, uncleaned on a signal */
+
+static _Atomic(char *) pending[AFILE_MAX_PENDING];
+static pid_t cleanup_pid;        /* the process that installed the handler (not its children) */
+
+/* Replace the first slot holding from by to: track with (NULL, tmp), untrack
+ * with (tmp, NULL).  A full table just leaves a temporary untracked. */
+static void
+swap_slot(char *from, char *to)
+{
+    for (size_t i = 0; i < AFILE_MAX_PENDING; i++) {
+        char *expected = from;
+        if (atomic_compare_exchange_strong(&pending[i], &expected, to))
+            return;
+    }
+}
+
+/* Remove the pending temporaries, then die of the signal as if unhandled. */
+static void
+on_signal(int sig)
+{
+    if (getpid() == cleanup_pid) {
+        for (size_t i = 0; i < AFILE_MAX_PENDING; i++) {
+            char *p = atomic_load(&pending[i]);
+            if (p != NULL)
+                unlink(p);
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void
+afile_cleanup_on_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    struct sigaction sa, old;
+
+    cleanup_pid = getpid();
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+}
 
 int
 afile_open(struct afile *af, const char *path, struct sim_error *err)
@@ -47,6 +102,7 @@ afile_open(struct afile *af, const char *path, struct sim_error *err)
                              strerror(e));
     }
     af->path = xstrdup(path);
+    swap_slot(NULL, af->tmp);
     return SIM_OK;
 }
 
@@ -76,6 +132,7 @@ afile_commit(struct afile *af, struct sim_error *err)
                            strerror(errno));
     if (rc != SIM_OK)
         unlink(af->tmp);
+    swap_slot(af->tmp, NULL);
     free(af->tmp);
     free(af->path);
     af->tmp = NULL;
@@ -90,6 +147,7 @@ afile_abort(struct afile *af)
         if (af->fp != NULL)
             fclose(af->fp);
         unlink(af->tmp);
+        swap_slot(af->tmp, NULL);
         free(af->tmp);
     }
     free(af->path);

@@ -31,6 +31,13 @@ int afile_commit(struct afile *af, struct sim_error *err);
  * a zeroed struct). */
 void afile_abort(struct afile *af);
 
+/* Install handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT (unless
+ * ignored) that remove every temporary file not yet committed, then let the
+ * signal end the process as usual (exit status 128 + signal).  The CLI calls
+ * it once at start; a SIGKILL still leaves the destinations untouched but
+ * may leave a PATH.tmp.XXXXXX behind. */
+void afile_cleanup_on_signals(void);
+
 /* Write a whole file atomically from a callback that prints into fp. */
 int afile_write(const char *path, void (*print)(FILE *fp, void *arg), void *arg,
                 struct sim_error *err);

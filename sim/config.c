@@ -270,28 +270,50 @@ config_defaults(struct sim_config *cfg)
 
 #define MAX_INCLUDE_DEPTH 16
 
+/* The files being read, outermost first, to find include cycles. */
+struct include_stack {
+    int n;
+    dev_t dev[MAX_INCLUDE_DEPTH + 1];
+    ino_t ino[MAX_INCLUDE_DEPTH + 1];
+};
+
 static int
-load_file(struct sim_config *cfg, const char *path, int depth, struct cfg_origin *origin,
-          struct sim_error *err)
+load_file(struct sim_config *cfg, const char *path, struct include_stack *inc_stack,
+          struct cfg_origin *origin, struct sim_error *err)
 {
     struct kvfile kf;
+    struct stat st;
     char *key, *val;
     unsigned *set_at;
     int rc;
 
-    if (depth > MAX_INCLUDE_DEPTH)
-        return sim_error_set(err, SIM_ERR_CONFIG,
-                             "%s: includes nested more than %d deep (an include cycle?)",
+    if (inc_stack->n > MAX_INCLUDE_DEPTH)
+        return sim_error_set(err, SIM_ERR_CONFIG, "%s: includes nested more than %d deep",
                              path, MAX_INCLUDE_DEPTH);
     rc = kvfile_open(&kf, path, "config", SIM_ERR_CONFIG, err);
     if (rc < 0)
         return rc;
+    if (fstat(fileno(kf.fp), &st) != 0) {
+        rc = sim_error_set(err, SIM_ERR_IO, "%s: %s", path, strerror(errno));
+        kvfile_close(&kf);
+        return rc;
+    }
+    for (int i = 0; i < inc_stack->n; i++) {
+        if (inc_stack->dev[i] == st.st_dev && inc_stack->ino[i] == st.st_ino) {
+            kvfile_close(&kf);
+            return sim_error_set(err, SIM_ERR_CONFIG, "%s: include cycle (the file includes "
+                                 "itself%s)", path, i + 1 < inc_stack->n ? " indirectly" : "");
+        }
+    }
+    inc_stack->dev[inc_stack->n] = st.st_dev;
+    inc_stack->ino[inc_stack->n] = st.st_ino;
+    inc_stack->n++;
     set_at = xcalloc(NFIELDS, sizeof *set_at);
     while ((rc = kvfile_next(&kf, &key, &val, err)) > 0) {
         const char *where = kf.where;
         if (strcmp(key, "include") == 0) {
             char *inc = kv_resolve(path, val);
-            rc = load_file(cfg, inc, depth + 1, origin, err);
+            rc = load_file(cfg, inc, inc_stack, origin, err);
             free(inc);
             if (rc < 0) {
                 sim_error_prefix(err, "%s: in included file: ", where);
@@ -318,6 +340,7 @@ load_file(struct sim_config *cfg, const char *path, int depth, struct cfg_origin
     }
     free(set_at);
     kvfile_close(&kf);
+    inc_stack->n--;
     return rc < 0 ? rc : SIM_OK;
 }
 
@@ -325,7 +348,8 @@ int
 config_load_file(struct sim_config *cfg, const char *path, struct cfg_origin *origin,
                  struct sim_error *err)
 {
-    return load_file(cfg, path, 0, origin, err);
+    struct include_stack inc_stack = { 0 };
+    return load_file(cfg, path, &inc_stack, origin, err);
 }
 
 int

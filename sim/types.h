@@ -25,6 +25,9 @@ typedef uint64_t sim_addr_t;    /* byte address in a simulated memory space */
 #define SIM_MAX_WARPS_PER_SM    64u      /* resident warps per SM */
 #define SIM_MAX_BLOCKS_PER_SM   32u      /* resident thread blocks per SM */
 #define SIM_MAX_THREADS_PER_BLOCK 1024u
+#define SIM_MAX_GRID_BLOCKS     0x7fffffffu  /* blocks per kernel (grid x*y*z): every frontend
+                                              * rejects a larger grid (exit 2) before sizing
+                                              * anything by it */
 #define SIM_MAX_DST             4u       /* destination registers per instruction */
 #define SIM_MAX_SRC             6u       /* source registers per instruction */
 #define SIM_MAX_REGS            65536u   /* register ids are < this (16-bit ids) */

@@ -137,6 +137,17 @@ START_TEST(base_runs)
 }
 END_TEST
 
+/* Fuzz finding (tests/fuzz/crashers/ptx/branch-to-end-label.ptx): a branch
+ * to a label after the last instruction read past the block table when
+ * reconvergence points were computed.  Such a branch ends the warp. */
+START_TEST(label_at_end)
+{
+    struct sim_error err = { 0 };
+    ptx_case(24, "", NULL);             /* $L__BB0_2: is now followed only by '}' */
+    ck_assert_msg(open_and_run(&err) == SIM_OK, "%s", err.msg);
+}
+END_TEST
+
 /* ---- malformed PTX ------------------------------------------------------- */
 
 struct ptx_err {
@@ -178,6 +189,14 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    add.f16x2 %r3, %r2, %r2;", 20, "f16x2" },
     { 20, "    { .reg .b32 q; .reg .b32 q; }", 20, "register q declared twice in one scope" },
     { 20, "    { .reg .b32 q; } mov.u32 q, 1;", 20, "no register or variable called 'q'" },
+    /* fuzz findings (tests/fuzz/crashers/ptx): these leaked the name under ASan */
+    { 20, "    .local .u32 q[x];", 20, "bad array size 'x'" },
+    { 20, "    .shared .u32 q", 21, "expected ';'" },
+    { 6, "    .param .u64 k_param_0[0],", 6, "bad parameter array size" },
+    { 6, "    .param .u64 k_param_0", 7, "expected ',' or ')'" },
+    /* fuzz finding: %r<N> grew the register table one entry at a time (a
+     * 10 s timeout under ASan at N = 77779); now amortised */
+    { 13, "    .reg .b32 %q<100000>;", 13, "more than 100000 registers" },
 };
 
 START_TEST(malformed_ptx)
@@ -236,6 +255,7 @@ static const struct launch_err launch_errs[] = {
     { 5, "arg = out buffer u32 32 frob", NULL, 5, "bad initialiser" },
     { 5, "arg = out buffer u32 32 random 5 1", NULL, 5, "random range 5 .. 1 is empty" },
     { 5, "arg = out buffer u32 32 random 0 1 sed 4", NULL, 5, "expected 'seed S'" },
+    { 5, "arg = out buffer u32 32 random 2 2e110", NULL, 5, "of integers outside" },
     { 5, "arg = out buffer f32 32 chase 4", NULL, 5, "chase needs 32- or 64-bit integer" },
     { 5, "arg = out buffer u32 32 chase 64", NULL, 5, "bad chase stride" },
     { 5, "arg = out buffer u32 32 file nofile.bin", NULL, 5, "cannot open" },
@@ -717,6 +737,19 @@ START_TEST(initialisers)
     ck_assert_uint_eq(seen, 0xff);
     launch_free(l);
 
+    /* fuzz finding (tests/fuzz/crashers/launch): values outside the element
+     * type wrap modulo 2^bits instead of converting with undefined behaviour */
+    launch_case(5, "arg = out buffer s16 4 seq 32766 1", "arg = m s16 1048500");
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    const int16_t *h = (const int16_t *)l->args[0].data;
+    ck_assert_int_eq(h[1], 32767);
+    ck_assert_int_eq(h[2], -32768);
+    ck_assert_uint_eq(l->args[2].value & 0xffff, (uint16_t)(1048500 - 16 * 65536));
+    launch_free(l);
+    launch_case(5, "arg = out buffer u64 3 seq -1e30 1e30", NULL);
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    launch_free(l);
+
     launch_case(5, "arg = out buffer u32 32 seq 5 3", NULL);
     ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
     a = (const uint32_t *)l->args[0].data;
@@ -744,6 +777,7 @@ ptx_suite(void)
     TCase *tc = tcase_create("errors");
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, base_runs);
+    tcase_add_test(tc, label_at_end);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

@@ -10,6 +10,7 @@
 
 #include "frontend/record.h"
 #include "frontend/smt.h"
+#include "frontend/smt_layout.h"
 #include "frontend/smt_writer.h"
 #include "frontend/smtrec.h"
 #include "frontend/synth.h"
@@ -254,6 +255,17 @@ spit(const char *path, const uint8_t *b, size_t n)
     fclose(fp);
 }
 
+/* A fresh test trace (write_test_file(chunk)) in path and its bytes; bad
+ * gets a second temporary name for the damaged copy. */
+static uint8_t *
+test_file_bytes(char path[512], char bad[512], uint32_t chunk, size_t *n)
+{
+    snprintf(path, 512, "%s", testlib_tmpfile(".smt"));
+    snprintf(bad, 512, "%s", testlib_tmpfile(".smt"));
+    write_test_file(path, chunk);
+    return slurp(path, n);
+}
+
 /* Offset of the n-th occurrence of tag. */
 static size_t
 find_tag(const uint8_t *b, size_t len, const char *tag, unsigned nth)
@@ -268,11 +280,8 @@ find_tag(const uint8_t *b, size_t len, const char *tag, unsigned nth)
 START_TEST(test_corrupt_chunk_names_offset)
 {
     char path[512], bad[512], want[64];
-    snprintf(path, sizeof path, "%s", testlib_tmpfile(".smt"));
-    snprintf(bad, sizeof bad, "%s", testlib_tmpfile(".smt"));
-    write_test_file(path, 600);
     size_t n;
-    uint8_t *b = slurp(path, &n);
+    uint8_t *b = test_file_bytes(path, bad, 600, &n);
     size_t chunk = find_tag(b, n, "CHNK", 5);
     uint32_t comp = (uint32_t)b[chunk + 4] | (uint32_t)b[chunk + 5] << 8;
     ck_assert_uint_gt(comp, 8);
@@ -293,11 +302,8 @@ END_TEST
 START_TEST(test_truncated_file_names_offset)
 {
     char path[512], bad[512];
-    snprintf(path, sizeof path, "%s", testlib_tmpfile(".smt"));
-    snprintf(bad, sizeof bad, "%s", testlib_tmpfile(".smt"));
-    write_test_file(path, 600);
     size_t n;
-    uint8_t *b = slurp(path, &n);
+    uint8_t *b = test_file_bytes(path, bad, 600, &n);
     size_t cuts[] = { n - 1, n - 32, n / 2, find_tag(b, n, "CHNK", 3) + 20, 100, 9, 0 };
     for (size_t i = 0; i < SIM_ARRAY_LEN(cuts); i++) {
         struct smt_totals t;
@@ -326,11 +332,8 @@ END_TEST
 START_TEST(test_bad_headers)
 {
     char path[512], bad[512];
-    snprintf(path, sizeof path, "%s", testlib_tmpfile(".smt"));
-    snprintf(bad, sizeof bad, "%s", testlib_tmpfile(".smt"));
-    write_test_file(path, 0);
     size_t n;
-    uint8_t *b = slurp(path, &n);
+    uint8_t *b = test_file_bytes(path, bad, 0, &n);
     struct smt_totals t;
     struct sim_error err = { 0 };
     struct inst_source src;
@@ -359,6 +362,33 @@ START_TEST(test_bad_headers)
     ck_assert_int_eq(smt_verify(bad, &t, &err), SIM_ERR_FORMAT);
     ck_assert_ptr_nonnull(strstr(err.msg, "kernel header checksum mismatch"));
     ck_assert_int_eq(smt_source_open("/nonexistent.smt", &src, &err), SIM_ERR_IO);
+    free(b);
+    unlink(path);
+    unlink(bad);
+}
+END_TEST
+
+/* Fuzz finding (tests/fuzz/crashers/smt/opnames-count-null-free.smt): an
+ * opcode-name count above 65536 in a header with a valid checksum made the
+ * reader free names from a NULL table.  Now a format error. */
+START_TEST(test_huge_opname_count)
+{
+    char path[512], bad[512];
+    size_t n;
+    uint8_t *b = test_file_bytes(path, bad, 0, &n);
+    uint32_t hlen = smt_get32(b + 12);
+    size_t count_at = 26 + smt_get16(b + 24);   /* after the producer string */
+    uint32_t counts[] = { 70000, 65536, 0xffffffffu };
+    for (size_t i = 0; i < SIM_ARRAY_LEN(counts); i++) {
+        struct smt_totals t;
+        struct sim_error err = { 0 };
+        smt_put32(b + count_at, counts[i]);
+        smt_put64(b + hlen - 8, smt_hash(b, hlen - 8));
+        spit(bad, b, n);
+        ck_assert_int_eq(smt_verify(bad, &t, &err), SIM_ERR_FORMAT);
+        ck_assert_msg(strstr(err.msg, "byte offset 24: malformed file header") != NULL, "%s",
+                      err.msg);
+    }
     free(b);
     unlink(path);
     unlink(bad);
@@ -441,6 +471,7 @@ smt_suite(void)
     tcase_add_test(tc, test_corrupt_chunk_names_offset);
     tcase_add_test(tc, test_truncated_file_names_offset);
     tcase_add_test(tc, test_bad_headers);
+    tcase_add_test(tc, test_huge_opname_count);
     tcase_add_test(tc, test_synth_record_matches_direct);
     tcase_add_test(tc, test_writer_rejects_bad_input_and_leaves_no_file);
     suite_add_tcase(s, tc);
