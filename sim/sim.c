@@ -77,12 +77,6 @@ sim_costs(const struct sim *s)
     return &s->costs;
 }
 
-evq *
-sim_evq(struct sim *s)
-{
-    return s->q;
-}
-
 const struct occ_result *
 sim_occupancy(const struct sim *s)
 {

@@ -316,8 +316,10 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
             finish_warp(sm, k, t);
     }
     sm_flush(sm, t);             /* a block of empty warps is done at once */
-    if (sm->failed)
-        return sim_error_set(err, sm->err.code, "%s", sm->err.msg);
+    if (sm->failed) {
+        *err = sm->err;
+        return err->code;
+    }
     sm_wake(sm, t);
     return SIM_OK;
 }

@@ -226,7 +226,6 @@ void sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp);
 
 /* sim.c callbacks used by the SM */
 const struct sm_costs *sim_costs(const struct sim *s);
-evq *sim_evq(struct sim *s);
 void sim_block_done(struct sim *s, struct sm *sm, uint32_t blk, sim_cycle_t when);
 void sim_fail(struct sim *s, const struct sim_error *err);
 bool sim_failed(const struct sim *s);
