@@ -127,6 +127,20 @@ xcalloc(size_t count, size_t size)
 }
 
 void *
+xcalloc_aligned(size_t count, size_t size, size_t align)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+        out_of_memory(SIZE_MAX);
+    size_t n = count * size;
+    n = n == 0 ? align : (n + align - 1) / align * align;   /* aligned_alloc wants a multiple */
+    void *p = aligned_alloc(align, n);
+    if (p == NULL)
+        out_of_memory(n);
+    memset(p, 0, n);
+    return p;
+}
+
+void *
 xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);

@@ -91,6 +91,9 @@ _Noreturn void sim_panic_at(const char *file, int line, sim_cycle_t cycle,
 /* ---- allocation (never returns NULL) --------------------------------- */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
+/* xcalloc() of an array whose type asks for `align`-byte alignment (a power
+ * of two; host cache lines): free() it as usual. */
+void *xcalloc_aligned(size_t count, size_t size, size_t align);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* The first n bytes of s (fewer if s is shorter), NUL-terminated. */

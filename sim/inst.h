@@ -197,7 +197,7 @@ const char *inst_flags_str(unsigned flags, char *buf, size_t n);
 static inline unsigned
 inst_popc(uint32_t m)
 {
-    return (unsigned)__builtin_popcount(m);
+    return sim_popc32(m);
 }
 
 #endif /* SMSIM_SIM_INST_H */

@@ -90,6 +90,64 @@ ceil_cycles(uint64_t ticks)
     return (ticks + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT;
 }
 
+/* The entry of out[0..*n) for line, appended if new; NULL when out is
+ * full (*n == max). */
+static inline struct ldst_line *
+line_entry(struct ldst_line *out, unsigned *n, unsigned max, uint64_t line)
+{
+    unsigned i = 0;
+    while (i < *n && out[i].line != line)
+        i++;
+    if (i == *n) {
+        if (*n == max)
+            return NULL;
+        out[i].line = line;
+        out[i].mask = 0;
+        out[i].lanes = 0;
+        (*n)++;
+    }
+    return &out[i];
+}
+
+/* ldst_coalesce() of a full warp whose lanes read consecutive elements
+ * (lane i at a0 + i * width, width a power of two <= the sector, a0 a
+ * multiple of width): each lane lies in one sector, so the lines, their
+ * sectors and lane counts follow from the byte range [a0, end). */
+static unsigned
+coalesce_contiguous(sim_addr_t a0, uint32_t width, unsigned sshift, unsigned lbits,
+                    struct ldst_line *out, unsigned max)
+{
+    uint64_t end = a0 + (uint64_t)SIM_WARP_SIZE * width;
+    uint64_t smask = ((uint64_t)1 << (lbits - sshift)) - 1;
+    unsigned wshift = (unsigned)__builtin_ctz(width), n = 0;
+    for (uint64_t l = a0 >> lbits; l <= (end - 1) >> lbits; l++) {
+        if (n == max)
+            return n;
+        uint64_t lo = l << lbits, hi = lo + ((uint64_t)1 << lbits);
+        if (lo < a0)
+            lo = a0;
+        if (hi > end)
+            hi = end;
+        unsigned s_lo = (unsigned)((lo >> sshift) & smask), s_hi = (unsigned)(((hi - 1) >> sshift) & smask);
+        out[n].line = l;
+        out[n].mask = (uint32_t)((UINT64_C(2) << s_hi) - (UINT64_C(1) << s_lo));
+        out[n].lanes = (uint32_t)((hi - lo) >> wshift);
+        n++;
+    }
+    return n;
+}
+
+/* Do the 32 lanes of wi read consecutive width-byte elements? */
+static bool
+lanes_contiguous(const struct warp_inst *wi, uint32_t width)
+{
+    sim_addr_t a0 = wi->addr[0];
+    bool ok = a0 <= UINT64_MAX - (uint64_t)SIM_WARP_SIZE * width;
+    for (unsigned i = 1; i < SIM_WARP_SIZE; i++)      /* no early exit: vectorisable */
+        ok &= wi->addr[i] == a0 + (uint64_t)i * width;
+    return ok;
+}
+
 unsigned
 ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_size,
               struct ldst_line *out, unsigned max)
@@ -105,27 +163,30 @@ ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_si
     uint32_t width = wi->width ? wi->width : 4;
     struct ldst_line *cur = NULL;    /* the line the previous sector fell in */
 
+    if (m == UINT32_MAX && (width & (width - 1)) == 0 && width <= sector_size &&
+        (wi->addr[0] & (width - 1)) == 0 && lanes_contiguous(wi, width))
+        return coalesce_contiguous(wi->addr[0], width, sshift, lshift + sshift, out, max);
     while (m != 0) {
         unsigned lane = (unsigned)__builtin_ctz(m);
         m &= m - 1;
         sim_addr_t a = wi->addr[lane];
         uint64_t s = a >> sshift, s_last = (a + width - 1) >> sshift;
+        if (s == s_last) {
+            /* the usual case: the lane's bytes lie in one sector */
+            uint64_t line = s >> lshift;
+            if ((cur == NULL || cur->line != line) &&
+                (cur = line_entry(out, &n, max, line)) == NULL)
+                return n;
+            cur->mask |= 1u << (s & smask);
+            cur->lanes++;
+            continue;
+        }
         bool lane_counted = false;
         for (; s <= s_last; s++) {
             uint64_t line = s >> lshift;
             if (cur == NULL || cur->line != line) {
-                unsigned i = 0;
-                while (i < n && out[i].line != line)
-                    i++;
-                if (i == n) {
-                    if (n == max)
-                        return n;
-                    out[n].line = line;
-                    out[n].mask = 0;
-                    out[n].lanes = 0;
-                    n++;
-                }
-                cur = &out[i];
+                if ((cur = line_entry(out, &n, max, line)) == NULL)
+                    return n;
                 lane_counted = false;
             }
             cur->mask |= 1u << (s & smask);
@@ -282,7 +343,7 @@ coalesce_through_port(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t,
     uint64_t port = max_u64(MEM_TICKS(t), u->port_free);
     for (unsigned i = 0; i < n; i++) {
         at[i] = ceil_cycles(port);
-        port += (uint64_t)__builtin_popcount(ln[i].mask) * u->port_occ;
+        port += (uint64_t)sim_popc32(ln[i].mask) * u->port_occ;
     }
     u->port_free = port;
     return n;
@@ -301,7 +362,7 @@ global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     u->stp->gld_insts++;
     for (unsigned i = 0; i < n; i++) {
         sim_cycle_t at = ats[i];
-        u->stp->gld_sectors += (uint64_t)__builtin_popcount(ln[i].mask);
+        u->stp->gld_sectors += (uint64_t)sim_popc32(ln[i].mask);
         uint32_t miss = ln[i].mask;
         struct cache_line *l = NULL;
         uint32_t set = 0;
@@ -311,14 +372,14 @@ global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
             if (l != NULL) {
                 uint32_t hit = l->valid & ln[i].mask;
                 miss &= ~hit;
-                u->stp->l1_hits += (uint64_t)__builtin_popcount(hit);
+                u->stp->l1_hits += (uint64_t)sim_popc32(hit);
                 if (hit != 0)
                     ready = max_u64(ready, max_u64(at + c->l1_hit_latency, l->fill));
             }
         }
         if (miss == 0)
             continue;
-        u->stp->l1_misses += (uint64_t)__builtin_popcount(miss);
+        u->stp->l1_misses += (uint64_t)sim_popc32(miss);
         sim_cycle_t s = mshr_take(u, at);
         sim_cycle_t fill = mem_read(u->m, ln[i].line, miss, s);
         mshr_release_at(u, fill);
@@ -349,7 +410,7 @@ global_store(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     u->stp->gst_insts++;
     for (unsigned i = 0; i < n; i++) {
         sim_cycle_t at = ats[i];
-        u->stp->gst_sectors += (uint64_t)__builtin_popcount(ln[i].mask);
+        u->stp->gst_sectors += (uint64_t)sim_popc32(ln[i].mask);
         struct cache_line *l = NULL;
         if (cached) {
             uint32_t set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);

@@ -198,7 +198,7 @@ l2_line(mem *m, uint32_t set, uint64_t line, uint64_t t)
         return l;
     l = cache_victim(m->l2, set);
     if (l->valid != 0 && l->dirty != 0) {
-        uint32_t nd = (uint32_t)__builtin_popcount(l->dirty);
+        uint32_t nd = sim_popc32(l->dirty);
         (void)chan_reserve(m, channel_of(m, l->tag), t + m->dram_half, nd * m->chan_occ);
         m->st.dram_write_bytes += (uint64_t)nd * m->sector_bytes;
     }
@@ -211,7 +211,7 @@ l2_line(mem *m, uint32_t set, uint64_t line, uint64_t t)
 static uint64_t
 dram_fetch(mem *m, uint64_t line, uint32_t miss, uint64_t start)
 {
-    uint32_t n = (uint32_t)__builtin_popcount(miss);
+    uint32_t n = sim_popc32(miss);
     uint64_t cs = chan_reserve(m, channel_of(m, line), start + m->dram_half, n * m->chan_occ);
     m->st.dram_read_bytes += (uint64_t)n * m->sector_bytes;
     return cs + m->dram_half;
@@ -222,7 +222,7 @@ mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
 {
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
-    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    uint32_t n = sim_popc32(mask);
     uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ);
     struct cache_line *l = l2_line(m, set, line, start);
     uint32_t hit = l ? (l->valid & mask) : 0;
@@ -230,7 +230,7 @@ mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
     uint64_t ready = start;
 
     m->st.l2_read_sectors += n;
-    m->st.l2_read_hits += (uint64_t)__builtin_popcount(hit);
+    m->st.l2_read_hits += (uint64_t)sim_popc32(hit);
     if (hit != 0 && l->fill > ready)
         ready = l->fill;
     if (miss != 0) {
@@ -249,7 +249,7 @@ mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
 {
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
-    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    uint32_t n = sim_popc32(mask);
     uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ);
     struct cache_line *l = l2_line(m, set, line, start);
 

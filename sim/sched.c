@@ -9,7 +9,8 @@
  *             the oldest pending warp in
  *
  * s->warps[] is kept in age order (two_level: active set first, then the
- * pending warps in the order they were demoted).
+ * pending warps in the order they were demoted); s->pos[] maps a warp slot
+ * back to its index, and the s->wait bits follow the warps when they move.
  */
 #include "sim/sm_internal.h"
 
@@ -18,10 +19,29 @@
 static unsigned
 index_of(const struct sm_sched *s, uint8_t warp)
 {
-    for (unsigned i = 0; i < s->n; i++)
-        if (s->warps[i] == warp)
-            return i;
-    return s->n;
+    unsigned i = s->pos[warp];
+    return i < s->n && s->warps[i] == warp ? i : s->n;
+}
+
+/* mask without bit i, the bits above it moved down one */
+static uint64_t
+drop_bit(uint64_t mask, unsigned i)
+{
+    uint64_t low = mask & ((UINT64_C(1) << i) - 1);
+    return i >= 63 ? low : low | ((mask >> (i + 1)) << i);
+}
+
+/* Take the warp at position i out of warps[] (those after it move up). */
+static void
+take_out(struct sm_sched *s, unsigned i)
+{
+    memmove(&s->warps[i], &s->warps[i + 1], (s->n - i - 1) * sizeof s->warps[0]);
+    memmove(&s->retry[i], &s->retry[i + 1], (s->n - i - 1) * sizeof s->retry[0]);
+    s->n--;
+    for (unsigned j = i; j < s->n; j++)
+        s->pos[s->warps[j]] = (uint8_t)j;
+    s->wait = drop_bit(s->wait, i);
+    s->idle = drop_bit(s->idle, i);
 }
 
 unsigned
@@ -72,10 +92,13 @@ sched_issued(struct sm_sched *s, uint8_t warp)
 void
 sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp)
 {
-    (void)sm;
     SIM_ASSERT(s->n < SM_NW);
+    s->pos[warp] = s->n;
+    s->wait &= ~(UINT64_C(1) << s->n);
+    s->idle &= ~(UINT64_C(1) << s->n);
+    s->retry[s->n] = 0;
     s->warps[s->n++] = warp;
-    s->skip_until = 0;
+    sm->skip_until[s - sm->sched] = 0;
 }
 
 void
@@ -83,9 +106,7 @@ sched_remove_warp(struct sm_sched *s, uint8_t warp)
 {
     unsigned i = index_of(s, warp);
     SIM_ASSERT(i < s->n);
-    memmove(&s->warps[i], &s->warps[i + 1], (s->n - i - 1) * sizeof s->warps[0]);
-    s->n--;
-    s->skip_until = 0;
+    take_out(s, i);
     if (s->have_last && s->last == warp)
         s->have_last = false;
 }
@@ -97,6 +118,32 @@ sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp)
     unsigned i = index_of(s, warp);
     if (i >= s->n)
         return;
-    memmove(&s->warps[i], &s->warps[i + 1], (s->n - i - 1) * sizeof s->warps[0]);
-    s->warps[s->n - 1] = warp;
+    uint64_t waiting = s->wait >> i & 1, idle = s->idle >> i & 1;
+    sim_cycle_t retry = s->retry[i];
+    take_out(s, i);
+    s->pos[warp] = s->n;
+    s->retry[s->n] = retry;
+    s->warps[s->n++] = warp;
+    s->wait |= waiting << (s->n - 1);
+    s->idle |= idle << (s->n - 1);
+}
+
+void
+sched_refresh(struct sm_sched *s, sim_cycle_t now)
+{
+    if (now < s->wait_min)
+        return;
+    sim_cycle_t least = SIM_CYCLE_MAX;
+    uint64_t m = s->wait;
+    while (m != 0) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        m &= m - 1;
+        sim_cycle_t r = s->retry[i];
+        if (r <= now) {
+            s->wait &= ~(UINT64_C(1) << i);
+            s->idle &= ~(UINT64_C(1) << i);
+        } else if (r < least)
+            least = r;
+    }
+    s->wait_min = least;
 }

@@ -4,7 +4,7 @@
  *
  * Time advances to the earliest of the next event (a kernel's first
  * dispatch, block retirements, sampling) and the next SM tick (each SM
- * keeps the cycle it next needs evaluating in sm->wake).  A cycle runs in
+ * keeps the cycle it next needs evaluating in s->wakes[id]).  A cycle runs in
  * this order: launch events (retirements free room, blocks dispatch), then
  * the ticks of every SM due at it (sm_tick: SM-private work, on several
  * threads with -j), then, in SM id order on one thread, their flush
@@ -57,6 +57,7 @@ struct sim {
     uint32_t n_threads;          /* sim_set_threads() */
     par *pool;                   /* NULL until a kernel may tick in parallel */
     uint32_t *due;               /* [n_sm] ids of the SMs ticking this cycle */
+    sim_cycle_t *wakes;          /* [n_sm] each SM's next tick cycle (sm->wake points here) */
     uint32_t n_due;
     sim_cycle_t due_at;
     struct adapt {               /* parallel or not: measured, see tick_cycle() */
@@ -123,12 +124,13 @@ sim_new(const struct sim_config *cfg)
     s->st = stats_new();
     s->m = mem_new(&s->cfg);
     s->n_sm = cfg->sm_count;
-    s->sms = xcalloc(s->n_sm, sizeof *s->sms);
+    s->sms = xcalloc_aligned(s->n_sm, sizeof *s->sms, SM_LINE);
     s->due = xcalloc(s->n_sm, sizeof *s->due);
+    s->wakes = xcalloc(s->n_sm, sizeof *s->wakes);
     s->n_threads = 1;
     s->ad.force = getenv("SMSIM_FORCE_POOL") != NULL;
     for (uint32_t i = 0; i < s->n_sm; i++)
-        sm_init(&s->sms[i], s, i, &s->cfg, s->m);
+        sm_init(&s->sms[i], s, i, &s->cfg, s->m, &s->wakes[i]);
     stats_add_u64(s->st, "gpu.cycles", &s->g_cycles, "cycles",
                   "core cycles of all kernels (launch to last write performed)");
     stats_add_u64(s->st, "gpu.kernels", &s->g_kernels, "kernels", "kernels simulated");
@@ -151,6 +153,7 @@ sim_destroy(sim *s)
         sm_fini(&s->sms[i]);
     free(s->sms);
     free(s->due);
+    free(s->wakes);
     par_destroy(s->pool);
     for (size_t i = 0; i < s->nk; i++)
         stats_snapshot_free(&s->kr[i].snap);
@@ -284,7 +287,7 @@ next_tick(struct sim *s)
     sim_cycle_t t = SIM_CYCLE_MAX;
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->n_sm; i++) {
-        sim_cycle_t w = s->sms[i].wake;
+        sim_cycle_t w = s->wakes[i];
         if (w > t)
             continue;
         if (w < t) {
@@ -422,7 +425,7 @@ run_kernel(struct sim *s, struct sim_error *err)
         sm->occ_since = start;
         sm->last_issue = start;
         for (uint32_t k = 0; k < sm->n_sched; k++)
-            sm->sched[k].reason = SM_R_IDLE;
+            sm->reason[k] = SM_R_IDLE;
         ldst_kernel_begin(sm->ldst, l1);
     }
     stats_snapshot_take(s->st, &s->begin);
@@ -507,12 +510,13 @@ run_kernel(struct sim *s, struct sim_error *err)
     evq_set_now(s->q, end);
     for (uint32_t i = 0; i < s->n_sm; i++) {
         struct sm *sm = &s->sms[i];
-        sm->wake = SIM_CYCLE_MAX;
+        s->wakes[i] = SIM_CYCLE_MAX;
         if (truncated) {
             /* abandon the blocks still resident */
             for (uint32_t b = 0; b < SIM_MAX_BLOCKS_PER_SM; b++)
                 sm->blk[b].used = false;
-            memset(sm->w_state, W_FREE, sizeof sm->w_state);
+            for (uint32_t w = 0; w < SM_NW; w++)
+                sm->warp[w].state = W_FREE;
             for (uint32_t k = 0; k < sm->n_sched; k++)
                 sm->sched[k].n = 0;
             sm->n_blocks = 0;

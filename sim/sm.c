@@ -30,12 +30,15 @@ max_c(sim_cycle_t a, sim_cycle_t b)
 }
 
 void
-sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m)
+sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m,
+        sim_cycle_t *wake)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
     sm->sim = s;
     sm->cfg = cfg;
+    sm->k = sim_costs(s);
+    sm->obs = sim_get_observer(s);
     sm->ibuf = cfg->sched_ibuffer > cfg->sched_lookahead ? cfg->sched_ibuffer : cfg->sched_lookahead;
     if (sm->ibuf > SM_IBUF_MAX)
         sm->ibuf = SM_IBUF_MAX;
@@ -44,9 +47,10 @@ sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg,
     sm->ibm = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ibm);
     sm->n_sched = cfg->sm_subpartitions;
     sm->ldst = ldst_new(cfg, m, &sm->mst);
-    sm->wake = SIM_CYCLE_MAX;
+    sm->wake = wake;
+    *wake = SIM_CYCLE_MAX;
     for (uint32_t i = 0; i < sm->n_sched; i++)
-        sm->sched[i].reason = SM_R_IDLE;
+        sm->reason[i] = SM_R_IDLE;
 }
 
 void
@@ -126,7 +130,7 @@ sm_catch_up(struct sm *sm, sim_cycle_t t)
         return;
     uint64_t gap = t - sm->acct;
     for (uint32_t i = 0; i < sm->n_sched; i++)
-        sm->st.slot[sm->sched[i].reason] += gap;
+        sm->st.slot[sm->reason[i]] += gap;
     sm->acct = t;
 }
 
@@ -145,8 +149,8 @@ sm_occ_update(struct sm *sm, sim_cycle_t t)
 void
 sm_wake(struct sm *sm, sim_cycle_t t)
 {
-    if (t < sm->wake)
-        sm->wake = t;
+    if (t < *sm->wake)
+        *sm->wake = t;
 }
 
 /* Record the first failure of a tick; sm_flush() reports it. */
@@ -172,7 +176,7 @@ sm_has_room(const struct sm *sm)
 static inline size_t
 ib_slot(const struct sm *sm, uint8_t w, unsigned j)
 {
-    unsigned i = sm->w_ib_head[w] + j;
+    unsigned i = sm->warp[w].ib_head + j;
     if (i >= sm->ibuf)
         i -= sm->ibuf;
     return (size_t)w * sm->ibuf + i;
@@ -184,28 +188,30 @@ static void finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now);
 static void
 warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
 {
-    struct sm_block *b = &sm->blk[sm->w_blk[w]];
+    struct sm_block *b = &sm->blk[sm->warp[w].blk];
     uint32_t ibuf = sm->ibuf;
-    struct sim_error err = { 0 };
+    struct sim_error err;        /* not zeroed whole: 256-odd bytes per fetch */
+    err.code = SIM_OK;
+    err.msg[0] = '\0';
 
-    while (sm->w_ib_n[w] < ibuf && !sm->w_ended[w] && !sm->w_hold[w]) {
-        size_t slot = ib_slot(sm, w, sm->w_ib_n[w]);
+    while (sm->warp[w].ib_n < ibuf && !sm->warp[w].ended && !sm->warp[w].hold) {
+        size_t slot = ib_slot(sm, w, sm->warp[w].ib_n);
         struct warp_inst *wi = &sm->ib[slot];
-        int r = inst_source_next(sm->src, b->src_slot, sm->w_idx[w], now, wi, &err);
+        int r = inst_source_next(sm->src, b->src_slot, sm->warp[w].idx, now, wi, &err);
         if (r < 0) {
             sm_fail(sm, &err);
-            sm->w_ended[w] = true;
+            sm->warp[w].ended = true;
             return;
         }
         if (r == 0) {
-            sm->w_ended[w] = true;
+            sm->warp[w].ended = true;
             break;
         }
         if (wi->opclass >= SIM_OPC_COUNT || wi->n_dst > SIM_MAX_DST || wi->n_src > SIM_MAX_SRC) {
             sim_error_set(&err, SIM_ERR_FORMAT, "block %" PRIu64 " warp %u pc %#x: malformed "
-                          "instruction from the source", b->id, sm->w_idx[w], wi->pc);
+                          "instruction from the source", b->id, sm->warp[w].idx, wi->pc);
             sm_fail(sm, &err);
-            sm->w_ended[w] = true;
+            sm->warp[w].ended = true;
             return;
         }
         struct ib_meta *mt = &sm->ibm[slot];
@@ -217,10 +223,10 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         mt->n_src = wi->n_src;
         memcpy(mt->dst, wi->dst, sizeof mt->dst);
         memcpy(mt->src, wi->src, sizeof mt->src);
-        sm->w_ib_n[w]++;
+        sm->warp[w].ib_n++;
         if ((wi->flags & SIM_IF_BARRIER) ||
             (sm->cfg->sched_lookahead > 1 && wi->opclass == SIM_OPC_BRANCH))
-            sm->w_hold[w] = true;    /* no branch prediction: the target is fetched at issue */
+            sm->warp[w].hold = true;    /* no branch prediction: the target is fetched at issue */
     }
 }
 
@@ -230,19 +236,19 @@ check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
 {
     if (b->at_bar == 0 || b->at_bar < b->live)
         return;
-    sim_cycle_t release = now + sim_costs(sm->sim)->latency[SIM_OPC_BARRIER];
+    sim_cycle_t release = now + sm->k->latency[SIM_OPC_BARRIER];
     b->at_bar = 0;
     for (uint32_t i = 0; i < b->n_warps; i++) {
         uint8_t w = b->warp[i];
-        if (sm->w_state[w] != W_BARRIER)
+        if (sm->warp[w].state != W_BARRIER)
             continue;
-        sm->w_state[w] = W_ACTIVE;
-        sm->w_hold[w] = false;
-        sm->w_retry[w] = 0;
-        sm->sched[sm->w_sched[w]].skip_until = 0;
-        sm->w_next[w] = max_c(sm->w_next[w], release);
+        sm->warp[w].state = W_ACTIVE;
+        sm->warp[w].hold = false;
+        sched_unwait(&sm->sched[sm->warp[w].sched], w);
+        sm->skip_until[sm->warp[w].sched] = 0;
+        sm->warp[w].next = max_c(sm->warp[w].next, release);
         warp_fetch(sm, w, now);
-        if (sm->w_ib_n[w] == 0 && sm->w_ended[w])
+        if (sm->warp[w].ib_n == 0 && sm->warp[w].ended)
             finish_warp(sm, w, now);
     }
 }
@@ -250,12 +256,12 @@ check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
 static void
 finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now)
 {
-    struct sm_block *b = &sm->blk[sm->w_blk[w]];
-    if (sm->w_state[w] == W_DRAIN)
+    struct sm_block *b = &sm->blk[sm->warp[w].blk];
+    if (sm->warp[w].state == W_DRAIN)
         return;
-    if (sm->w_state[w] == W_BARRIER)
+    if (sm->warp[w].state == W_BARRIER)
         b->at_bar--;
-    sm->w_state[w] = W_DRAIN;
+    sm->warp[w].state = W_DRAIN;
     SIM_ASSERT_AT(now, b->live > 0);
     b->live--;
     if (b->live > 0) {
@@ -264,7 +270,7 @@ finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now)
     }
     /* its warps' last results may still be untimed loads: sm_flush() */
     SIM_ASSERT_AT(now, sm->n_pend_blk < SIM_MAX_BLOCKS_PER_SM);
-    sm->pend_blk[sm->n_pend_blk++] = sm->w_blk[w];
+    sm->pend_blk[sm->n_pend_blk++] = sm->warp[w].blk;
 }
 
 int
@@ -289,22 +295,21 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
     b->live = b->n_warps;
     uint8_t w = 0;
     for (uint32_t i = 0; i < b->n_warps; i++) {
-        while (sm->w_state[w] != W_FREE)
+        while (sm->warp[w].state != W_FREE)
             w++;
         b->warp[i] = w;
-        sm->w_state[w] = W_ACTIVE;
-        sm->w_blk[w] = (uint8_t)bi;
-        sm->w_idx[w] = (uint8_t)i;
-        sm->w_sched[w] = (uint8_t)(w % sm->n_sched);
-        sm->w_ib_head[w] = 0;
-        sm->w_ib_n[w] = 0;
-        sm->w_sb_n[w] = 0;
-        sm->w_ended[w] = false;
-        sm->w_hold[w] = false;
-        sm->w_next[w] = t + c->sm_block_launch_latency + (sim_cycle_t)i * c->sm_warp_launch_latency;
-        sm->w_done[w] = t;
-        sm->w_retry[w] = 0;
-        sched_add_warp(sm, &sm->sched[sm->w_sched[w]], w);
+        sm->warp[w].state = W_ACTIVE;
+        sm->warp[w].blk = (uint8_t)bi;
+        sm->warp[w].idx = (uint8_t)i;
+        sm->warp[w].sched = (uint8_t)(w % sm->n_sched);
+        sm->warp[w].ib_head = 0;
+        sm->warp[w].ib_n = 0;
+        sm->warp[w].sb_n = 0;
+        sm->warp[w].ended = false;
+        sm->warp[w].hold = false;
+        sm->warp[w].next = t + c->sm_block_launch_latency + (sim_cycle_t)i * c->sm_warp_launch_latency;
+        sm->warp[w].done = t;
+        sched_add_warp(sm, &sm->sched[sm->warp[w].sched], w);
     }
     sm->n_blocks++;
     sm->n_warps += b->n_warps;
@@ -312,7 +317,7 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
         warp_fetch(sm, b->warp[i], t);
     for (uint32_t i = 0; i < b->n_warps && b->used; i++) {
         uint8_t k = b->warp[i];
-        if (sm->w_state[k] == W_ACTIVE && sm->w_ib_n[k] == 0 && sm->w_ended[k])
+        if (sm->warp[k].state == W_ACTIVE && sm->warp[k].ib_n == 0 && sm->warp[k].ended)
             finish_warp(sm, k, t);
     }
     sm_flush(sm, t);             /* a block of empty warps is done at once */
@@ -333,8 +338,9 @@ sm_retire_block(struct sm *sm, uint32_t bi, sim_cycle_t t)
     sm_occ_update(sm, t);
     for (uint32_t i = 0; i < b->n_warps; i++) {
         uint8_t w = b->warp[i];
-        sched_remove_warp(&sm->sched[sm->w_sched[w]], w);
-        sm->w_state[w] = W_FREE;
+        sched_remove_warp(&sm->sched[sm->warp[w].sched], w);
+        sm->skip_until[sm->warp[w].sched] = 0;
+        sm->warp[w].state = W_FREE;
     }
     sm->n_warps -= b->n_warps;
     sm->n_blocks--;
@@ -346,7 +352,7 @@ sm_retire_block(struct sm *sm, uint32_t bi, sim_cycle_t t)
         sm_wake(sm, t);          /* re-classify with the remaining warps */
     } else {
         for (uint32_t i = 0; i < sm->n_sched; i++)
-            sm->sched[i].reason = SM_R_IDLE;
+            sm->reason[i] = SM_R_IDLE;
     }
 }
 
@@ -356,7 +362,7 @@ static void
 sb_add(struct sm *sm, uint8_t w, uint16_t reg, sim_cycle_t ready, bool is_mem)
 {
     struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
-    uint8_t n = sm->w_sb_n[w];
+    uint8_t n = sm->warp[w].sb_n;
     for (uint8_t i = 0; i < n; i++) {
         if (e[i].reg == reg) {
             if (ready >= e[i].ready) {
@@ -370,7 +376,7 @@ sb_add(struct sm *sm, uint8_t w, uint16_t reg, sim_cycle_t ready, bool is_mem)
     e[n].reg = reg;
     e[n].ready = ready;
     e[n].mem = is_mem;
-    sm->w_sb_n[w] = (uint8_t)(n + 1);
+    sm->warp[w].sb_n = (uint8_t)(n + 1);
 }
 
 /* 0 if wi's operands are ready at now; else SM_R_SCOREBOARD or SM_R_MEMORY
@@ -379,14 +385,14 @@ static int
 sb_check(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now, sim_cycle_t *retry)
 {
     struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
-    uint8_t n = sm->w_sb_n[w], k = 0;
+    uint8_t n = sm->warp[w].sb_n, k = 0;
     sim_cycle_t r = 0;
     bool blocked = false, on_mem = false;
 
     for (uint8_t i = 0; i < n; i++)
         if (e[i].ready > now)
             e[k++] = e[i];
-    sm->w_sb_n[w] = k;
+    sm->warp[w].sb_n = k;
     for (uint8_t i = 0; i < k; i++) {
         uint16_t reg = e[i].reg;
         bool hit = false;
@@ -450,15 +456,15 @@ can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct ib_meta *wi)
 static void
 ib_remove(struct sm *sm, uint8_t w, unsigned j)
 {
-    unsigned n = sm->w_ib_n[w];
+    unsigned n = sm->warp[w].ib_n;
     for (unsigned m = j; j > 0 && m + 1 < n; m++) {
         size_t to = ib_slot(sm, w, m), from = ib_slot(sm, w, m + 1);
         sm->ib[to] = sm->ib[from];
         sm->ibm[to] = sm->ibm[from];
     }
     if (j == 0)
-        sm->w_ib_head[w] = (uint8_t)(sm->w_ib_head[w] + 1u == sm->ibuf ? 0 : sm->w_ib_head[w] + 1u);
-    sm->w_ib_n[w]--;
+        sm->warp[w].ib_head = (uint8_t)(sm->warp[w].ib_head + 1u == sm->ibuf ? 0 : sm->warp[w].ib_head + 1u);
+    sm->warp[w].ib_n--;
 }
 
 /* Can warp w issue its next instruction at now?  Returns SM_R_ISSUED if
@@ -468,9 +474,9 @@ static int
 check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool second,
             sim_cycle_t *retry)
 {
-    const struct sm_costs *k = sim_costs(sm->sim);
+    const struct sm_costs *k = sm->k;
     *retry = SIM_CYCLE_MAX;
-    switch (sm->w_state[w]) {
+    switch (sm->warp[w].state) {
     case W_DRAIN:
         return SM_R_IDLE;
     case W_BARRIER:
@@ -478,13 +484,13 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
     default:
         break;
     }
-    if (sm->w_next[w] > now && !(second && sm->w_next[w] == now + 1)) {
-        *retry = sm->w_next[w];
+    if (sm->warp[w].next > now && !(second && sm->warp[w].next == now + 1)) {
+        *retry = sm->warp[w].next;
         return SM_R_NO_INST;
     }
-    if (sm->w_ib_n[w] == 0)
+    if (sm->warp[w].ib_n == 0)
         return SM_R_NO_INST;
-    unsigned window = sm->w_ib_n[w] < k->lookahead ? sm->w_ib_n[w] : k->lookahead;
+    unsigned window = sm->warp[w].ib_n < k->lookahead ? sm->warp[w].ib_n : k->lookahead;
     int head_why = SM_R_NO_INST;
     for (unsigned j = 0; j < window; j++) {
         size_t slot = ib_slot(sm, w, j);
@@ -509,7 +515,7 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
             }
         }
         if (why == SM_R_ISSUED) {
-            sm->w_pick[w] = (uint8_t)j;
+            sm->warp[w].pick = (uint8_t)j;
             return SM_R_ISSUED;
         }
         if (j == 0)
@@ -526,14 +532,14 @@ static int
 can_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool second,
           sim_cycle_t *retry)
 {
-    if (!second && now < sm->w_retry[w]) {
-        *retry = sm->w_retry[w];
-        return sm->w_why[w];
+    if (!second && now < s->retry[s->pos[w]]) {
+        *retry = s->retry[s->pos[w]];
+        return sm->warp[w].why;
     }
     int why = check_issue(sm, s, w, now, second, retry);
     if (why != SM_R_ISSUED && !second) {
-        sm->w_retry[w] = *retry;
-        sm->w_why[w] = (uint8_t)why;
+        sm->warp[w].why = (uint8_t)why;
+        sched_wait(s, w, *retry, why);
     }
     return why;
 }
@@ -541,15 +547,15 @@ can_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool se
 static void
 issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
 {
-    const struct sm_costs *k = sim_costs(sm->sim);
-    unsigned pick = sm->w_pick[w];
+    const struct sm_costs *k = sm->k;
+    unsigned pick = sm->warp[w].pick;
     size_t slot = ib_slot(sm, w, pick);
     const struct warp_inst *wi = &sm->ib[slot];
     unsigned opc = wi->opclass, p = k->pipe[opc];
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
 
     s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + k->cost[opc];
-    const struct sim_observer *ob = sim_get_observer(sm->sim);
+    const struct sim_observer *ob = sm->obs;
     if (ob->on_issue != NULL)
         ob->on_issue(ob->ctx, sm->id, (uint32_t)(s - sm->sched), now, wi);
     sm->st.warp_insts++;
@@ -573,44 +579,59 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         pd->wi = *wi;
         ready = SM_READY_PENDING;
     } else if (wi->n_dst > 0) {   /* a warp is done when its register writes are */
-        sm->w_done[w] = max_c(sm->w_done[w], ready);
+        sm->warp[w].done = max_c(sm->warp[w].done, ready);
     }
     for (unsigned i = 0; i < wi->n_dst; i++)
         sb_add(sm, w, wi->dst[i], ready, is_mem);
-    sm->w_next[w] = opc == SIM_OPC_BRANCH ? max_c(now + 1, now + k->latency[opc]) : now + 1;
+    sm->warp[w].next = opc == SIM_OPC_BRANCH ? max_c(now + 1, now + k->latency[opc]) : now + 1;
     bool barrier = (wi->flags & SIM_IF_BARRIER) != 0;
     bool branch = opc == SIM_OPC_BRANCH;
     uint32_t pc = wi->pc;
 
-    sm->w_retry[w] = 0;
-    sm->w_pick[w] = 0;
+    sched_unwait(s, w);
+    sm->warp[w].pick = 0;
     ib_remove(sm, w, pick);
     if (branch && !barrier)
-        sm->w_hold[w] = false;   /* lookahead held fetch at the branch */
+        sm->warp[w].hold = false;   /* lookahead held fetch at the branch */
     sched_issued(s, w);
     sm->last_issue = now;
     if (barrier) {
-        struct sm_block *b = &sm->blk[sm->w_blk[w]];
-        sm->w_state[w] = W_BARRIER;
+        struct sm_block *b = &sm->blk[sm->warp[w].blk];
+        sm->warp[w].state = W_BARRIER;
         b->at_bar++;
     }
     warp_fetch(sm, w, now);
-    if (branch && sm->w_ib_n[w] > 0 && sm->cfg->sched_taken_branch_penalty > 0) {
-        uint32_t next_pc = sm->ib[(size_t)w * sm->ibuf + sm->w_ib_head[w]].pc;
+    if (branch && sm->warp[w].ib_n > 0 && sm->cfg->sched_taken_branch_penalty > 0) {
+        uint32_t next_pc = sm->ib[(size_t)w * sm->ibuf + sm->warp[w].ib_head].pc;
         if (next_pc <= pc || next_pc > pc + 16)   /* taken: fetch redirected */
-            sm->w_next[w] = max_c(sm->w_next[w], now + k->latency[opc] +
+            sm->warp[w].next = max_c(sm->warp[w].next, now + k->latency[opc] +
                                   sm->cfg->sched_taken_branch_penalty);
     }
-    if (sm->w_ib_n[w] == 0 && sm->w_ended[w])
+    if (sm->warp[w].ib_n == 0 && sm->warp[w].ended)
         finish_warp(sm, w, now);
     else if (barrier)
-        check_barrier(sm, &sm->blk[sm->w_blk[w]], now);
+        check_barrier(sm, &sm->blk[sm->warp[w].blk], now);
 }
 
-/* Evaluate scheduler s at now; returns the slot's classification and,
- * when nothing issued, the earliest cycle worth retrying in *retry. */
+/* Issue from warp w (check_issue() found it can), then, with several
+ * dispatch units, the warp's next instructions while they can issue. */
+static void
+issue_all(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
+{
+    sim_cycle_t r;
+    issue(sm, s, w, now);
+    for (uint32_t d = 1; d < sm->cfg->sm_dispatch_units; d++) {
+        if (sm->warp[w].state != W_ACTIVE || can_issue(sm, s, w, now, true, &r) != SM_R_ISSUED)
+            break;
+        issue(sm, s, w, now);
+    }
+}
+
+/* Two-level: the policy's order, every warp through the cache, demoting a
+ * candidate that waits on memory or cannot issue again (drained, or at a
+ * barrier that the pending warps must reach). */
 static int
-eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retry)
+eval_two_level(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retry)
 {
     uint8_t order[SM_NW];
     unsigned n = sched_order(sm, s, order);
@@ -622,19 +643,14 @@ eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retr
         sim_cycle_t r;
         int why = can_issue(sm, s, w, now, false, &r);
         if (why == SM_R_ISSUED) {
-            issue(sm, s, w, now);
-            for (uint32_t d = 1; d < sm->cfg->sm_dispatch_units; d++) {
-                if (sm->w_state[w] != W_ACTIVE || can_issue(sm, s, w, now, true, &r) != SM_R_ISSUED)
-                    break;
-                issue(sm, s, w, now);
-            }
+            issue_all(sm, s, w, now);
             return SM_R_ISSUED;
         }
         if (first < 0 && why != SM_R_IDLE)
             first = why;
         if (r < *retry)
             *retry = r;
-        if (why == SM_R_MEMORY && sm->cfg->sched_policy == CFG_SCHED_TWO_LEVEL &&
+        if ((why == SM_R_MEMORY || why == SM_R_IDLE || why == SM_R_BARRIER) &&
             s->n > sm->cfg->sched_active_warps) {
             sched_demote(sm, s, w);
             *retry = now + 1;
@@ -643,29 +659,102 @@ eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retr
     return first >= 0 ? first : SM_R_IDLE;
 }
 
+/* Try warp w, known not to be waiting: issue, or record until when it waits. */
+static bool
+try_warp(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
+{
+    sim_cycle_t r;
+    int why = check_issue(sm, s, w, now, false, &r);
+    if (why == SM_R_ISSUED) {
+        issue_all(sm, s, w, now);
+        return true;
+    }
+    sm->warp[w].why = (uint8_t)why;
+    sched_wait(s, w, r, why);
+    return false;
+}
+
+/* Try the warps at the positions in m, lowest first, until one issues. */
+static bool
+try_positions(struct sm *sm, struct sm_sched *s, uint64_t m, sim_cycle_t now)
+{
+    while (m != 0) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        m &= m - 1;
+        if (try_warp(sm, s, s->warps[i], now))
+            return true;
+    }
+    return false;
+}
+
+/* Evaluate scheduler s at now; returns the slot's classification and,
+ * when nothing issued, the earliest cycle worth retrying in *retry.
+ * LRR and GTO visit only the warps not known to be waiting, in the
+ * policy's order (sched_order()'s, without building it): the first that
+ * can issue does; when none can, the slot takes the reason of the first
+ * warp in that order that is not idle. */
+static int
+eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retry)
+{
+    if (sm->cfg->sched_policy == CFG_SCHED_TWO_LEVEL)
+        return eval_two_level(sm, s, now, retry);
+    sched_refresh(s, now);
+    uint64_t all = sched_all(s), ready = all & ~s->wait;
+    unsigned start = 0;          /* LRR: position after the last warp issued */
+    int lastpos = -1;            /* GTO: the last warp issued goes first */
+    if (s->have_last) {
+        unsigned p = s->pos[s->last];
+        if (sm->cfg->sched_policy == CFG_SCHED_GTO) {
+            lastpos = (int)p;
+            if ((ready >> p & 1) && try_warp(sm, s, s->last, now))
+                return SM_R_ISSUED;
+            ready &= ~(UINT64_C(1) << p);
+        } else {
+            start = p + 1 < s->n ? p + 1 : 0;
+        }
+    }
+    uint64_t high = start == 0 ? all : all & ~((UINT64_C(1) << start) - 1);
+    if (try_positions(sm, s, ready & high, now) || try_positions(sm, s, ready & ~high, now))
+        return SM_R_ISSUED;
+
+    /* nothing issued: every warp now waits with a cached reason; the slot
+     * takes the first in order that is not idle */
+    uint64_t busy = all & ~s->idle;
+    int first = SM_R_IDLE;
+    if (lastpos >= 0 && (busy >> lastpos & 1))
+        first = sm->warp[s->last].why;
+    else if ((busy & high) != 0)
+        first = sm->warp[s->warps[__builtin_ctzll(busy & high)]].why;
+    else if (busy != 0)
+        first = sm->warp[s->warps[__builtin_ctzll(busy)]].why;
+    *retry = s->wait_min;
+    return first;
+}
+
 void
 sm_tick(struct sm *sm, sim_cycle_t now)
 {
     sim_cycle_t next = SIM_CYCLE_MAX;
     bool issued = false;
 
-    sm->wake = SIM_CYCLE_MAX;
+    *sm->wake = SIM_CYCLE_MAX;
     if (sm->n_warps == 0)
         return;                  /* empty: its slots are idle until a block arrives */
     sm_catch_up(sm, now);
-    for (uint32_t i = 0; i < sm->n_sched && !sm->failed && !sim_failed(sm->sim); i++) {
+    bool stop = sim_failed(sm->sim);     /* set only between ticks (sm_flush) */
+    for (uint32_t i = 0; i < sm->n_sched && !sm->failed && !stop; i++) {
         struct sm_sched *s = &sm->sched[i];
         sim_cycle_t r = SIM_CYCLE_MAX;
         int why;
-        if (now < s->skip_until) {
-            why = s->skip_why;   /* nothing changed since it last issued nothing */
-            r = s->skip_until;
+        if (now < sm->skip_until[i]) {
+            why = sm->skip_why[i];   /* nothing changed since it last issued nothing */
+            r = sm->skip_until[i];
         } else {
             why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
-            s->skip_until = why == SM_R_ISSUED ? 0 : r;
-            s->skip_why = (uint8_t)why;
+            sm->skip_until[i] = why == SM_R_ISSUED ? 0 : r;
+            sm->skip_why[i] = (uint8_t)why;
         }
-        s->reason = (uint8_t)why;
+        sm->reason[i] = (uint8_t)why;
         sm->st.slot[why]++;
         if (why == SM_R_ISSUED)
             issued = true;
@@ -697,18 +786,18 @@ sm_flush(struct sm *sm, sim_cycle_t now)
         sim_cycle_t ready = ldst_access(sm->ldst, &pd->wi, now);
         struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
         for (unsigned d = 0; d < pd->wi.n_dst; d++)
-            for (uint8_t j = 0; j < sm->w_sb_n[w]; j++)
+            for (uint8_t j = 0; j < sm->warp[w].sb_n; j++)
                 if (e[j].reg == pd->wi.dst[d] && e[j].ready == SM_READY_PENDING)
                     e[j].ready = ready;
         if (pd->wi.n_dst > 0)
-            sm->w_done[w] = max_c(sm->w_done[w], ready);
+            sm->warp[w].done = max_c(sm->warp[w].done, ready);
     }
     sm->n_pend = 0;
     for (uint32_t i = 0; i < sm->n_pend_blk; i++) {
         const struct sm_block *b = &sm->blk[sm->pend_blk[i]];
         sim_cycle_t done = now;
         for (uint32_t k = 0; k < b->n_warps; k++)
-            done = max_c(done, sm->w_done[b->warp[k]]);
+            done = max_c(done, sm->warp[b->warp[k]].done);
         sim_block_done(sm->sim, sm, sm->pend_blk[i], done);
     }
     sm->n_pend_blk = 0;
@@ -729,18 +818,18 @@ sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now)
                     k->id, k->n_warps, k->live, k->at_bar);
     }
     for (uint32_t w = 0; w < SM_NW; w++) {
-        if (sm->w_state[w] == W_FREE)
+        if (sm->warp[w].state == W_FREE)
             continue;
         fprintf(out, "  warp %2u: %-7s block slot %u idx %u sched %u next %" PRIu64
-                " ibuf %u%s%s sb %u:", w, st[sm->w_state[w]], sm->w_blk[w], sm->w_idx[w],
-                sm->w_sched[w], sm->w_next[w], sm->w_ib_n[w], sm->w_ended[w] ? " ended" : "",
-                sm->w_hold[w] ? " hold" : "", sm->w_sb_n[w]);
-        for (uint8_t i = 0; i < sm->w_sb_n[w]; i++) {
+                " ibuf %u%s%s sb %u:", w, st[sm->warp[w].state], sm->warp[w].blk, sm->warp[w].idx,
+                sm->warp[w].sched, sm->warp[w].next, sm->warp[w].ib_n, sm->warp[w].ended ? " ended" : "",
+                sm->warp[w].hold ? " hold" : "", sm->warp[w].sb_n);
+        for (uint8_t i = 0; i < sm->warp[w].sb_n; i++) {
             const struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX + i];
             fprintf(out, " r%u@%" PRIu64 "%s", e->reg, e->ready, e->mem ? "m" : "");
         }
-        if (sm->w_ib_n[w] > 0) {
-            const struct warp_inst *wi = &sm->ib[(size_t)w * sm->ibuf + sm->w_ib_head[w]];
+        if (sm->warp[w].ib_n > 0) {
+            const struct warp_inst *wi = &sm->ib[(size_t)w * sm->ibuf + sm->warp[w].ib_head];
             fprintf(out, " head pc=%#x class=%s", wi->pc, inst_opclass_name(wi->opclass));
         }
         fputc('\n', out);

@@ -2,8 +2,9 @@
  * sm_internal.h - the state of one SM, shared by sm.c, sched.c and sim.c.
  * Nothing outside sim/ includes this file.
  *
- * Per-warp state is struct-of-arrays indexed by the SM's warp slot
- * (0 .. sm.max_warps-1).  A warp slot belongs to one block slot and one
+ * Per-warp state is an array of one-cache-line structs indexed by the
+ * SM's warp slot (0 .. sm.max_warps-1): a tick of one of many SMs finds
+ * nothing in the host's L1, so a warp's scalars share one line.  A warp slot belongs to one block slot and one
  * scheduler (sub-partition = slot % sm.subpartitions).
  *
  * Timing invariants:
@@ -28,6 +29,7 @@
 #define SM_SB_MAX 64             /* pending register writes per warp */
 #define SM_IBUF_MAX 16           /* instruction buffer entries per warp */
 #define SM_NW SIM_MAX_WARPS_PER_SM
+#define SM_LINE 64               /* host cache line: alignment of per-warp/scheduler state */
 #define SM_WARPS_PER_BLOCK (SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE)
 #define SM_PEND_MAX (SIM_MAX_SUBPARTITIONS * 2)  /* memory instructions one tick can issue */
 /* Scoreboard ready time of a memory result whose access is not yet timed
@@ -70,17 +72,44 @@ struct sm_block {
     uint8_t warp[SM_WARPS_PER_BLOCK]; /* SM warp slot of each warp of the block */
 };
 
+/* One warp scheduler (sub-partition); what every tick reads of it is in
+ * struct sm's first lines (skip_until[], skip_why[], reason[]). */
 struct sm_sched {
-    uint8_t warps[SM_NW];        /* warp slots in age order (oldest first) */
+    /* The warps whose last check found they cannot issue before their
+     * retry[] (bit i = warps[i]); a clear bit means the warp must be
+     * checked.  Lets an evaluation visit only the warps that may issue
+     * instead of every resident one. */
+    _Alignas(SM_LINE) uint64_t wait;
+    uint64_t idle;               /* waiting warps whose reason is SM_R_IDLE (drained) */
+    sim_cycle_t wait_min;        /* <= the least retry[] of the waiting warps (exact after
+                                    sched_refresh() scanned them; an issue can leave it low) */
     uint8_t n;
     uint8_t last;                /* slot of the last warp issued (LRR/GTO) */
     bool have_last;
-    uint8_t reason;              /* classification of the last evaluated cycle */
-    uint8_t skip_why;            /* ... and, while now < skip_until, of every cycle: */
-    sim_cycle_t skip_until;      /* no warp can issue before this cycle (cache of the last
-                                    evaluation that issued nothing; 0 when a warp was
-                                    added, removed or released from a barrier) */
+    uint8_t warps[SM_NW];        /* warp slots in age order (oldest first) */
+    uint8_t pos[SM_NW];          /* by warp slot: its index in warps[] */
+    sim_cycle_t retry[SM_NW];    /* by position: the warp cannot issue before this cycle
+                                    (valid while its wait bit is set) */
     uint64_t pipe_busy[SIM_PIPE_COUNT]; /* lane-slots: pipe accepts while < (cycle+1)*lanes */
+};
+
+/* The scalar state of one warp slot, one host cache line: checking a warp
+ * touches this line, its buffered instruction and its scoreboard. */
+struct sm_warp {
+    _Alignas(SM_LINE) sim_cycle_t next; /* earliest cycle the warp may issue */
+    sim_cycle_t done;            /* latest completion of the warp's instructions */
+    uint8_t state;               /* enum warp_state */
+    uint8_t blk;                 /* block slot */
+    uint8_t idx;                 /* warp index within its block */
+    uint8_t sched;               /* scheduler (slot % sub-partitions) */
+    uint8_t ib_head, ib_n;       /* instruction buffer ring: oldest entry, entries */
+    uint8_t sb_n;                /* scoreboard entries */
+    uint8_t pick;                /* buffer position check_issue() found issuable */
+    uint8_t why;                 /* reason it cannot issue before its retry (valid while
+                                    its bit is set in its scheduler's wait) */
+    bool ended;                  /* the source has no more instructions */
+    bool hold;                   /* a barrier (or, with lookahead, a branch) was fetched:
+                                    fetch no further until released / issued */
 };
 
 struct sb_entry {
@@ -124,55 +153,51 @@ struct sm_stats {
 };
 
 struct sm {
-    uint32_t id;
+    /* read by every tick: the first host cache lines */
     struct sim *sim;
     const struct sim_config *cfg;
-    struct inst_source *src;
-    /* warps */
-    uint8_t w_state[SM_NW];
-    uint8_t w_blk[SM_NW];        /* block slot */
-    uint8_t w_idx[SM_NW];        /* warp index within its block */
-    uint8_t w_sched[SM_NW];
-    uint8_t w_ib_head[SM_NW];
-    uint8_t w_ib_n[SM_NW];
-    uint8_t w_sb_n[SM_NW];
-    bool w_ended[SM_NW];         /* the source has no more instructions */
-    bool w_hold[SM_NW];          /* a barrier (or, with lookahead, a branch) was fetched:
-                                    fetch no further until released / issued */
-    uint8_t w_pick[SM_NW];       /* buffer position check_issue() found issuable */
-    sim_cycle_t w_next[SM_NW];   /* earliest cycle the warp may issue */
-    sim_cycle_t w_done[SM_NW];   /* latest completion of the warp's instructions */
-    sim_cycle_t w_retry[SM_NW];  /* the warp cannot issue before this cycle ... */
-    uint8_t w_why[SM_NW];        /* ... for this reason (cache, reset when the warp changes) */
-    uint64_t w_age[SM_NW];       /* launch order (GTO, two-level) */
+    const struct sm_costs *k;    /* the simulation's per-opcode costs (sim_costs()) */
+    sim_cycle_t *wake;           /* cycle of the next tick, SIM_CYCLE_MAX if none: the SM's
+                                    entry of the simulation's dense array, which the loop
+                                    scans every cycle without touching struct sm */
+    sim_cycle_t acct;            /* first cycle not yet classified */
+    sim_cycle_t last_issue;      /* for the watchdog */
+    uint32_t n_warps;            /* resident warps */
+    uint32_t n_sched;
+    uint32_t n_pend;             /* entries of pend[] */
+    uint32_t n_pend_blk;         /* entries of pend_blk[] */
+    /* by scheduler: */
+    sim_cycle_t skip_until[SIM_MAX_SUBPARTITIONS]; /* no warp can issue before this cycle
+                                    (cache of the last evaluation that issued nothing; 0 when
+                                    a warp was added, removed or released from a barrier) */
+    uint8_t reason[SIM_MAX_SUBPARTITIONS];   /* classification of the last evaluated cycle */
+    uint8_t skip_why[SIM_MAX_SUBPARTITIONS]; /* ... and, while now < skip_until, of every cycle */
+    struct sm_stats st;
     struct sb_entry *sb;         /* [SM_NW * SM_SB_MAX] */
     struct warp_inst *ib;        /* [SM_NW * ibuf] */
     struct ib_meta *ibm;         /* [SM_NW * ibuf] issue-relevant fields of ib[] */
     uint32_t ibuf;               /* entries per warp */
+    uint32_t id;
+    bool failed;                 /* a tick failed (source error); err says why */
+    const struct sim_observer *obs; /* sim_get_observer() */
+    struct inst_source *src;
+    /* warps */
+    struct sm_warp warp[SM_NW];  /* by warp slot */
+    /* schedulers */
+    struct sm_sched sched[SIM_MAX_SUBPARTITIONS];
     /* blocks and resources */
     struct sm_block blk[SIM_MAX_BLOCKS_PER_SM];
     uint32_t n_blocks;
-    uint32_t n_warps;            /* resident warps */
-    /* schedulers */
-    struct sm_sched sched[SIM_MAX_SUBPARTITIONS];
-    uint32_t n_sched;
     /* memory */
     struct ldst *ldst;
     /* time */
-    sim_cycle_t acct;            /* first cycle not yet classified */
     sim_cycle_t occ_since;       /* occupancy integrated up to here */
-    sim_cycle_t wake;            /* cycle of the next tick, SIM_CYCLE_MAX if none */
-    sim_cycle_t last_issue;      /* for the watchdog */
-    struct sm_stats st;
     struct ldst_stats mst;       /* the memory unit's counters */
     /* work a tick leaves for sm_flush(): everything that touches state
      * shared with other SMs (the memory system, the event queue, the
      * simulation's error) */
     struct sm_pend pend[SM_PEND_MAX];
-    uint32_t n_pend;
     uint8_t pend_blk[SIM_MAX_BLOCKS_PER_SM]; /* blocks whose last warp finished */
-    uint32_t n_pend_blk;
-    bool failed;                 /* a tick failed (source error); err says why */
     struct sim_error err;
 };
 
@@ -186,7 +211,9 @@ struct sm_costs {
 };
 
 /* sm.c */
-void sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m);
+/* wake: where the SM keeps its next tick cycle (owned by the caller) */
+void sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m,
+             sim_cycle_t *wake);
 void sm_fini(struct sm *sm);
 void sm_register_stats(struct sm *sms, uint32_t n, stats *st);
 /* Classify scheduler slots up to (not including) cycle t. */
@@ -200,7 +227,7 @@ int sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t
                     struct sim_error *err);
 /* Free a finished block's resources (its retire event). */
 void sm_retire_block(struct sm *sm, uint32_t blk, sim_cycle_t t);
-/* Evaluate cycle `now`: issue, then set sm->wake to the next cycle worth
+/* Evaluate cycle `now`: issue, then set *sm->wake to the next cycle worth
  * evaluating.  Touches only the SM's own state (and its source slots), so
  * the ticks of different SMs at one cycle may run concurrently; the
  * memory accesses it issues and the blocks that finish wait for
@@ -223,6 +250,43 @@ void sched_issued(struct sm_sched *s, uint8_t warp);
 void sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp);
 void sched_remove_warp(struct sm_sched *s, uint8_t warp);
 void sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp);
+/* Clear the wait bits of the warps whose w_retry has come (now >= it). */
+void sched_refresh(struct sm_sched *s, sim_cycle_t now);
+
+/* Warp w (of scheduler s) cannot issue before cycle retry, for reason why
+ * (the caller sets sm->warp[w].why). */
+static inline void
+sched_wait(struct sm_sched *s, uint8_t w, sim_cycle_t retry, int why)
+{
+    unsigned i = s->pos[w];
+    uint64_t bit = UINT64_C(1) << i;
+    s->retry[i] = retry;
+    s->wait |= bit;
+    if (why == SM_R_IDLE)
+        s->idle |= bit;
+    else
+        s->idle &= ~bit;
+    if (retry < s->wait_min)
+        s->wait_min = retry;
+}
+
+/* Warp w's state changed (it issued, or left a barrier): check it again. */
+static inline void
+sched_unwait(struct sm_sched *s, uint8_t w)
+{
+    unsigned i = s->pos[w];
+    uint64_t bit = UINT64_C(1) << i;
+    s->retry[i] = 0;
+    s->wait &= ~bit;
+    s->idle &= ~bit;
+}
+
+/* The warps of s, as a mask over positions in s->warps[]. */
+static inline uint64_t
+sched_all(const struct sm_sched *s)
+{
+    return s->n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << s->n) - 1;
+}
 
 /* sim.c callbacks used by the SM */
 const struct sm_costs *sim_costs(const struct sim *s);

@@ -34,4 +34,20 @@ typedef uint64_t sim_addr_t;    /* byte address in a simulated memory space */
 
 #define SIM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Set bits of a 32-bit mask (active lanes, sectors).  Without -mpopcnt
+ * __builtin_popcount is a call into libgcc's table routine; the SWAR form
+ * is a dozen inline operations. */
+static inline unsigned
+sim_popc32(uint32_t m)
+{
+#ifdef __POPCNT__
+    return (unsigned)__builtin_popcount(m);
+#else
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (m * 0x01010101u) >> 24;
+#endif
+}
+
 #endif /* SMSIM_SIM_TYPES_H */

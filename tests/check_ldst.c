@@ -51,6 +51,83 @@ START_TEST(test_coalescing)
 }
 END_TEST
 
+/* The coalescer against a plain byte-by-byte reference: lines in order of
+ * first touch (lane order), sectors touched, lanes touching each line. */
+static unsigned
+coalesce_reference(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_size,
+                   struct ldst_line *out)
+{
+    unsigned n = 0, width = wi->width ? wi->width : 4;
+    for (unsigned lane = 0; lane < SIM_WARP_SIZE; lane++) {
+        if (!(wi->active_mask >> lane & 1))
+            continue;
+        for (unsigned b = 0; b < width; b++) {
+            uint64_t a = wi->addr[lane] + b, line = a / line_size;
+            unsigned i = 0;
+            while (i < n && out[i].line != line)
+                i++;
+            if (i == n) {
+                out[n].line = line;
+                out[n].mask = 0;
+                out[n].lanes = 0;
+                n++;
+            }
+            out[i].mask |= 1u << (a % line_size / sector_size);
+        }
+        for (unsigned i = 0; i < n; i++)     /* lanes: count this lane once per line */
+            for (unsigned b = 0; b < width; b++)
+                if ((wi->addr[lane] + b) / line_size == out[i].line) {
+                    out[i].lanes++;
+                    break;
+                }
+    }
+    return n;
+}
+
+START_TEST(test_coalescing_reference)
+{
+    /* contiguous full warps (the fast path) at every alignment and width,
+     * strided and partial warps (the general path), on two geometries */
+    static const unsigned widths[] = { 1, 2, 4, 8, 12, 16 };
+    static const int64_t strides[] = { 0, 1, 4, 8, 16, 36, 128, -4 };
+    static const uint32_t masks[] = { UINT32_MAX, 0x0000ffff, 0x80000001, 0xfffffffe };
+    static const uint32_t geo[][2] = { { 128, 32 }, { 64, 16 } };
+    unsigned cases = 0, fast = 0;
+    for (unsigned g = 0; g < SIM_ARRAY_LEN(geo); g++)
+        for (unsigned wd = 0; wd < SIM_ARRAY_LEN(widths); wd++)
+            for (unsigned sd = 0; sd < SIM_ARRAY_LEN(strides); sd++)
+                for (unsigned mk = 0; mk < SIM_ARRAY_LEN(masks); mk++)
+                    for (sim_addr_t base = 0x10000; base < 0x10000 + 160; base += 4) {
+                        unsigned w = widths[wd];
+                        int64_t stride = strides[sd] == 1 ? (int64_t)w : strides[sd];
+                        struct warp_inst wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD,
+                                                     base, stride, w);
+                        wi.active_mask = masks[mk];
+                        struct ldst_line got[LDST_MAX_LINES], want[LDST_MAX_LINES];
+                        unsigned n = ldst_coalesce(&wi, geo[g][0], geo[g][1], got, LDST_MAX_LINES);
+                        unsigned m = coalesce_reference(&wi, geo[g][0], geo[g][1], want);
+                        ck_assert_uint_eq(n, m);
+                        for (unsigned i = 0; i < n; i++) {
+                            ck_assert_uint_eq(got[i].line, want[i].line);
+                            ck_assert_uint_eq(got[i].mask, want[i].mask);
+                            ck_assert_uint_eq(got[i].lanes, want[i].lanes);
+                        }
+                        cases++;
+                        fast += masks[mk] == UINT32_MAX && stride == (int64_t)w &&
+                                (w & (w - 1)) == 0 && base % w == 0;
+                    }
+    ck_assert_uint_gt(fast, 100);
+    ck_assert_uint_gt(cases, 10000);
+    /* the line cap: a full warp of 128-byte strides into 32 lines, capped at 8 */
+    struct warp_inst wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0, 128, 4);
+    struct ldst_line ln[LDST_MAX_LINES];
+    ck_assert_uint_eq(ldst_coalesce(&wi, 128, 32, ln, 8), 8);
+    wi = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, 0, 16, 16);   /* contiguous: 4 lines, capped */
+    ck_assert_uint_eq(ldst_coalesce(&wi, 128, 32, ln, 3), 3);
+    ck_assert_uint_eq(ln[2].line, 2);
+}
+END_TEST
+
 START_TEST(test_bank_conflicts)
 {
     struct warp_inst wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, 0, 4, 4);
@@ -189,6 +266,7 @@ ldst_suite(void)
     Suite *s = suite_create("ldst");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_coalescing);
+    tcase_add_test(tc, test_coalescing_reference);
     tcase_add_test(tc, test_bank_conflicts);
     tcase_add_test(tc, test_shared_timing);
     tcase_add_test(tc, test_l1_hit_miss_and_inflight);

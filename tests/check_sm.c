@@ -375,6 +375,48 @@ START_TEST(test_copy_bandwidth_scales_and_saturates)
 }
 END_TEST
 
+/* ---- two-level scheduling -------------------------------------------- */
+
+/* Even warps: (BAR,) EXIT at once; odd warps: 20 dependent loads first.  With
+ * an active set of 2, the short warps fill it while the long ones wait on
+ * memory and are demoted. */
+static int
+gen_uneven(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    bool bar = arg != NULL;
+    uint64_t loads = warp % 2 ? 20 : 0, n = loads + (bar ? 1 : 0);
+    (void)block;
+    if (k > n)
+        return 0;
+    if (k < loads)
+        tl_mem(wi, SIM_SPACE_GLOBAL, SIM_IF_LOAD, 10, 10, 0x100000 + (warp * 64 + k) * 4096, 4, 4);
+    else if (k < n)
+        tl_barrier(wi);
+    else
+        tl_exit(wi);
+    return 1;
+}
+
+START_TEST(test_two_level_drained_and_barrier_warps_leave_the_active_set)
+{
+    /* a drained warp, or one at a barrier the pending warps must reach,
+     * cannot issue again: it gives its active slot up (both deadlocked when
+     * only memory stalls demoted) */
+    for (int bar = 0; bar < 2; bar++) {
+        struct sim_config c;
+        struct inst_source src;
+        struct testlib_kernel k = { "uneven", 2, 256, 32, 0, gen_uneven, bar ? &c : NULL };
+        testlib_small_config(&c, "sched.policy = two_level; sched.active_warps = 2");
+        testlib_source(&src, &k, 1);
+        sim *s = testlib_run(&c, &src);
+        ck_assert_uint_eq(testlib_stat(s, 0, "sm.warp_insts"), 2 * (8 + 4 * 20 + (bar ? 8 : 0)));
+        ck_assert_uint_gt(testlib_stat(s, 0, "sm.slot.memory"), 0);
+        sim_destroy(s);
+        inst_source_destroy(&src);
+    }
+}
+END_TEST
+
 /* ---- accounting and robustness ----------------------------------------- */
 
 START_TEST(test_every_slot_classified_once)
@@ -624,6 +666,7 @@ sm_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_dependent_chain_exact);
+    tcase_add_test(tc, test_two_level_drained_and_barrier_warps_leave_the_active_set);
     tcase_add_test(tc, test_independent_stream_reaches_throughput);
     tcase_add_test(tc, test_sfu_ex2_own_latency);
     tcase_add_test(tc, test_dual_issue);
