@@ -134,16 +134,17 @@ sched_refresh(struct sm_sched *s, sim_cycle_t now)
     if (now < s->wait_min)
         return;
     sim_cycle_t least = SIM_CYCLE_MAX;
-    uint64_t m = s->wait;
-    while (m != 0) {
+    uint64_t m = s->wait, come = 0;
+    while (m != 0) {             /* no data-dependent branch: which warp is ready is random */
         unsigned i = (unsigned)__builtin_ctzll(m);
         m &= m - 1;
         sim_cycle_t r = s->retry[i];
-        if (r <= now) {
-            s->wait &= ~(UINT64_C(1) << i);
-            s->idle &= ~(UINT64_C(1) << i);
-        } else if (r < least)
-            least = r;
+        bool ready = r <= now;
+        come |= (uint64_t)ready << i;
+        r = ready ? SIM_CYCLE_MAX : r;
+        least = r < least ? r : least;
     }
+    s->wait &= ~come;
+    s->idle &= ~come;
     s->wait_min = least;
 }

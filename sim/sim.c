@@ -284,19 +284,20 @@ max_c(sim_cycle_t a, sim_cycle_t b)
 static sim_cycle_t
 next_tick(struct sim *s)
 {
+    /* two branch-free passes: which SM is due next is unpredictable */
     sim_cycle_t t = SIM_CYCLE_MAX;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s->n_sm; i++) {
-        sim_cycle_t w = s->wakes[i];
-        if (w > t)
-            continue;
-        if (w < t) {
-            t = w;
-            n = 0;
-        }
-        s->due[n++] = i;
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        t = s->wakes[i] < t ? s->wakes[i] : t;
+    if (t == SIM_CYCLE_MAX) {
+        s->n_due = 0;
+        return t;
     }
-    s->n_due = t == SIM_CYCLE_MAX ? 0 : n;
+    for (uint32_t i = 0; i < s->n_sm; i++) {
+        s->due[n] = i;
+        n += s->wakes[i] == t;
+    }
+    s->n_due = n;
     return t;
 }
 
@@ -421,11 +422,12 @@ run_kernel(struct sim *s, struct sim_error *err)
     for (uint32_t i = 0; i < s->n_sm; i++) {
         struct sm *sm = &s->sms[i];
         sm->src = s->src;
-        sm->acct = start;
         sm->occ_since = start;
         sm->last_issue = start;
-        for (uint32_t k = 0; k < sm->n_sched; k++)
+        for (uint32_t k = 0; k < sm->n_sched; k++) {
             sm->reason[k] = SM_R_IDLE;
+            sm->acct[k] = start;
+        }
         ldst_kernel_begin(sm->ldst, l1);
     }
     stats_snapshot_take(s->st, &s->begin);
@@ -466,8 +468,13 @@ run_kernel(struct sim *s, struct sim_error *err)
                      "retired and nothing left to simulate", ki->name, s->retired, s->n_blocks);
     } else {
         end = max_c(end, mem_drain_cycle(s->m));
-        for (uint32_t i = 0; i < s->n_sm; i++)
+        for (uint32_t i = 0; i < s->n_sm; i++) {
             end = max_c(end, ldst_drain_cycle(s->sms[i].ldst));
+            /* a block whose last instruction writes nothing retires in the
+             * cycle of its last issue, which the kernel still contains */
+            for (uint32_t k = 0; k < s->sms[i].n_sched; k++)
+                end = max_c(end, s->sms[i].acct[k]);
+        }
     }
     uint64_t cycles = end - start;
     for (uint32_t i = 0; i < s->n_sm; i++) {

@@ -4,12 +4,13 @@
  * sub-partition's scheduler to its pipes, block barriers, and block launch
  * and retirement.  Memory instructions are timed by the SM's ldst unit.
  *
- * A tick evaluates one cycle for every scheduler of the SM and then asks
- * for the next tick at the earliest cycle anything can change: the next
- * cycle if an instruction issued, else the earliest retry time of any
- * stalled warp (operand ready, pipe free, launch, branch delay).  Cycles
- * in between are skipped; their scheduler slots are classified by
- * sm_catch_up() with the reason of the last evaluated cycle.
+ * A tick evaluates one cycle for every scheduler of the SM whose
+ * skip_until has come (each at most once a cycle) and then asks for the
+ * next tick at the earliest cycle anything can change: the next cycle if
+ * an instruction issued, else the earliest retry time of any stalled warp
+ * (operand ready, pipe free, launch, branch delay).  Cycles in between are
+ * skipped; a scheduler's slots up to its next evaluation take the reason
+ * of its last one (added then, or by sm_catch_up()).
  */
 #include "sim/sim.h"
 #include "sim/sm_internal.h"
@@ -126,12 +127,12 @@ sm_register_stats(struct sm *sms, uint32_t n, stats *st)
 void
 sm_catch_up(struct sm *sm, sim_cycle_t t)
 {
-    if (t <= sm->acct)
-        return;
-    uint64_t gap = t - sm->acct;
-    for (uint32_t i = 0; i < sm->n_sched; i++)
-        sm->st.slot[sm->reason[i]] += gap;
-    sm->acct = t;
+    for (uint32_t i = 0; i < sm->n_sched; i++) {
+        if (t > sm->acct[i]) {
+            sm->st.slot[sm->reason[i]] += t - sm->acct[i];
+            sm->acct[i] = t;
+        }
+    }
 }
 
 void
@@ -740,30 +741,32 @@ sm_tick(struct sm *sm, sim_cycle_t now)
     *sm->wake = SIM_CYCLE_MAX;
     if (sm->n_warps == 0)
         return;                  /* empty: its slots are idle until a block arrives */
-    sm_catch_up(sm, now);
-    bool stop = sim_failed(sm->sim);     /* set only between ticks (sm_flush) */
-    for (uint32_t i = 0; i < sm->n_sched && !sm->failed && !stop; i++) {
+    /* only the schedulers whose skip_until has come are evaluated, once a
+     * cycle (a block retired or launched after this cycle's tick asks for
+     * another: it is evaluated at the next one); the others' slots keep
+     * their reason (sm->acct[]) */
+    uint32_t due = 0;
+    for (uint32_t i = 0; i < sm->n_sched; i++)
+        due |= (uint32_t)((now >= sm->skip_until[i]) & (now >= sm->acct[i])) << i;
+    if (sim_failed(sm->sim))     /* set only between ticks (sm_flush) */
+        due = 0;
+    while (due != 0 && !sm->failed) {
+        unsigned i = (unsigned)__builtin_ctz(due);
+        due &= due - 1;
         struct sm_sched *s = &sm->sched[i];
         sim_cycle_t r = SIM_CYCLE_MAX;
-        int why;
-        if (now < sm->skip_until[i]) {
-            why = sm->skip_why[i];   /* nothing changed since it last issued nothing */
-            r = sm->skip_until[i];
-        } else {
-            why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
-            sm->skip_until[i] = why == SM_R_ISSUED ? 0 : r;
-            sm->skip_why[i] = (uint8_t)why;
-        }
+        sm->st.slot[sm->reason[i]] += now - sm->acct[i];
+        int why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
+        sm->skip_until[i] = why == SM_R_ISSUED ? 0 : r;
         sm->reason[i] = (uint8_t)why;
         sm->st.slot[why]++;
-        if (why == SM_R_ISSUED)
-            issued = true;
-        else if (r < next)
-            next = r;
+        sm->acct[i] = now + 1;
+        issued |= why == SM_R_ISSUED;
     }
-    sm->acct = now + 1;
-    if (issued)
-        next = now + 1;
+    for (uint32_t i = 0; i < sm->n_sched; i++)
+        next = sm->skip_until[i] < next ? sm->skip_until[i] : next;
+    next = (issued | (next <= now)) ? now + 1 : next;   /* issued, or asked again within
+                                                           this cycle: the next one */
     /* watchdog: resident warps that will not issue for longer than the
      * limit (a stuck or absurd model state) */
     if (sm->n_warps > 0 && next != SIM_CYCLE_MAX &&
@@ -774,7 +777,7 @@ sm_tick(struct sm *sm, sim_cycle_t now)
                      sm->id, sm->last_issue, next, sm->n_warps, sm->cfg->sim_watchdog_cycles);
     }
     if (next != SIM_CYCLE_MAX)
-        sm_wake(sm, next <= now ? now + 1 : next);
+        sm_wake(sm, next);
 }
 
 void

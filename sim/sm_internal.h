@@ -12,9 +12,10 @@
  *    issue + op latency; memory: computed by ldst/mem at issue), so a
  *    stalled warp always knows when it can retry, except a warp waiting at
  *    a barrier, which is woken by the warp that completes the barrier;
- *  - sm->acct is the first cycle whose scheduler slots are not yet
- *    classified; cycles skipped between ticks repeat each scheduler's
- *    last_reason, which is exact because nothing changes in between.
+ *  - sm->acct[i] is the first cycle whose slot of scheduler i is not yet
+ *    classified; the cycles up to its next evaluation repeat its last
+ *    reason, which is exact because nothing changes in between (a tick
+ *    evaluates only the schedulers whose skip_until has come).
  */
 #ifndef SMSIM_SIM_SM_INTERNAL_H
 #define SMSIM_SIM_SM_INTERNAL_H
@@ -73,7 +74,7 @@ struct sm_block {
 };
 
 /* One warp scheduler (sub-partition); what every tick reads of it is in
- * struct sm's first lines (skip_until[], skip_why[], reason[]). */
+ * struct sm's first lines (skip_until[], reason[], acct[]). */
 struct sm_sched {
     /* The warps whose last check found they cannot issue before their
      * retry[] (bit i = warps[i]); a clear bit means the warp must be
@@ -160,7 +161,6 @@ struct sm {
     sim_cycle_t *wake;           /* cycle of the next tick, SIM_CYCLE_MAX if none: the SM's
                                     entry of the simulation's dense array, which the loop
                                     scans every cycle without touching struct sm */
-    sim_cycle_t acct;            /* first cycle not yet classified */
     sim_cycle_t last_issue;      /* for the watchdog */
     uint32_t n_warps;            /* resident warps */
     uint32_t n_sched;
@@ -170,8 +170,11 @@ struct sm {
     sim_cycle_t skip_until[SIM_MAX_SUBPARTITIONS]; /* no warp can issue before this cycle
                                     (cache of the last evaluation that issued nothing; 0 when
                                     a warp was added, removed or released from a barrier) */
-    uint8_t reason[SIM_MAX_SUBPARTITIONS];   /* classification of the last evaluated cycle */
-    uint8_t skip_why[SIM_MAX_SUBPARTITIONS]; /* ... and, while now < skip_until, of every cycle */
+    uint8_t reason[SIM_MAX_SUBPARTITIONS];   /* classification of the last evaluated cycle,
+                                                and, while now < skip_until, of every cycle */
+    sim_cycle_t acct[SIM_MAX_SUBPARTITIONS]; /* first cycle not yet classified: the cycles from
+                                    here to the scheduler's next evaluation all take reason[]
+                                    (added to st.slot[] then, or by sm_catch_up()) */
     struct sm_stats st;
     struct sb_entry *sb;         /* [SM_NW * SM_SB_MAX] */
     struct warp_inst *ib;        /* [SM_NW * ibuf] */

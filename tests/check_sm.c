@@ -419,6 +419,21 @@ END_TEST
 
 /* ---- accounting and robustness ----------------------------------------- */
 
+/* An instruction writing no register, then EXIT: the block is done (and
+ * retires) in the cycle of its last issue. */
+static int
+gen_short(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    (void)arg;
+    (void)block;
+    (void)warp;
+    if (k == 0)
+        tl_alu(wi, SIM_OPC_INT, -1, 1, -1);
+    else if (k == 1)
+        tl_exit(wi);
+    return k < 2;
+}
+
 START_TEST(test_every_slot_classified_once)
 {
     struct sim_config c;
@@ -440,6 +455,24 @@ START_TEST(test_every_slot_classified_once)
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), testlib_stat(s, 0, "sm.warp_insts"));
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.warp_insts"), 7 * 6 * 51);
     ck_assert_uint_gt(testlib_stat(s, 0, "sm.slot.memory"), 0);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+
+    /* many waves of short blocks: a block retires (and the next launches)
+     * in a cycle its SM has already ticked; the SM is evaluated again only
+     * at the next cycle (it was evaluated twice, counting the cycle twice) */
+    struct testlib_kernel k2 = { "waves", 400, 64, 32, 0, gen_short, NULL };
+    testlib_small_config(&c, "sm.count = 2; sm.subpartitions = 4; sm.max_blocks = 4");
+    testlib_source(&src, &k2, 1);
+    s = testlib_run(&c, &src);
+    sum = 0;
+    for (unsigned i = 0; i < 7; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
+        sum += testlib_stat(s, 0, nm);
+    }
+    ck_assert_uint_eq(sum, sim_kernel(s, 0)->cycles * 4 * 2);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), 400 * 2 * 2);
     sim_destroy(s);
     inst_source_destroy(&src);
 }
