@@ -50,15 +50,20 @@ printf '%-24s %-7s %12s %12s %8s %8s %10s %10s %9s\n' workload config warp_insts
     wall_s rss_mb Mwi_per_s Mcyc_per_s decode_Mwi >&2
 tmp_csv="$out.tmp.$$"
 echo "workload,config,kind,threads,warp_insts,cycles,wall_s,peak_rss_kb,warp_insts_per_s,cycles_per_s,decode_warp_insts_per_s,machine,commit" >"$tmp_csv"
+# now: wall-clock seconds with nanoseconds (GNU time's %e has 10 ms steps,
+# too coarse for the 1x decode-only run of ~40 ms)
+now() { date +%s.%N; }
 # measure NAME CONFIG KIND ARG [THREADS]: THREADS is smsim run -j (default 1)
 measure() {
     name=$1; cfg=$2; kind=$3; arg=$4; jobs=${5:-1}
     best=""; rss=0
     i=0
     while [ "$i" -lt "$repeat" ]; do
-        $TIME -f "%e %M" -o "$work/time" "$SMSIM" run --config "$cfg" "--$kind" "$arg" --quiet \
+        t0=$(now)
+        $TIME -f "%M" -o "$work/time" "$SMSIM" run --config "$cfg" "--$kind" "$arg" --quiet \
             -j "$jobs" --no-outputs --stats-json "$work/stats.json" >/dev/null
-        read -r t m <"$work/time"
+        t=$(awk "BEGIN{printf \"%.3f\", $(now) - $t0}")
+        read -r m <"$work/time"
         if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
         [ "$m" -gt "$rss" ] && rss=$m
         i=$((i + 1))
@@ -71,8 +76,9 @@ measure() {
         dbest=""
         i=0
         while [ "$i" -lt "$repeat" ]; do
-            $TIME -f "%e" -o "$work/time" "$SMSIM" trace verify "$arg" >/dev/null
-            read -r t <"$work/time"
+            t0=$(now)
+            "$SMSIM" trace verify "$arg" >/dev/null
+            t=$(awk "BEGIN{printf \"%.4f\", $(now) - $t0}")
             if [ -z "$dbest" ] || awk "BEGIN{exit !($t < $dbest)}"; then dbest=$t; fi
             i=$((i + 1))
         done

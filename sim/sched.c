@@ -5,8 +5,9 @@
  *  gto        greedy then oldest: the warp issued last, then by age
  *  two_level  only the first sched.active_warps warps of the list are
  *             candidates (round robin among them); a candidate that stalls
- *             on a memory operand is moved to the end of the list, letting
- *             the oldest pending warp in
+ *             on a memory operand, has drained or waits at a barrier is
+ *             moved to the end of the list, letting the oldest pending
+ *             warp in (sm.c: eval_two_level)
  *
  * s->warps[] is kept in age order (two_level: active set first, then the
  * pending warps in the order they were demoted); s->pos[] maps a warp slot
