@@ -172,15 +172,11 @@ sm_has_room(const struct sm *sm)
 
 /* ---- warps --------------------------------------------------------------- */
 
-/* Position of entry j (0 = oldest) of warp w's instruction buffer in ib[]
- * (a ring of sm->ibuf entries; j < ibuf, so no division is needed). */
+/* Where entry j (0 = oldest) of warp w's instruction buffer is in ib[]. */
 static inline size_t
 ib_slot(const struct sm *sm, uint8_t w, unsigned j)
 {
-    unsigned i = sm->warp[w].ib_head + j;
-    if (i >= sm->ibuf)
-        i -= sm->ibuf;
-    return (size_t)w * sm->ibuf + i;
+    return (size_t)w * sm->ibuf + sm->warp[w].ib_pos[j];
 }
 
 static void finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now);
@@ -303,7 +299,8 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
         sm->warp[w].blk = (uint8_t)bi;
         sm->warp[w].idx = (uint8_t)i;
         sm->warp[w].sched = (uint8_t)(w % sm->n_sched);
-        sm->warp[w].ib_head = 0;
+        for (unsigned j = 0; j < SM_IBUF_MAX; j++)
+            sm->warp[w].ib_pos[j] = (uint8_t)j;
         sm->warp[w].ib_n = 0;
         sm->warp[w].sb_n = 0;
         sm->warp[w].ended = false;
@@ -422,50 +419,74 @@ sb_check(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now, si
 
 /* ---- issue -------------------------------------------------------------- */
 
-static bool
-regs_overlap(const uint16_t *a, unsigned na, const uint16_t *b, unsigned nb)
+/* The registers the older entries of a lookahead window write and read,
+ * gathered as check_issue() walks the window, so that whether an entry may
+ * pass them costs one look-up per operand instead of a comparison with
+ * every older entry.  *bits: bit (reg & 63) of each register, a filter
+ * before the exact search. */
+struct older_regs {
+    uint64_t dbits, sbits;
+    unsigned nd, ns;
+    uint16_t d[SM_IBUF_MAX * SIM_MAX_DST];
+    uint16_t s[SM_IBUF_MAX * SIM_MAX_SRC];
+};
+
+static inline bool
+in_regs(const uint16_t *set, unsigned n, uint64_t bits, uint16_t r)
 {
-    for (unsigned i = 0; i < na; i++)
-        for (unsigned j = 0; j < nb; j++)
-            if (a[i] == b[j])
-                return true;
+    if (!(bits >> (r & 63) & 1))
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        if (set[i] == r)
+            return true;
     return false;
 }
 
-/* May wi, at position j > 0 of warp w's buffer, issue before the j older
- * instructions?  Only an ALU instruction with no register dependence on
- * them (read after write, write after write, write after read). */
+static void
+older_add(struct older_regs *o, const struct ib_meta *wi)
+{
+    for (unsigned i = 0; i < wi->n_dst; i++) {
+        o->d[o->nd++] = wi->dst[i];
+        o->dbits |= UINT64_C(1) << (wi->dst[i] & 63);
+    }
+    for (unsigned i = 0; i < wi->n_src; i++) {
+        o->s[o->ns++] = wi->src[i];
+        o->sbits |= UINT64_C(1) << (wi->src[i] & 63);
+    }
+}
+
+/* May wi, behind the older entries gathered in o, issue before them?
+ * Only an ALU instruction with no register dependence on them (read after
+ * write, write after write, write after read). */
 static bool
-can_pass(const struct sm *sm, uint8_t w, unsigned j, const struct ib_meta *wi)
+can_pass(const struct ib_meta *wi, const struct older_regs *o)
 {
     unsigned opc = wi->opclass;
     if (wi->space != SIM_SPACE_NONE || opc == SIM_OPC_BRANCH || opc == SIM_OPC_BARRIER ||
         opc == SIM_OPC_SREG || opc == SIM_OPC_MEM ||
         (wi->flags & (SIM_IF_BARRIER | SIM_IF_EXIT | SIM_IF_BRANCH | SIM_IF_FENCE)))
         return false;
-    for (unsigned i = 0; i < j; i++) {
-        const struct ib_meta *o = &sm->ibm[ib_slot(sm, w, i)];
-        if (regs_overlap(wi->src, wi->n_src, o->dst, o->n_dst) ||
-            regs_overlap(wi->dst, wi->n_dst, o->dst, o->n_dst) ||
-            regs_overlap(wi->dst, wi->n_dst, o->src, o->n_src))
+    for (unsigned i = 0; i < wi->n_src; i++)
+        if (in_regs(o->d, o->nd, o->dbits, wi->src[i]))
             return false;
-    }
+    for (unsigned i = 0; i < wi->n_dst; i++)
+        if (in_regs(o->d, o->nd, o->dbits, wi->dst[i]) ||
+            in_regs(o->s, o->ns, o->sbits, wi->dst[i]))
+            return false;
     return true;
 }
 
-/* Remove entry j of warp w's instruction buffer, keeping the others in order. */
+/* Remove entry j of warp w's instruction buffer, keeping the others in
+ * order; its slot becomes the first free one. */
 static void
 ib_remove(struct sm *sm, uint8_t w, unsigned j)
 {
-    unsigned n = sm->warp[w].ib_n;
-    for (unsigned m = j; j > 0 && m + 1 < n; m++) {
-        size_t to = ib_slot(sm, w, m), from = ib_slot(sm, w, m + 1);
-        sm->ib[to] = sm->ib[from];
-        sm->ibm[to] = sm->ibm[from];
-    }
-    if (j == 0)
-        sm->warp[w].ib_head = (uint8_t)(sm->warp[w].ib_head + 1u == sm->ibuf ? 0 : sm->warp[w].ib_head + 1u);
-    sm->warp[w].ib_n--;
+    struct sm_warp *wp = &sm->warp[w];
+    unsigned n = wp->ib_n;
+    uint8_t freed = wp->ib_pos[j];
+    memmove(&wp->ib_pos[j], &wp->ib_pos[j + 1], n - 1 - j);
+    wp->ib_pos[n - 1] = freed;
+    wp->ib_n--;
 }
 
 /* Can warp w issue its next instruction at now?  Returns SM_R_ISSUED if
@@ -493,11 +514,16 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
         return SM_R_NO_INST;
     unsigned window = sm->warp[w].ib_n < k->lookahead ? sm->warp[w].ib_n : k->lookahead;
     int head_why = SM_R_NO_INST;
+    struct older_regs o;
+    o.dbits = o.sbits = 0;
+    o.nd = o.ns = 0;
     for (unsigned j = 0; j < window; j++) {
         size_t slot = ib_slot(sm, w, j);
         const struct ib_meta *wi = &sm->ibm[slot];
-        if (j > 0 && !can_pass(sm, w, j, wi))
+        if (j > 0 && !can_pass(wi, &o)) {
+            older_add(&o, wi);
             continue;
+        }
         sim_cycle_t r = SIM_CYCLE_MAX;
         int why = SM_R_ISSUED;
         if (wi->avail > now) {
@@ -522,6 +548,8 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
         if (j == 0)
             head_why = why;
         *retry = min_c(*retry, r);
+        if (j + 1 < window)
+            older_add(&o, wi);
     }
     return head_why;
 }
@@ -603,7 +631,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     }
     warp_fetch(sm, w, now);
     if (branch && sm->warp[w].ib_n > 0 && sm->cfg->sched_taken_branch_penalty > 0) {
-        uint32_t next_pc = sm->ib[(size_t)w * sm->ibuf + sm->warp[w].ib_head].pc;
+        uint32_t next_pc = sm->ib[ib_slot(sm, w, 0)].pc;
         if (next_pc <= pc || next_pc > pc + 16)   /* taken: fetch redirected */
             sm->warp[w].next = max_c(sm->warp[w].next, now + k->latency[opc] +
                                   sm->cfg->sched_taken_branch_penalty);
@@ -832,7 +860,7 @@ sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now)
             fprintf(out, " r%u@%" PRIu64 "%s", e->reg, e->ready, e->mem ? "m" : "");
         }
         if (sm->warp[w].ib_n > 0) {
-            const struct warp_inst *wi = &sm->ib[(size_t)w * sm->ibuf + sm->warp[w].ib_head];
+            const struct warp_inst *wi = &sm->ib[ib_slot(sm, w, 0)];
             fprintf(out, " head pc=%#x class=%s", wi->pc, inst_opclass_name(wi->opclass));
         }
         fputc('\n', out);

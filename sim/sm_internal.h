@@ -103,7 +103,11 @@ struct sm_warp {
     uint8_t blk;                 /* block slot */
     uint8_t idx;                 /* warp index within its block */
     uint8_t sched;               /* scheduler (slot % sub-partitions) */
-    uint8_t ib_head, ib_n;       /* instruction buffer ring: oldest entry, entries */
+    uint8_t ib_n;                /* instructions in the buffer */
+    uint8_t ib_pos[SM_IBUF_MAX]; /* the buffer's entry slot (0 .. ibuf-1) of each position,
+                                    oldest first; positions ib_n.. hold the free slots, so an
+                                    entry issued out of order frees its slot without moving
+                                    the others */
     uint8_t sb_n;                /* scoreboard entries */
     uint8_t pick;                /* buffer position check_issue() found issuable */
     uint8_t why;                 /* reason it cannot issue before its retry (valid while

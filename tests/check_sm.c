@@ -672,6 +672,69 @@ shadow_cycles(uint64_t n, unsigned lookahead, unsigned isa)
     return cycles;
 }
 
+/* A stalled head, then one instruction of each hazard against the older
+ * ones, then an independent one: k0 SFU r1 <- r1 (20 cycles); k1 r3 <- r1
+ * (RAW on k0: waits); k2 r7 <- r3 (RAW on k1); k3 r5 <- r8 (independent:
+ * passes); k4 r1 <- r8 (WAW on k0, WAR on k1); k5 r8 <- r9 (WAR on k3's and
+ * k4's r8: may not pass k4); k6 r9 <- r10 (WAR on k5); k7 r20 <- r21
+ * (independent); EXIT. */
+static int
+gen_hazards(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    static const int ops[][3] = { { 1, 1, -1 }, { 3, 1, -1 }, { 7, 3, -1 }, { 5, 8, -1 },
+                                  { 1, 8, -1 }, { 8, 9, -1 }, { 9, 10, -1 }, { 20, 21, -1 } };
+    (void)arg;
+    (void)block;
+    (void)warp;
+    if (k < SIM_ARRAY_LEN(ops))
+        tl_alu(wi, k == 0 ? SIM_OPC_SFU : SIM_OPC_FP32, ops[k][0], ops[k][1], ops[k][2]);
+    else if (k == SIM_ARRAY_LEN(ops))
+        tl_exit(wi);
+    else
+        return 0;
+    return 1;
+}
+
+static void
+record_issue(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle, const struct warp_inst *wi)
+{
+    (void)sm;
+    (void)sched;
+    sim_cycle_t *at = ctx;
+    at[wi->pc / 16] = cycle;
+}
+
+START_TEST(test_lookahead_respects_every_hazard)
+{
+    struct sim_config c;
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    struct testlib_kernel k = { "hazards", 1, 32, 32, 0, gen_hazards, NULL };
+    sim_cycle_t at[16] = { 0 };
+    struct sim_observer ob = { .on_issue = record_issue, .ctx = at };
+    testlib_set_isa(SIM_ISA_PTX);
+    testlib_small_config(&c, "op.sfu.latency = 20; op.fp32.latency = 4; sched.lookahead = 16");
+    testlib_source(&src, &k, 1);
+    sim *s = sim_new(&c);
+    sim_set_observer(s, &ob);
+    ck_assert_int_eq(sim_run(s, &src, &err), SIM_OK);
+    testlib_set_isa(0);
+    /* k0 at 0; k3 and k7 pass the stalled k1 in its shadow; k4 may not pass
+     * k1 (WAR) nor k0 (WAW); k5 may not pass k4 or k3 (WAR on r8); k6 not k5 */
+    ck_assert_uint_eq(at[0], 0);
+    ck_assert_uint_eq(at[1], 20);
+    ck_assert_uint_lt(at[3], at[1]);
+    ck_assert_uint_lt(at[7], at[1]);
+    ck_assert_uint_gt(at[4], at[1]);
+    ck_assert_uint_gt(at[5], at[4]);
+    ck_assert_uint_gt(at[5], at[3]);
+    ck_assert_uint_gt(at[6], at[5]);
+    ck_assert_uint_gt(at[2], at[1]);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 START_TEST(test_lookahead_issues_past_a_stall)
 {
     /* in order: SFU 0, r3 20, r4 24, the n independent ones 25 .. 24 + n (last ready 28 + n) */
@@ -705,6 +768,7 @@ sm_suite(void)
     tcase_add_test(tc, test_dual_issue);
     tcase_add_test(tc, test_taken_branch_penalty_exact);
     tcase_add_test(tc, test_lookahead_issues_past_a_stall);
+    tcase_add_test(tc, test_lookahead_respects_every_hazard);
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
