@@ -31,7 +31,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <dirent.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -39,6 +38,7 @@
 #include "sim/afile.h"
 #include "sim/config.h"
 #include "sim/kvfile.h"
+#include "sim/sim.h"
 #include "sim/stats.h"
 
 #define SWEEP_MAX_POINTS 100000
@@ -390,14 +390,6 @@ clean_tmp(const struct sweep *sw)
     closedir(d);
 }
 
-static double
-wall(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static pid_t
 spawn(const struct sweep *sw, size_t p, size_t i, struct sim_error *err)
 {
@@ -457,7 +449,7 @@ run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, struct sim_error *er
                 break;
             }
             which[slot] = j;
-            t0[slot] = wall();
+            t0[slot] = sim_wall_seconds();
             running++;
         }
         if (running == 0)
@@ -486,10 +478,10 @@ run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, struct sim_error *er
             failed++;
         if (ok && !quiet)
             fprintf(stderr, "smsim sweep: [%zu/%zu] %s done in %.1f s\n", done, todo, id,
-                    wall() - t0[slot]);
+                    sim_wall_seconds() - t0[slot]);
         else if (!ok)
             fprintf(stderr, "smsim sweep: [%zu/%zu] %s FAILED in %.1f s: see %s/runs/%s.log\n",
-                    done, todo, id, wall() - t0[slot], sw->dir, id);
+                    done, todo, id, sim_wall_seconds() - t0[slot], sw->dir, id);
     }
     free(pid);
     free(which);

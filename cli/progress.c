@@ -3,20 +3,11 @@
  */
 #include "cli/progress.h"
 
-#include <time.h>
 #include <unistd.h>
 
 #define PROGRESS_AFTER_S 2.0
 #define PROGRESS_EVERY_S 0.25
 #define PROGRESS_TICKS 16         /* block retirements between clock reads */
-
-static double
-wall(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 void
 progress_init(struct progress *p, bool enabled)
@@ -24,7 +15,7 @@ progress_init(struct progress *p, bool enabled)
     *p = (struct progress){ 0 };
     if (enabled && isatty(STDERR_FILENO))
         p->out = stderr;
-    p->t0 = p->t_kernel = wall();
+    p->t0 = p->t_kernel = sim_wall_seconds();
 }
 
 void
@@ -32,7 +23,7 @@ progress_kernel(struct progress *p, uint32_t index, const char *name)
 {
     p->kernel = index;
     p->name = name;
-    p->t_kernel = wall();
+    p->t_kernel = sim_wall_seconds();
 }
 
 static void
@@ -56,7 +47,7 @@ progress_event(struct progress *p, const sim *s)
     if (p->out == NULL || ++p->tick < PROGRESS_TICKS)
         return;
     p->tick = 0;
-    double now = wall();
+    double now = sim_wall_seconds();
     if (now - p->t0 >= PROGRESS_AFTER_S && now - p->t_drawn >= PROGRESS_EVERY_S)
         draw(p, s, now);
 }

@@ -316,8 +316,8 @@ tick_share(void *ctx, uint32_t k, uint32_t n)
 #define ADAPT_PERIOD 16          /* epochs: one timed on each side, then the rest on the
                                     faster; doubled (up to 1024) each time the pool loses */
 
-static double
-wall_s(void)
+double
+sim_wall_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -335,7 +335,7 @@ adapt_use_pool(struct sim *s)
 {
     struct adapt *a = &s->ad;
     if (a->cycles == 0) {
-        a->t0 = wall_s();
+        a->t0 = sim_wall_seconds();
         a->sm_ticks = 0;
         if (a->period == 0)
             a->period = ADAPT_PERIOD;
@@ -355,7 +355,7 @@ adapt_account(struct sim *s)
         return;
     uint32_t phase = a->epoch;
     if (phase < 2) {
-        a->ns_per_tick[phase] = (wall_s() - a->t0) * 1e9 / (double)a->sm_ticks;
+        a->ns_per_tick[phase] = (sim_wall_seconds() - a->t0) * 1e9 / (double)a->sm_ticks;
         if (phase == 1) {
             a->use_pool = a->ns_per_tick[1] < a->ns_per_tick[0];
             a->period = a->use_pool ? ADAPT_PERIOD

@@ -83,4 +83,8 @@ const struct stats_snapshot *sim_total_snapshot(const sim *s);
 /* Current simulated cycle (for observers). */
 sim_cycle_t sim_now(const sim *s);
 
+/* Host monotonic wall-clock time in seconds, for progress lines and for
+ * timing the host; nothing simulated depends on it. */
+double sim_wall_seconds(void);
+
 #endif /* SMSIM_SIM_SIM_H */
