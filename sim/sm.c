@@ -4,9 +4,8 @@
  * sub-partition's scheduler to its pipes, block barriers, and block launch
  * and retirement.  Memory instructions are timed by the SM's ldst unit.
  *
- * A tick evaluates one cycle for every scheduler of the SM whose
- * skip_until has come (each at most once a cycle) and then asks for the
- * next tick at the earliest cycle anything can change: the next cycle if
+ * A tick (at most one a cycle) evaluates one cycle for every scheduler of
+ * the SM whose skip_until has come and then asks for the next tick at the earliest cycle anything can change: the next cycle if
  * an instruction issued, else the earliest retry time of any stalled warp
  * (operand ready, pipe free, launch, branch delay).  Cycles in between are
  * skipped; a scheduler's slots up to its next evaluation take the reason
@@ -50,6 +49,7 @@ sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg,
     sm->ldst = ldst_new(cfg, m, &sm->mst);
     sm->wake = wake;
     *wake = SIM_CYCLE_MAX;
+    sm->tick_at = SIM_MAX_SUBPARTITIONS;
     for (uint32_t i = 0; i < sm->n_sched; i++)
         sm->reason[i] = SM_R_IDLE;
 }
@@ -243,6 +243,9 @@ check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
         sm->warp[w].hold = false;
         sched_unwait(&sm->sched[sm->warp[w].sched], w);
         sm->skip_until[sm->warp[w].sched] = 0;
+        /* released in a tick, before its scheduler's turn: evaluated in it */
+        if (sm->warp[w].sched > sm->tick_at)
+            sm->tick_due |= 1u << sm->warp[w].sched;
         sm->warp[w].next = max_c(sm->warp[w].next, release);
         warp_fetch(sm, w, now);
         if (sm->warp[w].ib_n == 0 && sm->warp[w].ended)
@@ -767,22 +770,29 @@ sm_tick(struct sm *sm, sim_cycle_t now)
     bool issued = false;
 
     *sm->wake = SIM_CYCLE_MAX;
+    /* An SM ticks once a cycle: a block that retires or launches after
+     * this cycle's tick asks for another, which evaluates nothing and
+     * passes the request on to the next cycle, where the change is seen. */
+    bool again = now == sm->tick_cycle;
+    sm->tick_cycle = now;
     if (sm->n_warps == 0)
         return;                  /* empty: its slots are idle until a block arrives */
-    /* only the schedulers whose skip_until has come are evaluated, once a
-     * cycle (a block retired or launched after this cycle's tick asks for
-     * another: it is evaluated at the next one); the others' slots keep
-     * their reason (sm->acct[]) */
+    /* only the schedulers whose skip_until has come are evaluated (and one
+     * whose barrier a warp of an earlier one completes in this tick:
+     * check_barrier()); the others' slots keep their reason (sm->acct[]) */
     uint32_t due = 0;
     for (uint32_t i = 0; i < sm->n_sched; i++)
-        due |= (uint32_t)((now >= sm->skip_until[i]) & (now >= sm->acct[i])) << i;
-    if (sim_failed(sm->sim))     /* set only between ticks (sm_flush) */
+        due |= (uint32_t)(now >= sm->skip_until[i]) << i;
+    if (again || sim_failed(sm->sim))     /* failure: set only between ticks (sm_flush) */
         due = 0;
-    while (due != 0 && !sm->failed) {
-        unsigned i = (unsigned)__builtin_ctz(due);
-        due &= due - 1;
+    sm->tick_due = due;
+    while (sm->tick_due != 0 && !sm->failed) {
+        unsigned i = (unsigned)__builtin_ctz(sm->tick_due);
+        sm->tick_due &= sm->tick_due - 1;
+        sm->tick_at = i;
         struct sm_sched *s = &sm->sched[i];
         sim_cycle_t r = SIM_CYCLE_MAX;
+        SIM_ASSERT_AT(now, sm->acct[i] <= now);   /* evaluated once a cycle */
         sm->st.slot[sm->reason[i]] += now - sm->acct[i];
         int why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
         sm->skip_until[i] = why == SM_R_ISSUED ? 0 : r;
@@ -791,10 +801,11 @@ sm_tick(struct sm *sm, sim_cycle_t now)
         sm->acct[i] = now + 1;
         issued |= why == SM_R_ISSUED;
     }
+    sm->tick_at = SIM_MAX_SUBPARTITIONS;     /* outside a tick: check_barrier() adds nothing */
     for (uint32_t i = 0; i < sm->n_sched; i++)
         next = sm->skip_until[i] < next ? sm->skip_until[i] : next;
-    next = (issued | (next <= now)) ? now + 1 : next;   /* issued, or asked again within
-                                                           this cycle: the next one */
+    next = (issued | (next <= now)) ? now + 1 : next;   /* issued, or asked again in this
+                                                           cycle: the next one */
     /* watchdog: resident warps that will not issue for longer than the
      * limit (a stuck or absurd model state) */
     if (sm->n_warps > 0 && next != SIM_CYCLE_MAX &&

@@ -166,6 +166,10 @@ struct sm {
                                     entry of the simulation's dense array, which the loop
                                     scans every cycle without touching struct sm */
     sim_cycle_t last_issue;      /* for the watchdog */
+    sim_cycle_t tick_cycle;      /* the cycle of the last tick (an SM ticks once a cycle) */
+    uint32_t tick_due;           /* during a tick: schedulers still to evaluate (bits) */
+    uint32_t tick_at;            /* during a tick: the scheduler being evaluated; else
+                                    SIM_MAX_SUBPARTITIONS */
     uint32_t n_warps;            /* resident warps */
     uint32_t n_sched;
     uint32_t n_pend;             /* entries of pend[] */

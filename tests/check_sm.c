@@ -206,6 +206,17 @@ START_TEST(test_barrier_release_timing)
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), 16);
     sim_destroy(s);
     inst_source_destroy(&src);
+    /* two schedulers: warp 1 (scheduler 1) waits at the barrier from
+     * cycle 1; warp 0 (scheduler 0) completes it at 37, and scheduler 1,
+     * evaluated after 0 in that cycle, sees its warp released (no_inst
+     * until 57), so cycles 1 .. 36 are its barrier slots: 36 */
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20; sm.subpartitions = 2");
+    testlib_source(&src, &k, 1);
+    s = testlib_run(&c, &src);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.barrier"), 36);
+    ck_assert_uint_eq(sim_kernel(s, 0)->cycles, 61);
+    sim_destroy(s);
+    inst_source_destroy(&src);
 }
 END_TEST
 
