@@ -7,7 +7,7 @@
  *             candidates (round robin among them); a candidate that stalls
  *             on a memory operand, has drained or waits at a barrier is
  *             moved to the end of the list, letting the oldest pending
- *             warp in (sm.c: eval_two_level)
+ *             warp in (sm.c: eval_ordered)
  *
  * s->warps[] is kept in age order (two_level: active set first, then the
  * pending warps in the order they were demoted); s->pos[] maps a warp slot

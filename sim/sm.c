@@ -659,12 +659,16 @@ issue_all(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     }
 }
 
-/* Two-level: the policy's order, every warp through the cache, demoting a
- * candidate that waits on memory or cannot issue again (drained, or at a
- * barrier that the pending warps must reach). */
+/* The plain evaluation: the policy's whole order (sched_order()), every
+ * warp through its retry cache (can_issue()); the first that can issue
+ * does.  Two-level always takes it, demoting a candidate that waits on
+ * memory or cannot issue again (drained, or at a barrier that the pending
+ * warps must reach); LRR and GTO take it with sim.reference_scheduler, to
+ * cross-check eval_sched()'s shortcut, which must give the same results. */
 static int
-eval_two_level(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retry)
+eval_ordered(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retry)
 {
+    bool two_level = sm->cfg->sched_policy == CFG_SCHED_TWO_LEVEL;
     uint8_t order[SM_NW];
     unsigned n = sched_order(sm, s, order);
     int first = -1;
@@ -682,7 +686,7 @@ eval_two_level(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *
             first = why;
         if (r < *retry)
             *retry = r;
-        if ((why == SM_R_MEMORY || why == SM_R_IDLE || why == SM_R_BARRIER) &&
+        if (two_level && (why == SM_R_MEMORY || why == SM_R_IDLE || why == SM_R_BARRIER) &&
             s->n > sm->cfg->sched_active_warps) {
             sched_demote(sm, s, w);
             *retry = now + 1;
@@ -728,8 +732,8 @@ try_positions(struct sm *sm, struct sm_sched *s, uint64_t m, sim_cycle_t now)
 static int
 eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retry)
 {
-    if (sm->cfg->sched_policy == CFG_SCHED_TWO_LEVEL)
-        return eval_two_level(sm, s, now, retry);
+    if (sm->cfg->sched_policy == CFG_SCHED_TWO_LEVEL || sm->cfg->sim_reference_scheduler)
+        return eval_ordered(sm, s, now, retry);
     sched_refresh(s, now);
     uint64_t all = sched_all(s), ready = all & ~s->wait;
     unsigned start = 0;          /* LRR: position after the last warp issued */

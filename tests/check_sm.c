@@ -428,6 +428,104 @@ START_TEST(test_two_level_drained_and_barrier_warps_leave_the_active_set)
 }
 END_TEST
 
+/* ---- the scheduler's shortcut against its plain form ------------------ */
+
+/* A pseudo-random but deterministic stream per (block, warp): ALU chains and
+ * independent ALU, SFU, loads, shared loads, stores, a barrier at a fixed
+ * step (every warp of a block reaches it), warps of different lengths. */
+static int
+gen_mix(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    (void)arg;
+    uint64_t len = 30 + (block * 7 + warp * 13) % 40;
+    if (k > len)
+        return 0;
+    if (k == len) {
+        tl_exit(wi);
+        return 1;
+    }
+    if (k == 12) {
+        tl_barrier(wi);
+        return 1;
+    }
+    uint64_t h = (block * 0x9e3779b97f4a7c15u) ^ (warp * 0xbf58476d1ce4e5b9u) ^ (k * 0x94d049bb133111ebu);
+    h ^= h >> 29;
+    int r = (int)(10 + h % 8), a = (int)(10 + (h >> 8) % 8);
+    switch ((h >> 16) % 7) {
+    case 0:
+    case 1:
+        tl_alu(wi, SIM_OPC_FP32, r, a, -1);
+        break;
+    case 2:
+        tl_alu(wi, SIM_OPC_INT, r, 2, -1);
+        break;
+    case 3:
+        tl_alu(wi, SIM_OPC_SFU, r, a, -1);
+        break;
+    case 4:
+        tl_mem(wi, SIM_SPACE_GLOBAL, SIM_IF_LOAD, r, 2,
+               0x100000 + (block * 64 + warp) * 4096 + k * 128, 4, 4);
+        break;
+    case 5:
+        tl_mem(wi, SIM_SPACE_SHARED, SIM_IF_LOAD, r, 2, (h >> 24) % 64 * 4, (int64_t)((h >> 32) % 3) * 4, 4);
+        break;
+    default:
+        tl_mem(wi, SIM_SPACE_GLOBAL, SIM_IF_STORE, -1, a, 0x800000 + (block * 64 + warp) * 128, 4, 4);
+        break;
+    }
+    return 1;
+}
+
+START_TEST(test_reference_scheduler_same_results)
+{
+    /* sim.reference_scheduler walks every warp each evaluation; the model's
+     * shortcut (waiting-warp masks, lazy slots) must give the same figures */
+    static const char *const counters[] = {
+        "sm.warp_insts", "sm.slot.issued", "sm.slot.no_inst", "sm.slot.scoreboard",
+        "sm.slot.memory", "sm.slot.pipe_busy", "sm.slot.barrier", "sm.slot.idle",
+        "sm.active_cycles", "sm.warp_cycles", "sm.l1.hits", "sm.l1.misses", "l2.read_sectors"
+    };
+    static const char *const cfgs[] = {
+        "sm.count = 2; sm.subpartitions = 4; sched.policy = gto",
+        "sm.count = 2; sm.subpartitions = 4; sched.policy = lrr",
+        "sm.count = 1; sm.subpartitions = 2; sched.policy = gto; sm.dispatch_units = 2",
+        "sm.count = 3; sm.subpartitions = 1; sched.policy = lrr; sm.max_blocks = 2",
+        "sm.count = 2; sm.subpartitions = 4; sched.policy = gto; sched.lookahead = 8",
+    };
+    unsigned compared = 0;
+    for (unsigned c = 0; c < SIM_ARRAY_LEN(cfgs); c++) {
+        uint64_t want[SIM_ARRAY_LEN(counters) + 1];
+        for (int ref = 0; ref < 2; ref++) {
+            struct sim_config cfg;
+            struct inst_source src;
+            char text[256];
+            struct testlib_kernel k = { "mix", 9, 160, 32, 0, gen_mix, NULL };
+            snprintf(text, sizeof text, "%s; sim.reference_scheduler = %s", cfgs[c],
+                     ref ? "true" : "false");
+            testlib_small_config(&cfg, text);
+            testlib_set_isa(strstr(cfgs[c], "lookahead") ? SIM_ISA_PTX : 0);
+            testlib_source(&src, &k, 1);
+            sim *s = testlib_run(&cfg, &src);
+            testlib_set_isa(0);
+            for (unsigned i = 0; i <= SIM_ARRAY_LEN(counters); i++) {
+                uint64_t v = i < SIM_ARRAY_LEN(counters) ? testlib_stat(s, 0, counters[i])
+                                                         : sim_kernel(s, 0)->cycles;
+                if (ref == 0)
+                    want[i] = v;
+                else
+                    ck_assert_msg(v == want[i], "%s: %s %" PRIu64 " (reference) vs %" PRIu64,
+                                  cfgs[c], i < SIM_ARRAY_LEN(counters) ? counters[i] : "cycles",
+                                  v, want[i]);
+            }
+            sim_destroy(s);
+            inst_source_destroy(&src);
+        }
+        compared++;
+    }
+    ck_assert_uint_eq(compared, SIM_ARRAY_LEN(cfgs));
+}
+END_TEST
+
 /* ---- accounting and robustness ----------------------------------------- */
 
 /* An instruction writing no register, then EXIT: the block is done (and
@@ -773,6 +871,7 @@ sm_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_dependent_chain_exact);
+    tcase_add_test(tc, test_reference_scheduler_same_results);
     tcase_add_test(tc, test_two_level_drained_and_barrier_warps_leave_the_active_set);
     tcase_add_test(tc, test_independent_stream_reaches_throughput);
     tcase_add_test(tc, test_sfu_ex2_own_latency);
