@@ -171,29 +171,17 @@ ldst_coalesce(const struct warp_inst *wi, uint32_t line_size, uint32_t sector_si
         m &= m - 1;
         sim_addr_t a = wi->addr[lane];
         uint64_t s = a >> sshift, s_last = (a + width - 1) >> sshift;
-        if (s == s_last) {
-            /* the usual case: the lane's bytes lie in one sector */
+        /* the lane counts once in each line it touches (usually one sector) */
+        for (bool first = true; s <= s_last; s++, first = false) {
             uint64_t line = s >> lshift;
-            if ((cur == NULL || cur->line != line) &&
-                (cur = line_entry(out, &n, max, line)) == NULL)
-                return n;
-            cur->mask |= 1u << (s & smask);
-            cur->lanes++;
-            continue;
-        }
-        bool lane_counted = false;
-        for (; s <= s_last; s++) {
-            uint64_t line = s >> lshift;
+            bool count = first;
             if (cur == NULL || cur->line != line) {
                 if ((cur = line_entry(out, &n, max, line)) == NULL)
                     return n;
-                lane_counted = false;
+                count = true;
             }
             cur->mask |= 1u << (s & smask);
-            if (!lane_counted) {
-                cur->lanes++;
-                lane_counted = true;
-            }
+            cur->lanes += count;
         }
     }
     return n;

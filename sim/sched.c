@@ -103,11 +103,12 @@ sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp)
 }
 
 void
-sched_remove_warp(struct sm_sched *s, uint8_t warp)
+sched_remove_warp(struct sm *sm, struct sm_sched *s, uint8_t warp)
 {
     unsigned i = index_of(s, warp);
     SIM_ASSERT(i < s->n);
     take_out(s, i);
+    sm->skip_until[s - sm->sched] = 0;
     if (s->have_last && s->last == warp)
         s->have_last = false;
 }

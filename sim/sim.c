@@ -10,9 +10,10 @@
  * threads with -j), then, in SM id order on one thread, their flush
  * (sm_flush: memory accesses through the shared L2/DRAM, finished blocks),
  * then later-priority events.  A flush may retire a block at the same
- * cycle, whose successor may wake its SM again at that cycle.  Because
- * shared state is only touched in SM order, the results do not depend on
- * the number of threads.  The loop ends when neither events nor ticks are
+ * cycle, and its successor launch there; an SM that has already ticked
+ * in that cycle sees both from the next one (an SM ticks once a cycle).
+ * Because shared state is only touched in SM order, the results do not
+ * depend on the number of threads.  The loop ends when neither events nor ticks are
  * left; a kernel whose blocks have not all retired by then is deadlocked (a
  * model bug) and is reported with a state dump (exit 3).
  */

@@ -5,9 +5,10 @@
  * and retirement.  Memory instructions are timed by the SM's ldst unit.
  *
  * A tick (at most one a cycle) evaluates one cycle for every scheduler of
- * the SM whose skip_until has come and then asks for the next tick at the earliest cycle anything can change: the next cycle if
- * an instruction issued, else the earliest retry time of any stalled warp
- * (operand ready, pipe free, launch, branch delay).  Cycles in between are
+ * the SM whose skip_until has come and then asks for the next tick at the
+ * earliest cycle anything can change: the next cycle if an instruction
+ * issued, else the earliest retry time of any stalled warp (operand ready,
+ * pipe free, launch, branch delay).  Cycles in between are
  * skipped; a scheduler's slots up to its next evaluation take the reason
  * of its last one (added then, or by sm_catch_up()).
  */
@@ -339,8 +340,7 @@ sm_retire_block(struct sm *sm, uint32_t bi, sim_cycle_t t)
     sm_occ_update(sm, t);
     for (uint32_t i = 0; i < b->n_warps; i++) {
         uint8_t w = b->warp[i];
-        sched_remove_warp(&sm->sched[sm->warp[w].sched], w);
-        sm->skip_until[sm->warp[w].sched] = 0;
+        sched_remove_warp(sm, &sm->sched[sm->warp[w].sched], w);
         sm->warp[w].state = W_FREE;
     }
     sm->n_warps -= b->n_warps;
@@ -570,8 +570,7 @@ can_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool se
     }
     int why = check_issue(sm, s, w, now, second, retry);
     if (why != SM_R_ISSUED && !second) {
-        sm->warp[w].why = (uint8_t)why;
-        sched_wait(s, w, *retry, why);
+        sched_wait(sm, s, w, *retry, why);
     }
     return why;
 }
@@ -705,8 +704,7 @@ try_warp(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         issue_all(sm, s, w, now);
         return true;
     }
-    sm->warp[w].why = (uint8_t)why;
-    sched_wait(s, w, r, why);
+    sched_wait(sm, s, w, r, why);
     return false;
 }
 

@@ -259,17 +259,17 @@ unsigned sched_order(const struct sm *sm, const struct sm_sched *s, uint8_t *ord
 /* Tell the policy a warp issued / stalled on memory. */
 void sched_issued(struct sm_sched *s, uint8_t warp);
 void sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp);
-void sched_remove_warp(struct sm_sched *s, uint8_t warp);
+void sched_remove_warp(struct sm *sm, struct sm_sched *s, uint8_t warp);
 void sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp);
-/* Clear the wait bits of the warps whose w_retry has come (now >= it). */
+/* Clear the wait bits of the warps whose retry[] has come (now >= it). */
 void sched_refresh(struct sm_sched *s, sim_cycle_t now);
 
-/* Warp w (of scheduler s) cannot issue before cycle retry, for reason why
- * (the caller sets sm->warp[w].why). */
+/* Warp w (of scheduler s) cannot issue before cycle retry, for reason why. */
 static inline void
-sched_wait(struct sm_sched *s, uint8_t w, sim_cycle_t retry, int why)
+sched_wait(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t retry, int why)
 {
     unsigned i = s->pos[w];
+    sm->warp[w].why = (uint8_t)why;
     uint64_t bit = UINT64_C(1) << i;
     s->retry[i] = retry;
     s->wait |= bit;

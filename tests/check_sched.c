@@ -32,7 +32,7 @@ START_TEST(test_lrr)
     sched_issued(s, 7);
     sched_order(&sm, s, o);
     ck_assert(o[0] == 11 && o[1] == 3 && o[2] == 7);
-    sched_remove_warp(s, 7);                  /* last issued warp leaves: start over */
+    sched_remove_warp(&sm, s, 7);                  /* last issued warp leaves: start over */
     ck_assert_uint_eq(sched_order(&sm, s, o), 2);
     ck_assert(o[0] == 3 && o[1] == 11);
 }
