@@ -73,6 +73,17 @@ cache_find(cache *c, uint32_t set, uint64_t tag)
     return NULL;
 }
 
+void
+cache_prefetch(const cache *c, uint32_t set)
+{
+    if (c->sets == 0)
+        return;
+    size_t base = (size_t)set * c->ways;
+    __builtin_prefetch(&c->tags[base]);
+    __builtin_prefetch(&c->lru[base]);
+    __builtin_prefetch(&c->lines[base]);
+}
+
 struct cache_line *
 cache_victim(cache *c, uint32_t set)
 {

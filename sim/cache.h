@@ -42,6 +42,11 @@ void cache_install(cache *c, struct cache_line *l, uint64_t tag);
  * l->valid bits themselves. */
 void cache_drop_sectors(cache *c, struct cache_line *l, uint32_t mask);
 
+/* A hint: start bringing set's tags, stamps and lines into the host's
+ * caches (a later cache_find()/cache_victim() on it then does not stall).
+ * Changes nothing. */
+void cache_prefetch(const cache *c, uint32_t set);
+
 /* Drop every line (kernel boundary for the L1). */
 void cache_invalidate_all(cache *c);
 

@@ -516,6 +516,28 @@ const_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     return ready;
 }
 
+void
+ldst_prefetch(const struct ldst *u, const struct warp_inst *wi)
+{
+    if (wi->space != SIM_SPACE_GLOBAL && wi->space != SIM_SPACE_LOCAL &&
+        wi->space != SIM_SPACE_TEX)
+        return;
+    uint32_t m = wi->active_mask;
+    if (m == 0)
+        return;
+    uint32_t ls = u->cfg->l1_line_size;
+    uint64_t first = wi->addr[__builtin_ctz(m)] / ls;
+    uint64_t last = wi->addr[31 - __builtin_clz(m)] / ls;
+    bool cached = l1_caches(u, wi);
+    for (uint64_t line = first;; line = last) {
+        if (cached)
+            cache_prefetch(u->l1, (uint32_t)(cache_mix(line) % u->l1_sets));
+        mem_prefetch(u->m, line);
+        if (line == last)
+            break;
+    }
+}
+
 sim_cycle_t
 ldst_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 {

@@ -66,6 +66,12 @@ void ldst_kernel_begin(struct ldst *u, uint64_t l1_bytes);
  * result is available (loads, atomics) or its data has left the SM. */
 sim_cycle_t ldst_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t);
 
+/* A hint, given when wi issues, that ldst_access() will time it soon:
+ * starts loading the host memory it will touch (L1 and L2 tag sets of
+ * its first and last active lanes' lines).  Changes nothing in the model;
+ * reads only, so ticks on several threads may call it. */
+void ldst_prefetch(const struct ldst *u, const struct warp_inst *wi);
+
 /* The latest cycle any access issued so far completes. */
 sim_cycle_t ldst_drain_cycle(const struct ldst *u);
 

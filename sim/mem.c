@@ -217,6 +217,15 @@ dram_fetch(mem *m, uint64_t line, uint32_t miss, uint64_t start)
     return cs + m->dram_half;
 }
 
+void
+mem_prefetch(const mem *m, uint64_t line)
+{
+    uint32_t set;
+    uint32_t slice = slice_of(m, line, &set);
+    cache_prefetch(m->l2, set);
+    __builtin_prefetch(&m->slice_free[slice]);
+}
+
 sim_cycle_t
 mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
 {

@@ -55,6 +55,10 @@ sim_cycle_t mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t);
  * result is back at the SM. */
 sim_cycle_t mem_atomic(mem *m, uint64_t line, uint32_t mask, uint32_t ops, sim_cycle_t t);
 
+/* A hint that line will be accessed soon (host caches only; changes
+ * nothing in the model, safe during parallel ticks). */
+void mem_prefetch(const mem *m, uint64_t line);
+
 /* Mark [addr, addr + bytes) present in L2 (Accel-Sim MemcpyHtoD warm-up). */
 void mem_preload(mem *m, sim_addr_t addr, uint64_t bytes);
 

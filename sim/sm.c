@@ -608,6 +608,8 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         struct sm_pend *pd = &sm->pend[sm->n_pend++];
         pd->warp = w;
         pd->wi = *wi;
+        ldst_prefetch(sm->ldst, wi);   /* its flush, at the end of the cycle, then finds
+                                          the tag sets in the host's caches */
         ready = SM_READY_PENDING;
     } else if (wi->n_dst > 0) {   /* a warp is done when its register writes are */
         sm->warp[w].done = max_c(sm->warp[w].done, ready);
