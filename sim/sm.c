@@ -309,6 +309,7 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
         sm->warp[w].sb_n = 0;
         sm->warp[w].ended = false;
         sm->warp[w].hold = false;
+        sm->warp[w].cand_n = 0;
         sm->warp[w].next = t + c->sm_block_launch_latency + (sim_cycle_t)i * c->sm_warp_launch_latency;
         sm->warp[w].done = t;
         sched_add_warp(sm, &sm->sched[sm->warp[w].sched], w);
@@ -490,6 +491,31 @@ ib_remove(struct sm *sm, uint8_t w, unsigned j)
     memmove(&wp->ib_pos[j], &wp->ib_pos[j + 1], n - 1 - j);
     wp->ib_pos[n - 1] = freed;
     wp->ib_n--;
+    wp->cand_n = 0;
+}
+
+/* Can buffered entry wi of warp w issue at now, its older entries aside
+ * (fetch latency, operands, pipe)?  SM_R_ISSUED, or the reason and *retry. */
+static inline int
+check_entry(struct sm *sm, struct sm_sched *s, uint8_t w, const struct ib_meta *wi,
+            sim_cycle_t now, sim_cycle_t *retry)
+{
+    const struct sm_costs *k = sm->k;
+    *retry = SIM_CYCLE_MAX;
+    if (wi->avail > now) {
+        *retry = wi->avail;
+        return SM_R_NO_INST;
+    }
+    int why = sb_check(sm, w, wi, now, retry);
+    if (why != 0)
+        return why;
+    unsigned p = k->pipe[wi->opclass];
+    uint64_t lanes = k->lanes[p];
+    if (s->pipe_busy[p] >= (now + 1) * lanes) {
+        *retry = s->pipe_busy[p] / lanes;
+        return SM_R_PIPE_BUSY;
+    }
+    return SM_R_ISSUED;
 }
 
 /* Can warp w issue its next instruction at now?  Returns SM_R_ISSUED if
@@ -516,34 +542,42 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
     if (sm->warp[w].ib_n == 0)
         return SM_R_NO_INST;
     unsigned window = sm->warp[w].ib_n < k->lookahead ? sm->warp[w].ib_n : k->lookahead;
+    if (window == 1) {           /* in order: the head alone */
+        int why = check_entry(sm, s, w, &sm->ibm[ib_slot(sm, w, 0)], now, retry);
+        if (why == SM_R_ISSUED)
+            sm->warp[w].pick = 0;
+        return why;
+    }
     int head_why = SM_R_NO_INST;
+    if (sm->warp[w].cand_n == window) {
+        /* the same window as at the last check: only its candidates */
+        for (uint32_t cand = sm->warp[w].cand; cand != 0; cand &= cand - 1) {
+            unsigned j = (unsigned)__builtin_ctz(cand);
+            sim_cycle_t r;
+            int why = check_entry(sm, s, w, &sm->ibm[ib_slot(sm, w, j)], now, &r);
+            if (why == SM_R_ISSUED) {
+                sm->warp[w].pick = (uint8_t)j;
+                return SM_R_ISSUED;
+            }
+            if (j == 0)
+                head_why = why;
+            *retry = min_c(*retry, r);
+        }
+        return head_why;
+    }
     struct older_regs o;
     o.dbits = o.sbits = 0;
     o.nd = o.ns = 0;
+    uint32_t cand = 1;
     for (unsigned j = 0; j < window; j++) {
-        size_t slot = ib_slot(sm, w, j);
-        const struct ib_meta *wi = &sm->ibm[slot];
+        const struct ib_meta *wi = &sm->ibm[ib_slot(sm, w, j)];
         if (j > 0 && !can_pass(wi, &o)) {
             older_add(&o, wi);
             continue;
         }
-        sim_cycle_t r = SIM_CYCLE_MAX;
-        int why = SM_R_ISSUED;
-        if (wi->avail > now) {
-            r = wi->avail;
-            why = SM_R_NO_INST;
-        } else {
-            why = sb_check(sm, w, wi, now, &r);
-            if (why == 0) {
-                unsigned p = k->pipe[wi->opclass];
-                uint64_t lanes = k->lanes[p];
-                why = SM_R_ISSUED;
-                if (s->pipe_busy[p] >= (now + 1) * lanes) {
-                    r = s->pipe_busy[p] / lanes;
-                    why = SM_R_PIPE_BUSY;
-                }
-            }
-        }
+        cand |= 1u << j;
+        sim_cycle_t r;
+        int why = check_entry(sm, s, w, wi, now, &r);
         if (why == SM_R_ISSUED) {
             sm->warp[w].pick = (uint8_t)j;
             return SM_R_ISSUED;
@@ -554,6 +588,9 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
         if (j + 1 < window)
             older_add(&o, wi);
     }
+    /* walked the whole window: remember its candidates until it changes */
+    sm->warp[w].cand = (uint16_t)cand;
+    sm->warp[w].cand_n = (uint8_t)window;
     return head_why;
 }
 

@@ -115,6 +115,11 @@ struct sm_warp {
     bool ended;                  /* the source has no more instructions */
     bool hold;                   /* a barrier (or, with lookahead, a branch) was fetched:
                                     fetch no further until released / issued */
+    uint8_t cand_n;              /* lookahead: the window size cand was found for; 0 = stale
+                                    (an issue changed the window) */
+    uint16_t cand;               /* lookahead: window positions with no register dependence
+                                    on an older entry that may issue ahead of them (bit 0
+                                    always): depends only on the window's contents */
 };
 
 struct sb_entry {

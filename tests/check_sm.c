@@ -813,21 +813,34 @@ record_issue(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle, const st
     at[wi->pc / 16] = cycle;
 }
 
-START_TEST(test_lookahead_respects_every_hazard)
+/* Run one warp of gen's PTX-like stream with the given window (SFU 20
+ * cycles, FP32 4); at[k] = the issue cycle of instruction k. */
+static void
+lookahead_issue_cycles(testlib_gen_fn gen, unsigned lookahead, sim_cycle_t *at)
 {
     struct sim_config c;
     struct inst_source src;
     struct sim_error err = { 0 };
-    struct testlib_kernel k = { "hazards", 1, 32, 32, 0, gen_hazards, NULL };
-    sim_cycle_t at[16] = { 0 };
+    struct testlib_kernel k = { "lookahead", 1, 32, 32, 0, gen, NULL };
     struct sim_observer ob = { .on_issue = record_issue, .ctx = at };
+    char cfg[128];
+    snprintf(cfg, sizeof cfg, "op.sfu.latency = 20; op.fp32.latency = 4; sched.lookahead = %u",
+             lookahead);
     testlib_set_isa(SIM_ISA_PTX);
-    testlib_small_config(&c, "op.sfu.latency = 20; op.fp32.latency = 4; sched.lookahead = 16");
+    testlib_small_config(&c, cfg);
     testlib_source(&src, &k, 1);
     sim *s = sim_new(&c);
     sim_set_observer(s, &ob);
     ck_assert_int_eq(sim_run(s, &src, &err), SIM_OK);
     testlib_set_isa(0);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+
+START_TEST(test_lookahead_respects_every_hazard)
+{
+    sim_cycle_t at[16] = { 0 };
+    lookahead_issue_cycles(gen_hazards, 16, at);
     /* k0 at 0; k3 and k7 pass the stalled k1 in its shadow; k4 may not pass
      * k1 (WAR) nor k0 (WAW); k5 may not pass k4 or k3 (WAR on r8); k6 not k5 */
     ck_assert_uint_eq(at[0], 0);
@@ -839,8 +852,42 @@ START_TEST(test_lookahead_respects_every_hazard)
     ck_assert_uint_gt(at[5], at[3]);
     ck_assert_uint_gt(at[6], at[5]);
     ck_assert_uint_gt(at[2], at[1]);
-    sim_destroy(s);
-    inst_source_destroy(&src);
+}
+END_TEST
+
+/* The window's candidates (entries free of dependences on older ones)
+ * are cached while a warp waits; an issue must refresh them.  k0 SFU r1
+ * (20 cycles); k1 r3 <- r1 waits for it; k2, k3, k4 read r3 (RAW on k1);
+ * k5 r7 <- r8 is independent; EXIT.  With a window of 4, k1..k4 wait
+ * together (no candidate but k1) until k1 issues at 20; then the window
+ * is k2..k5 and k5 passes the stalled k2 at 21 (a stale cache would keep
+ * k5 behind k2, which waits for r3 until 24). */
+static int
+gen_window_change(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    static const int ops[][2] = { { 1, 2 }, { 3, 1 }, { 4, 3 }, { 5, 3 }, { 6, 3 }, { 7, 8 } };
+    (void)arg;
+    (void)block;
+    (void)warp;
+    if (k < SIM_ARRAY_LEN(ops))
+        tl_alu(wi, k == 0 ? SIM_OPC_SFU : SIM_OPC_FP32, ops[k][0], ops[k][1], -1);
+    else if (k == SIM_ARRAY_LEN(ops))
+        tl_exit(wi);
+    else
+        return 0;
+    return 1;
+}
+
+START_TEST(test_lookahead_window_change_refreshes_candidates)
+{
+    sim_cycle_t at[16] = { 0 };
+    lookahead_issue_cycles(gen_window_change, 4, at);
+    ck_assert_uint_eq(at[0], 0);
+    ck_assert_uint_eq(at[1], 20);
+    ck_assert_uint_eq(at[5], 21);
+    ck_assert_uint_eq(at[2], 24);
+    ck_assert_uint_eq(at[3], 25);
+    ck_assert_uint_eq(at[4], 26);
 }
 END_TEST
 
@@ -879,6 +926,7 @@ sm_suite(void)
     tcase_add_test(tc, test_taken_branch_penalty_exact);
     tcase_add_test(tc, test_lookahead_issues_past_a_stall);
     tcase_add_test(tc, test_lookahead_respects_every_hazard);
+    tcase_add_test(tc, test_lookahead_window_change_refreshes_candidates);
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
