@@ -219,6 +219,8 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         mt->flags = wi->flags;
         mt->n_dst = wi->n_dst;
         mt->n_src = wi->n_src;
+        mt->pc = wi->pc;
+        mt->active_mask = wi->active_mask;
         memcpy(mt->dst, wi->dst, sizeof mt->dst);
         memcpy(mt->src, wi->src, sizeof mt->src);
         sm->warp[w].ib_n++;
@@ -310,6 +312,7 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
         sm->warp[w].ended = false;
         sm->warp[w].hold = false;
         sm->warp[w].cand_n = 0;
+        sm->warp[w].pwait = 0;
         sm->warp[w].next = t + c->sm_block_launch_latency + (sim_cycle_t)i * c->sm_warp_launch_latency;
         sm->warp[w].done = t;
         sched_add_warp(sm, &sm->sched[sm->warp[w].sched], w);
@@ -492,6 +495,7 @@ ib_remove(struct sm *sm, uint8_t w, unsigned j)
     wp->ib_pos[n - 1] = freed;
     wp->ib_n--;
     wp->cand_n = 0;
+    wp->pwait = 0;
 }
 
 /* Can buffered entry wi of warp w issue at now, its older entries aside
@@ -518,6 +522,36 @@ check_entry(struct sm *sm, struct sm_sched *s, uint8_t w, const struct ib_meta *
     return SM_R_ISSUED;
 }
 
+/* Whether every candidate of a failed check waited for the same pipe and
+ * for nothing else: then, until the window changes, only that pipe can
+ * change the outcome (operands ready stay ready; only the warp's own issue
+ * adds pending writes). */
+struct pipe_only {
+    uint8_t pipe1;               /* 1 + the pipe, 0 = none seen yet */
+    bool only;
+};
+
+static inline struct pipe_only *
+pipe_only_add(struct pipe_only *po, const struct sm_costs *k, const struct ib_meta *wi, int why)
+{
+    if (why != SM_R_PIPE_BUSY) {
+        po->only = false;
+    } else if (po->pipe1 == 0) {
+        po->pipe1 = (uint8_t)(k->pipe[wi->opclass] + 1);
+    } else if (po->pipe1 != k->pipe[wi->opclass] + 1) {
+        po->only = false;
+    }
+    return po;
+}
+
+static inline void
+remember_window(struct sm_warp *wp, unsigned window, uint32_t cand, const struct pipe_only *po)
+{
+    wp->cand = (uint16_t)cand;
+    wp->cand_n = (uint8_t)window;
+    wp->pwait = po->only ? po->pipe1 : 0;
+}
+
 /* Can warp w issue its next instruction at now?  Returns SM_R_ISSUED if
  * so, else the reason and *retry.  second: the warp already issued this
  * cycle (dual issue), so its one-per-cycle limit does not apply. */
@@ -542,27 +576,47 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
     if (sm->warp[w].ib_n == 0)
         return SM_R_NO_INST;
     unsigned window = sm->warp[w].ib_n < k->lookahead ? sm->warp[w].ib_n : k->lookahead;
+    struct sm_warp *wp = &sm->warp[w];
+    if (wp->pwait != 0 && wp->cand_n == window) {
+        /* the same window, whose candidates only waited for one pipe:
+         * only the pipe can have changed */
+        unsigned p = wp->pwait - 1u;
+        uint64_t lanes = k->lanes[p];
+        if (s->pipe_busy[p] >= (now + 1) * lanes) {
+            *retry = s->pipe_busy[p] / lanes;
+            return SM_R_PIPE_BUSY;
+        }
+        wp->pick = 0;            /* the head waited for the pipe: it goes first */
+        return SM_R_ISSUED;
+    }
+    struct pipe_only po = { 0, true };
     if (window == 1) {           /* in order: the head alone */
-        int why = check_entry(sm, s, w, &sm->ibm[ib_slot(sm, w, 0)], now, retry);
+        const struct ib_meta *wi = &sm->ibm[ib_slot(sm, w, 0)];
+        int why = check_entry(sm, s, w, wi, now, retry);
         if (why == SM_R_ISSUED)
-            sm->warp[w].pick = 0;
+            wp->pick = 0;
+        else if (why == SM_R_PIPE_BUSY)
+            remember_window(wp, 1, 1, pipe_only_add(&po, k, wi, why));
         return why;
     }
     int head_why = SM_R_NO_INST;
-    if (sm->warp[w].cand_n == window) {
+    if (wp->cand_n == window) {
         /* the same window as at the last check: only its candidates */
-        for (uint32_t cand = sm->warp[w].cand; cand != 0; cand &= cand - 1) {
+        for (uint32_t cand = wp->cand; cand != 0; cand &= cand - 1) {
             unsigned j = (unsigned)__builtin_ctz(cand);
+            const struct ib_meta *wi = &sm->ibm[ib_slot(sm, w, j)];
             sim_cycle_t r;
-            int why = check_entry(sm, s, w, &sm->ibm[ib_slot(sm, w, j)], now, &r);
+            int why = check_entry(sm, s, w, wi, now, &r);
             if (why == SM_R_ISSUED) {
-                sm->warp[w].pick = (uint8_t)j;
+                wp->pick = (uint8_t)j;
                 return SM_R_ISSUED;
             }
+            pipe_only_add(&po, k, wi, why);
             if (j == 0)
                 head_why = why;
             *retry = min_c(*retry, r);
         }
+        remember_window(wp, window, wp->cand, &po);
         return head_why;
     }
     struct older_regs o;
@@ -579,9 +633,10 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
         sim_cycle_t r;
         int why = check_entry(sm, s, w, wi, now, &r);
         if (why == SM_R_ISSUED) {
-            sm->warp[w].pick = (uint8_t)j;
+            wp->pick = (uint8_t)j;
             return SM_R_ISSUED;
         }
+        pipe_only_add(&po, k, wi, why);
         if (j == 0)
             head_why = why;
         *retry = min_c(*retry, r);
@@ -589,8 +644,7 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
             older_add(&o, wi);
     }
     /* walked the whole window: remember its candidates until it changes */
-    sm->warp[w].cand = (uint16_t)cand;
-    sm->warp[w].cand_n = (uint8_t)window;
+    remember_window(wp, window, cand, &po);
     return head_why;
 }
 
@@ -618,8 +672,12 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     const struct sm_costs *k = sm->k;
     unsigned pick = sm->warp[w].pick;
     size_t slot = ib_slot(sm, w, pick);
+    /* the compact entry, which the check just read; the full instruction
+     * (a cold line in a large buffer) only for a memory access or an
+     * observer */
+    const struct ib_meta *mt = &sm->ibm[slot];
     const struct warp_inst *wi = &sm->ib[slot];
-    unsigned opc = wi->opclass, p = k->pipe[opc];
+    unsigned opc = mt->opclass, p = k->pipe[opc];
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
 
     s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + k->cost[opc];
@@ -627,7 +685,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     if (ob->on_issue != NULL)
         ob->on_issue(ob->ctx, sm->id, (uint32_t)(s - sm->sched), now, wi);
     sm->st.warp_insts++;
-    unsigned lanes = inst_popc(wi->active_mask);
+    unsigned lanes = inst_popc(mt->active_mask);
     sm->st.thread_insts += lanes;
     sm->st.pipe_insts[p]++;
     sm->st.pipe_used[p] += k->cost[opc];
@@ -637,7 +695,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     if (opc == SIM_OPC_FP32_FMA)
         sm->st.fma_insts++;
 
-    bool is_mem = wi->space != SIM_SPACE_NONE;
+    bool is_mem = mt->space != SIM_SPACE_NONE;
     sim_cycle_t ready = now + k->latency[opc];
     if (is_mem) {
         /* timed by sm_flush(), after every SM has ticked */
@@ -648,15 +706,15 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         ldst_prefetch(sm->ldst, wi);   /* its flush, at the end of the cycle, then finds
                                           the tag sets in the host's caches */
         ready = SM_READY_PENDING;
-    } else if (wi->n_dst > 0) {   /* a warp is done when its register writes are */
+    } else if (mt->n_dst > 0) {   /* a warp is done when its register writes are */
         sm->warp[w].done = max_c(sm->warp[w].done, ready);
     }
-    for (unsigned i = 0; i < wi->n_dst; i++)
-        sb_add(sm, w, wi->dst[i], ready, is_mem);
+    for (unsigned i = 0; i < mt->n_dst; i++)
+        sb_add(sm, w, mt->dst[i], ready, is_mem);
     sm->warp[w].next = opc == SIM_OPC_BRANCH ? max_c(now + 1, now + k->latency[opc]) : now + 1;
-    bool barrier = (wi->flags & SIM_IF_BARRIER) != 0;
+    bool barrier = (mt->flags & SIM_IF_BARRIER) != 0;
     bool branch = opc == SIM_OPC_BRANCH;
-    uint32_t pc = wi->pc;
+    uint32_t pc = mt->pc;
 
     sched_unwait(s, w);
     sm->warp[w].pick = 0;
@@ -672,7 +730,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     }
     warp_fetch(sm, w, now);
     if (branch && sm->warp[w].ib_n > 0 && sm->cfg->sched_taken_branch_penalty > 0) {
-        uint32_t next_pc = sm->ib[ib_slot(sm, w, 0)].pc;
+        uint32_t next_pc = sm->ibm[ib_slot(sm, w, 0)].pc;
         if (next_pc <= pc || next_pc > pc + 16)   /* taken: fetch redirected */
             sm->warp[w].next = max_c(sm->warp[w].next, now + k->latency[opc] +
                                   sm->cfg->sched_taken_branch_penalty);

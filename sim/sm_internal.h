@@ -120,6 +120,11 @@ struct sm_warp {
     uint16_t cand;               /* lookahead: window positions with no register dependence
                                     on an older entry that may issue ahead of them (bit 0
                                     always): depends only on the window's contents */
+    uint8_t pwait;               /* with cand_n: 1 + the pipe that alone held back every
+                                    candidate at the last check (operands and fetch were
+                                    ready, and stay so until the window changes; the head
+                                    is always a candidate, so it issues when the pipe
+                                    accepts); 0 = none */
 };
 
 struct sb_entry {
@@ -134,6 +139,7 @@ struct sb_entry {
  * cache lines instead of several kilobytes. */
 struct ib_meta {
     sim_cycle_t avail;           /* cycle the entry may issue (fetch latency) */
+    uint32_t pc, active_mask;    /* copies of the instruction's: issue() reads only this */
     uint8_t opclass, space, flags, n_dst, n_src;
     uint16_t dst[SIM_MAX_DST];
     uint16_t src[SIM_MAX_SRC];

@@ -814,18 +814,19 @@ record_issue(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle, const st
 }
 
 /* Run one warp of gen's PTX-like stream with the given window (SFU 20
- * cycles, FP32 4); at[k] = the issue cycle of instruction k. */
+ * cycles, FP32 4, then the settings in extra, if any); at[k] = the issue
+ * cycle of instruction k. */
 static void
-lookahead_issue_cycles(testlib_gen_fn gen, unsigned lookahead, sim_cycle_t *at)
+lookahead_issue_cycles(testlib_gen_fn gen, unsigned lookahead, sim_cycle_t *at, const char *extra)
 {
     struct sim_config c;
     struct inst_source src;
     struct sim_error err = { 0 };
     struct testlib_kernel k = { "lookahead", 1, 32, 32, 0, gen, NULL };
     struct sim_observer ob = { .on_issue = record_issue, .ctx = at };
-    char cfg[128];
-    snprintf(cfg, sizeof cfg, "op.sfu.latency = 20; op.fp32.latency = 4; sched.lookahead = %u",
-             lookahead);
+    char cfg[256];
+    snprintf(cfg, sizeof cfg, "op.sfu.latency = 20; op.fp32.latency = 4; sched.lookahead = %u; %s",
+             lookahead, extra ? extra : "");
     testlib_set_isa(SIM_ISA_PTX);
     testlib_small_config(&c, cfg);
     testlib_source(&src, &k, 1);
@@ -840,7 +841,7 @@ lookahead_issue_cycles(testlib_gen_fn gen, unsigned lookahead, sim_cycle_t *at)
 START_TEST(test_lookahead_respects_every_hazard)
 {
     sim_cycle_t at[16] = { 0 };
-    lookahead_issue_cycles(gen_hazards, 16, at);
+    lookahead_issue_cycles(gen_hazards, 16, at, NULL);
     /* k0 at 0; k3 and k7 pass the stalled k1 in its shadow; k4 may not pass
      * k1 (WAR) nor k0 (WAW); k5 may not pass k4 or k3 (WAR on r8); k6 not k5 */
     ck_assert_uint_eq(at[0], 0);
@@ -881,13 +882,45 @@ gen_window_change(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct w
 START_TEST(test_lookahead_window_change_refreshes_candidates)
 {
     sim_cycle_t at[16] = { 0 };
-    lookahead_issue_cycles(gen_window_change, 4, at);
+    lookahead_issue_cycles(gen_window_change, 4, at, NULL);
     ck_assert_uint_eq(at[0], 0);
     ck_assert_uint_eq(at[1], 20);
     ck_assert_uint_eq(at[5], 21);
     ck_assert_uint_eq(at[2], 24);
     ck_assert_uint_eq(at[3], 25);
     ck_assert_uint_eq(at[4], 26);
+}
+END_TEST
+
+/* A waiting window whose candidates wait for different pipes: k0 SFU
+ * (the SFU pipe then busy for 10 cycles), k1 FP64 (the DPU busy for 4),
+ * k2 SFU and k3 FP64, independent: at 2 both wait for their pipes, k3
+ * issues when the DPU frees (5), before k2 (10).  A check that remembered
+ * only the first candidate's pipe would hold k3 until 11. */
+static int
+gen_two_pipes(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    static const unsigned opc[] = { SIM_OPC_SFU, SIM_OPC_FP64, SIM_OPC_SFU, SIM_OPC_FP64 };
+    (void)arg;
+    (void)block;
+    (void)warp;
+    if (k < SIM_ARRAY_LEN(opc))
+        tl_alu(wi, opc[k], (int)(2 * k + 1), (int)(2 * k + 2), -1);
+    else if (k == SIM_ARRAY_LEN(opc))
+        tl_exit(wi);
+    else
+        return 0;
+    return 1;
+}
+
+START_TEST(test_lookahead_candidates_on_two_pipes)
+{
+    sim_cycle_t at[16] = { 0 };
+    lookahead_issue_cycles(gen_two_pipes, 4, at, "op.sfu.interval = 10; op.fp64.interval = 4");
+    ck_assert_uint_eq(at[0], 0);
+    ck_assert_uint_eq(at[1], 1);
+    ck_assert_uint_eq(at[3], 5);
+    ck_assert_uint_eq(at[2], 10);
 }
 END_TEST
 
@@ -927,6 +960,7 @@ sm_suite(void)
     tcase_add_test(tc, test_lookahead_issues_past_a_stall);
     tcase_add_test(tc, test_lookahead_respects_every_hazard);
     tcase_add_test(tc, test_lookahead_window_change_refreshes_candidates);
+    tcase_add_test(tc, test_lookahead_candidates_on_two_pipes);
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
