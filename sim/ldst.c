@@ -225,6 +225,17 @@ ldst_bank_wavefronts(const struct warp_inst *wi, unsigned banks, unsigned bank_w
     /* bank widths are 4 or 8 bytes; bank counts usually a power of two */
     unsigned wshift = bank_width == 8 ? 3 : 2;
     bool pow2 = (banks & (banks - 1)) == 0;
+    /* a full warp over consecutive elements, or all on one address (a
+     * broadcast): the words touched are one contiguous run, and a run of W
+     * words puts at most ceil(W / banks) distinct words in a bank */
+    if (m == UINT32_MAX && wi->addr[0] < (UINT64_C(1) << 40)) {
+        bool run = lanes_contiguous(wi, width);
+        if (run || lanes_contiguous(wi, 0)) {
+            uint64_t a0 = wi->addr[0], end = a0 + (run ? (uint64_t)SIM_WARP_SIZE * width : width);
+            uint64_t words = ((end - 1) >> wshift) - (a0 >> wshift) + 1;
+            return (unsigned)((words + banks - 1) / banks);
+        }
+    }
     while (m != 0) {
         unsigned lane = (unsigned)__builtin_ctz(m);
         m &= m - 1;

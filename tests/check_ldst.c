@@ -157,6 +157,62 @@ START_TEST(test_bank_conflicts)
 }
 END_TEST
 
+/* Shared-memory wavefronts against a plain reference (the most distinct
+ * bank words any bank must supply), over full warps with the strides the
+ * fast paths take (consecutive elements, one address) and others, at
+ * random bases, widths, bank counts and bank widths. */
+static unsigned
+wavefronts_reference(const struct warp_inst *wi, unsigned banks, unsigned bank_width)
+{
+    uint64_t words[SIM_WARP_SIZE * 16];
+    unsigned n = 0, width = wi->width ? wi->width : 4, best = 1;
+    for (unsigned lane = 0; lane < SIM_WARP_SIZE; lane++) {
+        if (!(wi->active_mask >> lane & 1))
+            continue;
+        for (uint64_t w = wi->addr[lane] / bank_width; w <= (wi->addr[lane] + width - 1) / bank_width;
+             w++) {
+            unsigned i = 0;
+            while (i < n && words[i] != w)
+                i++;
+            if (i == n)
+                words[n++] = w;
+        }
+    }
+    for (unsigned b = 0; b < banks; b++) {
+        unsigned c = 0;
+        for (unsigned i = 0; i < n; i++)
+            c += words[i] % banks == b;
+        best = c > best ? c : best;
+    }
+    return best;
+}
+
+START_TEST(test_bank_wavefronts_reference)
+{
+    static const unsigned widths[] = { 1, 2, 4, 8, 16 }, banks[] = { 32, 16, 24, 64, 128 };
+    static const int64_t strides[] = { 0, 1, 2, 4, 8, 16, 12, 132, -4 };
+    uint64_t x = 12345;
+    unsigned cases = 0;
+    for (unsigned rep = 0; rep < 40; rep++)
+        for (unsigned wi_ = 0; wi_ < SIM_ARRAY_LEN(widths); wi_++)
+            for (unsigned si = 0; si < SIM_ARRAY_LEN(strides); si++)
+                for (unsigned bi = 0; bi < SIM_ARRAY_LEN(banks); bi++)
+                    for (unsigned bw = 4; bw <= 8; bw += 4) {
+                        x = x * 6364136223846793005u + 1442695040888963407u;
+                        unsigned w = widths[wi_];
+                        int64_t st = strides[si] == 1 ? (int64_t)w : strides[si];
+                        sim_addr_t base = 4096 + (x >> 40) % 65536;
+                        struct warp_inst wi = access(SIM_SPACE_SHARED, SIM_IF_LOAD, base, st, w);
+                        if (rep % 4 == 3)
+                            wi.active_mask = (uint32_t)(x >> 8) | 1u;
+                        ck_assert_uint_eq(ldst_bank_wavefronts(&wi, banks[bi], bw),
+                                          wavefronts_reference(&wi, banks[bi], bw));
+                        cases++;
+                    }
+    ck_assert_uint_eq(cases, 40 * 5 * 9 * 5 * 2);
+}
+END_TEST
+
 struct rig {
     struct sim_config c;
     mem *m;
@@ -300,6 +356,7 @@ ldst_suite(void)
     tcase_add_test(tc, test_coalescing);
     tcase_add_test(tc, test_coalescing_reference);
     tcase_add_test(tc, test_bank_conflicts);
+    tcase_add_test(tc, test_bank_wavefronts_reference);
     tcase_add_test(tc, test_shared_timing);
     tcase_add_test(tc, test_l1_hit_miss_and_inflight);
     tcase_add_test(tc, test_port_and_mshr_limits);
