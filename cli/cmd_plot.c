@@ -8,15 +8,20 @@
  *           every pipe over time, and seed 000's FP32 bound (phi, phi_hat)
  *           against the FLOPs/cycle achieved;
  *   .tsv    validation results (validation/results.tsv, as written by
- *           scripts/validate.py): predicted vs measured cycles.
+ *           scripts/validate.py): predicted vs measured cycles;
+ *   .csv    whose header starts 'point,input,kind,arg,': a sweep's
+ *           results (smsim sweep): one column (--metric) against the first
+ *           varied key, a line per input and other varied values.
  * For each chart NAME it writes NAME.dat and NAME.gp into the output
  * directory (so a user can restyle and rerun it) and runs gnuplot, which
  * renders NAME.svg and NAME.png; images are written under temporary names
  * and renamed when gnuplot succeeds.  NAME is the input's base name and a
- * suffix (-cpi, -cpi-sm, -pipes, -caches, -issue, -flops, -scatter).
+ * suffix (-cpi, -cpi-sm, -pipes, -caches, -issue, -flops, -scatter, or
+ * the sweep metric's name).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -572,6 +577,229 @@ plot_results(struct plotter *pl, const char *path, struct sim_error *err)
     return chart(pl, "scatter", &dat, &gp, err);
 }
 
+/* ---- sweep results ---------------------------------------------------------------- */
+
+#define SWEEP_MAX_COLS 256
+#define SWEEP_MAX_X 256          /* values of the first varied key */
+#define SWEEP_MAX_SERIES 32      /* input x other varied values */
+
+/* Split a CSV line in place, with "..." fields whose quotes are doubled (as
+ * smsim sweep writes them); returns the field count, or -1 past max or on
+ * a malformed quote. */
+static int
+split_csv_quoted(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line;; p++) {
+        if (n == max)
+            return -1;
+        if (*p != '"') {
+            f[n++] = p;
+            p = strchr(p, ',');
+            if (p == NULL)
+                return n;
+            *p = '\0';
+            continue;
+        }
+        char *w = ++p;
+        f[n++] = w;
+        for (;;) {
+            if (*p == '\0')
+                return -1;
+            if (*p == '"' && p[1] != '"')
+                break;
+            if (*p == '"')
+                p++;
+            *w++ = *p++;
+        }
+        *w = '\0';               /* w < p: the closing quote or before */
+        p++;
+        if (*p == '\0')
+            return n;
+        if (*p != ',')
+            return -1;
+    }
+}
+
+/* Index of s in set[0..*n), added if new; max when the set is full. */
+static size_t
+intern(char **set, size_t *n, size_t max, const char *s)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(set[i], s) == 0)
+            return i;
+    if (*n == max)
+        return max;
+    set[*n] = strdup(s);
+    if (set[*n] == NULL)
+        return max;
+    return (*n)++;
+}
+
+/* A gnuplot single-quoted string: ' doubled. */
+static void
+gp_quoted(struct text *g, const char *s)
+{
+    tprintf(g, "'");
+    for (; *s; s++)
+        tprintf(g, *s == '\'' ? "''" : "%c", *s);
+    tprintf(g, "'");
+}
+
+/* DIR/results.csv of smsim sweep: `metric` against the first varied key,
+ * one line per input and combination of the other varied keys; runs that
+ * did not succeed are left out. */
+static int
+plot_sweep(struct plotter *pl, const char *path, const char *metric, struct sim_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL)
+        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    char *xs[SWEEP_MAX_X], *ser[SWEEP_MAX_SERIES], *hdr[SWEEP_MAX_COLS], *f[SWEEP_MAX_COLS];
+    size_t nx = 0, ns = 0, rows = 0, lineno = 0, cap = 0;
+    double ymax = 0;
+    double *y = malloc(sizeof *y * SWEEP_MAX_X * SWEEP_MAX_SERIES);
+    char *line = NULL, *head = NULL;
+    int ncol = 0, status = -1, mcol = -1, rc = SIM_OK;
+    ssize_t len;
+    if (y == NULL) {
+        fclose(fp);
+        return sim_error_set(err, SIM_ERR_IO, "%s: out of memory", path);
+    }
+    for (size_t i = 0; i < SWEEP_MAX_X * SWEEP_MAX_SERIES; i++)
+        y[i] = NAN;
+    while (rc == SIM_OK && (len = getline(&line, &cap, fp)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (head == NULL) {
+            head = strdup(line);
+            ncol = head ? split_csv_quoted(head, hdr, SWEEP_MAX_COLS) : -1;
+            for (int c = 4; c < ncol && status < 0; c++)
+                if (strcmp(hdr[c], "status") == 0)
+                    status = c;
+            for (int c = status + 1; status > 0 && c < ncol && mcol < 0; c++)
+                if (strcmp(hdr[c], metric) == 0)
+                    mcol = c;
+            if (status <= 4)
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:1: expected a sweep header "
+                                   "'point,input,kind,arg,KEY...,status,...' with at least "
+                                   "one varied KEY", path);
+            else if (mcol < 0)
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:1: no column '%s' after 'status' "
+                                   "(--metric: cycles, time_us, ipc, l2_hit_rate, cpi, ...)",
+                                   path, metric);
+            continue;
+        }
+        if (line[0] == '\0')
+            continue;
+        int n = split_csv_quoted(line, f, SWEEP_MAX_COLS);
+        if (n < 0) {
+            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected %d comma-separated "
+                               "fields (a quote is not closed, or too many fields)", path,
+                               lineno, ncol);
+            break;
+        }
+        if (n != ncol) {
+            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected %d comma-separated "
+                               "fields, found %d", path, lineno, ncol, n);
+            break;
+        }
+        if (strcmp(f[status], "ok") != 0)
+            continue;            /* failed or missing run: no value */
+        char name[1024];
+        int o = snprintf(name, sizeof name, "%s", f[1]);
+        for (int c = 5; c < status && o > 0 && (size_t)o < sizeof name; c++)
+            o += snprintf(name + o, sizeof name - (size_t)o, " %s=%s", hdr[c], f[c]);
+        size_t xi = intern(xs, &nx, SWEEP_MAX_X, f[4]), si = intern(ser, &ns, SWEEP_MAX_SERIES, name);
+        char *end;
+        double v = strtod(f[mcol], &end);
+        if (xi == SWEEP_MAX_X || si == SWEEP_MAX_SERIES) {
+            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: more than %d values of %s or %d "
+                               "lines (inputs x other varied values) to draw", path, lineno,
+                               SWEEP_MAX_X, hdr[4], SWEEP_MAX_SERIES);
+        } else if (end == f[mcol] || *end != '\0') {
+            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: %s: expected a number, found '%s'",
+                               path, lineno, metric, f[mcol]);
+        } else {
+            y[xi * SWEEP_MAX_SERIES + si] = v;
+            ymax = v > ymax ? v : ymax;
+            rows++;
+        }
+    }
+    struct text dat = { 0 }, gp = { 0 };
+    bool numeric = true;
+    for (size_t i = 0; i < nx; i++) {
+        char *end;
+        (void)strtod(xs[i], &end);
+        numeric = numeric && end != xs[i] && *end == '\0';
+    }
+    if (rc == SIM_OK) {
+        char lab[256];
+        label(lab, sizeof lab, hdr[4]);
+        tprintf(&dat, "# %s", lab);
+        for (size_t j = 0; j < ns; j++)
+            tprintf(&dat, " s%zu", j + 1);
+        tprintf(&dat, "\n");
+        for (size_t i = 0; i < nx; i++) {
+            label(lab, sizeof lab, xs[i]);
+            tprintf(&dat, "%s", numeric ? xs[i] : lab);
+            for (size_t j = 0; j < ns; j++) {
+                double v = y[i * SWEEP_MAX_SERIES + j];
+                if (isnan(v))
+                    tprintf(&dat, " NaN");
+                else
+                    tprintf(&dat, " %.17g", v);
+            }
+            tprintf(&dat, "\n");
+        }
+    }
+    int erc = end_input(fp, line, &dat, rc, rows, path, "successful runs", err);
+    if (erc == SIM_OK) {
+        char name[300], title[600];
+        snprintf(name, sizeof name, "%s-%s", pl->base, metric);
+        snprintf(title, sizeof title, "%s by %s (smsim sweep)", metric, hdr[4]);
+        gp_head(&gp, name, title, 800, 500);
+        tprintf(&gp, "set datafile missing 'NaN'\nset xlabel ");
+        gp_quoted(&gp, hdr[4]);
+        tprintf(&gp, " noenhanced\nset ylabel ");
+        gp_quoted(&gp, metric);
+        tprintf(&gp, " noenhanced\nset yrange [0:*]\nset key below left Left reverse\n");
+        if (ymax >= 1e4)
+            tprintf(&gp, "set format y '%%.1s%%c'\n");
+        tprintf(&gp, "plot ");
+        for (size_t j = 0; j < ns; j++) {
+            tprintf(&gp, "%s'%s.dat' using %s%zu%s with linespoints pt 7 title ", j ? ", \\\n     " : "",
+                    name, numeric ? "1:" : "0:", j + 2, numeric ? "" : ":xtic(1)");
+            gp_quoted(&gp, ser[j]);
+        }
+        tprintf(&gp, "\n");
+        gp_tail(&gp, name, 800, 500);
+        erc = chart(pl, metric, &dat, &gp, err);
+    }
+    for (size_t i = 0; i < nx; i++)
+        free(xs[i]);
+    for (size_t i = 0; i < ns; i++)
+        free(ser[i]);
+    free(head);
+    free(y);
+    return erc;
+}
+
+/* Whether a .csv file is a sweep's results (its header says so). */
+static bool
+is_sweep_csv(const char *path)
+{
+    static const char want[] = "point,input,kind,arg,";
+    char buf[sizeof want] = { 0 };
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL)
+        return false;
+    size_t n = fread(buf, 1, sizeof want - 1, fp);
+    fclose(fp);
+    return n == sizeof want - 1 && memcmp(buf, want, n) == 0;
+}
+
 /* ---- command --------------------------------------------------------------------- */
 
 static bool
@@ -586,17 +814,19 @@ cmd_plot(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
+        { "metric", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char *dir = NULL;
+    const char *dir = NULL, *metric = "cycles";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:m:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': dir = optarg; break;
+        case 'm': metric = optarg; break;
         case 'h':
-            fputs("usage: smsim plot FILE... -o DIR\n\n"
+            fputs("usage: smsim plot FILE... -o DIR [--metric COLUMN]\n\n"
                   "Draw charts of smsim's outputs with gnuplot (SVG and PNG), writing each\n"
                   "chart's data (.dat) and gnuplot script (.gp) next to it in DIR:\n"
                   "  STATS.json     from 'smsim run --stats-json': CPI stack per kernel\n"
@@ -607,6 +837,10 @@ cmd_plot(int argc, char **argv)
                   "                 seed 000's FP32 bound vs achieved FLOPs/cycle (-flops)\n"
                   "  RESULTS.tsv    validation/results.tsv: predicted vs measured cycles\n"
                   "                 (-scatter)\n"
+                  "  DIR/results.csv  from 'smsim sweep': a column (--metric, default\n"
+                  "                 cycles; any after 'status': time_us, ipc, l2_hit_rate,\n"
+                  "                 cpi, cpi_memory, ...) against the first varied key, a\n"
+                  "                 line per input and other varied values (-METRIC)\n"
                   "Chart names are the input's base name plus the suffix shown.  The\n"
                   "gnuplot program is $SMSIM_GNUPLOT, else 'gnuplot'.\n", stdout);
             return CLI_OK;
@@ -632,6 +866,8 @@ cmd_plot(int argc, char **argv)
         int rc;
         if (ends_with(in, ".json"))
             rc = plot_stats(&pl, in, &err);
+        else if (ends_with(in, ".csv") && is_sweep_csv(in))
+            rc = plot_sweep(&pl, in, metric, &err);
         else if (ends_with(in, ".csv"))
             rc = plot_windows(&pl, in, false, &err);
         else if (ends_with(in, ".jsonl"))

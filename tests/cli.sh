@@ -191,15 +191,26 @@ if command -v "${SMSIM_GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
     "$SMSIM" run --synth saxpy:blocks=16 --quiet --stats-json "$tmp/p.json" \
         --windows 200 --windows-out "$tmp/p.csv"
     expect 0 "" "$SMSIM" plot "$tmp/p.json" "$tmp/p.csv" -o "$tmp/plots"
-    for f in p-cpi p-pipes p-caches p-issue p-flops; do
+    expect 0 "results-cycles.svg" "$SMSIM" plot "$tmp/sw/results.csv" -o "$tmp/plots"
+    expect 0 "results-ipc.png" "$SMSIM" plot "$tmp/sw/results.csv" --metric ipc -o "$tmp/plots"
+    for f in p-cpi p-pipes p-caches p-issue p-flops results-cycles results-ipc; do
         [ -s "$tmp/plots/$f.svg" ] && [ -s "$tmp/plots/$f.png" ] || { echo "FAIL: no $f.svg/.png"; fails=$((fails + 1)); }
     done
+    # the sweep chart: a line per input x (l1.size_kb, sched.policy), sm.count on x
+    [ "$(grep -c ' with linespoints ' "$tmp/plots/results-cycles.gp")" -eq 8 ] &&
+        [ "$(grep -vc '^#' "$tmp/plots/results-cycles.dat")" -eq 2 ] && echo "ok: sweep chart has 8 lines of 2 points" ||
+        { echo "FAIL: sweep chart data"; fails=$((fails + 1)); }
     echo "ok: plots rendered"
 else
     echo "skip: plots (no gnuplot)"
 fi
 expect 2 "" "$SMSIM" plot "$tmp/missing.json" -o "$tmp/plots2"
-expect 2 "expected the header of a windows CSV" "$SMSIM" plot "$tmp/sw/results.csv" -o "$tmp/plots2"
+expect 2 "no column 'bogus' after 'status'" "$SMSIM" plot "$tmp/sw/results.csv" --metric bogus -o "$tmp/plots2"
+head -2 "$tmp/sw/results.csv" > "$tmp/swcut.csv"
+printf '0,"unterminated\n' >> "$tmp/swcut.csv"
+expect 2 "swcut.csv:3: expected" "$SMSIM" plot "$tmp/swcut.csv" -o "$tmp/plots2"
+printf 'a,b\n1,2\n' > "$tmp/other.csv"
+expect 2 "expected the header of a windows CSV" "$SMSIM" plot "$tmp/other.csv" -o "$tmp/plots2"
 
 # outputs are atomic: a failing run leaves no file behind, an unwritable one fails with 2
 expect 2 "" "$SMSIM" run --trace "$tmp/bad.smt" --stats-json "$tmp/never.json"
