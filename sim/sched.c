@@ -43,6 +43,7 @@ take_out(struct sm_sched *s, unsigned i)
         s->pos[s->warps[j]] = (uint8_t)j;
     s->wait = drop_bit(s->wait, i);
     s->idle = drop_bit(s->idle, i);
+    s->far = drop_bit(s->far, i);
 }
 
 unsigned
@@ -97,6 +98,7 @@ sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp)
     s->pos[warp] = s->n;
     s->wait &= ~(UINT64_C(1) << s->n);
     s->idle &= ~(UINT64_C(1) << s->n);
+    s->far &= ~(UINT64_C(1) << s->n);
     s->retry[s->n] = 0;
     s->warps[s->n++] = warp;
     sm->skip_until[s - sm->sched] = 0;
@@ -120,7 +122,7 @@ sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp)
     unsigned i = index_of(s, warp);
     if (i >= s->n)
         return;
-    uint64_t waiting = s->wait >> i & 1, idle = s->idle >> i & 1;
+    uint64_t waiting = s->wait >> i & 1, idle = s->idle >> i & 1, far = s->far >> i & 1;
     sim_cycle_t retry = s->retry[i];
     take_out(s, i);
     s->pos[warp] = s->n;
@@ -128,6 +130,7 @@ sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp)
     s->warps[s->n++] = warp;
     s->wait |= waiting << (s->n - 1);
     s->idle |= idle << (s->n - 1);
+    s->far |= far << (s->n - 1);
 }
 
 void
@@ -135,8 +138,10 @@ sched_refresh(struct sm_sched *s, sim_cycle_t now)
 {
     if (now < s->wait_min)
         return;
-    sim_cycle_t least = SIM_CYCLE_MAX;
-    uint64_t m = s->wait, come = 0;
+    /* the far warps only when the earliest of them may have come */
+    bool all = now >= s->far_min;
+    sim_cycle_t least = SIM_CYCLE_MAX, far_least = SIM_CYCLE_MAX;
+    uint64_t m = all ? s->wait : s->wait & ~s->far, come = 0;
     while (m != 0) {             /* no data-dependent branch: which warp is ready is random */
         unsigned i = (unsigned)__builtin_ctzll(m);
         m &= m - 1;
@@ -145,8 +150,13 @@ sched_refresh(struct sm_sched *s, sim_cycle_t now)
         come |= (uint64_t)ready << i;
         r = ready ? SIM_CYCLE_MAX : r;
         least = r < least ? r : least;
+        sim_cycle_t fr = (s->far >> i & 1) ? r : SIM_CYCLE_MAX;
+        far_least = fr < far_least ? fr : far_least;
     }
     s->wait &= ~come;
     s->idle &= ~come;
-    s->wait_min = least;
+    s->far &= ~come;
+    if (all)
+        s->far_min = far_least;
+    s->wait_min = least < s->far_min ? least : s->far_min;
 }

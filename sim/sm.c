@@ -661,7 +661,7 @@ can_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool se
     }
     int why = check_issue(sm, s, w, now, second, retry);
     if (why != SM_R_ISSUED && !second) {
-        sched_wait(sm, s, w, *retry, why);
+        sched_wait(sm, s, w, *retry, why, now);
     }
     return why;
 }
@@ -801,7 +801,7 @@ try_warp(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         issue_all(sm, s, w, now);
         return true;
     }
-    sched_wait(sm, s, w, r, why);
+    sched_wait(sm, s, w, r, why, now);
     return false;
 }
 

@@ -84,6 +84,10 @@ struct sm_sched {
     uint64_t idle;               /* waiting warps whose reason is SM_R_IDLE (drained) */
     sim_cycle_t wait_min;        /* <= the least retry[] of the waiting warps (exact after
                                     sched_refresh() scanned them; an issue can leave it low) */
+    uint64_t far;                /* waiting warps whose retry was SCHED_FAR or more cycles
+                                    ahead when they began to wait (on memory, drained):
+                                    sched_refresh() scans them only once far_min has come */
+    sim_cycle_t far_min;         /* <= the least retry[] of the far warps */
     uint8_t n;
     uint8_t last;                /* slot of the last warp issued (LRR/GTO) */
     bool have_last;
@@ -275,9 +279,13 @@ void sched_demote(struct sm *sm, struct sm_sched *s, uint8_t warp);
 /* Clear the wait bits of the warps whose retry[] has come (now >= it). */
 void sched_refresh(struct sm_sched *s, sim_cycle_t now);
 
-/* Warp w (of scheduler s) cannot issue before cycle retry, for reason why. */
+#define SCHED_FAR 16             /* cycles: a wait this long or longer is "far" */
+
+/* Warp w (of scheduler s) cannot issue before cycle retry, for reason why
+ * (found at cycle now). */
 static inline void
-sched_wait(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t retry, int why)
+sched_wait(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t retry, int why,
+           sim_cycle_t now)
 {
     unsigned i = s->pos[w];
     sm->warp[w].why = (uint8_t)why;
@@ -288,6 +296,13 @@ sched_wait(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t retry, int 
         s->idle |= bit;
     else
         s->idle &= ~bit;
+    if (retry - now >= SCHED_FAR) {
+        s->far |= bit;
+        if (retry < s->far_min)
+            s->far_min = retry;
+    } else {
+        s->far &= ~bit;
+    }
     if (retry < s->wait_min)
         s->wait_min = retry;
 }
@@ -301,6 +316,7 @@ sched_unwait(struct sm_sched *s, uint8_t w)
     s->retry[i] = 0;
     s->wait &= ~bit;
     s->idle &= ~bit;
+    s->far &= ~bit;
 }
 
 /* The warps of s, as a mask over positions in s->warps[]. */

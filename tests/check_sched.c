@@ -70,6 +70,49 @@ START_TEST(test_two_level)
 }
 END_TEST
 
+/* Waiting warps leave the wait mask exactly when their retry cycle comes,
+ * near ones (under SCHED_FAR cycles ahead) and far ones alike, also after
+ * a warp in front of them leaves and they move up; wait_min never passes
+ * the earliest retry. */
+START_TEST(test_refresh_near_and_far)
+{
+    struct sm sm;
+    struct sim_config c;
+    setup(&sm, &c, "gto");
+    struct sm_sched *s = &sm.sched[0];
+    sched_add_warp(&sm, s, 20);
+    sched_refresh(s, 100);
+    sched_wait(&sm, s, 3, 500, SM_R_MEMORY, 100);       /* far */
+    sched_wait(&sm, s, 7, 104, SM_R_SCOREBOARD, 100);   /* near */
+    sched_wait(&sm, s, 11, 300, SM_R_MEMORY, 100);      /* far */
+    sched_wait(&sm, s, 20, 102, SM_R_PIPE_BUSY, 100);   /* near */
+    ck_assert_uint_eq(s->far, 0x5);
+    ck_assert_uint_le(s->wait_min, 102);
+    sched_refresh(s, 101);
+    ck_assert_uint_eq(s->wait, 0xf);
+    sched_refresh(s, 102);
+    ck_assert_uint_eq(s->wait, 0x7);                   /* 20 came */
+    ck_assert_uint_le(s->wait_min, 104);
+    sched_refresh(s, 104);
+    ck_assert_uint_eq(s->wait, 0x5);                   /* 7 came */
+    ck_assert_uint_le(s->wait_min, 300);
+    sched_remove_warp(&sm, s, 3);                       /* 11 moves up to position 1 */
+    ck_assert_uint_eq(s->wait, 0x2);
+    ck_assert_uint_eq(s->far, 0x2);
+    sched_refresh(s, 299);
+    ck_assert_uint_eq(s->wait, 0x2);
+    sched_refresh(s, 300);
+    ck_assert_uint_eq(s->wait, 0x0);                   /* 11 came */
+    ck_assert_uint_eq(s->far, 0x0);
+    sched_wait(&sm, s, 11, 320, SM_R_MEMORY, 300);      /* far again, after a far scan */
+    sched_wait(&sm, s, 7, 305, SM_R_SCOREBOARD, 300);
+    sched_refresh(s, 319);
+    ck_assert_uint_eq(s->wait, 0x2);
+    sched_refresh(s, 320);
+    ck_assert_uint_eq(s->wait, 0x0);
+}
+END_TEST
+
 static Suite *
 sched_suite(void)
 {
@@ -78,6 +121,7 @@ sched_suite(void)
     tcase_add_test(tc, test_lrr);
     tcase_add_test(tc, test_gto);
     tcase_add_test(tc, test_two_level);
+    tcase_add_test(tc, test_refresh_near_and_far);
     suite_add_tcase(s, tc);
     return s;
 }
