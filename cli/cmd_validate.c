@@ -2,6 +2,7 @@
  * cmd_validate.c - `smsim validate`: the Many-BSP closed form, alone on a
  * worked case or extracted from a kernel and held against the simulator.
  */
+#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -31,9 +32,11 @@ validate_help(FILE *out)
           "  --json   print one JSON object (with at least \"kernel_exec_cycle\")\n\n"
           "--launch  the cross-check: simulate the launch file's kernel on the GPU (default\n"
           "         h100), extract its Many-BSP model from the PTX (doc/manybsp.md) and\n"
-          "         evaluate it, and compare both with the measured cycles when given or\n"
-          "         listed in validation/measured.tsv.  The verdict holds the simulation\n"
-          "         against the measurement (else against Many-BSP): exit 0 when within\n"
+          "         evaluate it, and compare both with the measured cycles when given\n"
+          "         (--measured) or listed in validation/measured.tsv (the seed's), else\n"
+          "         in validation/measured/*.tsv (real GPUs; the first row found counts).\n"
+          "         The verdict holds the simulation against the measurement (else\n"
+          "         against Many-BSP): exit 0 when within\n"
           "         --threshold percent (default 15), 4 beyond.\n"
           "  --tables print the extracted tables x-1/x-2/x-3 too\n", out);
 }
@@ -231,30 +234,108 @@ validation_dir(char *buf, size_t n)
     }
 }
 
-/* Measured cycles of kernel on gpu from measured.tsv, or -1. */
-static double
-lookup_measured(const char *dir, const char *kernel, const char *gpu, char *src, size_t n)
+/* Look for kernel on gpu in one measurements file whose rows have at least
+ * min_cols tab-separated columns (kernel, gpu, cycles, source, ...).
+ * 1 and *out, src set when found; 0 if not; a malformed row is an error
+ * naming the file and line. */
+static int
+scan_measured(const char *path, unsigned min_cols, const char *kernel, const char *gpu,
+              double *out, char *src, size_t n, struct sim_error *err)
 {
-    char path[1200], line[1024];
-    snprintf(path, sizeof path, "%s/measured.tsv", dir);
     FILE *fp = fopen(path, "r");
     if (fp == NULL)
-        return -1;
-    double v = -1;
-    while (fgets(line, sizeof line, fp) != NULL) {
-        if (line[0] == '#')
+        return 0;
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    ssize_t len;
+    int found = 0;
+    while (found == 0 && (len = getline(&line, &cap, fp)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (line[0] == '#' || line[0] == '\0')
             continue;
-        char *k = strtok(line, "\t\n"), *g = strtok(NULL, "\t\n"), *c = strtok(NULL, "\t\n");
-        char *s = strtok(NULL, "\n");
-        if (k != NULL && g != NULL && c != NULL && strcmp(k, kernel) == 0 &&
-            strcmp(g, gpu) == 0) {
-            v = atof(c);
-            snprintf(src, n, "%s (%s)", path, s != NULL ? s : "");
+        char *f[8];
+        unsigned nf = 0;
+        for (char *p = line; nf < 8; ) {
+            f[nf++] = p;
+            char *t = strchr(p, '\t');
+            if (t == NULL)
+                break;
+            *t = '\0';
+            p = t + 1;
+        }
+        char *end;
+        double v = nf >= 3 ? strtod(f[2], &end) : 0;
+        if (nf < min_cols || end == f[2] || *end != '\0' || !(v > 0) || !isfinite(v)) {
+            found = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected %u tab-separated "
+                                  "columns: kernel, gpu, cycles (a positive number), source%s",
+                                  path, lineno, min_cols,
+                                  min_cols > 4 ? ", method, device" : "");
             break;
         }
+        if (strcmp(f[0], kernel) != 0 || strcmp(f[1], gpu) != 0)
+            continue;
+        *out = v;
+        int o = snprintf(src, n, "%s:%zu", path, lineno);
+        for (unsigned c = 3; c < nf && o > 0 && (size_t)o < n; c++)
+            o += snprintf(src + o, n - (size_t)o, "%s%s", c == 3 ? " (" : "; ", f[c]);
+        if (nf > 3 && o > 0 && (size_t)o < n)
+            snprintf(src + o, n - (size_t)o, ")");
+        found = 1;
     }
+    free(line);
     fclose(fp);
-    return v;
+    return found;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Measured cycles of kernel on gpu (-1 if none): the first row naming them
+ * in DIR/measured.tsv (the seed's published figures), else in the files
+ * DIR/measured/\*.tsv (measurements on real GPUs, validation/measured/
+ * README.md), taken in name order.  SIM_OK, or an error for a malformed
+ * row. */
+static int
+lookup_measured(const char *dir, const char *kernel, const char *gpu, double *out, char *src,
+                size_t n, struct sim_error *err)
+{
+    char path[1200];
+    *out = -1;
+    snprintf(path, sizeof path, "%s/measured.tsv", dir);
+    int rc = scan_measured(path, 4, kernel, gpu, out, src, n, err);
+    if (rc != 0)
+        return rc < 0 ? rc : SIM_OK;
+    snprintf(path, sizeof path, "%s/measured", dir);
+    DIR *d = opendir(path);
+    if (d == NULL)
+        return SIM_OK;
+    char **names = NULL;
+    size_t nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".tsv") == 0) {
+            names = xrealloc(names, (nn + 1) * sizeof *names);
+            names[nn++] = xstrdup(e->d_name);
+        }
+    }
+    closedir(d);
+    qsort(names, nn, sizeof *names, cmp_name);
+    rc = 0;
+    for (size_t i = 0; i < nn && rc == 0; i++) {
+        char file[2400];
+        snprintf(file, sizeof file, "%s/%s", path, names[i]);
+        rc = scan_measured(file, 6, kernel, gpu, out, src, n, err);
+    }
+    for (size_t i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+    return rc < 0 ? rc : SIM_OK;
 }
 
 /* Table x-1 rows from the PTX, the profile and the device description. */
@@ -509,8 +590,11 @@ validate_launch(int argc, char **argv)
     dot = strrchr(kname, '.');
     if (dot != NULL)
         *dot = '\0';
-    if (measured < 0)
-        measured = lookup_measured(vdir, kname, gpu, msrc, sizeof msrc);
+    if (measured < 0 && lookup_measured(vdir, kname, gpu, &measured, msrc, sizeof msrc,
+                                        &err) < 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
     double ref = measured > 0 ? measured : res.kernel_exec_cycle;
     double diff = fabs(simulated - ref) / ref * 100;
     bool within = diff <= threshold;
@@ -554,7 +638,8 @@ validate_launch(int argc, char **argv)
             printf("  Many-BSP vs measured   %+.1f %%\n",
                    (res.kernel_exec_cycle - measured) / measured * 100);
         } else {
-            printf("  measured       none (validation/measured.tsv has no %s on %s)\n", kname, gpu);
+            printf("  measured       none (no %s on %s in validation/measured.tsv nor "
+                   "validation/measured/*.tsv)\n", kname, gpu);
             printf("  simulated vs Many-BSP  %+.1f %%\n",
                    (simulated - res.kernel_exec_cycle) / res.kernel_exec_cycle * 100);
         }

@@ -130,6 +130,15 @@ expect 4 "verdict        beyond" "$SMSIM" validate --launch "$srcdir/validation/
     --measured 3500 --threshold 5           # about half the simulated cycles: beyond, whatever the calibration
 expect 0 '"manybsp_cycles"' "$SMSIM" validate --launch "$srcdir/traces/knn.launch" --config h100 --json --measured 5000 --threshold 90
 expect 1 "expected --launch FILE" "$SMSIM" validate --config h100
+# measurements on real GPUs: validation/measured/*.tsv after measured.tsv; a bad row is exit 2
+mkdir -p "$tmp/vd/measured"
+cp "$srcdir/validation/measured.tsv" "$tmp/vd/"
+printf 'vecadd\th100\t12345\tcli.sh\tclock64\tnone\n' > "$tmp/vd/measured/a.tsv"
+expect 4 "12345 cycles ($tmp/vd/measured/a.tsv:1 (cli.sh; clock64; none))" \
+    env SMSIM_VALIDATION_DIR="$tmp/vd" "$SMSIM" validate --launch "$srcdir/traces/vecadd.launch" --config h100
+printf 'knn\th100\tmany\tcli.sh\tclock64\tnone\n' > "$tmp/vd/measured/b.tsv"
+expect 2 "b.tsv:1: expected 6 tab-separated columns" \
+    env SMSIM_VALIDATION_DIR="$tmp/vd" "$SMSIM" validate --launch "$srcdir/traces/knn.launch" --config h100
 
 # occupancy calculator (seed 003's A100 examples and the hardware answer to its smem example)
 expect 0 '"blocks_per_sm": 32, "active_warps": 32, "max_warps": 64, "occupancy": 0.5, "limiter": "blocks"' \
