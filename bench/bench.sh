@@ -46,8 +46,8 @@ saxpy() {
 
 # measure NAME CONFIG KIND ARG: best-of-$repeat wall time and peak RSS of a
 # timed run, its statistics, and the decode-only rate for .smt inputs.
-printf '%-24s %-7s %12s %12s %8s %8s %10s %10s %9s\n' workload config warp_insts cycles \
-    wall_s rss_mb Mwi_per_s Mcyc_per_s decode_Mwi >&2
+printf '%-24s %-7s %12s %12s %8s %8s %10s %10s %10s %8s\n' workload config warp_insts cycles \
+    wall_s rss_mb Mwi_per_s Mcyc_per_s decode_Mwi sim/dec >&2
 tmp_csv="$out.tmp.$$"
 echo "workload,config,kind,threads,warp_insts,cycles,wall_s,peak_rss_kb,warp_insts_per_s,cycles_per_s,decode_warp_insts_per_s,machine,commit" >"$tmp_csv"
 # now: wall-clock seconds with nanoseconds (GNU time's %e has 10 ms steps,
@@ -87,10 +87,12 @@ measure() {
     esac
     wps=$(awk "BEGIN{printf \"%.0f\", $wi / ($best > 0 ? $best : 0.01)}")
     cps=$(awk "BEGIN{printf \"%.0f\", $cy / ($best > 0 ? $best : 0.01)}")
-    printf '%-24s %-7s %12s %12s %8s %8.1f %10.2f %10.2f %9s\n' "$name" "$cfg" "$wi" "$cy" "$best" \
+    # sim/dec: the simulation's rate as a share of the decode-only rate
+    printf '%-24s %-7s %12s %12s %8s %8.1f %10.2f %10.2f %10s %8s\n' "$name" "$cfg" "$wi" "$cy" "$best" \
         "$(awk "BEGIN{print $rss / 1024}")" "$(awk "BEGIN{print $wps / 1e6}")" \
         "$(awk "BEGIN{print $cps / 1e6}")" \
-        "$([ -n "$dec" ] && awk "BEGIN{printf \"%.2f\", $dec / 1e6}" || echo -)" >&2
+        "$([ -n "$dec" ] && awk "BEGIN{printf \"%.2f\", $dec / 1e6}" || echo -)" \
+        "$([ -n "$dec" ] && awk "BEGIN{printf \"%.1f%%\", 100 * $wps / $dec}" || echo -)" >&2
     echo "$name,$cfg,$kind,$jobs,$wi,$cy,$best,$rss,$wps,$cps,$dec,\"$machine\",$commit" >>"$tmp_csv"
 }
 
