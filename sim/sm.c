@@ -677,6 +677,9 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
      * observer */
     const struct ib_meta *mt = &sm->ibm[slot];
     const struct warp_inst *wi = &sm->ib[slot];
+    if (mt->space != SIM_SPACE_NONE)     /* copied below: start its lines loading together */
+        for (size_t o = 0; o < sizeof *wi; o += SM_LINE)
+            __builtin_prefetch((const char *)wi + o);
     unsigned opc = mt->opclass, p = k->pipe[opc];
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
 
