@@ -137,14 +137,15 @@ coalesce_contiguous(sim_addr_t a0, uint32_t width, unsigned sshift, unsigned lbi
     return n;
 }
 
-/* Do the 32 lanes of wi read consecutive width-byte elements? */
+/* Is lane i of wi at addr[0] + i * stride for all 32 lanes (stride = the
+ * element size: consecutive elements; 0: all on one address)? */
 static bool
-lanes_contiguous(const struct warp_inst *wi, uint32_t width)
+lanes_contiguous(const struct warp_inst *wi, uint32_t stride)
 {
     sim_addr_t a0 = wi->addr[0];
-    bool ok = a0 <= UINT64_MAX - (uint64_t)SIM_WARP_SIZE * width;
+    bool ok = a0 <= UINT64_MAX - (uint64_t)SIM_WARP_SIZE * stride;
     for (unsigned i = 1; i < SIM_WARP_SIZE; i++)      /* no early exit: vectorisable */
-        ok &= wi->addr[i] == a0 + (uint64_t)i * width;
+        ok &= wi->addr[i] == a0 + (uint64_t)i * stride;
     return ok;
 }
 

@@ -522,34 +522,49 @@ check_entry(struct sm *sm, struct sm_sched *s, uint8_t w, const struct ib_meta *
     return SM_R_ISSUED;
 }
 
-/* Whether every candidate of a failed check waited for the same pipe and
- * for nothing else: then, until the window changes, only that pipe can
- * change the outcome (operands ready stay ready; only the warp's own issue
- * adds pending writes). */
-struct pipe_only {
-    uint8_t pipe1;               /* 1 + the pipe, 0 = none seen yet */
+/* What the candidates of a check that has issued nothing found: the
+ * head's reason, the earliest retry, and whether every candidate waited
+ * for the same pipe and for nothing else (then, until the window changes,
+ * only that pipe can change the outcome: operands ready stay ready, and
+ * only the warp's own issue adds pending writes). */
+struct cand_fold {
+    int head_why;
+    sim_cycle_t retry;
+    uint8_t pipe1;               /* 1 + that pipe, 0 = none seen yet */
     bool only;
 };
 
-static inline struct pipe_only *
-pipe_only_add(struct pipe_only *po, const struct sm_costs *k, const struct ib_meta *wi, int why)
+/* Check candidate j (entry wi) of warp w's window: true if it can issue
+ * (the warp's pick), else its reason and retry are folded into f. */
+static inline bool
+try_candidate(struct sm *sm, struct sm_sched *s, uint8_t w, unsigned j, const struct ib_meta *wi,
+              sim_cycle_t now, struct cand_fold *f)
 {
-    if (why != SM_R_PIPE_BUSY) {
-        po->only = false;
-    } else if (po->pipe1 == 0) {
-        po->pipe1 = (uint8_t)(k->pipe[wi->opclass] + 1);
-    } else if (po->pipe1 != k->pipe[wi->opclass] + 1) {
-        po->only = false;
+    sim_cycle_t r;
+    int why = check_entry(sm, s, w, wi, now, &r);
+    if (why == SM_R_ISSUED) {
+        sm->warp[w].pick = (uint8_t)j;
+        return true;
     }
-    return po;
+    if (why != SM_R_PIPE_BUSY) {
+        f->only = false;
+    } else {
+        unsigned pipe1 = sm->k->pipe[wi->opclass] + 1u;
+        f->only = f->only && (f->pipe1 == 0 || f->pipe1 == pipe1);
+        f->pipe1 = (uint8_t)pipe1;
+    }
+    if (j == 0)
+        f->head_why = why;
+    f->retry = min_c(f->retry, r);
+    return false;
 }
 
 static inline void
-remember_window(struct sm_warp *wp, unsigned window, uint32_t cand, const struct pipe_only *po)
+remember_window(struct sm_warp *wp, unsigned window, uint32_t cand, const struct cand_fold *f)
 {
     wp->cand = (uint16_t)cand;
     wp->cand_n = (uint8_t)window;
-    wp->pwait = po->only ? po->pipe1 : 0;
+    wp->pwait = f->only ? f->pipe1 : 0;
 }
 
 /* Can warp w issue its next instruction at now?  Returns SM_R_ISSUED if
@@ -589,63 +604,50 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
         wp->pick = 0;            /* the head waited for the pipe: it goes first */
         return SM_R_ISSUED;
     }
-    struct pipe_only po = { 0, true };
     if (window == 1) {           /* in order: the head alone */
         const struct ib_meta *wi = &sm->ibm[ib_slot(sm, w, 0)];
         int why = check_entry(sm, s, w, wi, now, retry);
-        if (why == SM_R_ISSUED)
+        if (why == SM_R_ISSUED) {
             wp->pick = 0;
-        else if (why == SM_R_PIPE_BUSY)
-            remember_window(wp, 1, 1, pipe_only_add(&po, k, wi, why));
+        } else if (why == SM_R_PIPE_BUSY) {
+            struct cand_fold f = { why, *retry, (uint8_t)(k->pipe[wi->opclass] + 1), true };
+            remember_window(wp, 1, 1, &f);
+        }
         return why;
     }
-    int head_why = SM_R_NO_INST;
+    struct cand_fold f = { SM_R_NO_INST, SIM_CYCLE_MAX, 0, true };
     if (wp->cand_n == window) {
         /* the same window as at the last check: only its candidates */
         for (uint32_t cand = wp->cand; cand != 0; cand &= cand - 1) {
             unsigned j = (unsigned)__builtin_ctz(cand);
-            const struct ib_meta *wi = &sm->ibm[ib_slot(sm, w, j)];
-            sim_cycle_t r;
-            int why = check_entry(sm, s, w, wi, now, &r);
-            if (why == SM_R_ISSUED) {
-                wp->pick = (uint8_t)j;
+            if (try_candidate(sm, s, w, j, &sm->ibm[ib_slot(sm, w, j)], now, &f))
                 return SM_R_ISSUED;
+        }
+        remember_window(wp, window, wp->cand, &f);
+    } else {
+        /* find the candidates as the walk goes: an entry may pass the older
+         * ones if can_pass() them all (their registers gathered in o) */
+        struct older_regs o;
+        o.dbits = o.sbits = 0;
+        o.nd = o.ns = 0;
+        uint32_t cand = 1;
+        for (unsigned j = 0; j < window; j++) {
+            const struct ib_meta *wi = &sm->ibm[ib_slot(sm, w, j)];
+            if (j > 0 && !can_pass(wi, &o)) {
+                older_add(&o, wi);
+                continue;
             }
-            pipe_only_add(&po, k, wi, why);
-            if (j == 0)
-                head_why = why;
-            *retry = min_c(*retry, r);
+            cand |= 1u << j;
+            if (try_candidate(sm, s, w, j, wi, now, &f))
+                return SM_R_ISSUED;
+            if (j + 1 < window)
+                older_add(&o, wi);
         }
-        remember_window(wp, window, wp->cand, &po);
-        return head_why;
+        /* walked the whole window: remember its candidates until it changes */
+        remember_window(wp, window, cand, &f);
     }
-    struct older_regs o;
-    o.dbits = o.sbits = 0;
-    o.nd = o.ns = 0;
-    uint32_t cand = 1;
-    for (unsigned j = 0; j < window; j++) {
-        const struct ib_meta *wi = &sm->ibm[ib_slot(sm, w, j)];
-        if (j > 0 && !can_pass(wi, &o)) {
-            older_add(&o, wi);
-            continue;
-        }
-        cand |= 1u << j;
-        sim_cycle_t r;
-        int why = check_entry(sm, s, w, wi, now, &r);
-        if (why == SM_R_ISSUED) {
-            wp->pick = (uint8_t)j;
-            return SM_R_ISSUED;
-        }
-        pipe_only_add(&po, k, wi, why);
-        if (j == 0)
-            head_why = why;
-        *retry = min_c(*retry, r);
-        if (j + 1 < window)
-            older_add(&o, wi);
-    }
-    /* walked the whole window: remember its candidates until it changes */
-    remember_window(wp, window, cand, &po);
-    return head_why;
+    *retry = f.retry;
+    return f.head_why;
 }
 
 /* check_issue() with the per-warp cache: a warp that cannot issue before
