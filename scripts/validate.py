@@ -52,15 +52,14 @@ import math
 import os
 import re
 import shutil
-import struct
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+from smsimlib import (ROOT, TYPE_BYTES, PipelineError, Runner, fgbps, fint, fnum, fpct,
+                      gnuplot_draw, launch_dims, md_table, mean, parse_launch, pct, pearson, rel, splice,
+                      tsv, write_atomic)
+
 MICRO = os.path.join(ROOT, "traces", "micro")
 H100 = "h100"
 
@@ -119,117 +118,6 @@ QUICK = {
     "ftest": ["rtx4070"],
 }
 
-TYPE_BYTES = {"u8": 1, "s8": 1, "u16": 2, "s16": 2, "f16": 2, "u32": 4, "s32": 4, "f32": 4,
-              "u64": 8, "s64": 8, "f64": 8}
-
-
-class PipelineError(Exception):
-    """A run or an input failed: the report cannot be made."""
-
-
-# ---- small helpers --------------------------------------------------------------
-
-def rel(path):
-    return os.path.relpath(path, ROOT)
-
-
-def pct(pred, ref):
-    return (pred - ref) / ref * 100.0
-
-
-def fpct(v):
-    if v is None:
-        return "—"
-    return "%+.1f" % (round(v, 1) + 0.0)     # never "-0.0"
-
-
-def fnum(v, fmt="%.2f"):
-    return "—" if v is None else fmt % v
-
-
-def fgbps(v):
-    return "%.0f" % v if v >= 100 else "%.1f" % v if v >= 1 else "%.3f" % v
-
-
-def fint(v):
-    return "—" if v is None else "%d" % round(v)
-
-
-def mean(xs):
-    return sum(xs) / len(xs) if xs else None
-
-
-def pearson(xs, ys):
-    n = len(xs)
-    if n < 2:
-        return None
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    if sxx == 0 or syy == 0:
-        return None
-    return sxy / math.sqrt(sxx * syy)
-
-
-def write_atomic(path, data):
-    """Write text or bytes to path through a temporary file and a rename."""
-    d = os.path.dirname(path)
-    os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=d)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode() if isinstance(data, str) else data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-
-
-def md_table(header, aligns, rows):
-    out = ["| " + " | ".join(header) + " |",
-           "|" + "|".join("---:" if a == "r" else "---" for a in aligns) + "|"]
-    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
-    return "\n".join(out)
-
-
-def tsv(comment, header, rows):
-    lines = ["# " + c for c in comment] + ["\t".join(header)]
-    lines += ["\t".join(r) for r in rows]
-    return "\n".join(lines) + "\n"
-
-
-# ---- launch files ---------------------------------------------------------------
-
-def parse_launch(path):
-    """The fields of a launch file: key -> value, args (name, words), outputs."""
-    fields, args, outputs = {}, [], []
-    with open(path) as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if "=" not in line:
-                continue
-            key, val = (s.strip() for s in line.split("=", 1))
-            if key == "arg":
-                words = val.split()
-                args.append((words[0], words[1:]))
-            elif key == "output":
-                name, p = val.split(None, 1)
-                outputs.append((name, p.strip()))
-            else:
-                fields[key] = val
-    return {"fields": fields, "args": args, "outputs": outputs}
-
-
-def launch_dims(val):
-    n = 1
-    for x in val.split(","):
-        n *= int(x)
-    return n
-
-
 def launch_scalar(lf, name):
     for n, words in lf["args"]:
         if n == name and words and words[0] != "buffer":
@@ -255,23 +143,8 @@ def find_launch(kernel):
 
 # ---- running smsim --------------------------------------------------------------
 
-class Runner:
-    def __init__(self, smsim, tmp):
-        self.smsim = smsim
-        self.tmp = tmp
-        self.env = dict(os.environ, SMSIM_VALIDATION_DIR=os.path.join(ROOT, "validation"))
-        self.env.setdefault("SMSIM_CONFIG_DIR", os.path.join(ROOT, "configs"))
-        self.count = 0
-        self.lock = threading.Lock()
-
-    def call(self, args, ok=(0,)):
-        with self.lock:
-            self.count += 1
-        p = subprocess.run([self.smsim] + args, capture_output=True, text=True, env=self.env)
-        if p.returncode not in ok:
-            raise PipelineError("smsim %s: exit %d: %s" % (" ".join(args), p.returncode,
-                                                             p.stderr.strip()))
-        return p.stdout
+class ValidateRunner(Runner):
+    """Runner plus the two `smsim validate` calls of the seed-001 section."""
 
     def validate(self, kernel, gpu):
         launch = os.path.join(ROOT, "validation", "seed-ptx", kernel + ".launch")
@@ -281,42 +154,6 @@ class Runner:
     def case(self, kernel, gpu):
         case = os.path.join(ROOT, "validation", "cases", "%s-%s.case" % (kernel, gpu))
         return json.loads(self.call(["validate", "manybsp", case, "--json"]))
-
-    def run(self, launch, config):
-        """Simulate a launch file; statistics per kernel and the first u64 of
-        every u64 output buffer (the clock buffers)."""
-        tag = "%s-%s" % (os.path.basename(launch)[:-7], config)
-        work = tempfile.mkdtemp(prefix=tag + ".", dir=self.tmp)
-        outdir = os.path.join(work, "o", "o")       # room for the files' "../out/"
-        stats = os.path.join(work, "stats.json")
-        self.call(["run", "--config", config, "--launch", launch, "--output-dir", outdir,
-                   "--quiet", "--stats-json", stats])
-        with open(stats) as f:
-            d = json.load(f)
-        lf = parse_launch(launch)
-        u64 = {}
-        types = {n: w[1] for n, w in lf["args"] if w and w[0] == "buffer"}
-        for name, p in lf["outputs"]:
-            if types.get(name) == "u64":
-                with open(os.path.normpath(os.path.join(outdir, p)), "rb") as f:
-                    u64[name] = struct.unpack("<Q", f.read(8))[0]
-        shutil.rmtree(work)
-        c = d["config"]
-        kernels = []
-        for k in d["kernels"]:
-            s = k["stats"]
-            kernels.append({
-                "cycles": k["cycles"], "warp_insts": k["warp_insts"],
-                "thread_insts": s.get("sm.thread_insts", 0),
-                "global_loads": s.get("sm.mem.global_loads", 0),
-                "l1_hit_rate": s.get("sm.l1.hit_rate", 0.0),
-                "dram_bytes": s.get("dram.read_bytes", 0) + s.get("dram.write_bytes", 0),
-                "cpi": k["cpi_stack"],
-            })
-        return {"cycles": d["cycles"], "clock_mhz": float(c["gpu.clock_mhz"]),
-                "sm_count": int(c["sm.count"]), "gpu_name": c["gpu.name"],
-                "launch_latency": int(c.get("gpu.kernel_launch_latency", 0)),
-                "kernels": kernels, "u64": u64}
 
 
 # ---- the plan: every job, then the tables from their results --------------------
@@ -726,53 +563,7 @@ def build_summary(rep):
 
 # ---- doc/validation.md -------------------------------------------------------------
 
-MARK = re.compile(r"<!-- generated:([a-z0-9-]+) begin[^>]*-->\n.*?<!-- generated:\1 end -->",
-                  re.S)
-
-
-def splice(doc, sections, path):
-    found = set()
-
-    def repl(m):
-        name = m.group(1)
-        found.add(name)
-        if name not in sections:
-            return m.group(0)
-        return ("<!-- generated:%s begin (scripts/validate.py; do not edit) -->\n%s\n"
-                "<!-- generated:%s end -->" % (name, sections[name], name))
-    out = MARK.sub(repl, doc)
-    missing = sorted(set(sections) - found)
-    if missing:
-        raise PipelineError("%s lacks the markers of %s (<!-- generated:NAME begin --> ... "
-                            "<!-- generated:NAME end -->)" % (path, ", ".join(missing)))
-    return out
-
-
 # ---- plots -------------------------------------------------------------------------
-
-GP_HEAD = "set terminal svg size 760,560 dynamic font 'sans,11' background 'white'\n"
-GP_PNG = "set terminal pngcairo size 760,560 font 'sans,10' background 'white'\n"
-
-
-def gnuplot_draw(gnuplot, tmp, outbase, dat, lines, settings, plots):
-    """Write the data lines to dat, then draw settings + plots to outbase.svg
-    and outbase.png, each through a rename."""
-    with open(dat, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    script = settings + "plot " + ", \\\n     ".join(plots) + "\n"
-    for term, ext in ((GP_HEAD, "svg"), (GP_PNG, "png")):
-        target = "%s.%s" % (outbase, ext)
-        fd, part = tempfile.mkstemp(prefix=".plot.", suffix="." + ext,
-                                    dir=os.path.dirname(target))
-        os.close(fd)
-        gp = term + "set output '%s'\n" % part + script + "unset output\n"
-        p = subprocess.run([gnuplot], input=gp, text=True, capture_output=True, cwd=tmp)
-        if p.returncode != 0:
-            os.remove(part)
-            raise PipelineError("gnuplot failed on %s: %s" % (target, p.stderr.strip()))
-        os.chmod(part, 0o644)
-        os.replace(part, target)
-
 
 def plot_ilp(gnuplot, tmp, outbase, curves):
     dat = os.path.join(tmp, "ilp.dat")
@@ -881,7 +672,7 @@ def main():
     t0 = time.time()
     tmp = tempfile.mkdtemp(prefix="smsim-validate.")
     try:
-        runner = Runner(os.path.abspath(a.smsim), tmp)
+        runner = ValidateRunner(os.path.abspath(a.smsim), tmp)
         jobs, meas, s001 = plan(a.quick)
         res = execute(runner, jobs, a.jobs)
         rep = Report()
@@ -898,7 +689,7 @@ def main():
             if not os.path.exists(src):
                 src = os.path.join(ROOT, "doc", "validation.md")
             with open(src) as f:
-                doc = splice(f.read(), rep.sections, rel(src))
+                doc = splice(f.read(), rep.sections, rel(src), "scripts/validate.py")
             for path, text in sorted(rep.files.items()):
                 write_atomic(os.path.join(out, path), text)
                 written.append(os.path.join(out, path))

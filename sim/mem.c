@@ -322,6 +322,12 @@ mem_preload(mem *m, sim_addr_t addr, uint64_t bytes)
     }
 }
 
+void
+mem_flush(mem *m)
+{
+    cache_invalidate_all(m->l2);
+}
+
 sim_cycle_t
 mem_drain_cycle(const mem *m)
 {

@@ -63,6 +63,10 @@ void mem_prefetch(const mem *m, uint64_t line);
 void mem_preload(mem *m, sim_addr_t addr, uint64_t bytes);
 
 /* The latest cycle at which any write issued so far is performed. */
+/* Empty the L2: every line invalid, dirty sectors dropped without DRAM
+ * traffic (a flush between kernels, written back outside their time). */
+void mem_flush(mem *m);
+
 sim_cycle_t mem_drain_cycle(const mem *m);
 
 const struct mem_stats *mem_get_stats(const mem *m);

@@ -553,6 +553,8 @@ sim_run(sim *s, struct inst_source *src, struct sim_error *err)
         rc = src->ops->next_kernel(src->ctx, &s->ki, err);
         if (rc <= 0)
             break;
+        if (s->cfg.sim_flush_caches)
+            mem_flush(s->m);
         if (s->cfg.l2_preload_memcpy && src->ops->copies != NULL) {
             const struct sim_copy *cp;
             size_t n = src->ops->copies(src->ctx, &cp);

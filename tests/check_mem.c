@@ -117,6 +117,25 @@ START_TEST(test_slice_bandwidth_saturates)
 }
 END_TEST
 
+/* mem_flush (sim.flush_caches): the next access of a line misses again, and
+ * the dirty sectors it drops cost no DRAM write inside the kernel. */
+START_TEST(test_flush_empties_l2)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, NULL);
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 0), 500);        /* miss */
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 1000), 1200);    /* hit */
+    mem_write(m, 8, 0xf, 1000);
+    mem_flush(m);
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 2000), 2500);    /* a miss again */
+    ck_assert_uint_eq(mem_read(m, 8, 0x1, 3000), 3500);    /* the written line too */
+    const struct mem_stats *st = mem_get_stats(m);
+    ck_assert_uint_eq(st->dram_write_bytes, 0);
+    ck_assert_uint_eq(st->dram_read_bytes, 3 * 32);
+    mem_destroy(m);
+}
+END_TEST
+
 START_TEST(test_write_back_on_eviction)
 {
     struct sim_config c;
@@ -146,6 +165,7 @@ mem_suite(void)
     tcase_add_test(tc, test_dram_gap_filled);
     tcase_add_test(tc, test_slice_bandwidth_saturates);
     tcase_add_test(tc, test_write_back_on_eviction);
+    tcase_add_test(tc, test_flush_empties_l2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,451 @@
+#!/usr/bin/env python3
+"""smsim against a real GPU: the correlator (make correlate).
+
+    python3 scripts/correlate.py [--quick] [--strict] [--out-dir DIR] [--no-plots]
+                                 [--jobs N] [--config NAME] [--measured DIR]
+                                 [--set KEY=VALUE ...] [SMSIM]
+
+Runs every launch file measured in DIR/ncu.tsv (default
+validation/measured/h100-sxm5) through the full timing model on the config
+(default h100) and compares, per kernel launch: the measured cycles
+(sm__cycles_elapsed.max, the median of the runs) with the simulated ones,
+the SASS warp instructions the GPU executed with the warp instructions
+smsim issued, DRAM bytes and the L1/L2 hit rates; then, per kernel family
+and over all, the mean absolute error, the median error, the shares within
+10 % and 25 %, the mean signed error and the correlation of log cycles.
+The clock64() readings of the micro-benchmarks (DIR/clock64.tsv) are
+compared with the clock the kernel read in the simulation.
+
+It rewrites the generated parts of doc/correlation.md (between
+`<!-- generated:NAME begin -->` and `<!-- generated:NAME end -->`),
+validation/correlation.tsv, validation/correlation-clock64.tsv and, with
+gnuplot, doc/correlation-scatter.{svg,png} (log-log, y = x with the
++-10 % and +-25 % bands, points coloured by family).  Output is
+deterministic; every file is written atomically.  A launch file smsim
+rejects (exit 2: an unsupported instruction) is listed as not run, with
+smsim's message, and left out of the statistics.
+
+  --quick       a few launch files (one per family): a check that the
+                pipeline works; writes only under --out-dir (nothing without)
+  --strict      exit 1 when an acceptance criterion is not met (MAE <= 12 %,
+                >= 70 % of kernels within 10 %, every clock64 reading within 10 %)
+  --out-dir DIR write doc/ and validation/ under DIR instead of the source tree
+  --no-plots    do not draw the scatter plot
+  --jobs N      smsim processes at a time (default 2)
+  --set K=V     a config override for every run (a what-if; the report says so)
+
+Exit status: 0 done (with --strict: every criterion met), 1 a criterion
+failed under --strict, 2 a run or an input failed (nothing is written).
+"""
+import argparse
+import collections
+import concurrent.futures
+import math
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+
+from smsimlib import (ROOT, PipelineError, RunFailed, Runner, fint, fnum, fpct, gnuplot_draw,
+                      gnuplot_path, md_table, mean, median, parse_launch, pct, pearson,
+                      read_tsv, rel, splice, tsv, write_atomic)
+
+MEASURED = os.path.join(ROOT, "validation", "measured", "h100-sxm5")
+
+# Where the measured launch files live in this tree: ncu.tsv names the
+# probes and modern kernels by their place in the shared measurement folder.
+PATH_MAP = [("../shared/measured/h100/kernels/probe/", "traces/probe/"),
+            ("../shared/measured/h100/kernels/modern/", "traces/modern/")]
+
+# Kernel families, in report order: (name, pattern on the launch path).
+FAMILIES = [
+    ("empty kernel", r"^traces/probe/empty_"),
+    ("one store per thread", r"^traces/probe/store_"),
+    ("int64 chain", r"^traces/probe/spin_"),
+    ("instruction ILP", r"^traces/micro/inst_lat_"),
+    ("pointer chase", r"^traces/micro/latency_"),
+    ("DRAM copy", r"^traces/micro/copy_bw_"),
+    ("L2 copy", r"^traces/micro/l2_bw_"),
+    ("transpose", r"^traces/micro/transpose_"),
+    ("applications", r"^(traces/[a-z0-9_]+\.launch|validation/seed-ptx/)"),
+    ("modern", r"^traces/modern/"),
+]
+COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf"]
+
+QUICK = ["traces/probe/empty_g1_b32.launch", "traces/probe/store_n1024.launch",
+         "traces/probe/spin_g1_i100.launch", "traces/micro/inst_lat_fadd_ilp1.launch",
+         "traces/micro/latency_smem.launch", "traces/micro/copy_bw_1warp.launch",
+         "traces/knn.launch", "traces/modern/mma_tf32_chain_1w.launch"]
+
+# Issue 17's acceptance: whole-kernel MAE, share within 10 %, clock64 within 10 %.
+MAE_LIMIT = 12.0
+WITHIN10_MIN = 70.0
+CLOCK_LIMIT = 10.0
+
+# Measurement-method settings smsim needs to see what the GPU saw: Nsight
+# Compute's --cache-control all flushes L1 and L2 before every launch.
+METHOD_SETS = ["sim.flush_caches=true"]
+
+
+def family(path):
+    for name, pat in FAMILIES:
+        if re.search(pat, path):
+            return name
+    return "other"
+
+
+def local_path(name):
+    for a, b in PATH_MAP:
+        if name.startswith(a):
+            return b + name[len(a):]
+    return name
+
+
+def fnum_or(v, fmt):
+    return "—" if v is None else fmt % v
+
+
+# ---- measurements -----------------------------------------------------------------
+
+def load_measurements(mdir, quick):
+    """{launch path: {launch index: [rows]}} from ncu.tsv, and {launch path:
+    clk} from clock64.tsv."""
+    _, rows = read_tsv(os.path.join(mdir, "ncu.tsv"))
+    meas = collections.OrderedDict()
+    for r in rows:
+        p = local_path(r["launch_file"])
+        try:
+            li = int(r["launch"])
+            float(r["cycles"])
+        except ValueError:
+            raise PipelineError("%s:%d: launch and cycles must be numbers"
+                                % (rel(os.path.join(mdir, "ncu.tsv")), r["_line"]))
+        meas.setdefault(p, {}).setdefault(li, []).append(r)
+    clk = {}
+    cpath = os.path.join(mdir, "clock64.tsv")
+    if os.path.exists(cpath):
+        _, crow = read_tsv(cpath)
+        for r in crow:
+            clk[local_path(r["launch_file"])] = int(r["clk"])
+    if quick:
+        meas = collections.OrderedDict((p, meas[p]) for p in QUICK if p in meas)
+    for p in meas:
+        if not os.path.exists(os.path.join(ROOT, p)):
+            raise PipelineError("%s names %s, which is not in this tree"
+                                % (rel(os.path.join(mdir, "ncu.tsv")), p))
+    return meas, clk
+
+
+def med(rows, key):
+    vals = []
+    for r in rows:
+        try:
+            vals.append(float(r[key]))
+        except (KeyError, ValueError):
+            pass
+    return median(vals) if vals else None
+
+
+def clock_divisor(path):
+    """What a clock64 reading is divided by for its per-step figure, and the
+    unit's name."""
+    lf = parse_launch(os.path.join(ROOT, path))
+    scal = {n: w[1] for n, w in lf["args"] if w and w[0] != "buffer"}
+    m = re.search(r"_ilp(\d+)\.launch$", path)
+    if m and "iters" in scal:
+        return int(scal["iters"]) * int(m.group(1)), "cycles / op"
+    if "steps" in scal:
+        return int(scal["steps"]), "cycles / step"
+    if "iters" in scal:
+        return int(scal["iters"]), "cycles / iteration"
+    return 1, "cycles"
+
+
+# ---- running ------------------------------------------------------------------------
+
+def execute(runner, paths, config, sets, njobs):
+    results, failed, errors = {}, {}, []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, njobs)) as pool:
+        futs = {pool.submit(runner.run, os.path.join(ROOT, p), config, sets): p for p in paths}
+        for fut in concurrent.futures.as_completed(futs):
+            p = futs[fut]
+            try:
+                results[p] = fut.result()
+            except RunFailed as e:
+                msg = str(e).split(": exit 2: ", 1)[-1].splitlines()[0]
+                failed[p] = msg.replace("smsim: ", "", 1)
+            except (PipelineError, OSError, ValueError, KeyError) as e:
+                errors.append("%s: %s" % (p, e))
+    if errors:
+        raise PipelineError("\n".join(sorted(errors)))
+    return results, failed
+
+
+# ---- the report ---------------------------------------------------------------------
+
+def summarise(errs):
+    """n, MAE, median |error|, mean signed error, % within 10 and 25."""
+    a = [abs(e) for e in errs]
+    n = len(a)
+    if n == 0:
+        return None
+    return {"n": n, "mae": mean(a), "median": median(a), "bias": mean(errs),
+            "w10": 100.0 * sum(1 for x in a if x <= 10.0) / n,
+            "w25": 100.0 * sum(1 for x in a if x <= 25.0) / n}
+
+
+def build(meas, clk, results, failed, config, sets):
+    rows = []
+    for p, launches in meas.items():
+        if p not in results:
+            continue
+        ks = results[p]["kernels"]
+        for li in sorted(launches):
+            rs = launches[li]
+            if li >= len(ks):
+                raise PipelineError("%s: measured launch %d, smsim simulated %d kernel(s)"
+                                    % (p, li, len(ks)))
+            k = ks[li]
+            s = k["stats"]
+            mc = med(rs, "cycles")
+            cyc = [float(r["cycles"]) for r in rs]
+            row = {
+                "path": p, "launch": li, "family": family(p), "runs": len(rs),
+                "spread": (max(cyc) - min(cyc)) / mc * 100.0 if mc else 0.0,
+                "meas": mc, "sim": k["cycles"], "err": pct(k["cycles"], mc),
+                "sass": med(rs, "sass_warp_insts"), "insts": k["warp_insts"],
+                "dram_meas": (med(rs, "dram_read_B") or 0) + (med(rs, "dram_write_B") or 0),
+                "dram_sim": s.get("dram.read_bytes", 0) + s.get("dram.write_bytes", 0),
+                "l1_meas": med(rs, "l1_hit_pct"), "l1_sim": 100.0 * s.get("sm.l1.hit_rate", 0.0),
+                "l2_meas": med(rs, "l2_hit_pct"), "l2_sim": 100.0 * s.get("l2.hit_rate", 0.0),
+            }
+            row["ratio"] = row["insts"] / row["sass"] if row["sass"] else None
+            rows.append(row)
+    clocks = []
+    for p in meas:
+        if p not in clk or p not in results:
+            continue
+        u64 = results[p]["u64"]
+        if "clk" not in u64:
+            raise PipelineError("%s: clock64.tsv has a reading but the launch file writes no "
+                                "u64 buffer 'clk'" % p)
+        div, unit = clock_divisor(p)
+        clocks.append({"path": p, "meas": clk[p], "sim": u64["clk"], "div": div, "unit": unit,
+                       "err": pct(u64["clk"], clk[p]), "family": family(p)})
+    return rows, clocks
+
+
+def kernel_name(r):
+    base = os.path.basename(r["path"])[:-7]
+    if r["path"].startswith("validation/seed-ptx/"):
+        base = "seed-ptx/" + base
+    return base + ("#%d" % r["launch"] if r.get("multi") else "")
+
+
+def sections(rows, clocks, failed, config, sets, quick):
+    sec, files = {}, {}
+    multi = collections.Counter(r["path"] for r in rows)
+    for r in rows:
+        r["multi"] = multi[r["path"]] > 1
+    # summary
+    allsum = summarise([r["err"] for r in rows])
+    logr = pearson([math.log(r["meas"]) for r in rows], [math.log(max(r["sim"], 1)) for r in rows])
+    csum = summarise([c["err"] for c in clocks])
+    ratios = [r["ratio"] for r in rows if r["ratio"] is not None]
+    rw10 = (100.0 * sum(1 for x in ratios if abs(x - 1.0) <= 0.10) / len(ratios)) if ratios else None
+    crit = []
+    if allsum:
+        crit.append(("whole-kernel cycles: mean absolute error", "<= %.0f %%" % MAE_LIMIT,
+                     "%.1f %%" % allsum["mae"], allsum["mae"] <= MAE_LIMIT))
+        crit.append(("whole-kernel cycles: kernels within 10 %", ">= %.0f %%" % WITHIN10_MIN,
+                     "%.0f %% (%d of %d)" % (allsum["w10"], round(allsum["w10"] * allsum["n"] / 100),
+                                             allsum["n"]), allsum["w10"] >= WITHIN10_MIN))
+    if csum:
+        worst = max(abs(c["err"]) for c in clocks)
+        n_ok = sum(1 for c in clocks if abs(c["err"]) <= CLOCK_LIMIT)
+        crit.append(("clock64 readings within 10 %", "all %d" % csum["n"],
+                     "%d of %d (worst %.1f %%)" % (n_ok, csum["n"], worst), n_ok == csum["n"]))
+    md = []
+    what = "config `%s`" % config + (" with " + ", ".join("`%s`" % s for s in sets) if sets else "")
+    md.append("%d kernel launches of %d launch files simulated on %s%s; %d launch file(s) not run."
+              % (len(rows), len(set(r["path"] for r in rows)), what,
+                 " (quick subset)" if quick else "", len(failed)))
+    md.append("")
+    if allsum:
+        md.append("- Whole-kernel cycles: MAE %.1f %%, median %.1f %%, mean signed error %s %%, "
+                  "%.0f %% within 10 %%, %.0f %% within 25 %%, correlation of log cycles %s."
+                  % (allsum["mae"], allsum["median"], fpct(allsum["bias"]), allsum["w10"],
+                     allsum["w25"], fnum(logr, "%.3f")))
+    if csum:
+        md.append("- clock64 readings: %d, MAE %.1f %%, %.0f %% within 10 %%, worst %s %%."
+                  % (csum["n"], csum["mae"], csum["w10"],
+                     fpct(max((c["err"] for c in clocks), key=abs))))
+    if ratios:
+        md.append("- Warp instructions, smsim / SASS executed: median %.2f, %.0f %% of kernels "
+                  "within 10 %% (smsim issues PTX instructions; the GPU ran ptxas's SASS)."
+                  % (median(ratios), rw10))
+    md.append("")
+    md.append(md_table(["criterion", "target", "smsim", "met"], "lrrl",
+                       [[c[0], c[1], c[2], "yes" if c[3] else "**no**"] for c in crit]))
+    sec["summary"] = "\n".join(md)
+    # families
+    frows = []
+    for name, _ in FAMILIES + [("all", None)]:
+        sel = rows if name == "all" else [r for r in rows if r["family"] == name]
+        s = summarise([r["err"] for r in sel])
+        if s is None:
+            continue
+        lr = pearson([math.log(r["meas"]) for r in sel], [math.log(max(r["sim"], 1)) for r in sel])
+        frows.append(["**all**" if name == "all" else name, "%d" % s["n"], "%.1f" % s["mae"],
+                      "%.1f" % s["median"], fpct(s["bias"]), "%.0f" % s["w10"], "%.0f" % s["w25"],
+                      fnum(lr, "%.3f")])
+    sec["families"] = md_table(["family", "launches", "MAE %", "median %", "bias %",
+                                "within 10 %", "within 25 %", "r(log)"], "lrrrrrrr", frows)
+    # kernels
+    krows, trows = [], []
+    for r in rows:
+        name = kernel_name(r)
+        krows.append([name, r["family"], fint(r["meas"]), fint(r["sim"]), fpct(r["err"]),
+                      fint(r["sass"]), fint(r["insts"]), fnum(r["ratio"]),
+                      "%.1f" % (r["dram_meas"] / 1e6), "%.1f" % (r["dram_sim"] / 1e6),
+                      fnum_or(r["l1_meas"], "%.0f"), "%.0f" % r["l1_sim"],
+                      fnum_or(r["l2_meas"], "%.0f"), "%.0f" % r["l2_sim"]])
+        trows.append([r["path"], "%d" % r["launch"], r["family"], "%d" % r["runs"],
+                      "%.1f" % r["spread"], "%d" % round(r["meas"]), "%d" % r["sim"],
+                      "%.2f" % r["err"], fint(r["sass"]), "%d" % r["insts"],
+                      "%d" % round(r["dram_meas"]), "%d" % r["dram_sim"],
+                      fnum_or(r["l1_meas"], "%.2f"), "%.2f" % r["l1_sim"],
+                      fnum_or(r["l2_meas"], "%.2f"), "%.2f" % r["l2_sim"]])
+    sec["kernels"] = md_table(["kernel", "family", "measured", "smsim", "error %", "SASS insts",
+                               "smsim insts", "ratio", "DRAM MB", "smsim MB", "L1 hit %",
+                               "smsim", "L2 hit %", "smsim"], "llrrrrrrrrrrrr", krows)
+    files["validation/correlation.tsv"] = tsv(
+        ["written by scripts/correlate.py (make correlate): measured (median of the runs in "
+         "validation/measured/h100-sxm5/ncu.tsv) vs simulated on " + what,
+         "spread_pct = (max - min) / median of the measured runs' cycles"],
+        ["launch_file", "launch", "family", "runs", "spread_pct", "cycles", "smsim_cycles",
+         "error_pct", "sass_warp_insts", "smsim_warp_insts", "dram_B", "smsim_dram_B",
+         "l1_hit_pct", "smsim_l1_hit_pct", "l2_hit_pct", "smsim_l2_hit_pct"], trows)
+    # clock64
+    crows, ctrows = [], []
+    for c in clocks:
+        crows.append([os.path.basename(c["path"])[:-7], c["unit"], "%.1f" % (c["meas"] / c["div"]),
+                      "%.1f" % (c["sim"] / c["div"]), fpct(c["err"])])
+        ctrows.append([c["path"], "%d" % c["meas"], "%d" % c["sim"], "%d" % c["div"],
+                       "%.2f" % c["err"]])
+    sec["clock64"] = md_table(["launch file", "unit", "measured", "smsim", "error %"], "llrrr",
+                              crows) if crows else "(no clock64 readings in this run)"
+    files["validation/correlation-clock64.tsv"] = tsv(
+        ["written by scripts/correlate.py (make correlate): clock64() readings, measured "
+         "(validation/measured/h100-sxm5/clock64.tsv) vs simulated",
+         "per-step figure = clk / divisor"],
+        ["launch_file", "clk", "smsim_clk", "divisor", "error_pct"], ctrows)
+    # not run
+    nr = [[os.path.relpath(p, "traces") if p.startswith("traces/") else p, m]
+          for p, m in sorted(failed.items())]
+    sec["notrun"] = (md_table(["launch file", "smsim's message"], "ll", nr) if nr
+                     else "Every measured launch file runs.")
+    return sec, files, crit
+
+
+def plot(gnuplot, tmp, outbase, rows):
+    dat = os.path.join(tmp, "corr.dat")
+    lines, plots, idx = [], [], 0
+    lo = min(min(r["meas"], max(r["sim"], 1)) for r in rows) / 1.5
+    hi = max(max(r["meas"], r["sim"]) for r in rows) * 1.5
+    for band, fill, title in ((1.25, "#eeeeee", "±25 %"), (1.10, "#d6d6d6", "±10 %")):
+        plots.append("'+' using 1:($1 / %.2f):($1 * %.2f) with filledcurves fc rgb '%s' "
+                     "title '%s'" % (band, band, fill, title))
+    plots.append("x with lines lw 1.5 lc rgb 'black' title 'y = x'")
+    for i, (name, _) in enumerate(FAMILIES):
+        sel = [r for r in rows if r["family"] == name]
+        if not sel:
+            continue
+        lines += ["%.0f %.0f" % (r["meas"], max(r["sim"], 1)) for r in sel] + ["", ""]
+        plots.append("'%s' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title '%s'"
+                     % (dat, idx, COLOURS[i % len(COLOURS)], name))
+        idx += 1
+    gnuplot_draw(gnuplot, tmp, outbase, dat, lines,
+                 "set termoption noenhanced\n"
+                 "set title 'smsim h100 vs a real H100 SXM5: cycles per kernel launch'\n"
+                 "set logscale xy 10\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
+                 "set format x '10^{%%L}'\nset format y '10^{%%L}'\nset termoption enhanced\n"
+                 "set grid front\nset size ratio -1\nset samples 400\n"
+                 "set xlabel 'measured cycles (sm\\_\\_cycles\\_elapsed.max)'\n"
+                 "set ylabel 'smsim cycles'\nset key outside right top\n" % (lo, hi, lo, hi),
+                 plots)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="smsim against measurements (make correlate)")
+    ap.add_argument("smsim", nargs="?", default=os.path.join(ROOT, "build", "smsim"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--strict", action="store_true")
+    ap.add_argument("--out-dir")
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--config", default="h100")
+    ap.add_argument("--measured", default=MEASURED)
+    ap.add_argument("--set", action="append", default=[], dest="sets")
+    a = ap.parse_args()
+    if not os.access(a.smsim, os.X_OK):
+        print("correlate: %s is not an executable smsim" % a.smsim, file=sys.stderr)
+        return 2
+    out = os.path.abspath(a.out_dir) if a.out_dir else (None if a.quick or a.sets else ROOT)
+    t0 = time.time()
+    tmp = tempfile.mkdtemp(prefix="smsim-correlate.")
+    try:
+        runner = Runner(os.path.abspath(a.smsim), tmp)
+        meas, clk = load_measurements(a.measured, a.quick)
+        results, failed = execute(runner, list(meas), a.config, METHOD_SETS + a.sets, a.jobs)
+        rows, clocks = build(meas, clk, results, failed, a.config, a.sets)
+        if not rows:
+            raise PipelineError("no measured launch file ran")
+        sec, files, crit = sections(rows, clocks, failed, a.config, a.sets, a.quick)
+        written = []
+        if out is not None:
+            src = os.path.join(out, "doc", "correlation.md")
+            if not os.path.exists(src):
+                src = os.path.join(ROOT, "doc", "correlation.md")
+            with open(src) as f:
+                doc = splice(f.read(), sec, rel(src), "scripts/correlate.py")
+            for path, text in sorted(files.items()):
+                write_atomic(os.path.join(out, path), text)
+                written.append(os.path.join(out, path))
+            write_atomic(os.path.join(out, "doc", "correlation.md"), doc)
+            written.append(os.path.join(out, "doc", "correlation.md"))
+            gp = None if a.no_plots else gnuplot_path()
+            if gp is not None:
+                base = os.path.join(out, "doc", "correlation-scatter")
+                plot(gp, tmp, base, rows)
+                written += [base + ".svg", base + ".png"]
+            elif not a.no_plots:
+                print("correlate: gnuplot not found ($SMSIM_GNUPLOT or 'gnuplot'): "
+                      "plot not drawn", file=sys.stderr)
+    except PipelineError as e:
+        print("correlate: %s" % e, file=sys.stderr)
+        return 2
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(sec["summary"])
+    print()
+    print(sec["families"])
+    print()
+    for w in written:
+        shown = rel(w) if w.startswith(ROOT + os.sep) else w
+        print("correlate: wrote %s" % shown, file=sys.stderr)
+    print("correlate: %d smsim runs in %.1f s%s" % (runner.count, time.time() - t0,
+                                                    " (quick)" if a.quick else ""),
+          file=sys.stderr)
+    if a.strict and not all(c[3] for c in crit):
+        print("correlate: --strict: %d criteria not met" % sum(1 for c in crit if not c[3]),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
