@@ -220,7 +220,7 @@ def build(meas, clk, results, failed, config, sets):
                 "dram_meas": (med(rs, "dram_read_B") or 0) + (med(rs, "dram_write_B") or 0),
                 "dram_sim": s.get("dram.read_bytes", 0) + s.get("dram.write_bytes", 0),
                 "l1_meas": med(rs, "l1_hit_pct"), "l1_sim": 100.0 * s.get("sm.l1.hit_rate", 0.0),
-                "l2_meas": med(rs, "l2_hit_pct"), "l2_sim": 100.0 * s.get("l2.hit_rate", 0.0),
+                "l2_meas": med(rs, "l2_hit_pct"), "l2_sim": 100.0 * s.get("l2.sector_hit_rate", 0.0),
             }
             row["ratio"] = row["insts"] / row["sass"] if row["sass"] else None
             rows.append(row)

@@ -472,6 +472,13 @@ config_validate(const struct sim_config *c, struct sim_error *err)
                                      c->l1_sector_size, 1, err));
     SIM_FORWARD_IF_ERROR(check_cache("l2", c->l2_size_kb, c->l2_assoc, c->l2_line_size,
                                      c->l2_sector_size, c->l2_slices, err));
+    if (c->dram_access_bytes != 0 &&
+        ((c->dram_access_bytes & (c->dram_access_bytes - 1)) != 0 ||
+         c->dram_access_bytes < c->l2_sector_size || c->dram_access_bytes > c->l2_line_size))
+        return sim_error_set(err, SIM_ERR_CONFIG,
+                             "dram.access_bytes = %u: must be 0 or a power of two from "
+                             "l2.sector_size (%u) to l2.line_size (%u)",
+                             c->dram_access_bytes, c->l2_sector_size, c->l2_line_size);
     if (c->l1_unified_kb != 0) {
         n = config_carveouts(c, carve, SIM_ARRAY_LEN(carve), err);
         if (n < 0)

@@ -23,6 +23,8 @@ struct ldst {
     uint64_t port_occ;           /* ticks per sector */
     uint64_t smem_free;          /* ticks: shared-memory pipe */
     uint64_t cc_free;            /* ticks: constant cache port */
+    uint64_t rd_free, wr_free;   /* ticks: the SM's read and write ports to the L2 */
+    uint64_t rd_occ, wr_occ;     /* ticks per sector on them (0 = unlimited) */
     sim_cycle_t *mshr;           /* min-heap of free times */
     uint32_t n_mshr;
     sim_cycle_t drain;           /* latest completion */
@@ -40,6 +42,12 @@ ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
     u->cc = cache_new((uint64_t)c->const_size_kb * 1024, 4, c->l1_line_size);
     u->cc_sets = cache_sets(u->cc);
     u->port_occ = (MEM_TICKS(1) + c->l1_sectors_per_cycle - 1) / c->l1_sectors_per_cycle;
+    if (c->l1_l2_read_bytes_per_cycle > 0)
+        u->rd_occ = (uint64_t)((double)c->l1_sector_size / c->l1_l2_read_bytes_per_cycle *
+                               (double)MEM_TICKS(1) + 0.5);
+    if (c->l1_l2_write_bytes_per_cycle > 0)
+        u->wr_occ = (uint64_t)((double)c->l1_sector_size / c->l1_l2_write_bytes_per_cycle *
+                               (double)MEM_TICKS(1) + 0.5);
     u->n_mshr = c->l1_mshrs;
     u->mshr = xcalloc(u->n_mshr, sizeof *u->mshr);
     return u;
@@ -292,6 +300,18 @@ same_word_lanes(const struct warp_inst *wi)
     return best;
 }
 
+/* Send n sectors to the L2 through an SM port (*free, occ ticks a sector)
+ * no earlier than cycle t; returns the cycle they start leaving. */
+static sim_cycle_t
+port_send(uint64_t *free, uint64_t occ, uint32_t n, sim_cycle_t t)
+{
+    if (occ == 0)
+        return t;
+    uint64_t start = max_u64(MEM_TICKS(t), *free);
+    *free = start + (uint64_t)n * occ;
+    return ceil_cycles(start);
+}
+
 /* Take the MSHR that frees first, at or after t; returns the start cycle
  * of the miss and records it busy until `until` via mshr_release(). */
 static sim_cycle_t
@@ -381,6 +401,7 @@ global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
             continue;
         u->stp->l1_misses += (uint64_t)sim_popc32(miss);
         sim_cycle_t s = mshr_take(u, at);
+        s = port_send(&u->rd_free, u->rd_occ, sim_popc32(miss), s);
         sim_cycle_t fill = mem_read(u->m, ln[i].line, miss, s);
         mshr_release_at(u, fill);
         if (cached) {
@@ -428,7 +449,9 @@ global_store(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
             }
         }
         if (!wb)
-            done = max_u64(done, mem_write(u->m, ln[i].line, ln[i].mask, at));
+            done = max_u64(done, mem_write(u->m, ln[i].line, ln[i].mask,
+                                           port_send(&u->wr_free, u->wr_occ,
+                                                     sim_popc32(ln[i].mask), at)));
         else
             done = max_u64(done, at + 1);
     }
@@ -454,6 +477,7 @@ global_atomic(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
                 cache_drop_sectors(u->l1, l, ln[i].mask);
         }
         sim_cycle_t s = mshr_take(u, at);
+        s = port_send(&u->wr_free, u->wr_occ, sim_popc32(ln[i].mask), s);
         sim_cycle_t r = mem_atomic(u->m, ln[i].line, ln[i].mask, ln[i].lanes, s);
         mshr_release_at(u, r);
         ready = max_u64(ready, r);

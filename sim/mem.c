@@ -7,12 +7,14 @@
  * from_slice (to_slice + from_slice = l2.hit_latency), slice -> DRAM and
  * back  2 * dram_half (= dram.latency - l2.hit_latency).
  *
- * Requests reach a DRAM channel out of time order (a miss waits at its
- * slice first), so a channel reservation that starts after the channel's
- * next free time leaves an idle gap behind it.  Each channel remembers its
- * last MEM_GAPS gaps and places a later-computed but earlier-arriving
- * request in the first gap it fits, so the channel's bandwidth is not lost
- * to the order in which requests happen to be computed.
+ * Requests reach a DRAM channel or an L2 slice out of time order (a miss
+ * waits at its slice first; a load that waited for an MSHR is sent after
+ * later-issued stores), so a reservation that starts after the resource's
+ * next free time leaves an idle gap behind it.  Each slice and channel is
+ * a timeline that remembers its last MEM_GAPS gaps and places a
+ * later-computed but earlier-arriving request in the first gap it fits, so
+ * the bandwidth is not lost to the order in which requests happen to be
+ * computed.
  */
 #include "sim/mem.h"
 
@@ -25,6 +27,13 @@ struct gap {
     uint64_t start, end;         /* ticks; empty when start == end */
 };
 
+/* A reserved resource: busy until `free`, with the idle intervals before
+ * it that later requests may still use. */
+struct timeline {
+    uint64_t free;               /* ticks */
+    struct gap gap[MEM_GAPS];
+};
+
 struct mem {
     cache *l2;
     uint32_t sets;               /* L2 sets (all slices) */
@@ -32,15 +41,16 @@ struct mem {
     uint32_t channels;
     uint32_t sectors_per_line;
     uint32_t sector_bytes;
+    uint32_t group_mask;         /* sectors of one DRAM access (dram.access_bytes), low bits */
+    uint32_t group_sectors;
     uint64_t to_slice;           /* ticks */
     uint64_t from_slice;         /* ticks */
     uint64_t dram_half;          /* ticks */
     uint64_t slice_occ;          /* ticks one sector occupies a slice port */
     uint64_t chan_occ;           /* ticks one sector occupies a DRAM channel */
     uint64_t atomic_occ;         /* ticks per lane atomic at a slice */
-    uint64_t *slice_free;        /* ticks */
-    uint64_t *chan_free;         /* ticks */
-    struct gap *gaps;            /* [channels * MEM_GAPS] idle intervals before chan_free */
+    struct timeline *slice;      /* [slices] */
+    struct timeline *chan;       /* [channels] */
     uint64_t drain;              /* ticks */
     struct mem_stats st;
 };
@@ -63,6 +73,11 @@ mem_new(const struct sim_config *c)
     m->channels = c->dram_channels;
     m->sector_bytes = c->l2_sector_size;
     m->sectors_per_line = c->l2_line_size / c->l2_sector_size;
+    m->group_sectors = c->dram_access_bytes > c->l2_sector_size
+                       ? c->dram_access_bytes / c->l2_sector_size : 1;
+    if (m->group_sectors > m->sectors_per_line)
+        m->group_sectors = m->sectors_per_line;
+    m->group_mask = (uint32_t)((UINT64_C(1) << m->group_sectors) - 1);
     uint32_t l2h = c->l2_hit_latency;
     uint32_t dl = c->dram_latency > l2h ? c->dram_latency : l2h;
     m->to_slice = MEM_TICKS(l2h / 2);
@@ -71,9 +86,8 @@ mem_new(const struct sim_config *c)
     m->slice_occ = ticks_per(c->l2_sector_size, c->l2_bytes_per_cycle);
     m->chan_occ = ticks_per(c->l2_sector_size, config_dram_bytes_per_cycle(c) / c->dram_channels);
     m->atomic_occ = MEM_TICKS(c->l2_atomic_cycles);
-    m->slice_free = xcalloc(m->slices, sizeof *m->slice_free);
-    m->chan_free = xcalloc(m->channels, sizeof *m->chan_free);
-    m->gaps = xcalloc((size_t)m->channels * MEM_GAPS, sizeof *m->gaps);
+    m->slice = xcalloc(m->slices, sizeof *m->slice);
+    m->chan = xcalloc(m->channels, sizeof *m->chan);
     return m;
 }
 
@@ -83,9 +97,8 @@ mem_destroy(mem *m)
     if (m == NULL)
         return;
     cache_destroy(m->l2);
-    free(m->slice_free);
-    free(m->chan_free);
-    free(m->gaps);
+    free(m->slice);
+    free(m->chan);
     free(m);
 }
 
@@ -102,6 +115,14 @@ mem_register_stats(mem *m, stats *st)
                   "sectors written to the L2 by the SMs");
     stats_add_u64(st, "l2.atomic_ops", &m->st.l2_atomic_ops, "operations",
                   "lane atomic operations performed at the L2");
+    stats_add_u64(st, "l2.lookups", &m->st.l2_lookups, "sectors",
+                  "sector lookups in the L2: reads, writes and atomics");
+    stats_add_u64(st, "l2.lookup_hits", &m->st.l2_lookup_hits, "sectors",
+                  "lookups that hit: sectors present (or in flight) and every write (the L2 "
+                  "allocates writes without a fetch), as Nsight Compute counts them");
+    stats_add_ratio(st, "l2.sector_hit_rate", "l2.lookup_hits", "l2.lookups", 1.0, "",
+                    "fraction of L2 sector lookups that hit (Nsight Compute's "
+                    "lts__t_sector_hit_rate)");
     stats_add_u64(st, "l2.queue_cycles", &m->st.l2_queue_cycles, "cycles",
                   "total cycles requests waited for a busy L2 slice");
     stats_add_u64(st, "dram.read_bytes", &m->st.dram_read_bytes, "bytes", "bytes read from DRAM");
@@ -123,26 +144,29 @@ max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Reserve a slice port for `occ` ticks from arrival a; returns the start. */
+/* Reserve `occ` ticks of a timeline from arrival a: in the earliest
+ * remembered gap it fits in, else after its last reservation; returns the
+ * start. */
 static uint64_t
-slice_reserve(mem *m, uint32_t slice, uint64_t a, uint64_t occ)
+timeline_reserve(struct timeline *tl, uint64_t a, uint64_t occ)
 {
-    uint64_t start = max_u64(a, m->slice_free[slice]);
-    m->st.l2_queue_cycles += (start - a) >> MEM_TICK_SHIFT;
-    m->slice_free[slice] = start + occ;
-    return start;
-}
-
-/* Reserve a DRAM channel for `occ` ticks from arrival a: in the earliest
- * remembered gap it fits in, else after the channel's last reservation;
- * returns the start. */
-static uint64_t
-chan_reserve(mem *m, uint32_t chan, uint64_t a, uint64_t occ)
-{
-    struct gap *g = &m->gaps[(size_t)chan * MEM_GAPS];
+    struct gap *g = tl->gap;
     uint64_t start;
     int best = -1;
 
+    if (a >= tl->free) {
+        /* the common case: nothing waits; the idle interval is a gap */
+        if (a > tl->free) {
+            int o = 0;
+            for (int i = 1; i < MEM_GAPS; i++)
+                if (g[i].end < g[o].end)
+                    o = i;
+            g[o].start = tl->free;
+            g[o].end = a;
+        }
+        tl->free = a + occ;
+        return a;
+    }
     for (int i = 0; i < MEM_GAPS; i++) {
         uint64_t s = max_u64(a, g[i].start);
         if (s + occ <= g[i].end && (best < 0 || g[i].start < g[best].start))
@@ -156,19 +180,27 @@ chan_reserve(mem *m, uint32_t chan, uint64_t a, uint64_t occ)
             b->end = start;
         else
             b->start = start + occ;
-    } else {
-        start = max_u64(a, m->chan_free[chan]);
-        if (start > m->chan_free[chan]) {
-            /* remember the idle interval, replacing the earliest-ending one */
-            int o = 0;
-            for (int i = 1; i < MEM_GAPS; i++)
-                if (g[i].end < g[o].end)
-                    o = i;
-            g[o].start = m->chan_free[chan];
-            g[o].end = start;
-        }
-        m->chan_free[chan] = start + occ;
+        return start;
     }
+    start = tl->free;
+    tl->free = start + occ;
+    return start;
+}
+
+/* Reserve a slice port for `occ` ticks from arrival a; returns the start. */
+static uint64_t
+slice_reserve(mem *m, uint32_t slice, uint64_t a, uint64_t occ)
+{
+    uint64_t start = timeline_reserve(&m->slice[slice], a, occ);
+    m->st.l2_queue_cycles += (start - a) >> MEM_TICK_SHIFT;
+    return start;
+}
+
+/* Reserve a DRAM channel for `occ` ticks from arrival a; returns the start. */
+static uint64_t
+chan_reserve(mem *m, uint32_t chan, uint64_t a, uint64_t occ)
+{
+    uint64_t start = timeline_reserve(&m->chan[chan], a, occ);
     m->st.dram_queue_cycles += (start - a) >> MEM_TICK_SHIFT;
     return start;
 }
@@ -206,6 +238,19 @@ l2_line(mem *m, uint32_t set, uint64_t line, uint64_t t)
     return l;
 }
 
+/* The sectors a DRAM read of `miss` brings: every sector of each aligned
+ * group of dram.access_bytes that holds a missing one, less those already
+ * valid. */
+static inline uint32_t
+dram_groups(const mem *m, uint32_t miss, uint32_t valid)
+{
+    uint32_t out = 0;
+    for (uint32_t g = 0; g < m->sectors_per_line; g += m->group_sectors)
+        if (miss & (m->group_mask << g))
+            out |= m->group_mask << g;
+    return out & ~valid;
+}
+
 /* Fetch `miss` sectors from DRAM for a request that started at the slice
  * at `start`; returns the fill time at the slice (ticks). */
 static uint64_t
@@ -223,7 +268,7 @@ mem_prefetch(const mem *m, uint64_t line)
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     cache_prefetch(m->l2, set);
-    __builtin_prefetch(&m->slice_free[slice]);
+    __builtin_prefetch(&m->slice[slice]);
 }
 
 sim_cycle_t
@@ -240,12 +285,15 @@ mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
 
     m->st.l2_read_sectors += n;
     m->st.l2_read_hits += (uint64_t)sim_popc32(hit);
+    m->st.l2_lookups += n;
+    m->st.l2_lookup_hits += (uint64_t)sim_popc32(hit);
     if (hit != 0 && l->fill > ready)
         ready = l->fill;
     if (miss != 0) {
-        uint64_t fill = dram_fetch(m, line, miss, start);
+        uint32_t fetch = m->group_sectors > 1 ? dram_groups(m, miss, l ? l->valid : 0) : miss;
+        uint64_t fill = dram_fetch(m, line, fetch, start);
         if (l != NULL) {
-            l->valid |= miss;
+            l->valid |= fetch;
             l->fill = max_u64(l->fill, fill);
         }
         ready = max_u64(ready, fill);
@@ -263,6 +311,8 @@ mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
     struct cache_line *l = l2_line(m, set, line, start);
 
     m->st.l2_write_sectors += n;
+    m->st.l2_lookups += n;
+    m->st.l2_lookup_hits += n;
     if (l != NULL) {
         l->valid |= mask;
         l->dirty |= mask;
@@ -289,12 +339,17 @@ mem_atomic(mem *m, uint64_t line, uint32_t mask, uint32_t ops, sim_cycle_t t)
     uint64_t ready = start;
 
     m->st.l2_atomic_ops += ops;
+    m->st.l2_lookups += (uint64_t)sim_popc32(mask);
+    m->st.l2_lookup_hits += (uint64_t)sim_popc32(hit);
     if (hit != 0 && l->fill > ready)
         ready = l->fill;
-    if (miss != 0)
-        ready = max_u64(ready, dram_fetch(m, line, miss, start));
+    uint32_t fetch = miss;
+    if (miss != 0) {
+        fetch = m->group_sectors > 1 ? dram_groups(m, miss, l ? l->valid : 0) : miss;
+        ready = max_u64(ready, dram_fetch(m, line, fetch, start));
+    }
     if (l != NULL) {
-        l->valid |= mask;
+        l->valid |= mask | fetch;
         l->dirty |= mask;
         l->fill = max_u64(l->fill, ready);
     }

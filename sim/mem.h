@@ -30,6 +30,9 @@ struct mem_stats {
     uint64_t l2_read_hits;       /* of those, present in L2 (or in flight) */
     uint64_t l2_write_sectors;   /* sectors written by SMs */
     uint64_t l2_atomic_ops;      /* lane operations performed at L2 */
+    uint64_t l2_lookups;         /* sector lookups: reads, writes and atomics */
+    uint64_t l2_lookup_hits;     /* of those, hits: present sectors, and every write
+                                    (write-allocate, no fetch: as Nsight Compute counts) */
     uint64_t dram_read_bytes;
     uint64_t dram_write_bytes;
     uint64_t l2_queue_cycles;    /* total cycles requests waited for a busy slice */

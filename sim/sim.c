@@ -43,6 +43,12 @@ struct sim {
     struct kernel_info ki;
     struct occ_result occ;
     uint64_t n_blocks, next_block, retired;
+    /* the GPU's block scheduler (gpu.block_dispatch_interval > 0): one block
+     * per interval, to the next SM with room in round-robin order */
+    uint64_t disp_interval;      /* 1/256 cycles; 0 = unlimited (breadth first at once) */
+    uint64_t disp_free;          /* 1/256 cycles: the next block may go at or after this */
+    uint32_t disp_rr;            /* the SM the search for room starts at */
+    bool disp_idle;              /* no SM had room: a retirement wakes the dispatcher */
     uint32_t *free_slot;         /* stack of free source slots */
     uint32_t n_free;
     sim_cycle_t kstart, last_retire;
@@ -210,6 +216,8 @@ sim_warp_insts(const sim *s)
     return n;
 }
 
+static void dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg);
+
 /* Start as many blocks as fit on SM i at cycle t. */
 static void
 fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
@@ -226,11 +234,48 @@ fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
     }
 }
 
+/* Hand out blocks at the dispatcher's rate: every block whose turn (a
+ * multiple of the interval since the dispatcher was last idle) has come by
+ * `now`, each to the next SM with room; then come back for the next one, or
+ * go idle until a retirement makes room. */
+static void
+dispatch_paced(struct sim *s, sim_cycle_t now)
+{
+    uint64_t t = (uint64_t)now << 8;
+    while (s->next_block < s->n_blocks && !s->failed && s->disp_free <= t) {
+        uint32_t i, k;
+        for (k = 0; k < s->n_sm; k++) {
+            i = (s->disp_rr + k) % s->n_sm;
+            if (sm_has_room(&s->sms[i]))
+                break;
+        }
+        if (k == s->n_sm) {
+            s->disp_idle = true;
+            return;
+        }
+        struct sim_error err = { 0 };
+        uint32_t slot = s->free_slot[--s->n_free];
+        if (sm_launch_block(&s->sms[i], s->next_block, slot, now, &err) < 0) {
+            sim_fail(s, &err);
+            return;
+        }
+        s->next_block++;
+        s->disp_rr = (i + 1) % s->n_sm;
+        s->disp_free += s->disp_interval;
+    }
+    if (s->next_block < s->n_blocks && !s->failed)
+        evq_schedule(s->q, (s->disp_free + 255) >> 8, EVQ_PRI_LAUNCH, dispatch_event, s, 0);
+}
+
 static void
 dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg)
 {
     struct sim *s = ctx;
     (void)arg;
+    if (s->disp_interval != 0) {
+        dispatch_paced(s, now);
+        return;
+    }
     /* breadth first: one block per SM per round */
     bool placed = true;
     while (placed && s->next_block < s->n_blocks && !s->failed) {
@@ -265,7 +310,15 @@ retire_event(void *ctx, sim_cycle_t now, uint64_t arg)
     s->last_retire = now;
     if (s->obs.on_block_done != NULL)
         s->obs.on_block_done(s->obs.ctx, s, now);
-    fill_sm(s, sm, now);
+    if (s->disp_interval == 0) {
+        fill_sm(s, sm, now);
+    } else if (s->disp_idle && s->next_block < s->n_blocks) {
+        /* the dispatcher was waiting for room: its next block goes now */
+        s->disp_idle = false;
+        if (s->disp_free < (uint64_t)now << 8)
+            s->disp_free = (uint64_t)now << 8;
+        dispatch_paced(s, now);
+    }
 }
 
 void
@@ -436,6 +489,10 @@ run_kernel(struct sim *s, struct sim_error *err)
     if (s->obs.on_kernel_begin != NULL)
         s->obs.on_kernel_begin(s->obs.ctx, s, ki);
 
+    s->disp_interval = (uint64_t)(c->gpu_block_dispatch_interval * 256.0 + 0.5);
+    s->disp_free = (uint64_t)(start + c->gpu_kernel_launch_latency) << 8;
+    s->disp_rr = 0;
+    s->disp_idle = false;
     evq_schedule(s->q, start + c->gpu_kernel_launch_latency, EVQ_PRI_LAUNCH, dispatch_event, s, 0);
     bool concurrent = s->n_threads > 1 && s->obs.on_issue == NULL && s->src->ops->concurrent_next;
     if (concurrent && s->pool == NULL)

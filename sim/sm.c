@@ -296,6 +296,14 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
     b->src_slot = src_slot;
     b->n_warps = occ->warps_per_block;
     b->live = b->n_warps;
+    /* warp i starts i x sm.warp_launch_latency after the block (in 1/256
+     * cycles, rounded up to a cycle); a serial launcher first finishes the
+     * previous block's warps */
+    uint64_t wl = (uint64_t)(c->sm_warp_launch_latency * 256.0 + 0.5);
+    uint64_t base = (uint64_t)t << 8;
+    if (c->sm_serial_block_launch && sm->launch_free > base)
+        base = sm->launch_free;
+    sm->launch_free = base + (uint64_t)b->n_warps * wl;
     uint8_t w = 0;
     for (uint32_t i = 0; i < b->n_warps; i++) {
         while (sm->warp[w].state != W_FREE)
@@ -313,7 +321,7 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
         sm->warp[w].hold = false;
         sm->warp[w].cand_n = 0;
         sm->warp[w].pwait = 0;
-        sm->warp[w].next = t + c->sm_block_launch_latency + (sim_cycle_t)i * c->sm_warp_launch_latency;
+        sm->warp[w].next = ((base + i * wl + 255) >> 8) + c->sm_block_launch_latency;
         sm->warp[w].done = t;
         sched_add_warp(sm, &sm->sched[sm->warp[w].sched], w);
     }

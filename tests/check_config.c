@@ -175,6 +175,19 @@ START_TEST(test_validate_cross_field)
     ck_assert_ptr_nonnull(strstr(err.msg, "smem.bank_width = 6"));
     c.smem_bank_width = 8;
     ck_assert_int_eq(config_validate(&c, &err), SIM_OK);
+    /* dram.access_bytes: 0, or a power of two from the sector to the line */
+    static const uint32_t bad[] = { 16, 48, 256 }, good[] = { 0, 32, 64, 128 };
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(bad); i++) {
+        config_defaults(&c);
+        c.dram_access_bytes = bad[i];
+        ck_assert_int_eq(config_validate(&c, &err), SIM_ERR_CONFIG);
+        ck_assert_ptr_nonnull(strstr(err.msg, "dram.access_bytes"));
+    }
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(good); i++) {
+        config_defaults(&c);
+        c.dram_access_bytes = good[i];
+        ck_assert_int_eq(config_validate(&c, &err), SIM_OK);
+    }
 }
 END_TEST
 

@@ -304,6 +304,36 @@ START_TEST(test_port_and_mshr_limits)
 }
 END_TEST
 
+/* l1.l2_read_bytes_per_cycle / l1.l2_write_bytes_per_cycle: the sectors
+ * an SM sends to the L2 leave one after another at that rate, reads and
+ * writes on separate ports; 0 is unlimited. */
+START_TEST(test_l2_ports)
+{
+    struct rig r;
+    /* 32 one-sector lines past L1: the L1 port passes 4 sectors a cycle (the
+     * last at ceil(31 / 4) = 8), then DRAM (500) */
+    struct warp_inst ld = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD | SIM_IF_BYPASS_L1, 0x100000, 128, 4);
+    struct warp_inst one = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD | SIM_IF_BYPASS_L1, 0x300000, 4, 4);
+    struct warp_inst st = access(SIM_SPACE_GLOBAL, SIM_IF_STORE, 0x200000, 128, 4);
+    rig_init(&r, NULL);
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 0), 8 + 500);
+    sim_cycle_t st_free = ldst_access(r.u, &st, 1000);
+    rig_fini(&r);
+    /* 8 B/cycle: a sector every 4 cycles, the last leaves at 124 */
+    rig_init(&r, "l1.l2_read_bytes_per_cycle = 8; l1.l2_write_bytes_per_cycle = 16");
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 0), 124 + 500);
+    /* the next read waits for the port (free at 128): 4 sectors of one line */
+    ck_assert_uint_eq(ldst_access(r.u, &one, 0), 128 + 500);
+    /* stores use the write port only, at 16 B/cycle: 2 cycles a sector, the
+     * last of 32 leaves at 1062 instead of 1008 (the L1 port alone) */
+    ck_assert_uint_eq(ldst_access(r.u, &st, 1000), st_free + 1062 - 1008);
+    /* ... and left the read port alone: a read at 2000 goes at once */
+    struct warp_inst other = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD | SIM_IF_BYPASS_L1, 0x400000, 4, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &other, 2000), 2000 + 500);
+    rig_fini(&r);
+}
+END_TEST
+
 /* ldst_prefetch() is a hint: the same accesses with and without it give
  * the same cycles and counters (a prefetch that touched the model would
  * show, e.g. an L1 or L2 line installed early turning a miss into a hit). */
@@ -360,6 +390,7 @@ ldst_suite(void)
     tcase_add_test(tc, test_shared_timing);
     tcase_add_test(tc, test_l1_hit_miss_and_inflight);
     tcase_add_test(tc, test_port_and_mshr_limits);
+    tcase_add_test(tc, test_l2_ports);
     tcase_add_test(tc, test_const_serialises_distinct_addresses);
     tcase_add_test(tc, test_prefetch_is_only_a_hint);
     suite_add_tcase(s, tc);

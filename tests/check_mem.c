@@ -136,6 +136,64 @@ START_TEST(test_flush_empties_l2)
 }
 END_TEST
 
+/* dram.access_bytes = 64: a miss reads its sector's aligned pair, and the
+ * other sector of the pair then hits; 0 reads the sector alone. */
+START_TEST(test_dram_access_groups)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, "dram.access_bytes = 64");
+    const struct mem_stats *st = mem_get_stats(m);
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 0), 500);        /* miss: sectors 0 and 1 */
+    ck_assert_uint_eq(st->dram_read_bytes, 64);
+    ck_assert_uint_eq(mem_read(m, 7, 0x2, 1000), 1200);    /* sector 1 hits */
+    ck_assert_uint_eq(mem_read(m, 7, 0x4, 2000), 2500);    /* sector 2: the pair 2-3 */
+    ck_assert_uint_eq(st->dram_read_bytes, 128);
+    ck_assert_uint_eq(mem_read(m, 7, 0xf, 3000), 3200);    /* the whole line is there */
+    ck_assert_uint_eq(mem_read(m, 9, 0x5, 4000), 4500);    /* sectors 0 and 2: both pairs */
+    ck_assert_uint_eq(st->dram_read_bytes, 256);
+    ck_assert_uint_eq(mem_read(m, 9, 0xa, 5000), 5200);
+    mem_destroy(m);
+    m = small_mem(&c, "dram.access_bytes = 0");
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 0), 500);
+    ck_assert_uint_eq(mem_read(m, 7, 0x2, 1000), 1500);    /* its own miss */
+    ck_assert_uint_eq(mem_get_stats(m)->dram_read_bytes, 64);
+    mem_destroy(m);
+}
+END_TEST
+
+/* An L2 slice, like a DRAM channel, serves a request computed later but
+ * arriving earlier in the idle time before a reservation already made. */
+START_TEST(test_slice_gap_filled)
+{
+    struct sim_config c;
+    /* one slice at 3.2 B/cycle: a sector holds it 10 cycles; SM->slice 100 */
+    mem *m = small_mem(&c, "l2.slices = 1; l2.bytes_per_cycle = 3.2");
+    mem_read(m, 7, 0x1, 0);                                /* [100, 110) */
+    mem_read(m, 8, 0x1, 20);                               /* [120, 130) */
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 5000), 5200);    /* a hit: [5100, 5110) */
+    /* computed after it, arriving at 3100: served there, not after 5110 */
+    ck_assert_uint_eq(mem_read(m, 8, 0x1, 3000), 3200);
+    ck_assert_uint_eq(mem_read(m, 8, 0x1, 5005), 5210);    /* behind the first */
+    mem_destroy(m);
+}
+END_TEST
+
+/* l2.sector_hit_rate counts as Nsight Compute does: every write is a hit. */
+START_TEST(test_lookup_counts)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, NULL);
+    const struct mem_stats *st = mem_get_stats(m);
+    mem_read(m, 7, 0x3, 0);                                /* 2 misses */
+    mem_read(m, 7, 0x1, 1000);                             /* 1 hit */
+    mem_write(m, 9, 0xf, 1000);                            /* 4 writes: hits */
+    ck_assert_uint_eq(st->l2_lookups, 7);
+    ck_assert_uint_eq(st->l2_lookup_hits, 5);
+    ck_assert_uint_eq(st->l2_read_hits, 1);
+    mem_destroy(m);
+}
+END_TEST
+
 START_TEST(test_write_back_on_eviction)
 {
     struct sim_config c;
@@ -166,6 +224,9 @@ mem_suite(void)
     tcase_add_test(tc, test_slice_bandwidth_saturates);
     tcase_add_test(tc, test_write_back_on_eviction);
     tcase_add_test(tc, test_flush_empties_l2);
+    tcase_add_test(tc, test_dram_access_groups);
+    tcase_add_test(tc, test_slice_gap_filled);
+    tcase_add_test(tc, test_lookup_counts);
     suite_add_tcase(s, tc);
     return s;
 }

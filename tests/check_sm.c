@@ -72,6 +72,77 @@ START_TEST(test_dependent_chain_exact)
 }
 END_TEST
 
+/* Cycles of `blocks` blocks of `threads` threads, each warp one fp32 op
+ * (4 cycles) then EXIT. */
+static uint64_t
+blocks_cycles(const char *cfgtext, uint32_t blocks, uint32_t threads)
+{
+    struct sim_config c;
+    struct chain ch = { 1, SIM_OPC_FP32, true, 0 };
+    struct testlib_kernel k = { "blocks", blocks, threads, 32, 0, gen_chain, &ch };
+    char buf[512];
+    snprintf(buf, sizeof buf, "op.fp32.latency = 4; %s", cfgtext);
+    testlib_small_config(&c, buf);
+    return testlib_cycles(&c, &k);
+}
+
+/* gpu.block_dispatch_interval: block k is handed out at ceil(k x interval)
+ * (a fractional interval is a rate, not rounded per block); with no room
+ * the dispatcher waits for a retirement and then places the block at once. */
+START_TEST(test_block_dispatch_interval)
+{
+    /* 8 one-block SMs: the last of 8 blocks goes at ceil(7 x I), ends 4 later */
+    ck_assert_uint_eq(blocks_cycles("sm.count = 8", 8, 32), 4);
+    ck_assert_uint_eq(blocks_cycles("sm.count = 8; gpu.block_dispatch_interval = 1", 8, 32), 11);
+    ck_assert_uint_eq(blocks_cycles("sm.count = 8; gpu.block_dispatch_interval = 1.25", 8, 32),
+                      9 + 4);
+    ck_assert_uint_eq(blocks_cycles("sm.count = 8; gpu.block_dispatch_interval = 1.5", 8, 32),
+                      11 + 4);
+    ck_assert_uint_eq(blocks_cycles("sm.count = 8; gpu.block_dispatch_interval = 2", 8, 32),
+                      14 + 4);
+    /* the kernel launch latency comes first, then the same pacing */
+    ck_assert_uint_eq(blocks_cycles("sm.count = 8; gpu.block_dispatch_interval = 1.5;"
+                                    "gpu.kernel_launch_latency = 100", 8, 32), 100 + 11 + 4);
+    /* one SM holding one block: a block retires every 4 cycles, and the
+     * waiting dispatcher places the next one in that cycle */
+    ck_assert_uint_eq(blocks_cycles("sm.max_blocks = 1; gpu.block_dispatch_interval = 2", 5, 32),
+                      5 * 4);
+    ck_assert_uint_eq(blocks_cycles("sm.max_blocks = 1", 5, 32), 5 * 4);
+    /* an interval longer than a block: the rate decides (0, 10, 20, 30, 40) */
+    ck_assert_uint_eq(blocks_cycles("sm.max_blocks = 1; gpu.block_dispatch_interval = 10", 5, 32),
+                      40 + 4);
+    /* blocks on the SMs in round-robin order: 3 SMs, 6 blocks, interval 1:
+     * SM 0 gets blocks 0 and 3 (cycles 0 and 3), the last block goes at 5 */
+    ck_assert_uint_eq(blocks_cycles("sm.count = 3; gpu.block_dispatch_interval = 1", 6, 32), 9);
+}
+END_TEST
+
+/* sm.warp_launch_latency W: warp i of a block starts at ceil(i x W); with
+ * sm.serial_block_launch the next block's warps wait for the previous
+ * block's launch (n_warps x W later). */
+START_TEST(test_warp_launch_serial)
+{
+    /* one block of 4 warps, W = 5: the last warp starts at 15 */
+    ck_assert_uint_eq(blocks_cycles("sm.warp_launch_latency = 5", 1, 128), 15 + 4);
+    /* W = 4.5: starts 0, 5, 9, 14 (ceil of 0, 4.5, 9, 13.5) */
+    ck_assert_uint_eq(blocks_cycles("sm.warp_launch_latency = 4.5", 1, 128), 14 + 4);
+    /* two blocks at once, launched independently: both blocks' warp i start
+     * together; the one scheduler issues each warp's op and EXIT, so of the
+     * last pair (at 15) the second op issues at 17 */
+    ck_assert_uint_eq(blocks_cycles("sm.warp_launch_latency = 5", 2, 128), 17 + 4);
+    /* serial: block 1 starts launching when block 0's 4 warps are done (20):
+     * 20, 25, 30, 35 */
+    ck_assert_uint_eq(blocks_cycles("sm.warp_launch_latency = 5; sm.serial_block_launch = true",
+                                    2, 128), 35 + 4);
+    /* serial, W = 4.5: block 1 from 18: 18, 23, 27, 32 */
+    ck_assert_uint_eq(blocks_cycles("sm.warp_launch_latency = 4.5; sm.serial_block_launch = true",
+                                    2, 128), 32 + 4);
+    /* serial with W = 0 changes nothing */
+    ck_assert_uint_eq(blocks_cycles("sm.serial_block_launch = true", 2, 128),
+                      blocks_cycles("", 2, 128));
+}
+END_TEST
+
 /* ex2 (sfu_ex2) has its own latency, not op.sfu.latency, and issues to the SFU pipe. */
 START_TEST(test_sfu_ex2_own_latency)
 {
@@ -951,6 +1022,8 @@ sm_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_dependent_chain_exact);
+    tcase_add_test(tc, test_block_dispatch_interval);
+    tcase_add_test(tc, test_warp_launch_serial);
     tcase_add_test(tc, test_reference_scheduler_same_results);
     tcase_add_test(tc, test_two_level_drained_and_barrier_warps_leave_the_active_set);
     tcase_add_test(tc, test_independent_stream_reaches_throughput);
