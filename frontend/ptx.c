@@ -10,12 +10,17 @@
 #include "frontend/ptx_decode.h"
 #include "frontend/ptx_exec.h"
 #include "frontend/ptx_parse.h"
+#include "frontend/ptx_lower.h"
+#include "frontend/ptx_sched.h"
 
 static int
 px_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
 {
     struct ptx_run *r = ctx;
-    (void)err;
+    if (r->target_err.code < 0) {
+        *err = r->target_err;
+        return err->code;
+    }
     if (r->launches == r->l->repeat)
         return 0;
     r->launches++;
@@ -74,6 +79,21 @@ px_block_end(void *ctx, uint32_t slot)
     (void)slot;
 }
 
+/* Lower and schedule the kernel as ptxas does for the simulated GPU.  The
+ * expansions, the static schedule and its stall counts are modelled on
+ * sm_90's SASS (frontend/ptx_lower.c, ptx_sched.c); for other families the
+ * PTX instructions and order stay until their tables exist. */
+static void
+px_set_target(void *ctx, unsigned cc)
+{
+    struct ptx_run *r = ctx;
+    if (cc >= 90 && cc < 100 && !r->scheduled) {
+        r->scheduled = true;
+        if (ptx_lower(r, &r->target_err) == SIM_OK)
+            ptx_schedule(r);
+    }
+}
+
 static const char *
 px_opcode_name(void *ctx, uint16_t op)
 {
@@ -99,6 +119,7 @@ static const struct inst_source_ops ptx_ops = {
     .block_end = px_block_end,
     .opcode_name = px_opcode_name,
     .destroy = px_destroy,
+    .set_target = px_set_target,
 };
 
 bool

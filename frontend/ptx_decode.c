@@ -368,9 +368,12 @@ ptx_decode_opclass(const struct ptx_ins *in)
     case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_ABS:
     case PTXOP_NEG: case PTXOP_COPYSIGN: case PTXOP_TESTP: case PTXOP_ADDC: case PTXOP_SUBC:
         return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
-    case PTXOP_SETP: case PTXOP_SET:
-        return float_class(in->op == PTXOP_SET ? in->type2 : t, SIM_OPC_FP32, SIM_OPC_FP64,
-                           SIM_OPC_INT);
+    case PTXOP_SETP:
+        /* ISETP writes a predicate (FSETP / DSETP keep their units' classes;
+         * on sm_90, ptx_lower.c makes FSETP a setp too, as the SASS is) */
+        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_SETP);
+    case PTXOP_SET:
+        return float_class(in->type2, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
     case PTXOP_MUL:
         return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT_MUL);
     case PTXOP_MAD: case PTXOP_FMA: case PTXOP_MADC:
@@ -427,15 +430,26 @@ is_var(const struct ptx_run *r, const struct slot *s)
 static void
 add_dst(struct ptx_run *r, struct xop *x, const struct slot *s)
 {
-    if (is_var(r, s) && x->n_dst < SIM_MAX_DST)
+    if (!is_var(r, s))
+        return;
+    if (x->n_dst < SIM_MAX_DST)
         x->dst[x->n_dst++] = reg_id(r, s);
+    else
+        x->ids_truncated = true;
 }
 
 static void
 add_src(struct ptx_run *r, struct xop *x, const struct slot *s)
 {
-    if (is_var(r, s) && x->n_src < SIM_MAX_SRC)
+    if (!is_var(r, s))
+        return;
+    for (unsigned i = 0; i < x->n_src; i++)
+        if (x->src[i] == reg_id(r, s))
+            return;              /* a register read twice is one dependence */
+    if (x->n_src < SIM_MAX_SRC)
         x->src[x->n_src++] = reg_id(r, s);
+    else
+        x->ids_truncated = true;
 }
 
 /* Memory operand [base + off] / [sym + off] / [abs]. */

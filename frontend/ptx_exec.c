@@ -455,6 +455,7 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
     wi->flags = x->iflags;
     wi->n_dst = x->n_dst;
     wi->n_src = x->n_src;
+    wi->stall = x->stall;
     memcpy(wi->dst, x->dst, sizeof wi->dst);
     memcpy(wi->src, x->src, sizeof wi->src);
 

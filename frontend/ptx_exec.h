@@ -56,7 +56,9 @@ enum xkind {
     XK_MOVE_CLOCK,               /* mov from %clock / %clock64 */
     XK_LD, XK_ST, XK_ATOM, XK_RED,
     XK_BRA, XK_EXIT, XK_BAR, XK_NOP,
-    XK_SHFL, XK_VOTE, XK_ACTIVEMASK
+    XK_SHFL, XK_VOTE, XK_ACTIVEMASK,
+    XK_TIMING                    /* an operation of a lowered instruction that only takes time
+                                    (ptx_lower.c) */
 };
 
 struct xop {
@@ -79,6 +81,8 @@ struct xop {
     uint8_t opclass;             /* enum sim_opclass */
     uint8_t iflags;              /* SIM_IF_* */
     uint8_t n_dst, n_src;
+    uint8_t stall;               /* static stall count (ptx_sched.c), warp_inst.stall */
+    bool ids_truncated;          /* more register operands than dst[]/src[] hold */
     uint16_t dst[SIM_MAX_DST], src[SIM_MAX_SRC];
 };
 
@@ -158,6 +162,9 @@ struct ptx_run {
     sim_cycle_t now;             /* model cycle of the current fetch (%clock), or
                                   * SIM_CYCLE_MAX: use 4 x the warp's instruction count */
     uint32_t launches;           /* kernels handed to the model so far */
+    bool scheduled;              /* x[] is lowered and in the static schedule of the target
+                                    (ptx_lower.c, ptx_sched.c) */
+    struct sim_error target_err; /* a failure of that, returned by the next next_kernel() */
 };
 
 /* Prepare block slot s for block id (registers, shared and local memory,

@@ -204,6 +204,7 @@ candidates(const struct warp_inst *wi)
 {
     static const char *const c_nop[] = { "NOP", "MEMBAR", NULL };
     static const char *const c_int[] = { "IADD3", "IADD", "LOP3", "MOV", NULL };
+    static const char *const c_setp[] = { "ISETP", NULL };
     static const char *const c_imul[] = { "IMAD", "XMAD", "IMUL", NULL };
     static const char *const c_fp32[] = { "FADD", NULL };
     static const char *const c_ffma[] = { "FFMA", NULL };
@@ -237,6 +238,7 @@ candidates(const struct warp_inst *wi)
     switch (wi->opclass) {
     case SIM_OPC_NOP: return c_nop;
     case SIM_OPC_INT: return c_int;
+    case SIM_OPC_SETP: return c_setp;
     case SIM_OPC_INT_MUL: return c_imul;
     case SIM_OPC_FP32: return c_fp32;
     case SIM_OPC_FP32_FMA: return c_ffma;

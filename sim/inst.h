@@ -41,7 +41,8 @@
     X(SFU, "sfu", "special-function units") \
     X(LDST, "ldst", "load/store units (address generation to L1/shared memory)") \
     X(TENSOR, "tensor", "tensor cores") \
-    X(BRANCH, "branch", "branch unit")
+    X(BRANCH, "branch", "branch unit") \
+    X(UNIFORM, "uniform", "uniform datapath (one value per warp: UIADD3, UMOV, ULDC; Turing and later)")
 
 enum sim_pipe {
 #define X(id, name, help) SIM_PIPE_##id,
@@ -98,6 +99,10 @@ struct warp_inst {
     uint8_t width;               /* bytes accessed per active lane (1..16), 0 if none */
     uint8_t n_dst;               /* number of valid dst[] entries */
     uint8_t n_src;               /* number of valid src[] entries */
+    uint8_t stall;               /* cycles from its issue until the warp's next instruction
+                                    may issue: the stall count of a Volta+ control word, as
+                                    the compiler's static schedule sets it for fixed-latency
+                                    dependences; 0 or 1: the next cycle */
     uint16_t dst[SIM_MAX_DST];   /* destination register ids, < SIM_MAX_REGS */
     uint16_t src[SIM_MAX_SRC];   /* source register ids, < SIM_MAX_REGS */
     uint32_t aux;                /* barrier id, immediate (DEPBAR count), etc. */
@@ -148,6 +153,10 @@ struct inst_source_ops {
     /* Register the source's own counters (e.g. unknown opcodes) with the
      * model's statistics; called once, before the first kernel. */
     void (*register_stats)(void *ctx, stats *st);
+    /* The compute capability (x 10) of the GPU the model simulates, told
+     * once before the first next_kernel(): a source that compiles (PTX)
+     * schedules and lowers its kernels for that target. */
+    void (*set_target)(void *ctx, unsigned cc);
     /* true if next_inst() may be called concurrently for slots whose
      * blocks run on different SMs (block_begin said which); calls for one
      * SM's slots are never concurrent.  false: one call at a time. */

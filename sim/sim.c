@@ -606,6 +606,8 @@ sim_run(sim *s, struct inst_source *src, struct sim_error *err)
         stats_snapshot_init(s->st, &s->begin);
         stats_snapshot_init(s->st, &s->total);
     }
+    if (src->ops->set_target != NULL)
+        src->ops->set_target(src->ctx, s->cfg.gpu_cc);
     for (;;) {
         rc = src->ops->next_kernel(src->ctx, &s->ki, err);
         if (rc <= 0)

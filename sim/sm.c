@@ -219,6 +219,7 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         mt->flags = wi->flags;
         mt->n_dst = wi->n_dst;
         mt->n_src = wi->n_src;
+        mt->stall = wi->stall;
         mt->pc = wi->pc;
         mt->active_mask = wi->active_mask;
         memcpy(mt->dst, wi->dst, sizeof mt->dst);
@@ -724,7 +725,8 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     }
     for (unsigned i = 0; i < mt->n_dst; i++)
         sb_add(sm, w, mt->dst[i], ready, is_mem);
-    sm->warp[w].next = opc == SIM_OPC_BRANCH ? max_c(now + 1, now + k->latency[opc]) : now + 1;
+    sim_cycle_t after = mt->stall > 1 ? now + mt->stall : now + 1;   /* the static stall */
+    sm->warp[w].next = opc == SIM_OPC_BRANCH ? max_c(after, now + k->latency[opc]) : after;
     bool barrier = (mt->flags & SIM_IF_BARRIER) != 0;
     bool branch = opc == SIM_OPC_BRANCH;
     uint32_t pc = mt->pc;

@@ -145,6 +145,7 @@ struct ib_meta {
     sim_cycle_t avail;           /* cycle the entry may issue (fetch latency) */
     uint32_t pc, active_mask;    /* copies of the instruction's: issue() reads only this */
     uint8_t opclass, space, flags, n_dst, n_src;
+    uint8_t stall;               /* warp_inst.stall */
     uint16_t dst[SIM_MAX_DST];
     uint16_t src[SIM_MAX_SRC];
 };

@@ -143,6 +143,51 @@ START_TEST(test_warp_launch_serial)
 }
 END_TEST
 
+/* warp_inst.stall: the warp's next instruction issues `stall` cycles after
+ * this one (0 and 1: the next cycle), whatever the operands allow. */
+struct stalled {
+    uint64_t n;
+    uint8_t stall;
+};
+
+static int
+gen_stalled(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const struct stalled *st = arg;
+    (void)block;
+    (void)warp;
+    if (k > st->n)
+        return 0;
+    if (k == st->n) {
+        tl_exit(wi);
+        return 1;
+    }
+    tl_alu(wi, SIM_OPC_FP32, (int)(10 + k % 200), 1, 2);
+    wi->stall = st->stall;
+    return 1;
+}
+
+START_TEST(test_stall_counts)
+{
+    struct sim_config c;
+    testlib_small_config(&c, "op.fp32.latency = 4");
+    static const uint8_t stalls[] = { 0, 1, 2, 5, 13 };
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(stalls); i++) {
+        struct stalled st = { 100, stalls[i] };
+        struct testlib_kernel k = { "stalled", 1, 32, 32, 0, gen_stalled, &st };
+        uint64_t gap = stalls[i] > 1 ? stalls[i] : 1;
+        /* the last of 100 independent ops issues at 99 x gap, its result 4
+         * later; the EXIT after it at 100 x gap (the kernel contains its cycle) */
+        uint64_t want = 99 * gap + 4 > 100 * gap + 1 ? 99 * gap + 4 : 100 * gap + 1;
+        ck_assert_uint_eq(testlib_cycles(&c, &k), want);
+    }
+    /* a stall shorter than a dependence changes nothing: the scoreboard waits */
+    struct chain ch = { 50, SIM_OPC_FP32, true, 0 };
+    struct testlib_kernel k = { "chain", 1, 32, 32, 0, gen_chain, &ch };
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 50 * 4);
+}
+END_TEST
+
 /* ex2 (sfu_ex2) has its own latency, not op.sfu.latency, and issues to the SFU pipe. */
 START_TEST(test_sfu_ex2_own_latency)
 {
@@ -1024,6 +1069,7 @@ sm_suite(void)
     tcase_add_test(tc, test_dependent_chain_exact);
     tcase_add_test(tc, test_block_dispatch_interval);
     tcase_add_test(tc, test_warp_launch_serial);
+    tcase_add_test(tc, test_stall_counts);
     tcase_add_test(tc, test_reference_scheduler_same_results);
     tcase_add_test(tc, test_two_level_drained_and_barrier_warps_leave_the_active_set);
     tcase_add_test(tc, test_independent_stream_reaches_throughput);

@@ -1,0 +1,490 @@
+/*
+ * ptx_sched.c - the static instruction order ptxas gives a PTX kernel (see
+ * ptx_sched.h).
+ *
+ * What it models.  The SM issues each warp's instructions in order, so the
+ * cycles a basic block takes depend on the order ptxas chose.  ptxas list-
+ * schedules every basic block with its own latency model of the target:
+ * the SASS of the H100 micro-benchmarks (shared/measured/h100/sass) shows a
+ * loop's counter increment (UIADD3) and compare (ISETP) hoisted to the top
+ * of the body so that the 13-cycle compare-to-branch latency overlaps the
+ * body, the independent chains of an unrolled loop interleaved breadth
+ * first, and loads issued before the arithmetic that does not need them.
+ * This pass does the same to the decoded PTX: a cycle-driven list
+ * scheduler per basic block, highest "height" first (the latency-weighted
+ * longest path from the instruction to the end of its block), ties broken
+ * by the PTX order.
+ *
+ * Invariants.  Only the order within a basic block changes: a block's
+ * first index, its terminating branch or exit, and therefore every branch
+ * target and reconvergence point keep their indices.  Every dependence of
+ * the PTX order is kept: registers (read after write, write after read,
+ * write after write, the guard predicate included), the carry flag of
+ * add.cc/addc, memory (a load stays after the stores and atomics before
+ * it, a store or atomic after every memory access before it), and
+ * barriers, fences, nanosleep and %clock reads split blocks, so nothing
+ * moves across them.  The functional results are therefore those of the
+ * PTX order (tests/check_kernels.c and check_micro.c compare every
+ * output with a C reference).
+ *
+ * The latencies are the scheduler's own (ptxas's model of sm_90, read off
+ * the stall counts of its SASS control words: 4 for the FP32 and integer
+ * ALUs, 13 from a compare to its predicate's consumer, about 18 for MUFU);
+ * the timing model's latencies come from the config.
+ */
+#include "frontend/ptx_sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_CARRY SIM_MAX_REGS   /* key of the pseudo-register "carry flag" */
+#define MAX_OPS 16               /* operands an instruction reads or writes */
+
+struct edge {
+    uint32_t to;
+    uint32_t next;               /* next edge of the same node, or UINT32_MAX */
+    uint16_t lat;
+};
+
+struct node {
+    uint32_t first;              /* first outgoing edge, or UINT32_MAX */
+    uint32_t npred;              /* predecessors not yet scheduled */
+    uint32_t height;             /* longest latency-weighted path to the block's end */
+    uint32_t ready;              /* earliest cycle its operands allow */
+    uint8_t pipe;                /* enum sched_pipe */
+    bool done;
+};
+
+/* The execution pipes as ptxas sees an sm_90 sub-partition, and the
+ * cycles one warp instruction holds each (NVIDIA's throughput table,
+ * CUDA C++ Programming Guide, compute capability 9.0, per SM / 4:
+ * FP32 128, INT32 compare/logic 64, IMAD 64, FP64 64, MUFU 16,
+ * conversions 16, load/store 32 lanes).  Integer adds, moves and logic
+ * (SP_INT) issue every cycle: ptxas alternates IADD3 / LOP3 on the ALU
+ * pipe with IMAD.IADD / IMAD.MOV on the FMA pipe (the iadd ILP=128 loop
+ * runs at 1.18 cycles an add); compares (SP_ALU) have only the ALU. */
+enum sched_pipe { SP_FMA, SP_ALU, SP_INT, SP_IMAD, SP_FP64, SP_MUFU, SP_LSU, SP_OTHER,
+                  SP_COUNT };
+static const uint8_t pipe_interval[SP_COUNT] = { 1, 2, 1, 2, 2, 8, 1, 1 };
+
+/* Per-key (register) state while a block's edges are built. */
+struct keyst {
+    int32_t writer;              /* last node that wrote the key, -1 */
+    uint32_t reader;             /* head of the readers since that write (a reader link) */
+    uint32_t stamp;              /* block number that last touched the key */
+};
+
+struct rlink {
+    uint32_t node;
+    uint32_t next;
+};
+
+struct sched {
+    struct ptx_run *r;
+    struct node *nodes;
+    struct edge *edges;
+    uint32_t n_edges, cap_edges;
+    struct rlink *links;
+    uint32_t n_links, cap_links;
+    struct keyst *keys;          /* [SIM_MAX_REGS + 1]: by register id, then the carry flag */
+    uint32_t stamp;
+};
+
+unsigned
+ptx_sched_latency(const struct xop *x)
+{
+    switch (x->kind) {
+    case XK_LD:
+    case XK_ATOM:
+        /* shared memory ~23; a global or local load is assumed long (an L2
+         * hit and more): ptxas issues every independent load of a block
+         * before the first use of one (the SASS of latency_l2's sweep:
+         * 32 LDGs, then the adds) */
+        return x->space == PS_SHARED ? 23 : 300;
+    case XK_ST:
+    case XK_RED:
+        return 1;
+    case XK_PARAM:
+        return 1;
+    default:
+        break;
+    }
+    switch (x->opclass) {
+    case SIM_OPC_SETP: return 13;
+    case SIM_OPC_UNIFORM: return 6;
+    case SIM_OPC_FP16: return 6;
+    case SIM_OPC_FP64: case SIM_OPC_FP64_FMA: return 8;
+    case SIM_OPC_FP64_DIV: return 100;
+    case SIM_OPC_SFU: case SIM_OPC_SFU_EX2: return 18;
+    case SIM_OPC_FP32_DIV: case SIM_OPC_FP32_RCP: case SIM_OPC_FP32_SQRT: return 40;
+    case SIM_OPC_CONV: return 6;
+    case SIM_OPC_CONV64: return 8;
+    case SIM_OPC_SREG: return 20;
+    case SIM_OPC_WARP: return 8;
+    case SIM_OPC_TENSOR: return 16;
+    default: return 4;
+    }
+}
+
+static uint8_t
+sched_pipe(const struct xop *x)
+{
+    switch (x->kind) {
+    case XK_LD: case XK_ST: case XK_ATOM: case XK_RED:
+        return SP_LSU;
+    case XK_ALU: case XK_TIMING: case XK_SHFL: case XK_VOTE: case XK_ACTIVEMASK:
+        break;
+    default:
+        return SP_OTHER;
+    }
+    switch (x->opclass) {
+    case SIM_OPC_FP32: case SIM_OPC_FP32_FMA: case SIM_OPC_FP16: return SP_FMA;
+    case SIM_OPC_INT_MUL: return SP_IMAD;
+    case SIM_OPC_INT: return SP_INT;
+    case SIM_OPC_SETP: return SP_ALU;
+    case SIM_OPC_FP64: case SIM_OPC_FP64_FMA: case SIM_OPC_FP64_DIV: case SIM_OPC_CONV64:
+        return SP_FP64;
+    case SIM_OPC_SFU: case SIM_OPC_SFU_EX2: case SIM_OPC_CONV: case SIM_OPC_FP32_DIV:
+    case SIM_OPC_FP32_RCP: case SIM_OPC_FP32_SQRT:
+        return SP_MUFU;
+    default: return SP_OTHER;
+    }
+}
+
+/* Does x end a block where it stands, with nothing moved across it? */
+static bool
+fence_like(const struct xop *x)
+{
+    return x->kind == XK_BAR || x->kind == XK_NOP || x->kind == XK_MOVE_CLOCK ||
+           x->ids_truncated;
+}
+
+static bool
+terminator(const struct xop *x)
+{
+    return x->kind == XK_BRA || x->kind == XK_EXIT;
+}
+
+static void
+add_edge(struct sched *s, uint32_t from, uint32_t to, uint32_t lat)
+{
+    if (from == to)
+        return;
+    if (s->n_edges == s->cap_edges) {
+        s->cap_edges = s->cap_edges ? 2 * s->cap_edges : 256;
+        s->edges = xrealloc(s->edges, s->cap_edges * sizeof *s->edges);
+    }
+    struct edge *e = &s->edges[s->n_edges];
+    e->to = to;
+    e->lat = (uint16_t)(lat > 0xffff ? 0xffff : lat);
+    e->next = s->nodes[from].first;
+    s->nodes[from].first = s->n_edges++;
+    s->nodes[to].npred++;
+}
+
+static struct keyst *
+key(struct sched *s, uint32_t id)
+{
+    struct keyst *k = &s->keys[id];
+    if (k->stamp != s->stamp) {
+        k->stamp = s->stamp;
+        k->writer = -1;
+        k->reader = UINT32_MAX;
+    }
+    return k;
+}
+
+/* The registers x reads and writes: its timing register ids (every
+ * register operand, the guard predicate included: ptx_decode.c lists them
+ * all, and an instruction with more than the ids can hold is a fence), and
+ * the carry flag of add.cc/addc. */
+static void
+operands(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned *nw)
+{
+    *nr = *nw = 0;
+    for (unsigned i = 0; i < x->n_src; i++)
+        rd[(*nr)++] = x->src[i];
+    for (unsigned i = 0; i < x->n_dst; i++)
+        wr[(*nw)++] = x->dst[i];
+    if ((x->flags & PF_CC) || x->op == PTXOP_ADDC || x->op == PTXOP_SUBC || x->op == PTXOP_MADC) {
+        rd[(*nr)++] = KEY_CARRY;
+        wr[(*nw)++] = KEY_CARRY;
+    }
+}
+
+static bool
+is_mem(const struct xop *x)
+{
+    return x->kind == XK_LD || x->kind == XK_ST || x->kind == XK_ATOM || x->kind == XK_RED;
+}
+
+/* Build the dependence edges of block [s0, s0 + n) (node i = x[s0 + i]);
+ * the terminator, if any, is node n - 1 and depends on everything. */
+static void
+build_edges(struct sched *s, const struct xop *x, uint32_t n)
+{
+    int32_t last_store = -1;
+    uint32_t loads = UINT32_MAX;         /* reader links of the loads since last_store */
+    s->stamp++;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t rd[MAX_OPS], wr[MAX_OPS];
+        unsigned nr, nw;
+        operands(&x[j], rd, &nr, wr, &nw);
+        for (unsigned a = 0; a < nr; a++) {
+            struct keyst *k = key(s, rd[a]);
+            if (k->writer >= 0)
+                add_edge(s, (uint32_t)k->writer, j, ptx_sched_latency(&x[k->writer]));
+        }
+        for (unsigned a = 0; a < nw; a++) {
+            struct keyst *k = key(s, wr[a]);
+            if (k->writer >= 0)
+                add_edge(s, (uint32_t)k->writer, j, 1);
+            for (uint32_t l = k->reader; l != UINT32_MAX; l = s->links[l].next)
+                add_edge(s, s->links[l].node, j, 1);
+        }
+        /* now record j: its reads after its writes' edges, so a node
+         * reading and writing one key does not depend on itself */
+        for (unsigned a = 0; a < nw; a++) {
+            struct keyst *k = key(s, wr[a]);
+            k->writer = (int32_t)j;
+            k->reader = UINT32_MAX;
+        }
+        for (unsigned a = 0; a < nr; a++) {
+            struct keyst *k = key(s, rd[a]);
+            if (k->writer == (int32_t)j)
+                continue;
+            if (s->n_links == s->cap_links) {
+                s->cap_links = s->cap_links ? 2 * s->cap_links : 256;
+                s->links = xrealloc(s->links, s->cap_links * sizeof *s->links);
+            }
+            s->links[s->n_links] = (struct rlink){ j, k->reader };
+            k->reader = s->n_links++;
+        }
+        if (is_mem(&x[j])) {
+            if (x[j].kind == XK_LD) {
+                if (last_store >= 0)
+                    add_edge(s, (uint32_t)last_store, j, 1);
+                if (s->n_links == s->cap_links) {
+                    s->cap_links = s->cap_links ? 2 * s->cap_links : 256;
+                    s->links = xrealloc(s->links, s->cap_links * sizeof *s->links);
+                }
+                s->links[s->n_links] = (struct rlink){ j, loads };
+                loads = s->n_links++;
+            } else {
+                if (last_store >= 0)
+                    add_edge(s, (uint32_t)last_store, j, 1);
+                for (uint32_t l = loads; l != UINT32_MAX; l = s->links[l].next)
+                    add_edge(s, s->links[l].node, j, 1);
+                last_store = (int32_t)j;
+                loads = UINT32_MAX;
+            }
+        }
+    }
+    if (n > 0 && terminator(&x[n - 1]))
+        for (uint32_t i = 0; i + 1 < n; i++)
+            add_edge(s, i, n - 1, 0);
+}
+
+static void
+heights(struct sched *s, const struct xop *x, uint32_t n)
+{
+    /* edges go forward in the PTX order: one backward sweep */
+    for (uint32_t i = n; i-- > 0;) {
+        struct node *nd = &s->nodes[i];
+        uint32_t h = terminator(&x[i]) ? 0 : ptx_sched_latency(&x[i]);
+        for (uint32_t e = nd->first; e != UINT32_MAX; e = s->edges[e].next) {
+            uint32_t c = s->edges[e].lat + s->nodes[s->edges[e].to].height;
+            if (c > h)
+                h = c;
+        }
+        nd->height = h;
+    }
+}
+
+/* List-schedule block x[0 .. n) into order[].  Each cycle one ready
+ * instruction (operands available, pipe free) goes:
+ *  - while the block is latency-bound, the one with the greatest height
+ *    (ties: PTX order), so the longest chains start first;
+ *  - while it is bound by a slow pipe (one whose work left exceeds both the
+ *    longest path and the instructions left to issue: MUFU in a loop of
+ *    __logf or __sinf), an issuable instruction of that pipe first, else
+ *    the earliest in PTX order, which feeds the pipe chain by chain as
+ *    nvcc wrote them.  ptxas keeps the MUFU busy the same way, with the
+ *    other instructions between (the SASS of the __expf/__sinf loops). */
+static void
+list_schedule(struct sched *s, uint32_t n, uint32_t *order)
+{
+    uint32_t t = 0, placed = 0, pipe_free[SP_COUNT] = { 0 }, work[SP_COUNT] = { 0 };
+    uint32_t longest = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        work[s->nodes[i].pipe] += pipe_interval[s->nodes[i].pipe];
+        if (s->nodes[i].height > longest)
+            longest = s->nodes[i].height;
+    }
+    while (placed < n) {
+        unsigned crit = SP_COUNT;
+        uint32_t cw = longest > n - placed ? longest : n - placed;
+        for (unsigned p = 0; p < SP_OTHER; p++)
+            if (pipe_interval[p] > 1 && work[p] > cw) {
+                cw = work[p];
+                crit = p;
+            }
+        int32_t best = -1, best_crit = -1;
+        uint32_t soonest = UINT32_MAX;
+        for (uint32_t i = 0; i < n; i++) {
+            const struct node *nd = &s->nodes[i];
+            if (nd->done || nd->npred != 0)
+                continue;
+            uint32_t at = nd->ready > pipe_free[nd->pipe] ? nd->ready : pipe_free[nd->pipe];
+            if (at > t) {
+                if (at < soonest)
+                    soonest = at;
+                continue;
+            }
+            if (best < 0 || (crit == SP_COUNT && nd->height > s->nodes[best].height))
+                best = (int32_t)i;
+            if (nd->pipe == crit && best_crit < 0)
+                best_crit = (int32_t)i;
+        }
+        if (best < 0) {
+            t = soonest;             /* every candidate waits for an operand or a pipe */
+            continue;
+        }
+        if (best_crit >= 0)
+            best = best_crit;
+        struct node *b = &s->nodes[best];
+        b->done = true;
+        order[placed++] = (uint32_t)best;
+        pipe_free[b->pipe] = t + pipe_interval[b->pipe];
+        work[b->pipe] -= pipe_interval[b->pipe];
+        for (uint32_t e = b->first; e != UINT32_MAX; e = s->edges[e].next) {
+            struct node *to = &s->nodes[s->edges[e].to];
+            to->npred--;
+            if (t + s->edges[e].lat > to->ready)
+                to->ready = t + s->edges[e].lat;
+        }
+        t++;
+    }
+}
+
+/* Is x's result timed by a scoreboard (variable latency: memory, MUFU,
+ * conversions, special registers, warp shuffles, the multi-instruction
+ * IEEE sequences) rather than by the stall counts of the instructions
+ * after it? */
+static bool
+variable_latency(const struct xop *x)
+{
+    if (x->kind == XK_LD || x->kind == XK_ATOM || x->kind == XK_SHFL || x->kind == XK_VOTE ||
+        x->kind == XK_MOVE_CLOCK)
+        return true;
+    switch (x->opclass) {
+    case SIM_OPC_SFU: case SIM_OPC_SFU_EX2: case SIM_OPC_CONV: case SIM_OPC_SREG:
+    case SIM_OPC_WARP: case SIM_OPC_FP32_DIV: case SIM_OPC_FP32_RCP: case SIM_OPC_FP32_SQRT:
+    case SIM_OPC_FP64_DIV: case SIM_OPC_TENSOR: case SIM_OPC_MEM:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The stall counts of block x[0 .. n) in its final order: the cycles
+ * between consecutive instructions in the static schedule ptxas encodes,
+ * built from the fixed-latency dependences and the pipes' issue intervals
+ * only (an instruction waiting for a load or a MUFU waits on a scoreboard
+ * instead, so it is assumed to issue at once, and whatever follows it keeps
+ * its stall: the SASS of the __logf loop stalls its branch 12 cycles after
+ * the FMUL that waited for MUFU.LG2, because the compare that feeds the
+ * branch was 13 cycles ahead of that FMUL's assumed slot).  The block's last
+ * instruction gets none: what follows it is decided at run time. */
+static void
+stall_counts(struct sched *s, struct xop *x, uint32_t n)
+{
+    uint32_t t = 0, pipe_free[SP_COUNT] = { 0 };
+    uint32_t *when = xmalloc(n * sizeof *when);
+    s->stamp++;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t rd[MAX_OPS], wr[MAX_OPS];
+        unsigned nr, nw;
+        operands(&x[j], rd, &nr, wr, &nw);
+        uint8_t p = sched_pipe(&x[j]);
+        uint32_t at = j == 0 ? 0 : t + 1;
+        if (pipe_free[p] > at)
+            at = pipe_free[p];
+        for (unsigned a = 0; a < nr; a++) {
+            struct keyst *k = key(s, rd[a]);
+            if (k->writer >= 0 && !variable_latency(&x[k->writer])) {
+                uint32_t ready = when[k->writer] + ptx_sched_latency(&x[k->writer]);
+                if (ready > at)
+                    at = ready;
+            }
+        }
+        for (unsigned a = 0; a < nw; a++)
+            key(s, wr[a])->writer = (int32_t)j;
+        if (j > 0) {
+            uint32_t gap = at - when[j - 1];
+            x[j - 1].stall = (uint8_t)(gap > 15 ? 15 : gap);   /* 4 bits, as in SASS */
+        }
+        when[j] = at;
+        pipe_free[p] = at + pipe_interval[p];
+        t = at;
+    }
+    if (n > 0)
+        x[n - 1].stall = 0;
+    free(when);
+}
+
+void
+ptx_schedule(struct ptx_run *r)
+{
+    uint32_t n_x = r->n_x;
+    if (n_x == 0)
+        return;
+    bool *leader = xcalloc(n_x + 1, sizeof *leader);
+    leader[0] = true;
+    for (uint32_t i = 0; i < n_x; i++) {
+        const struct xop *x = &r->x[i];
+        if (terminator(x))
+            leader[i + 1] = true;
+        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < n_x)
+            leader[x->target] = true;
+        if (x->reconv >= 0 && (uint32_t)x->reconv < n_x)
+            leader[x->reconv] = true;
+        if (fence_like(x))
+            leader[i] = leader[i + 1] = true;
+    }
+    struct sched s;
+    memset(&s, 0, sizeof s);
+    s.r = r;
+    s.keys = xcalloc(SIM_MAX_REGS + 1, sizeof *s.keys);
+    s.nodes = xmalloc(n_x * sizeof *s.nodes);
+    uint32_t *order = xmalloc(n_x * sizeof *order);
+    struct xop *tmp = xmalloc(n_x * sizeof *tmp);
+    for (uint32_t b0 = 0; b0 < n_x;) {
+        uint32_t b1 = b0 + 1;
+        while (b1 < n_x && !leader[b1])
+            b1++;
+        uint32_t n = b1 - b0;
+        bool fixed_end = terminator(&r->x[b1 - 1]);
+        if (n - (fixed_end ? 1u : 0u) >= 2) {
+            s.n_edges = 0;
+            s.n_links = 0;
+            for (uint32_t i = 0; i < n; i++)
+                s.nodes[i] = (struct node){ UINT32_MAX, 0, 0, 0, sched_pipe(&r->x[b0 + i]), false };
+            build_edges(&s, &r->x[b0], n);
+            heights(&s, &r->x[b0], n);
+            list_schedule(&s, n, order);
+            for (uint32_t i = 0; i < n; i++)
+                tmp[i] = r->x[b0 + order[i]];
+            memcpy(&r->x[b0], tmp, n * sizeof *tmp);
+        }
+        stall_counts(&s, &r->x[b0], n);
+        b0 = b1;
+    }
+    free(tmp);
+    free(order);
+    free(s.nodes);
+    free(s.edges);
+    free(s.links);
+    free(s.keys);
+    free(leader);
+}
