@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "frontend/accelsim.h"
+#include "frontend/launch.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
 #include "frontend/smt.h"
@@ -386,33 +387,48 @@ cmd_emulate(int argc, char **argv)
     static const struct option opts[] = {
         { "launch", required_argument, NULL, 'L' },
         { "output-dir", required_argument, NULL, 'O' },
+        { "inputs", required_argument, NULL, 'I' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char *launch = NULL, *outdir = NULL;
+    const char *launch = NULL, *outdir = NULL, *inputs = NULL;
     bool quiet = false;
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "L:O:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "L:O:I:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'L': launch = optarg; break;
         case 'O': outdir = optarg; break;
+        case 'I': inputs = optarg; break;
         case 'q': quiet = true; break;
         case 'h':
-            fputs("usage: smsim emulate --launch FILE [--output-dir DIR] [--quiet]\n\n"
+            fputs("usage: smsim emulate --launch FILE [--output-dir DIR] [--quiet]\n"
+                  "       smsim emulate --launch FILE --inputs DIR\n\n"
                   "Execute the launch file's PTX kernel functionally, without the timing model\n"
                   "(warps in order, each to its next barrier), write the launch file's outputs\n"
                   "and print the instruction count and emulation rate.  Relative output paths\n"
                   "are resolved against --output-dir DIR if given, else the launch file's\n"
-                  "directory.\n", stdout);
+                  "directory.\n\n"
+                  "--inputs DIR writes every buffer argument's initial contents to DIR/NAME.bin\n"
+                  "and stops (the kernel is not run): the exact bytes a real GPU must be given\n"
+                  "to measure the same launch (scripts/measure-gpu.py).\n", stdout);
             return CLI_OK;
         default: return cli_usage("emulate", "unknown option");
         }
     }
     if (optind != argc || launch == NULL)
         return cli_usage("emulate", "expected --launch FILE");
+    if (inputs != NULL) {
+        struct launch *l = NULL;
+        struct sim_error err = { 0 };
+        int rc = launch_parse(launch, &l, &err);
+        if (rc == SIM_OK)
+            rc = launch_write_inputs(l, inputs, &err);
+        launch_free(l);
+        return rc < 0 ? cli_fail(&err) : CLI_OK;
+    }
     struct inst_source src = { 0 };
     struct sim_error err = { 0 };
     struct record_totals tot;

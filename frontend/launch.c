@@ -556,12 +556,22 @@ write_buffer(FILE *fp, void *arg)
     fwrite(a->data, 1, a->bytes, fp);
 }
 
+/* Write buffer a to path (atomically), creating missing directories. */
+static int
+write_arg(const struct launch_arg *a, const char *path, struct sim_error *err)
+{
+    struct out_arg oa = { a };
+    int rc = make_parents(path, err);
+    if (rc == SIM_OK)
+        rc = afile_write(path, write_buffer, &oa, err);
+    return rc;
+}
+
 int
 launch_write_outputs(const struct launch *l, const char *outdir, struct sim_error *err)
 {
     for (uint32_t i = 0; i < l->n_outputs; i++) {
         const struct launch_output *o = &l->outputs[i];
-        struct out_arg oa = { &l->args[o->arg] };
         char *path;
         if (outdir != NULL && o->given[0] != '/') {
             size_t n = strlen(outdir) + strlen(o->given) + 2;
@@ -570,12 +580,30 @@ launch_write_outputs(const struct launch *l, const char *outdir, struct sim_erro
         } else {
             path = xstrdup(o->path);
         }
-        int rc = make_parents(path, err);
-        if (rc == SIM_OK)
-            rc = afile_write(path, write_buffer, &oa, err);
+        int rc = write_arg(&l->args[o->arg], path, err);
         free(path);
         if (rc < 0) {
             sim_error_prefix(err, "%s:%u: output: ", l->path, o->line);
+            return rc;
+        }
+    }
+    return SIM_OK;
+}
+
+int
+launch_write_inputs(const struct launch *l, const char *dir, struct sim_error *err)
+{
+    for (uint32_t i = 0; i < l->n_args; i++) {
+        const struct launch_arg *a = &l->args[i];
+        if (!a->buffer)
+            continue;
+        size_t n = strlen(dir) + strlen(a->name) + 6;
+        char *path = xmalloc(n);
+        snprintf(path, n, "%s/%s.bin", dir, a->name);
+        int rc = write_arg(a, path, err);
+        free(path);
+        if (rc < 0) {
+            sim_error_prefix(err, "%s:%u: input: ", l->path, a->line);
             return rc;
         }
     }

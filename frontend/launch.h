@@ -83,6 +83,12 @@ void launch_set_buffer_limit(uint64_t bytes);
  * as the base of relative output paths. */
 int launch_write_outputs(const struct launch *l, const char *outdir, struct sim_error *err);
 
+/* Write every buffer argument's initial contents (what the kernel sees
+ * before it runs) to dir/NAME.bin, each atomically, creating dir if
+ * missing.  For measuring the same launch on a real GPU
+ * (scripts/measure-gpu.py). */
+int launch_write_inputs(const struct launch *l, const char *dir, struct sim_error *err);
+
 /* Index of the argument called name, or -1. */
 int launch_find_arg(const struct launch *l, const char *name);
 

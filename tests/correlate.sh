@@ -7,17 +7,8 @@
 # that a second run gives the same files, that --strict exits 0 or 1 (never
 # 2), and that a malformed measurement row stops it with file:line (exit 2).
 # It asserts no accuracy: `make correlate` reports that.
-set -u
-: "${SMSIM:?SMSIM must name the smsim binary}"
-: "${srcdir:=.}"
-PYTHON3=${PYTHON3:-python3}
-if ! command -v "$PYTHON3" >/dev/null 2>&1; then
-    echo "SKIP: no python3"; exit 77
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/smsim-correlate.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_name=correlate
+. "${srcdir:-.}/tests/pyscript.sh"
 corr="$srcdir/scripts/correlate.py"
 
 "$PYTHON3" "$corr" --quick --out-dir "$tmp/a" "$SMSIM" >"$tmp/a.out" 2>"$tmp/a.err" ||

@@ -6,17 +6,8 @@
 # second run gives the same files, and that --strict exits 0 or 1 (never 2).
 # It asserts no accuracy: the configs are being calibrated (make validate
 # runs the whole suite and reports the acceptance criteria).
-set -u
-: "${SMSIM:?SMSIM must name the smsim binary}"
-: "${srcdir:=.}"
-PYTHON3=${PYTHON3:-python3}
-if ! command -v "$PYTHON3" >/dev/null 2>&1; then
-    echo "SKIP: no python3"; exit 77
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/smsim-validate.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+test_name=validate
+. "${srcdir:-.}/tests/pyscript.sh"
 
 "$PYTHON3" "$srcdir/scripts/validate.py" --quick --out-dir "$tmp/a" "$SMSIM" \
     >"$tmp/a.out" 2>"$tmp/a.err" || { fail "validate.py --quick: exit $?"; cat "$tmp/a.err"; }
