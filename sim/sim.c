@@ -243,7 +243,7 @@ dispatch_paced(struct sim *s, sim_cycle_t now)
 {
     uint64_t t = (uint64_t)now << 8;
     while (s->next_block < s->n_blocks && !s->failed && s->disp_free <= t) {
-        uint32_t i, k;
+        uint32_t i = s->disp_rr, k;
         for (k = 0; k < s->n_sm; k++) {
             i = (s->disp_rr + k) % s->n_sm;
             if (sm_has_room(&s->sms[i]))
