@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "frontend/sass_isa.h"
@@ -49,10 +50,12 @@ struct mn_entry {
     char *key;
     struct sass_decoded d;
     bool unknown;
+    bool reads_pred;             /* BRA, EXIT: reads the implicit predicate (accelsim.h) */
 };
 
 struct as_src {
     struct accelsim_opts opts;
+    uint32_t preds;              /* implicit predicates written so far in the warp parsed */
     char *list_path;             /* kernelslist.g, or NULL for a single kernel file */
     char *single;                /* the kernel file when opened directly */
     textin *list;
@@ -163,14 +166,33 @@ parse_dec(const char *s, size_t n, int64_t *v)
 }
 
 /* "R<n>" with n <= 255. */
+/* A register token: R0..R255, UR0..UR63, P0..P7, UP0..UP7 or RZ, URZ, PT,
+ * UPT; *r = its id (accelsim.h), or REG_NONE for a zero/true register. */
+#define REG_NONE 0xffffu
+
 static bool
 parse_reg(const char *s, size_t n, unsigned *r)
 {
-    int64_t v;
-    if (n < 2 || s[0] != 'R' || !parse_dec(s + 1, n - 1, &v) || v < 0 || v > 255 || s[1] == '-')
-        return false;
-    *r = (unsigned)v;
-    return true;
+    static const struct { const char *pre; unsigned base, count; } files[] = {
+        { "UR", AS_REG_UR, 64 }, { "UP", AS_REG_UP, 8 }, { "R", 0, 256 }, { "P", AS_REG_P, 8 },
+    };
+    static const char *const zero[] = { "RZ", "URZ", "PT", "UPT" };
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(zero); i++)
+        if (n == strlen(zero[i]) && memcmp(s, zero[i], n) == 0) {
+            *r = REG_NONE;
+            return true;
+        }
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(files); i++) {
+        size_t pl = strlen(files[i].pre);
+        int64_t v;
+        if (n <= pl || memcmp(s, files[i].pre, pl) != 0 || s[pl] == '-' || s[pl] == '+' ||
+            !parse_dec(s + pl, n - pl, &v) || v < 0 || v >= (int64_t)files[i].count)
+            continue;
+        /* the last of each file is its zero register */
+        *r = v == (int64_t)files[i].count - 1 ? REG_NONE : files[i].base + (unsigned)v;
+        return true;
+    }
+    return false;
 }
 
 static bool
@@ -241,6 +263,8 @@ mn_lookup(struct as_src *s, const char *k, size_t n)
         e->d.flags = 0;
         e->d.width = 0;
     }
+    e->reads_pred = (n >= 3 && memcmp(k, "BRA", 3) == 0 && (n == 3 || k[3] == '.')) ||
+                    (n >= 4 && memcmp(k, "EXIT", 4) == 0 && (n == 4 || k[4] == '.'));
     s->mn_n++;
     return e;
 }
@@ -489,6 +513,17 @@ as_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
             p[n] = '\0';
             if (strncmp(p, "kernel", 6) == 0 || ends_with(p, ".traceg") || ends_with(p, ".traceg.xz")) {
                 char *path = sibling(s->list_path, p, n);
+                if (access(path, F_OK) != 0 && !ends_with(path, ".xz")) {
+                    /* kernel-N.traceg compressed in place: read kernel-N.traceg.xz */
+                    char *xz = xmalloc(strlen(path) + 4);
+                    sprintf(xz, "%s.xz", path);
+                    if (access(xz, F_OK) == 0) {
+                        free(path);
+                        path = xz;
+                    } else {
+                        free(xz);
+                    }
+                }
                 s->kt = textin_open(path, err);
                 free(path);
                 if (s->kt == NULL) {
@@ -561,7 +596,10 @@ dst_span(const struct warp_inst *wi)
 static void
 add_reg(uint16_t *list, uint8_t *n, unsigned max, unsigned r, unsigned span)
 {
-    for (unsigned k = 0; k < span && *n < max && r + k < 255; k++)
+    /* a wide operand: the following registers of its file, to its zero register */
+    unsigned end = r < AS_REG_UR ? 255 : r < AS_REG_P ? AS_REG_P - 1 : r < AS_REG_UP ?
+                   AS_REG_UP - 1 : AS_REG_PRED - 1;
+    for (unsigned k = 0; k < span && *n < max && r + k < end; k++)
         list[(*n)++] = (uint16_t)(r + k);
 }
 
@@ -580,9 +618,74 @@ parse_reg_list(textin *t, char **p, const char *what, unsigned regs[8], unsigned
     for (unsigned i = 0; i < *count; i++) {
         k = tok(p, &n);
         if (!parse_reg(k, n, &regs[i]))
-            return lerr(t, err, "expected a %s register R0..R255, found '%.*s'", what, (int)n, k);
+            return lerr(t, err, "expected a %s register (R0..R255, UR0..UR63, P0..P7, UP0..UP7), "
+                        "found '%.*s'", what, (int)n, k);
     }
     return SIM_OK;
+}
+
+/* The opcode token of an instruction line (NULL if the line is not one). */
+static const char *
+line_opcode(const struct as_src *s, char *line, size_t *n)
+{
+    char *p = line;
+    size_t k;
+    unsigned skip = (s->tracer_version < 3 ? 4u : 0u) + (s->lineinfo ? 1u : 0u) + 2u;
+    for (unsigned i = 0; i < skip; i++)
+        if (tok(&p, &k), k == 0)
+            return NULL;
+    const char *c = tok(&p, &k);
+    int64_t nd;
+    if (!parse_dec(c, k, &nd) || nd < 0 || nd > 8)
+        return NULL;
+    for (int64_t i = 0; i < nd; i++)
+        tok(&p, &k);
+    c = tok(&p, n);
+    return *n > 0 && isupper((unsigned char)c[0]) ? c : NULL;
+}
+
+/* An unknown opcode at line `at` of the kernel file: read the whole file
+ * and name every unknown opcode in one message (exit 2), each with its
+ * first line. */
+static int
+unknown_opcodes(struct as_src *s, uint64_t at, struct sim_error *err)
+{
+    const char *path = textin_path(s->kt);
+    struct sim_error e2 = { 0 };
+    textin *t = textin_open(path, &e2);
+    char msg[sizeof err->msg];
+    size_t used = 0;
+    unsigned found = 0;
+    struct seen { char name[48]; uint64_t line; } seen[16];
+    if (t != NULL) {
+        char *line;
+        size_t len;
+        while (textin_next(t, &line, &len, &e2) > 0) {
+            if (line[0] == '#' || line[0] == '-')
+                continue;
+            size_t n;
+            const char *op = line_opcode(s, line, &n);
+            if (op == NULL || !mn_lookup(s, op, n)->unknown)
+                continue;
+            unsigned i = 0;
+            while (i < found && (strlen(seen[i].name) != n || memcmp(seen[i].name, op, n) != 0))
+                i++;
+            if (i == found && found < SIM_ARRAY_LEN(seen)) {
+                snprintf(seen[found].name, sizeof seen[found].name, "%.*s", (int)n, op);
+                seen[found++].line = textin_line(t);
+            }
+        }
+        textin_close(t);
+    }
+    for (unsigned i = 0; i < found && used + 80 < sizeof msg; i++)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s (line %" PRIu64 ")",
+                                 i ? ", " : "", seen[i].name, seen[i].line);
+    if (found == SIM_ARRAY_LEN(seen) && used + 8 < sizeof msg)
+        snprintf(msg + used, sizeof msg - used, ", ...");
+    return sim_error_set(err, SIM_ERR_FORMAT, "%s:%" PRIu64 ": unknown opcodes for %s (binary "
+                         "version %u): %s; --unknown-opcode=alu simulates them as integer "
+                         "instructions", path, at, sass_isa_name(s->isa), s->ki.isa_version,
+                         found ? msg : "?");
 }
 
 /* Parse one instruction line into wi. */
@@ -629,9 +732,7 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
     struct mn_entry *me = mn_lookup(s, k, n);
     if (me->unknown) {
         if (s->opts.unknown != ACCELSIM_UNKNOWN_ALU)
-            return lerr(t, err, "unknown opcode '%.*s' for %s (binary version %u); "
-                        "--unknown-opcode=alu simulates it as an integer instruction",
-                        (int)n, k, sass_isa_name(s->isa), s->ki.isa_version);
+            return unknown_opcodes(s, textin_line(t), err);
         s->unknown_insts++;
     }
     wi->opcode = me->d.op;
@@ -664,12 +765,14 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
         unsigned lanes = (unsigned)__builtin_popcount(m);
         uint64_t addr = 0;
         int64_t step = 0;
-        if (mode != 0 && lanes > 0) {
+        /* base+stride always carries both, base+delta its base, even when
+         * no lane is active (the tracer writes "1 0x0 0" then) */
+        if (mode != 0) {
             k = tok(&p, &n);
             if (!parse_hex(k, n, &addr))
                 return lerr(t, err, "expected a hex base address, found '%.*s'", (int)n, k);
         }
-        if (mode == 1 && lanes > 0) {
+        if (mode == 1) {
             k = tok(&p, &n);
             if (!parse_dec(k, n, &step))
                 return lerr(t, err, "expected a decimal address stride, found '%.*s'", (int)n, k);
@@ -716,6 +819,11 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
                 if (wi->addr[l] >= s->shmem_base)
                     wi->addr[l] -= s->shmem_base;     /* offset in the block's shared memory */
             }
+    } else if (me->d.mem == SASS_MEM_CONST) {
+        /* a constant-bank load (LDC c[0x0][...]): the tracer records no
+         * address for it: a constant-cache hit (the parameter bank) */
+        wi->space = SIM_SPACE_PARAM;
+        memset(wi->addr, 0, sizeof wi->addr);   /* one (unknown) word for all lanes */
     } else if (me->d.mem != SASS_MEM_NONE && (me->d.flags & (SIM_IF_LOAD | SIM_IF_STORE))) {
         return lerr(t, err, "memory instruction '%s' without a memory width and addresses",
                     me->key);
@@ -733,7 +841,7 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
     }
     unsigned span = dst_span(wi);
     for (unsigned i = 0; i < nd; i++)
-        if (dregs[i] != 255)
+        if (dregs[i] != REG_NONE)
             add_reg(wi->dst, &wi->n_dst, SIM_MAX_DST, dregs[i], span);
     unsigned sspan = wi->opclass == SIM_OPC_FP64 || wi->opclass == SIM_OPC_FP64_FMA ? 2 : 1;
     for (unsigned i = 0; i < ns; i++) {
@@ -741,9 +849,15 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
         if (wi->opclass == SIM_OPC_MEM && (wi->flags & SIM_IF_STORE) && i == ns - 1 &&
             wi->width >= 8)
             sp = wi->width / 4u;                       /* the data register of a wide store */
-        if (sregs[i] != 255)
+        if (sregs[i] != REG_NONE)
             add_reg(wi->src, &wi->n_src, SIM_MAX_SRC, sregs[i], sp);
     }
+    /* the implicit predicates (accelsim.h): compares write them in
+     * rotation, a branch reads the latest */
+    if (wi->opclass == SIM_OPC_SETP && wi->n_dst < SIM_MAX_DST)
+        wi->dst[wi->n_dst++] = (uint16_t)(AS_REG_PRED + s->preds++ % AS_REG_PREDS);
+    else if (me->reads_pred && s->preds > 0 && wi->n_src < SIM_MAX_SRC)
+        wi->src[wi->n_src++] = (uint16_t)(AS_REG_PRED + (s->preds - 1) % AS_REG_PREDS);
     return SIM_OK;
 }
 
@@ -861,6 +975,7 @@ as_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_er
         uint64_t insts_line = textin_line(t);
         struct smtrec_state enc;
         smtrec_reset(&enc);
+        s->preds = 0;
         for (uint64_t i = 0; i < ninst; i++) {
             r = textin_next(t, &line, &len, err);
             if (r < 0)

@@ -16,6 +16,22 @@
 #ifndef SMSIM_FRONTEND_ACCELSIM_H
 #define SMSIM_FRONTEND_ACCELSIM_H
 
+/* Register ids of the SASS register files as the reader gives them to the
+ * model (and the exporter names them back): R0..R254 are 0..254, UR0..UR62
+ * 256..318, P0..P6 320..326, UP0..UP6 328..334 (RZ, URZ, PT and UPT are
+ * no dependence and are dropped).  AS_REG_PRED.. are implicit predicates:
+ * NVBit's tracer lists only R registers, not the guard a branch reads, so
+ * the reader makes each compare that writes predicates (class setp) write
+ * the next of AS_REG_PREDS ids in rotation (no false write-after-write
+ * between compares) and each BRA and EXIT read the latest: the dependence
+ * the SASS has on nearly every conditional branch.  The exporter does not
+ * write them. */
+#define AS_REG_UR 256u
+#define AS_REG_P 320u
+#define AS_REG_UP 328u
+#define AS_REG_PRED 336u
+#define AS_REG_PREDS 8u
+
 #include <stdio.h>
 
 #include "sim/error.h"
@@ -52,7 +68,7 @@ struct accelsim_export_totals {
     uint32_t kernels;
     uint64_t warp_insts;
     uint64_t approximated;       /* instructions written as a MUFU (IEEE div/rcp/sqrt) */
-    uint64_t regs_folded;        /* register ids >= 255 written modulo 255 */
+    uint64_t regs_folded;        /* register ids of no trace register file, written modulo 255 */
     uint64_t regs_dropped;       /* destinations beyond the first, sources beyond the fourth */
 };
 

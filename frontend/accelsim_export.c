@@ -78,13 +78,23 @@ wb_printf(struct wbuf *b, const char *fmt, ...)
     }
 }
 
-static unsigned
-reg_out(struct exporter *e, unsigned r)
+/* Append register id r by its file's name (accelsim.h): R, UR, P, UP;
+ * an id of no file is folded into R0..R254 (and counted). */
+static void
+reg_out(struct exporter *e, struct wbuf *b, unsigned r)
 {
     if (r < 255)
-        return r;
-    e->tot->regs_folded++;
-    return r % 255;
+        wb_printf(b, " R%u", r);
+    else if (r >= AS_REG_UR && r < AS_REG_UR + 63)
+        wb_printf(b, " UR%u", r - AS_REG_UR);
+    else if (r >= AS_REG_P && r < AS_REG_P + 7)
+        wb_printf(b, " P%u", r - AS_REG_P);
+    else if (r >= AS_REG_UP && r < AS_REG_UP + 7)
+        wb_printf(b, " UP%u", r - AS_REG_UP);
+    else {
+        e->tot->regs_folded++;
+        wb_printf(b, " R%u", r % 255);
+    }
 }
 
 static int
@@ -208,12 +218,19 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
     if (r > 0)
         e->tot->approximated++;
     wb_printf(b, "%04x %08x", wi->pc, wi->active_mask);
-    if (wi->n_dst > 0) {
-        wb_printf(b, " 1 R%u", reg_out(e, wi->dst[0]));
+    /* the implicit predicate of a SASS-read stream is the reader's, not the trace's */
+    bool sass = e->ki.isa == SIM_ISA_SASS;
+    unsigned nd = wi->n_dst;
+    while (sass && nd > 0 && wi->dst[nd - 1] >= AS_REG_PRED &&
+           wi->dst[nd - 1] < AS_REG_PRED + AS_REG_PREDS)
+        nd--;
+    if (nd > 0) {
+        wb_printf(b, " 1");
+        reg_out(e, b, wi->dst[0]);
         /* SASS-read streams list pairs of a wide result; one names them */
-        unsigned extra = wi->n_dst - 1;
+        unsigned extra = nd - 1;
         bool consecutive = true;
-        for (unsigned i = 1; i < wi->n_dst; i++)
+        for (unsigned i = 1; i < nd; i++)
             consecutive = consecutive && wi->dst[i] == wi->dst[0] + i;
         if (!consecutive)
             e->tot->regs_dropped += extra;
@@ -225,6 +242,8 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
      * its first only */
     unsigned srcs[SIM_MAX_SRC], ns = 0;
     for (unsigned i = 0; i < wi->n_src; i++) {
+        if (sass && wi->src[i] >= AS_REG_PRED && wi->src[i] < AS_REG_PRED + AS_REG_PREDS)
+            continue;
         if (ns > 0 && wi->src[i] == srcs[ns - 1] + 1 && (wi->opclass == SIM_OPC_FP64 ||
             wi->opclass == SIM_OPC_FP64_FMA || (wi->opclass == SIM_OPC_MEM && wi->width >= 8)))
             continue;
@@ -236,7 +255,7 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
     }
     wb_printf(b, " %u", ns);
     for (unsigned i = 0; i < ns; i++)
-        wb_printf(b, " R%u", reg_out(e, srcs[i]));
+        reg_out(e, b, srcs[i]);
     if (wi->opclass == SIM_OPC_MEM && wi->space == SIM_SPACE_GLOBAL)
         for (uint32_t m = wi->active_mask; m != 0; m &= m - 1) {
             uint64_t a = wi->addr[__builtin_ctz(m)];

@@ -19,6 +19,8 @@
  *         mode 0: one zz delta per active lane (lane order) from the
  *                 previous active lane's address (the first from 0)
  *         mode 1: var base, zz stride: active lane of rank k has base + k*stride
+ *         mode 2 (.smt 1.2): no addresses, width 0: a constant-bank load whose
+ *                 address the producer did not know (Accel-Sim's LDC lines)
  */
 #include "frontend/smtrec.h"
 
@@ -89,8 +91,11 @@ smtrec_check(const struct warp_inst *wi)
         return "memory space out of range";
     if (wi->n_dst > SIM_MAX_DST || wi->n_src > SIM_MAX_SRC)
         return "too many register operands";
-    if (wi->space != SIM_SPACE_NONE && (wi->width == 0 || wi->width > 64))
+    if (wi->space != SIM_SPACE_NONE && wi->width > 64)
         return "memory access width must be 1..64 bytes";
+    if (wi->space != SIM_SPACE_NONE && wi->width == 0 && wi->space != SIM_SPACE_CONST &&
+        wi->space != SIM_SPACE_PARAM)
+        return "memory access width must be 1..64 bytes (0 only for a constant-bank load)";
     return NULL;
 }
 
@@ -143,7 +148,9 @@ smtrec_encode(struct smtrec_state *st, const struct warp_inst *wi, uint8_t *out)
             strided = (int64_t)(a[i] - a[i - 1]) == stride;
         *p++ = wi->space;
         *p++ = wi->width;
-        if (strided) {
+        if (wi->width == 0) {
+            *p++ = 2;            /* no addresses */
+        } else if (strided) {
             *p++ = 1;
             p = put_var(p, a[0]);
             p = put_var(p, zz_enc(stride));
@@ -252,12 +259,16 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
             *why = "memory space out of range";
             return 0;
         }
-        if (wi->width == 0 || wi->width > 64) {
+        if (wi->width > 64 || (wi->width == 0) != (mode == 2) ||
+            (mode == 2 && wi->space != SIM_SPACE_CONST && wi->space != SIM_SPACE_PARAM)) {
             *why = "memory access width out of range";
             return 0;
         }
         uint32_t m = wi->active_mask;
-        if (mode == 1) {
+        if (mode == 2) {
+            /* a constant-bank load without addresses: one word for all lanes */
+            memset(wi->addr, 0, sizeof wi->addr);
+        } else if (mode == 1) {
             uint64_t base, zs;
             VAR(base);
             VAR(zs);

@@ -14,7 +14,10 @@ smsim issued, DRAM bytes and the L1/L2 hit rates; then, per kernel family
 and over all, the mean absolute error, the median error, the shares within
 10 % and 25 %, the mean signed error and the correlation of log cycles.
 The clock64() readings of the micro-benchmarks (DIR/clock64.tsv) are
-compared with the clock the kernel read in the simulation.
+compared with the clock the kernel read in the simulation.  The Accel-Sim
+traces recorded on the same GPU (traces/hopper/, one directory per
+measured launch file) are simulated in SASS mode and compared with the
+same measurements, next to the PTX-mode figure of the same kernel.
 
 It rewrites the generated parts of doc/correlation.md (between
 `<!-- generated:NAME begin -->` and `<!-- generated:NAME end -->`),
@@ -75,6 +78,15 @@ FAMILIES = [
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf"]
 
+# SASS traces recorded on the measured GPU: traces/hopper/<name>, where the
+# name is the launch file's path with '/' as '_' (traces_micro_X is
+# traces/micro/X.launch, probe_X traces/probe/X, modern_X traces/modern/X).
+SASS_DIR = os.path.join(ROOT, "traces", "hopper")
+SASS_PREFIX = [("traces_micro_", "traces/micro/"), ("traces_", "traces/"),
+               ("probe_", "traces/probe/"), ("modern_", "traces/modern/")]
+SASS_QUICK = ["probe_empty_g1_b32"]    # its launch file is in QUICK
+SASS_MAE_LIMIT = 10.0     # issue 19: SASS-mode MAE over the real traces
+
 QUICK = ["traces/probe/empty_g1_b32.launch", "traces/probe/store_n1024.launch",
          "traces/probe/spin_g1_i100.launch", "traces/micro/inst_lat_fadd_ilp1.launch",
          "traces/micro/latency_smem.launch", "traces/micro/copy_bw_1warp.launch",
@@ -102,6 +114,21 @@ def local_path(name):
         if name.startswith(a):
             return b + name[len(a):]
     return name
+
+
+def sass_traces(quick):
+    """[(trace directory, launch path)] of the SASS traces in this tree."""
+    out = []
+    if not os.path.isdir(SASS_DIR):
+        return out
+    for name in sorted(os.listdir(SASS_DIR)):
+        if quick and name not in SASS_QUICK:
+            continue
+        for pre, path in SASS_PREFIX:
+            if name.startswith(pre):
+                out.append((os.path.join(SASS_DIR, name), path + name[len(pre):] + ".launch"))
+                break
+    return out
 
 
 def fnum_or(v, fmt):
@@ -166,17 +193,20 @@ def clock_divisor(path):
 
 # ---- running ------------------------------------------------------------------------
 
-def execute(runner, paths, config, sets, njobs):
+def execute(runner, paths, traces, config, sets, njobs):
     results, failed, errors = {}, {}, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, njobs)) as pool:
         futs = {pool.submit(runner.run, os.path.join(ROOT, p), config, sets): p for p in paths}
+        futs.update({pool.submit(runner.run_trace, d, config, sets): "sass:" + rel(d)
+                     for d, _ in traces})
         for fut in concurrent.futures.as_completed(futs):
             p = futs[fut]
             try:
                 results[p] = fut.result()
             except RunFailed as e:
                 msg = str(e).split(": exit 2: ", 1)[-1].splitlines()[0]
-                failed[p] = msg.replace("smsim: ", "", 1)
+                # paths relative to the tree: the doc must not depend on the checkout
+                failed[p] = msg.replace("smsim: ", "", 1).replace(ROOT + os.sep, "")
             except (PipelineError, OSError, ValueError, KeyError) as e:
                 errors.append("%s: %s" % (p, e))
     if errors:
@@ -238,6 +268,26 @@ def build(meas, clk, results, failed, config, sets):
     return rows, clocks
 
 
+def build_sass(traces, meas, results, rows):
+    """One row per SASS trace whose launch file was measured: SASS-mode and
+    PTX-mode cycles against the measurement (launch 0)."""
+    ptx = {(r["path"], r["launch"]): r for r in rows}
+    out = []
+    for d, launch in traces:
+        key = "sass:" + rel(d)
+        if key not in results or launch not in meas or 0 not in meas[launch]:
+            continue
+        k = results[key]["kernels"][0]
+        rs = meas[launch][0]
+        mc = med(rs, "cycles")
+        p = ptx.get((launch, 0))
+        out.append({"trace": rel(d), "launch": launch, "family": family(launch), "meas": mc,
+                    "sim": k["cycles"], "err": pct(k["cycles"], mc), "sass": med(rs, "sass_warp_insts"),
+                    "insts": k["warp_insts"], "ptx": p["sim"] if p else None,
+                    "ptx_err": p["err"] if p else None})
+    return out
+
+
 def kernel_name(r):
     base = os.path.basename(r["path"])[:-7]
     if r["path"].startswith("validation/seed-ptx/"):
@@ -245,7 +295,7 @@ def kernel_name(r):
     return base + ("#%d" % r["launch"] if r.get("multi") else "")
 
 
-def sections(rows, clocks, failed, config, sets, quick):
+def sections(rows, clocks, srows, failed, config, sets, quick):
     sec, files = {}, {}
     multi = collections.Counter(r["path"] for r in rows)
     for r in rows:
@@ -268,6 +318,11 @@ def sections(rows, clocks, failed, config, sets, quick):
         n_ok = sum(1 for c in clocks if abs(c["err"]) <= CLOCK_LIMIT)
         crit.append(("clock64 readings within 10 %", "all %d" % csum["n"],
                      "%d of %d (worst %.1f %%)" % (n_ok, csum["n"], worst), n_ok == csum["n"]))
+    ssum = summarise([r["err"] for r in srows])
+    if ssum:
+        crit.append(("SASS mode (real Accel-Sim traces): mean absolute error",
+                     "<= %.0f %%" % SASS_MAE_LIMIT, "%.1f %% (%d traces)" % (ssum["mae"], ssum["n"]),
+                     ssum["mae"] <= SASS_MAE_LIMIT))
     md = []
     what = "config `%s`" % config + (" with " + ", ".join("`%s`" % s for s in sets) if sets else "")
     md.append("%d kernel launches of %d launch files simulated on %s%s; %d launch file(s) not run."
@@ -283,6 +338,11 @@ def sections(rows, clocks, failed, config, sets, quick):
         md.append("- clock64 readings: %d, MAE %.1f %%, %.0f %% within 10 %%, worst %s %%."
                   % (csum["n"], csum["mae"], csum["w10"],
                      fpct(max((c["err"] for c in clocks), key=abs))))
+    if ssum:
+        md.append("- SASS mode, %d Accel-Sim traces recorded on the same GPU: MAE %.1f %%, "
+                  "%.0f %% within 10 %%, worst %s %%."
+                  % (ssum["n"], ssum["mae"], ssum["w10"],
+                     fpct(max((r["err"] for r in srows), key=abs))))
     if ratios:
         md.append("- Warp instructions, smsim / SASS executed: median %.2f, %.0f %% of kernels "
                   "within 10 %% (smsim issues PTX instructions; the GPU ran ptxas's SASS)."
@@ -343,6 +403,25 @@ def sections(rows, clocks, failed, config, sets, quick):
          "(validation/measured/h100-sxm5/clock64.tsv) vs simulated",
          "per-step figure = clk / divisor"],
         ["launch_file", "clk", "smsim_clk", "divisor", "error_pct"], ctrows)
+    # SASS mode
+    srws, strows = [], []
+    for r in srows:
+        srws.append(["`%s`" % os.path.basename(r["trace"]), r["family"], fint(r["meas"]),
+                     fint(r["sim"]), fpct(r["err"]), fint(r["ptx"]), fpct(r["ptx_err"]),
+                     fint(r["sass"]), fint(r["insts"])])
+        strows.append([r["trace"], r["launch"], "%d" % round(r["meas"]), "%d" % r["sim"],
+                       "%.2f" % r["err"], "-" if r["ptx"] is None else "%d" % r["ptx"],
+                       "-" if r["ptx_err"] is None else "%.2f" % r["ptx_err"],
+                       fint(r["sass"]), "%d" % r["insts"]])
+    sec["sass"] = (md_table(["trace", "family", "measured", "SASS mode", "error %", "PTX mode",
+                             "error %", "SASS insts", "smsim insts"], "llrrrrrrr", srws)
+                   if srws else "(no SASS traces in this run)")
+    files["validation/correlation-sass.tsv"] = tsv(
+        ["written by scripts/correlate.py (make correlate): traces/hopper (Accel-Sim traces "
+         "recorded on the measured H100) simulated in SASS mode, vs ncu.tsv (launch 0) and "
+         "the PTX-mode cycles of the same launch file"],
+        ["trace", "launch_file", "cycles", "smsim_cycles", "error_pct", "ptx_cycles",
+         "ptx_error_pct", "sass_warp_insts", "smsim_warp_insts"], strows)
     # not run
     nr = [[os.path.relpath(p, "traces") if p.startswith("traces/") else p, m]
           for p, m in sorted(failed.items())]
@@ -400,11 +479,14 @@ def main():
     try:
         runner = Runner(os.path.abspath(a.smsim), tmp)
         meas, clk = load_measurements(a.measured, a.quick)
-        results, failed = execute(runner, list(meas), a.config, METHOD_SETS + a.sets, a.jobs)
+        traces = sass_traces(a.quick) if a.measured == MEASURED else []
+        results, failed = execute(runner, list(meas), traces, a.config, METHOD_SETS + a.sets,
+                                  a.jobs)
         rows, clocks = build(meas, clk, results, failed, a.config, a.sets)
+        srows = build_sass(traces, meas, results, rows)
         if not rows:
             raise PipelineError("no measured launch file ran")
-        sec, files, crit = sections(rows, clocks, failed, a.config, a.sets, a.quick)
+        sec, files, crit = sections(rows, clocks, srows, failed, a.config, a.sets, a.quick)
         written = []
         if out is not None:
             src = os.path.join(out, "doc", "correlation.md")

@@ -250,31 +250,54 @@ class Runner:
             raise PipelineError(msg)
         return p.stdout
 
-    def run(self, launch, config, sets=()):
-        """Simulate a launch file; statistics per kernel and the first u64 of
-        every u64 output buffer (the clock buffers).  sets: extra
-        `--set KEY=VALUE` overrides."""
-        tag = "%s-%s" % (os.path.basename(launch)[:-7], config)
+    def simulate(self, tag, source, config, sets, after=None):
+        """`smsim run --stats-json` in a fresh work directory; source(work)
+        gives the input's arguments (they may name paths inside it).
+        Returns (the statistics JSON, after(work)): after reads anything
+        else the run wrote before the directory is removed."""
         work = tempfile.mkdtemp(prefix=tag + ".", dir=self.tmp)
-        outdir = os.path.join(work, "o", "o")       # room for the files' "../out/"
         stats = os.path.join(work, "stats.json")
-        args = ["run", "--config", config, "--launch", launch, "--output-dir", outdir,
-                "--quiet", "--stats-json", stats]
+        args = ["run", "--config", config] + source(work) + ["--quiet", "--stats-json", stats]
         for s in sets:
             args += ["--set", s]
         try:
             self.call(args)
             with open(stats) as f:
                 d = json.load(f)
+            extra = after(work) if after else None
+        finally:
+            shutil.rmtree(work)
+        return d, extra
+
+    def run_trace(self, trace, config, sets=()):
+        """Simulate a SASS trace (an Accel-Sim directory or file); statistics
+        per kernel, as run() gives them (no outputs)."""
+        d, _ = self.simulate(os.path.basename(trace.rstrip("/")), lambda w: ["--trace", trace],
+                             config, sets)
+        return {"kernels": [{"cycles": k["cycles"], "warp_insts": k["warp_insts"],
+                             "stats": k["stats"]} for k in d["kernels"]]}
+
+    def run(self, launch, config, sets=()):
+        """Simulate a launch file; statistics per kernel and the first u64 of
+        every u64 output buffer (the clock buffers).  sets: extra
+        `--set KEY=VALUE` overrides."""
+        tag = "%s-%s" % (os.path.basename(launch)[:-7], config)
+
+        def outdir(work):
+            return os.path.join(work, "o", "o")     # room for the files' "../out/"
+
+        def read_u64(work):
             lf = parse_launch(launch)
             u64 = {}
             types = {n: w[1] for n, w in lf["args"] if w and w[0] == "buffer"}
             for name, p in lf["outputs"]:
                 if types.get(name) == "u64":
-                    with open(os.path.normpath(os.path.join(outdir, p)), "rb") as f:
+                    with open(os.path.normpath(os.path.join(outdir(work), p)), "rb") as f:
                         u64[name] = struct.unpack("<Q", f.read(8))[0]
-        finally:
-            shutil.rmtree(work)
+            return u64
+
+        d, u64 = self.simulate(tag, lambda w: ["--launch", launch, "--output-dir", outdir(w)],
+                               config, sets, read_u64)
         c = d["config"]
         kernels = []
         for k in d["kernels"]:

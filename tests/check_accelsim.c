@@ -351,7 +351,7 @@ static const struct {
     { 22, "0010 ffffffff 1 R256 LDG.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
       "expected a destination register" },
     { 22, "0010 ffffffff 1 R2 FROB.E.SYS 1 R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
-      "unknown opcode 'FROB.E.SYS' for volta" },
+      "unknown opcodes for volta (binary version 70): FROB.E.SYS (line 22)" },
     { 22, "0010 ffffffff 1 R2 LDG.E.SYS x R0 4 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
       "number of source registers" },
     { 22, "0010 ffffffff 1 R2 LDG.E.SYS 1 R0 four 1 0x7f0000000000 4 0", NULL, "k.traceg:22:",
@@ -388,7 +388,8 @@ START_TEST(unknown_opcode_policy)
     struct sim_error err = { 0 };
     uint64_t count = 0;
     write_kernel(21, "0000 ffffffff 1 R0 FROB.X 0 0 0", NULL);
-    expect_error("k.traceg", "k.traceg:21:", "unknown opcode 'FROB.X'");
+    expect_error("k.traceg", "k.traceg:21:", "unknown opcodes for volta (binary version 70): "
+                 "FROB.X (line 21)");
     ck_assert_msg(try_run("k.traceg", ACCELSIM_UNKNOWN_ALU, &err, &count) == SIM_OK, "%s",
                   err.msg);
     ck_assert_uint_eq(count, 1);

@@ -115,9 +115,14 @@ expect 0 "1 kernel(s), 7148800 warp instructions" \
 sed 's/^-binary version = 70/-binary version = 71/' \
     "$srcdir/traces/accelsim/edge/kernel-1.traceg" >"$tmp/bad.traceg"
 expect 2 "bad.traceg:7: unknown binary version '71'" "$SMSIM" run --trace "$tmp/bad.traceg"
-sed 's/IADD3/FROBNICATE/' "$srcdir/traces/accelsim/edge/kernel-1.traceg" >"$tmp/unk.traceg"
+sed 's/IADD3/FROBNICATE/; s/ S2R / FROTZ.X /' "$srcdir/traces/accelsim/edge/kernel-1.traceg" \
+    >"$tmp/unk.traceg"
 line=$(grep -n FROBNICATE "$tmp/unk.traceg" | head -1 | cut -d: -f1)
-expect 2 "unk.traceg:$line: unknown opcode 'FROBNICATE'" "$SMSIM" run --trace "$tmp/unk.traceg"
+line2=$(grep -n FROTZ.X "$tmp/unk.traceg" | head -1 | cut -d: -f1)
+# every unknown opcode of the trace in one message, each with its first line
+[ "$line2" -lt "$line" ] || echo "FAIL: the test trace should have FROTZ.X first"
+expect 2 "unk.traceg:$line2: unknown opcodes for volta (binary version 70): FROTZ.X (line $line2), FROBNICATE (line $line)" \
+    "$SMSIM" run --trace "$tmp/unk.traceg"
 expect 0 "total: 1 kernel(s)" "$SMSIM" run --trace "$tmp/unk.traceg" --unknown-opcode=alu
 expect 1 "--unknown-opcode takes" "$SMSIM" run --trace "$tmp/unk.traceg" --unknown-opcode=skip
 expect 1 "expected --format accelsim" "$SMSIM" trace export "$tmp/f.smt" -o "$tmp/x"

@@ -2,8 +2,9 @@
 # The correlator's fast subset: scripts/correlate.py --quick (one launch file
 # per kernel family of validation/measured/h100-sxm5, one of them a modern
 # kernel smsim does not run) into a temporary directory.  Checks that the
-# pipeline runs, that every generated section and data file is written with
-# numbers that parse, that the kernel smsim rejects is listed as not run,
+# pipeline runs (PTX launch files and one real SASS trace), that every
+# generated section and data file is written with numbers that parse, that
+# the kernel smsim rejects is listed as not run,
 # that a second run gives the same files, that --strict exits 0 or 1 (never
 # 2), and that a malformed measurement row stops it with file:line (exit 2).
 # It asserts no accuracy: `make correlate` reports that.
@@ -17,7 +18,7 @@ grep -q '^[0-9]* kernel launches of [0-9]* launch files simulated' "$tmp/a.out" 
     fail "no summary line"
 grep -q '^| \*\*all\*\* |' "$tmp/a.out" || fail "no family table"
 doc=$tmp/a/doc/correlation.md
-for s in summary families kernels clock64 notrun; do
+for s in summary families kernels clock64 sass notrun; do
     sed -n "/generated:$s begin/,/generated:$s end/p" "$doc" >"$tmp/sec"
     [ "$(grep -c '^|' "$tmp/sec")" -ge 3 ] || fail "section $s has no table rows"
 done
@@ -42,6 +43,12 @@ assert sorted(x["launch_file"] for x in c) == ["traces/micro/inst_lat_fadd_ilp1.
                                                "traces/micro/latency_smem.launch"], c
 for x in c:
     assert int(x["clk"]) > 0 and int(x["smsim_clk"]) > 0 and int(x["divisor"]) > 0
+s = rows("correlation-sass.tsv")
+assert [x["trace"] for x in s] == ["traces/hopper/probe_empty_g1_b32"], s
+for x in s:
+    assert x["launch_file"] == "traces/probe/empty_g1_b32.launch", x
+    assert int(x["cycles"]) > 0 and int(x["smsim_cycles"]) > 0 and int(x["ptx_cycles"]) > 0, x
+    float(x["error_pct"]); float(x["ptx_error_pct"]); int(x["smsim_warp_insts"])
 PY
 # a second run, --strict, no plots: the same data and doc, exit 0 or 1
 "$PYTHON3" "$corr" --quick --strict --no-plots --out-dir "$tmp/b" "$SMSIM" \
