@@ -340,6 +340,7 @@ static void
 doc_register_stats(void *ctx, stats *st)
 {
     (void)ctx;
+    ptx_register_doc_stats(st);
     accelsim_register_doc_stats(st);
 }
 

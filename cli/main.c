@@ -21,6 +21,7 @@ static const struct {
     { "config", cmd_config, "list, show, compare and document GPU configurations" },
     { "trace", cmd_trace, "inspect, verify, dump and record .smt traces" },
     { "emulate", cmd_emulate, "execute a PTX kernel functionally (no timing) and write its outputs" },
+    { "sass", cmd_sass, "a PTX kernel as the SASS-level operations the model issues" },
     { "stats", cmd_stats, "document the statistics smsim reports" },
     { "occupancy", cmd_occupancy, "blocks per SM, occupancy and the limiting resource of a kernel" },
     { "sweep", cmd_sweep, "what-if sweeps of config fields over kernels, locally or on a cluster" },

@@ -50,6 +50,7 @@ struct mn_entry {
     char *key;
     struct sass_decoded d;
     bool unknown;
+    uint8_t npipe;               /* enum sass_npipe */
     bool reads_pred;             /* BRA, EXIT: reads the implicit predicate (accelsim.h) */
 };
 
@@ -82,6 +83,7 @@ struct as_src {
     /* counters */
     uint64_t unknown_insts;      /* warp instructions of unknown opcodes simulated as ALU */
     uint64_t mixed_generic;      /* generic accesses whose lanes fall in different windows */
+    uint64_t npipe_insts[SASS_NPIPE_COUNT]; /* warp instructions per Nsight Compute pipe */
 };
 
 /* ---- small lexical helpers ------------------------------------------------ */
@@ -263,6 +265,7 @@ mn_lookup(struct as_src *s, const char *k, size_t n)
         e->d.flags = 0;
         e->d.width = 0;
     }
+    e->npipe = (uint8_t)(e->unknown ? SASS_NPIPE_NONE : sass_npipe_of(s->isa, k, n));
     e->reads_pred = (n >= 3 && memcmp(k, "BRA", 3) == 0 && (n == 3 || k[3] == '.')) ||
                     (n >= 4 && memcmp(k, "EXIT", 4) == 0 && (n == 4 || k[4] == '.'));
     s->mn_n++;
@@ -735,6 +738,7 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
             return unknown_opcodes(s, textin_line(t), err);
         s->unknown_insts++;
     }
+    s->npipe_insts[me->npipe]++;
     wi->opcode = me->d.op;
     wi->opclass = me->d.opclass;
     wi->flags = me->d.flags;
@@ -1049,8 +1053,10 @@ as_copies(void *ctx, const struct sim_copy **out)
 }
 
 static void
-register_counters(stats *st, const uint64_t *unknown, const uint64_t *mixed)
+register_counters(stats *st, const uint64_t *unknown, const uint64_t *mixed,
+                  const uint64_t *npipe)
 {
+    sass_register_npipe_stats(st, npipe);
     stats_add_u64(st, "sass.unknown_opcode_insts", unknown, "warp insts",
                   "instructions of opcodes the trace's ISA table lacks, simulated as integer ALU "
                   "instructions (--unknown-opcode=alu)");
@@ -1063,14 +1069,14 @@ static void
 as_register_stats(void *ctx, stats *st)
 {
     struct as_src *s = ctx;
-    register_counters(st, &s->unknown_insts, &s->mixed_generic);
+    register_counters(st, &s->unknown_insts, &s->mixed_generic, s->npipe_insts);
 }
 
 void
 accelsim_register_doc_stats(stats *st)
 {
-    static const uint64_t zero[2];
-    register_counters(st, &zero[0], &zero[1]);
+    static const uint64_t zero[2 + SASS_NPIPE_COUNT];
+    register_counters(st, &zero[0], &zero[1], &zero[2]);
 }
 
 static void

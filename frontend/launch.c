@@ -437,16 +437,19 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
                 break;
             }
             l->smem = (uint32_t)x;
+        } else if (strcmp(key, "regs") == 0 && strcmp(v, "auto") == 0) {
+            l->regs_auto = l->regs_given = true;
         } else if (strcmp(key, "regs") == 0) {
             char *end;
             errno = 0;
             unsigned long x = strtoul(v, &end, 0);
             if (*end != '\0' || errno != 0 || x == 0 || x > 255 || v[0] == '-') {
                 rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: bad regs '%s' (1 .. 255 registers per "
-                                   "thread)", where, v);
+                                   "thread, or auto)", where, v);
                 break;
             }
             l->regs = (uint32_t)x;
+            l->regs_given = true;
         } else if (strcmp(key, "repeat") == 0) {
             char *end;
             errno = 0;

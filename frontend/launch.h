@@ -9,7 +9,9 @@
  *   grid   = 1024[, Y[, Z]]            blocks
  *   block  = 256[, Y[, Z]]             threads per block
  *   smem   = 0                         dynamic shared memory per block, bytes
- *   regs   = 32                        registers per thread (ptxas -v; default 32)
+ *   regs   = 32 | auto                 registers per thread (auto: ptxas -v for the
+ *                                       simulated GPU; default: auto when ptxas is on
+ *                                       PATH, else 32)
  *   repeat = 1                         launch the kernel this many times in a row
  *   arg    = n u32 1048576             scalar argument: NAME TYPE VALUE
  *   arg    = a buffer f32 1048576 random -1 1 seed 7
@@ -61,6 +63,8 @@ struct launch {
     uint32_t grid[3], block[3];
     uint32_t smem;               /* dynamic shared memory per block, bytes */
     uint32_t regs;               /* registers per thread (for occupancy) */
+    bool regs_auto;              /* `regs = auto`: from ptxas -v for the simulated GPU */
+    bool regs_given;             /* the file has a regs line */
     uint32_t repeat;             /* launches of the kernel, back to back (default 1) */
     struct launch_arg *args;
     uint32_t n_args;

@@ -12,6 +12,9 @@
 #include "frontend/ptx_parse.h"
 #include "frontend/ptx_lower.h"
 #include "frontend/ptx_sched.h"
+#include "frontend/ptxas.h"
+#include "frontend/sass_isa.h"
+#include "sim/stats.h"
 
 static int
 px_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
@@ -83,15 +86,71 @@ px_block_end(void *ctx, uint32_t slot)
  * expansions, the static schedule and its stall counts are modelled on
  * sm_90's SASS (frontend/ptx_lower.c, ptx_sched.c); for other families the
  * PTX instructions and order stay until their tables exist. */
+/* Registers per thread from ptxas -v for sm_<cc> when the launch file says
+ * `regs = auto`, or gives none and a ptxas is available (ptxas.h); the
+ * stack frame it reports tells the lowering whether local arrays live in
+ * registers.  Without a report, `auto` falls back to 32 and says so. */
+static void
+resolve_regs(struct ptx_run *r, unsigned cc)
+{
+    struct launch *l = r->l;
+    r->ptxas_stack = -1;
+    if (!l->regs_auto && (l->regs_given || !ptxas_available()))
+        return;
+    struct ptxas_info info;
+    struct sim_error err = { 0 };
+    int rc = ptxas_kernel_info(l->ptx_path, l->kernel, cc, &info, &err);
+    if (rc == SIM_OK) {
+        l->regs = info.regs > 0 ? info.regs : 1;
+        r->ptxas_stack = (int64_t)info.stack;
+    } else if (rc > 0) {
+        fprintf(stderr, "smsim: note: %s: regs = auto, but there is no ptxas (nor a cached "
+                "report): 32 registers per thread\n", l->path);
+        l->regs = 32;
+    } else if (l->regs_auto) {
+        r->target_err = err;          /* reported by next_kernel() */
+    } else {
+        fprintf(stderr, "smsim: note: %s: no regs line and %s; 32 registers per thread\n",
+                l->path, err.msg);
+    }
+}
+
 static void
 px_set_target(void *ctx, unsigned cc)
 {
     struct ptx_run *r = ctx;
-    if (cc >= 90 && cc < 100 && !r->scheduled) {
+    if (r->scheduled)
+        return;
+    resolve_regs(r, cc);
+    if (cc >= 90 && cc < 100 && r->target_err.code == 0) {
         r->scheduled = true;
         if (ptx_lower(r, &r->target_err) == SIM_OK)
             ptx_schedule(r);
     }
+}
+
+static void
+register_counters(stats *st, const uint64_t *ptx_insts)
+{
+    stats_add_u64(st, "ptx.insts", ptx_insts, "warp insts",
+                  "PTX instructions executed, per warp (on sm_90 configs the model issues the "
+                  "SASS-level operations ptxas makes of them: warp_insts)");
+}
+
+static void
+px_register_stats(void *ctx, stats *st)
+{
+    struct ptx_run *r = ctx;
+    register_counters(st, &r->ptx_executed);
+    if (r->scheduled)
+        sass_register_npipe_stats(st, r->npipe_insts);
+}
+
+void
+ptx_register_doc_stats(stats *st)
+{
+    static const uint64_t zero;
+    register_counters(st, &zero);
 }
 
 static const char *
@@ -120,6 +179,7 @@ static const struct inst_source_ops ptx_ops = {
     .opcode_name = px_opcode_name,
     .destroy = px_destroy,
     .set_target = px_set_target,
+    .register_stats = px_register_stats,
 };
 
 bool
@@ -175,6 +235,10 @@ ptx_source_static(const struct inst_source *src, struct ptx_static **out)
         s[i].n_src = x->n_src;
         memcpy(s[i].dst, x->dst, sizeof s[i].dst);
         memcpy(s[i].src, x->src, sizeof s[i].src);
+        s[i].silent = x->silent;
+        s[i].head = x->head;
+        s[i].npipe = x->npipe;
+        s[i].stall = x->stall;
     }
     *out = s;
     return r->n_x;
@@ -184,6 +248,7 @@ int
 ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_error *err)
 {
     struct ptx_run *r = xcalloc(1, sizeof *r);
+    r->ptxas_stack = -1;
     int rc = launch_parse(launch_path, &r->l, err);
     if (rc < 0)
         goto fail;

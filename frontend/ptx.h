@@ -30,6 +30,9 @@ int ptx_source_write_outputs(const struct inst_source *src, const char *outdir,
 /* Warp instructions executed so far. */
 uint64_t ptx_source_executed(const struct inst_source *src);
 
+/* Register the PTX source's statistics with zero values (smsim stats doc). */
+void ptx_register_doc_stats(stats *st);
+
 /* One static instruction of the kernel, as the model sees it (the warp
  * instruction's pc is 16 x its index). */
 struct ptx_static {
@@ -43,6 +46,11 @@ struct ptx_static {
     int32_t reconv;              /* reconvergence index of a branch, -1 = exit */
     uint8_t n_dst, n_src;
     uint16_t dst[SIM_MAX_DST], src[SIM_MAX_SRC];   /* register ids as in warp_inst */
+    /* after lowering for a GPU (set_target): */
+    bool silent;                 /* executes, issues nothing (folded by ptxas) */
+    bool head;                   /* completes a PTX instruction */
+    uint8_t npipe;               /* enum sass_npipe */
+    uint8_t stall;               /* the static stall count */
 };
 
 /* The kernel's static instructions in order (NULL/0 for other sources). */

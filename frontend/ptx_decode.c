@@ -536,6 +536,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     const struct ptx_opnd *o = in->o;
 
     memset(x, 0, sizeof *x);
+    x->head = true;
     x->op = in->op;
     x->type = in->type;
     x->type2 = in->type2;
@@ -747,6 +748,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
         add_dst(r, x, &x->d);
         add_src(r, x, &x->a);
+        if (o[1].kind == PO_SYM && o[1].sym >= 0 && r->k->syms[o[1].sym].space == PS_SHARED)
+            x->flags |= PF_SHSYM;
         break;
     }
     default: {
@@ -876,6 +879,7 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
     for (uint32_t i = 0; i < k->n_ins && rc == SIM_OK; i++) {
         c.line = k->ins[i].line;
         rc = decode_ins(&c, &k->ins[i], &r->x[i]);
+        r->x[i].spc = i * 16;
     }
     if (rc < 0) {
         free(c.c32);

@@ -99,15 +99,19 @@ resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned sp
     }
 }
 
+/* The address lane l accesses.  A 32-bit address register's sum wraps at
+ * 2^32, and so does every shared or local address (those windows are
+ * 32-bit on the hardware): [%r + 8] with %r = 0xfffffffc is address 4. */
 static inline sim_addr_t
 lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
 {
+    if (x->base.cls == SC_32)
+        return (uint32_t)(pw->r32[(size_t)x->base.idx * 32 + l].u + (uint32_t)x->off);
     uint64_t base = 0;
     if (x->base.cls == SC_64)
         base = pw->r64[(size_t)x->base.idx * 32 + l].u;
-    else if (x->base.cls == SC_32)
-        base = pw->r32[(size_t)x->base.idx * 32 + l].u;
-    return base + (uint64_t)x->off;
+    uint64_t a = base + (uint64_t)x->off;
+    return x->space == PS_SHARED || x->space == PS_LOCAL ? (uint32_t)a : a;
 }
 
 static uint64_t
@@ -322,6 +326,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     memset(pw->r32, 0, (size_t)r->nvar32 * 32 * sizeof *pw->r32);
     memset(pw->r64, 0, (size_t)r->nvar64 * 32 * sizeof *pw->r64);
     memset(pw->pred, 0, r->nvarp * sizeof *pw->pred);
+    memset(pw->loop_iter, 0, (r->n_unroll + 1) * sizeof *pw->loop_iter);
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
     uint32_t bx = ln->block[0], by = ln->block[1];
     for (unsigned l = 0; l < 32; l++) {
@@ -391,6 +396,7 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
             b->warps[w].r32 = xmalloc((size_t)r->n32 * 32 * sizeof(union r32) + 1);
             b->warps[w].r64 = xmalloc((size_t)r->n64 * 32 * sizeof(union r64) + 1);
             b->warps[w].pred = xmalloc((size_t)r->npred * sizeof(uint32_t) + 1);
+            b->warps[w].loop_iter = xcalloc(r->n_unroll + 1, sizeof(uint32_t));
         }
         b->allocated = true;
     }
@@ -424,104 +430,128 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
     struct simt_entry *top;
     const int32_t end = (int32_t)r->n_x;
 
-    /* find the path to run: pop reconverged and finished entries */
+    /* Run the warp's instructions until one issues: an operation ptxas
+     * folded away (ptx_lower.c) executes here but is not handed out. */
     for (;;) {
-        if (pw->sp == 0)
-            return 0;
-        top = &pw->stk[pw->sp - 1];
-        if (top->mask == 0 || (top->rpc >= 0 && top->pc == top->rpc)) {
-            pw->sp--;
-            continue;
-        }
-        if (top->pc >= end) {
-            retire_lanes(pw, top->mask);   /* ran off the end: implicit exit */
-            pw->sp--;
-            continue;
-        }
-        break;
-    }
-    int32_t pc = top->pc;
-    const struct xop *x = &r->x[pc];
-    uint32_t active = top->mask;
-    uint32_t m = active;
-    if (x->guard >= 0)
-        m &= x->guard_neg ? ~pw->pred[x->guard] : pw->pred[x->guard];
-
-    memset(wi, 0, offsetof(struct warp_inst, addr));
-    wi->pc = (uint32_t)pc * 16;
-    wi->active_mask = m;
-    wi->opcode = x->opcode;
-    wi->opclass = x->opclass;
-    wi->flags = x->iflags;
-    wi->n_dst = x->n_dst;
-    wi->n_src = x->n_src;
-    wi->stall = x->stall;
-    memcpy(wi->dst, x->dst, sizeof wi->dst);
-    memcpy(wi->src, x->src, sizeof wi->src);
-
-    bool advance = true;
-    switch (x->kind) {
-    case XK_ALU:
-        ptx_alu_exec(pw, x, m);
-        break;
-    case XK_PARAM:
-        for (unsigned v = 0; v < x->vec; v++) {
-            const struct slot *d = v ? &x->d2 : &x->d, *a = v ? &x->b : &x->a;
-            if (d->cls == SC_NONE)
+        /* find the path to run: pop reconverged and finished entries */
+        for (;;) {
+            if (pw->sp == 0)
+                return 0;
+            top = &pw->stk[pw->sp - 1];
+            if (top->mask == 0 || (top->rpc >= 0 && top->pc == top->rpc)) {
+                pw->sp--;
                 continue;
-            LANES(m, { lane_set(pw, d, l, lane_get(pw, a, l)); });
+            }
+            if (top->pc >= end) {
+                retire_lanes(pw, top->mask);   /* ran off the end: implicit exit */
+                pw->sp--;
+                continue;
+            }
+            break;
         }
-        break;
-    case XK_MOVE_CLOCK:
-        LANES(m, { lane_set(pw, &x->d, l, r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4); });
-        break;
-    case XK_LD:
-    case XK_ST:
-    case XK_ATOM:
-    case XK_RED:
-        SIM_FORWARD_IF_ERROR(exec_mem(r, b, pw, x, m, wi, err));
-        break;
-    case XK_SHFL:
-        exec_shfl(pw, x, m);
-        break;
-    case XK_VOTE:
-        exec_vote(pw, x, m);
-        break;
-    case XK_ACTIVEMASK: {
-        union r32 *D = R32(x->d);
-        LANES(m, { D[l].u = active; });
-        break;
-    }
-    case XK_BRA:
-        advance = false;
-        if (m == active) {
-            top->pc = x->target;
-        } else if (m == 0) {
+        int32_t pc = top->pc;
+        const struct xop *x = &r->x[pc];
+        uint32_t active = top->mask;
+        uint32_t m = active;
+        if (x->guard >= 0)
+            m &= x->guard_neg ? ~pw->pred[x->guard] : pw->pred[x->guard];
+
+        memset(wi, 0, offsetof(struct warp_inst, addr));
+        wi->pc = x->spc;
+        wi->active_mask = m;
+        wi->opcode = x->opcode;
+        wi->opclass = x->opclass;
+        wi->flags = x->iflags;
+        wi->n_dst = x->n_dst;
+        wi->n_src = x->n_src;
+        wi->stall = x->stall;
+        memcpy(wi->dst, x->dst, sizeof wi->dst);
+        memcpy(wi->src, x->src, sizeof wi->src);
+
+        bool advance = true;
+        switch (x->kind) {
+        case XK_ALU:
+            ptx_alu_exec(pw, x, m);
+            break;
+        case XK_PARAM:
+            for (unsigned v = 0; v < x->vec; v++) {
+                const struct slot *d = v ? &x->d2 : &x->d, *a = v ? &x->b : &x->a;
+                if (d->cls == SC_NONE)
+                    continue;
+                LANES(m, { lane_set(pw, d, l, lane_get(pw, a, l)); });
+            }
+            break;
+        case XK_MOVE_CLOCK:
+            LANES(m, { lane_set(pw, &x->d, l, r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4); });
+            break;
+        case XK_LD:
+        case XK_ST:
+        case XK_ATOM:
+        case XK_RED:
+            SIM_FORWARD_IF_ERROR(exec_mem(r, b, pw, x, m, wi, err));
+            if (x->vbytes != 0)
+                wi->width = x->vbytes;   /* the merged access ptxas issues */
+            break;
+        case XK_SHFL:
+            exec_shfl(pw, x, m);
+            break;
+        case XK_VOTE:
+            exec_vote(pw, x, m);
+            break;
+        case XK_ACTIVEMASK: {
+            union r32 *D = R32(x->d);
+            LANES(m, { D[l].u = active; });
+            break;
+        }
+        case XK_BRA:
+            advance = false;
+            if (m == active) {
+                top->pc = x->target;
+            } else if (m == 0) {
+                top->pc = pc + 1;
+            } else {
+                if (pw->sp + 2 > PTX_STACK_MAX)
+                    return sim_error_set(err, SIM_ERR_UNSUPPORTED,
+                                         "%s:%u: divergence nested deeper than %d levels",
+                                         r->m->path, x->line, PTX_STACK_MAX / 2);
+                int32_t rpc = x->reconv >= 0 ? x->reconv : end;
+                top->pc = rpc;
+                pw->stk[pw->sp++] = (struct simt_entry){ pc + 1, rpc, active & ~m };
+                pw->stk[pw->sp++] = (struct simt_entry){ x->target, rpc, m };
+            }
+            break;
+        case XK_EXIT:
+            retire_lanes(pw, m);
+            break;
+        default:                      /* barriers, fences: timing only */
+            break;
+        }
+        if (advance) {
+            top = &pw->stk[pw->sp - 1];
             top->pc = pc + 1;
-        } else {
-            if (pw->sp + 2 > PTX_STACK_MAX)
-                return sim_error_set(err, SIM_ERR_UNSUPPORTED,
-                                     "%s:%u: divergence nested deeper than %d levels",
-                                     r->m->path, x->line, PTX_STACK_MAX / 2);
-            int32_t rpc = x->reconv >= 0 ? x->reconv : end;
-            top->pc = rpc;
-            pw->stk[pw->sp++] = (struct simt_entry){ pc + 1, rpc, active & ~m };
-            pw->stk[pw->sp++] = (struct simt_entry){ x->target, rpc, m };
         }
-        break;
-    case XK_EXIT:
-        retire_lanes(pw, m);
-        break;
-    default:                      /* barriers, fences: timing only */
-        break;
+        r->ptx_executed += x->head;
+        bool issue = !x->silent;
+        if (x->unroll != 0) {
+            /* a control operation of a loop ptxas unrolled: it issues in one
+             * iteration of PTX_UNROLL, and when the loop is left */
+            uint32_t *it = &pw->loop_iter[x->unroll - 1];
+            bool last = *it % PTX_UNROLL == PTX_UNROLL - 1;
+            if (x->kind == XK_BRA) {
+                bool taken = m != 0;
+                issue = issue && (last || !taken);
+                *it = taken ? *it + 1 : 0;
+            } else {
+                issue = issue && last;
+            }
+        }
+        if (issue) {
+            pw->icount++;
+            r->executed++;
+            r->npipe_insts[x->npipe]++;
+            return 1;
+        }
     }
-    if (advance) {
-        top = &pw->stk[pw->sp - 1];
-        top->pc = pc + 1;
-    }
-    pw->icount++;
-    r->executed++;
-    return 1;
 }
 
 void
@@ -535,6 +565,7 @@ ptx_exec_free(struct ptx_run *r)
             free(b->warps[w].r32);
             free(b->warps[w].r64);
             free(b->warps[w].pred);
+            free(b->warps[w].loop_iter);
         }
         free(b->warps);
         free(b->smem);

@@ -61,6 +61,11 @@ enum xkind {
                                     (ptx_lower.c) */
 };
 
+/* Control operations inside an expansion (ptx_lower.c): the fast path of
+ * an IEEE divide branches over its slow-path call (taken: the model sees
+ * the fetch redirected) and reconverges at a BSYNC. */
+enum xctl { XC_NONE, XC_BRANCH, XC_SYNC, XC_ENTRY /* the kernel's first operation */ };
+
 struct xop {
     uint8_t kind;                /* enum xkind */
     uint16_t op;                 /* enum ptx_op */
@@ -84,9 +89,25 @@ struct xop {
     uint8_t stall;               /* static stall count (ptx_sched.c), warp_inst.stall */
     bool ids_truncated;          /* more register operands than dst[]/src[] hold */
     uint16_t dst[SIM_MAX_DST], src[SIM_MAX_SRC];
+    /* the SASS-level view (ptx_lower.c; an unlowered kernel: head, not silent) */
+    bool silent;                 /* executes functionally, issues nothing (ptxas folded it) */
+    bool head;                   /* completes a PTX instruction (counted in ptx.insts) */
+    uint8_t npipe;               /* enum sass_npipe of the operation (sass.inst_pipe_*) */
+    uint8_t vbytes;              /* a load ptxas merged with its neighbours: bytes per lane of
+                                    the merged access (0: its own) */
+    uint8_t ctl;                 /* enum xctl: a branch or convergence point of an expansion */
+    uint8_t unroll;              /* control of a loop ptxas unrolls: its number + 1 (0: none) */
+    uint32_t spc;                /* byte offset of the operation in the kernel as issued (the
+                                    warp_inst pc): 16 per issued operation, with a gap after an
+                                    expansion's branch over its slow path */
+    uint8_t n_fdst, n_fsrc;      /* the PTX registers it writes and reads (functional order) */
+    uint16_t fdst[SIM_MAX_DST], fsrc[SIM_MAX_SRC];
 };
 
 #define PTX_STACK_MAX 72
+/* ptxas unrolls a small counted loop 4 times (ptx_lower.c): its control
+ * (counter, compare, branch) issues once per PTX_UNROLL iterations */
+#define PTX_UNROLL 4
 
 struct simt_entry {
     int32_t pc;                  /* next instruction */
@@ -103,6 +124,7 @@ struct pwarp {
     uint32_t exited;             /* lanes that have executed exit/ret */
     uint32_t carry;              /* per-lane carry flag (add.cc / addc) */
     uint64_t icount;             /* warp instructions executed (the %clock proxy) */
+    uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
     uint32_t index;              /* warp index in the block */
 };
 
@@ -157,7 +179,11 @@ struct ptx_run {
     uint32_t n_slots;
     /* scoreboard id bases */
     uint32_t id32, id64;         /* first ids of 32-bit and 64-bit registers */
-    uint64_t executed;           /* warp instructions executed */
+    uint64_t executed;           /* warp instructions executed (issued to the model) */
+    uint64_t ptx_executed;       /* PTX warp instructions executed (ptx.insts) */
+    uint64_t npipe_insts[8];     /* issued per enum sass_npipe (sass.inst_pipe_*) */
+    uint32_t n_unroll;           /* loops ptxas unrolls (ptx_lower.c) */
+    int64_t ptxas_stack;         /* the stack frame ptxas -v reports, bytes; -1: not known */
     uint32_t n_sms;              /* SMs of the GPU (%nsmid) */
     sim_cycle_t now;             /* model cycle of the current fetch (%clock), or
                                   * SIM_CYCLE_MAX: use 4 x the warp's instruction count */

@@ -278,3 +278,18 @@ ptx_module_find(struct ptx_module *m, const char *name)
     }
     return found;
 }
+
+int
+ptx_module_mnem(struct ptx_module *m, const char *text)
+{
+    for (uint32_t i = 0; i < m->n_mnems; i++)
+        if (strcmp(m->mnems[i], text) == 0)
+            return (int)i;
+    if (m->n_mnems >= 65535)
+        return -1;
+    size_t n = strlen(text);
+    m->mnems = xrealloc(m->mnems, (m->n_mnems + 1) * sizeof *m->mnems);
+    m->mnems[m->n_mnems] = xmalloc(n + 1);
+    memcpy(m->mnems[m->n_mnems], text, n + 1);
+    return (int)m->n_mnems++;
+}

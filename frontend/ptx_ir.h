@@ -50,7 +50,9 @@ enum {
     PF_TO = 1u << 14,             /* cvta.to.space */
     PF_NC = 1u << 15,             /* ld.global.nc */
     PF_SHIFTAMT = 1u << 16, PF_RELU = 1u << 17,
-    PF_WARPSYNC = 1u << 18        /* bar.warp.sync (__syncwarp) */
+    PF_WARPSYNC = 1u << 18,       /* bar.warp.sync (__syncwarp) */
+    PF_SHSYM = 1u << 19,          /* (decoded) mov of a .shared variable's address */
+    PF_NOUNROLL = 1u << 20        /* the first instruction of a loop under .pragma "nounroll" */
 };
 
 /* Special registers. */
@@ -164,6 +166,10 @@ bool ptx_type_is_float(unsigned t);
 bool ptx_type_is_signed(unsigned t);
 const char *ptx_type_name(unsigned t);
 const char *ptx_op_name(unsigned op);
+
+/* Index of mnemonic text in m's table, added if new; -1 when the table
+ * is full (65535 entries). */
+int ptx_module_mnem(struct ptx_module *m, const char *text);
 
 /* Set every branch's reconvergence point: the first instruction of the
  * immediate post-dominator of its basic block (-1 = the exit).  Errors

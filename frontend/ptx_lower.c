@@ -1,138 +1,45 @@
 /*
- * ptx_lower.c - PTX instructions as the SASS operations ptxas emits for
- * them (see ptx_lower.h; the table is ptx_lower_sm90.def).
+ * ptx_lower.c - a decoded PTX kernel as the SASS operations ptxas emits
+ * for it on sm_90 (see ptx_lower.h; the expansions are ptx_lower_sm90.def).
  *
- * Invariants: the functional behaviour is the PTX one (exactly one
- * operation of an expansion executes, with the instruction's own operand
- * slots); every operation carries the instruction's guard and PTX line;
- * the operations of one expansion are consecutive and in table order, so
- * the scheduler (ptx_sched.c), which runs after this, sees their
- * dependences through the temporaries' ids and may interleave other
- * instructions between them.
+ * The rules, read off the SASS of every kernel the H100 measured
+ * (shared/measured/h100/sass) against its PTX:
+ *  - folded away (silent): cvta; an integer truncation (it takes the low
+ *    register; an extension to 64 bits sets the high one); a mov of a register whose destination has no other
+ *    definition (ptxas coalesces it); mov/not of predicates; a float abs
+ *    or neg read only by float arithmetic (an operand modifier: FADD R,
+ *    |R|, 2); and/or/xor of predicates read once by a branch, a compare or
+ *    a select (ISETP ... .AND P1; @P0 BRA P1); an add of an immediate read
+ *    only as a memory address (the offset of [R+imm]);
+ *  - fused into their one reader, which becomes a single instruction: a
+ *    32-bit multiply or shift-left into an add (IMAD, LEA), an add into an
+ *    add (IADD3 takes three inputs, 64-bit ones too with two carries);
+ *    mul.wide into every add.s64 reading
+ *    it (IMAD.WIDE at each), shl.b64 into its add.s64 (LEA, LEA.HI.X); a
+ *    reader absorbs at most one producer, and one that absorbed cannot be
+ *    fused in turn;
+ *  - 64-bit integer add/sub, logic, shifts, compares and selects are two
+ *    operations, a 64-bit multiply three; loads of 2 or 4 consecutive words
+ *    from one base, aligned to their total, in one basic block with no
+ *    store between, are one vector load (the matrix_mul loop's LDS.128);
+ *  - a branch to a block that only returns is a predicated EXIT; an
+ *    unconditional branch right after a conditional one that jumps over
+ *    it is folded into it (the condition is inverted);
+ *  - ld.local/st.local of a local array whose every access has a constant
+ *    address are registers (ptxas -v reports no stack frame for it).
+ * Between ptxas's register allocator and its scheduler some choices stay
+ * unpredictable (a register copy kept here and there); the counts match
+ * the listings within a few per cent (doc/correlation.md).
  */
 #include "frontend/ptx_lower.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum lower_key { LK_NONE, LK_EX2_F32, LK_SIN_F32, LK_COS_F32, LK_COUNT };
-enum lower_opnd { LO_NN, LO_D, LO_A, LO_T0, LO_T1, LO_P0 };
-
-struct lower_row {
-    uint8_t key;                 /* enum lower_key */
-    const char *sass;            /* the SASS operation (documentation, dumps) */
-    uint8_t opclass;             /* enum sim_opclass */
-    uint8_t dst, s1, s2;         /* enum lower_opnd */
-};
-
-static const struct lower_row rows[] = {
-#define LOWER(key, sass, cls, d, a, b) \
-    { LK_##key, sass, SIM_OPC_##cls, LO_##d, LO_##a, LO_##b },
-#include "frontend/ptx_lower_sm90.def"
-#undef LOWER
-};
-
-/* The expansion of x, or LK_NONE. */
-static unsigned
-key_of(const struct xop *x)
-{
-    if (x->kind != XK_ALU || x->type != PT_F32 || !(x->flags & PF_APPROX))
-        return LK_NONE;
-    switch (x->op) {
-    case PTXOP_EX2:
-        return (x->flags & PF_FTZ) ? LK_NONE : LK_EX2_F32;
-    case PTXOP_SIN:
-        return LK_SIN_F32;
-    case PTXOP_COS:
-        return LK_COS_F32;
-    default:
-        return LK_NONE;
-    }
-}
-
-/* The table's rows of key k: first index and count. */
-static unsigned
-rows_of(unsigned k, unsigned *first)
-{
-    unsigned n = 0;
-    *first = 0;
-    for (unsigned i = 0; i < SIM_ARRAY_LEN(rows); i++)
-        if (rows[i].key == k) {
-            if (n == 0)
-                *first = i;
-            n++;
-        }
-    return n;
-}
-
-unsigned
-ptx_lower_count(const struct xop *x)
-{
-    unsigned first, k = key_of(x);
-    return k == LK_NONE ? 1 : rows_of(k, &first);
-}
-
-struct temps {
-    uint16_t t0, t1, p0;
-};
-
-static uint16_t
-tmp_id(const struct temps *t, unsigned o)
-{
-    return o == LO_T0 ? t->t0 : o == LO_T1 ? t->t1 : t->p0;
-}
-
-/* Append operand o's ids to list[*n] (at most max). */
-static void
-add_ids(uint16_t *list, uint8_t *n, unsigned max, const struct xop *orig, const struct temps *t,
-        unsigned o)
-{
-    const uint16_t *ids = NULL;
-    unsigned k = 0;
-    uint16_t one;
-    switch (o) {
-    case LO_NN: return;
-    case LO_D: ids = orig->dst; k = orig->n_dst; break;
-    case LO_A: ids = orig->src; k = orig->n_src; break;
-    default: one = tmp_id(t, o); ids = &one; k = 1; break;
-    }
-    for (unsigned i = 0; i < k; i++) {
-        bool seen = false;
-        for (unsigned j = 0; j < *n; j++)
-            seen = seen || list[j] == ids[i];
-        if (!seen && *n < max)
-            list[(*n)++] = ids[i];
-    }
-}
-
-/* The operation of `row` for instruction orig into *out. */
-static void
-build(const struct lower_row *row, const struct xop *orig, const struct temps *t,
-      uint16_t guard_id, bool guarded, struct xop *out)
-{
-    if (row->dst == LO_D) {
-        *out = *orig;            /* the one that computes the PTX result */
-        out->opclass = row->opclass;
-        add_ids(out->src, &out->n_src, SIM_MAX_SRC, orig, t, row->s1);
-        add_ids(out->src, &out->n_src, SIM_MAX_SRC, orig, t, row->s2);
-        return;
-    }
-    memset(out, 0, sizeof *out);
-    out->kind = XK_TIMING;
-    out->op = orig->op;
-    out->type = orig->type;
-    out->opcode = orig->opcode;
-    out->opclass = row->opclass;
-    out->guard = orig->guard;
-    out->guard_neg = orig->guard_neg;
-    out->line = orig->line;
-    out->target = out->reconv = -1;
-    add_ids(out->dst, &out->n_dst, SIM_MAX_DST, orig, t, row->dst);
-    if (guarded)
-        out->src[out->n_src++] = guard_id;
-    add_ids(out->src, &out->n_src, SIM_MAX_SRC, orig, t, row->s1);
-    add_ids(out->src, &out->n_src, SIM_MAX_SRC, orig, t, row->s2);
-}
+#include "frontend/ptx_lower_emit.h"
+#include "frontend/sass_isa.h"
+/* ---- the uniform datapath ------------------------------------------------ */
 
 /* Does x read a special register whose value differs between the lanes
  * of a warp (%tid, %laneid, %lanemask_*, the clocks)? */
@@ -182,7 +89,7 @@ uniform_kind(const struct xop *x)
  * uniform result reaches a vector instruction 6 cycles after it issues,
  * the SASS stall counts of UIADD3 -> ISETP). */
 static void
-mark_uniform(struct ptx_run *r)
+mark_uniform(struct ptx_run *r, bool *div_branch)
 {
     uint32_t nid = r->npred + r->nvar32 + r->nvar64 + 1, n = r->n_x;
     bool *nonuni = xcalloc(nid, sizeof *nonuni);
@@ -216,8 +123,8 @@ mark_uniform(struct ptx_run *r)
         struct xop *x = &r->x[i];
         if (x->kind == XK_ALU && x->op == PTXOP_SETP && x->opclass == SIM_OPC_FP32)
             x->opclass = SIM_OPC_SETP;      /* FSETP: the ALU, and the predicate latency */
-        if ((x->kind != XK_ALU && x->kind != XK_PARAM) || x->opclass != SIM_OPC_INT ||
-            x->n_dst == 0)
+        if ((x->kind != XK_ALU && x->kind != XK_PARAM) ||
+            (x->opclass != SIM_OPC_INT && x->opclass != SIM_OPC_INT_MUL) || x->n_dst == 0)
             continue;
         bool uni = true;
         for (unsigned k = 0; k < x->n_dst; k++)
@@ -225,54 +132,1122 @@ mark_uniform(struct ptx_run *r)
         if (uni)
             x->opclass = SIM_OPC_UNIFORM;
     }
+    for (uint32_t i = 0; i < n; i++) {
+        const struct xop *x = &r->x[i];
+        div_branch[i] = x->kind == XK_BRA && x->guard >= 0 && nonuni[x->guard];
+    }
     free(nonuni);
     free(divergent);
+}
+
+
+/* ---- analysis context ---------------------------------------------------- */
+
+struct lctx {
+    struct ptx_run *r;
+    const struct xop *x;         /* the decoded kernel (r->x) */
+    uint32_t n;                  /* instructions */
+    uint32_t n_ids;              /* register ids: predicates, 32-bit, 64-bit */
+    uint16_t *ndef;              /* per id: its static definitions (saturating) */
+    int32_t *def;                /* per id: the definition when there is one */
+    uint32_t *ustart, *use;      /* per id: the instructions reading it, use[ustart[id] ..] */
+    uint16_t *key;               /* per instruction: enum lower_key */
+    bool *absorbed;              /* per instruction: it absorbed a fused producer */
+    int32_t *lead;               /* per instruction: the merged load it belongs to, or -1 */
+    uint8_t *vbytes;             /* per leader: bytes per lane of the merged load */
+    uint8_t *body;               /* per instruction: the unrolled loop it is in (tag), or 0 */
+};
+
+/* The register id of slot s, or -1 for a constant or special register. */
+static int32_t
+sid(const struct lctx *L, const struct slot *s)
+{
+    const struct ptx_run *r = L->r;
+    switch (s->cls) {
+    case SC_PRED: return s->idx < r->nvarp ? (int32_t)s->idx : -1;
+    case SC_32: return s->idx < r->nvar32 ? (int32_t)(r->id32 + s->idx) : -1;
+    case SC_64: return s->idx < r->nvar64 ? (int32_t)(r->id64 + s->idx) : -1;
+    default: return -1;
+    }
+}
+
+/* Is slot s an immediate (or symbol address, or parameter value)? */
+static bool
+is_imm(const struct lctx *L, const struct slot *s)
+{
+    const struct ptx_run *r = L->r;
+    return (s->cls == SC_32 && s->idx >= r->nvar32 + SR_COUNT) ||
+           (s->cls == SC_64 && s->idx >= r->nvar64) || (s->cls == SC_PRED && s->idx >= r->nvarp);
+}
+
+/* The special register slot s names, or -1. */
+static int
+sreg_of(const struct lctx *L, const struct slot *s)
+{
+    const struct ptx_run *r = L->r;
+    if (s->cls == SC_32 && s->idx >= r->nvar32 && s->idx < r->nvar32 + SR_COUNT)
+        return (int)(s->idx - r->nvar32);
+    return -1;
+}
+
+static uint64_t
+imm_value(const struct lctx *L, const struct slot *s)
+{
+    const struct ptx_run *r = L->r;
+    if (s->cls == SC_32)
+        return r->const32[s->idx - r->nvar32 - SR_COUNT].u;
+    if (s->cls == SC_64)
+        return r->const64[s->idx - r->nvar64].u;
+    return 0;
+}
+
+static int32_t
+def1(const struct lctx *L, int32_t id)
+{
+    return id >= 0 && (uint32_t)id < L->n_ids && L->ndef[id] == 1 ? L->def[id] : -1;
+}
+
+static uint32_t
+n_uses(const struct lctx *L, int32_t id)
+{
+    return id >= 0 && (uint32_t)id < L->n_ids ? L->ustart[id + 1] - L->ustart[id] : 0;
+}
+
+static const uint32_t *
+uses(const struct lctx *L, int32_t id)
+{
+    return &L->use[L->ustart[id]];
+}
+
+/* The definition of the register in slot s when it has exactly one. */
+static int32_t
+def_of(const struct lctx *L, const struct slot *s)
+{
+    return def1(L, sid(L, s));
+}
+
+static void
+build_defuse(struct lctx *L)
+{
+    struct ptx_run *r = L->r;
+    L->n_ids = r->nvarp + r->nvar32 + r->nvar64;
+    uint32_t n = L->n_ids ? L->n_ids : 1;
+    L->ndef = xcalloc(n, sizeof *L->ndef);
+    L->def = xmalloc(n * sizeof *L->def);
+    L->ustart = xcalloc(n + 1, sizeof *L->ustart);
+    for (uint32_t i = 0; i < n; i++)
+        L->def[i] = -1;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < L->n; i++) {
+        const struct xop *x = &L->x[i];
+        for (unsigned k = 0; k < x->n_fdst; k++)
+            if (x->fdst[k] < L->n_ids) {
+                if (L->ndef[x->fdst[k]] < UINT16_MAX)
+                    L->ndef[x->fdst[k]]++;
+                L->def[x->fdst[k]] = (int32_t)i;
+            }
+        for (unsigned k = 0; k < x->n_fsrc; k++)
+            if (x->fsrc[k] < L->n_ids) {
+                L->ustart[x->fsrc[k] + 1]++;
+                total++;
+            }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        L->ustart[i + 1] += L->ustart[i];
+    L->use = xmalloc((total ? total : 1) * sizeof *L->use);
+    uint32_t *fill = xmalloc(n * sizeof *fill);
+    memcpy(fill, L->ustart, n * sizeof *fill);
+    for (uint32_t i = 0; i < L->n; i++) {
+        const struct xop *x = &L->x[i];
+        for (unsigned k = 0; k < x->n_fsrc; k++)
+            if (x->fsrc[k] < L->n_ids)
+                L->use[fill[x->fsrc[k]]++] = i;
+    }
+    free(fill);
+}
+
+/* ---- instruction predicates ---------------------------------------------- */
+
+static bool
+is_fp(unsigned t)
+{
+    return ptx_type_is_float(t);
+}
+
+static bool
+is_int(const struct xop *x, unsigned bytes)
+{
+    return !is_fp(x->type) && x->type != PT_PRED && ptx_type_bytes(x->type) == bytes;
+}
+
+static bool
+is_alu(const struct xop *x, unsigned op)
+{
+    return x->kind == XK_ALU && x->op == op;
+}
+
+static bool
+is_mem(const struct xop *x)
+{
+    return x->kind == XK_LD || x->kind == XK_ST || x->kind == XK_ATOM || x->kind == XK_RED;
+}
+
+/* Does instruction c read id only as an ordinary operand a or b (not as
+ * an address, a stored value or its guard)? */
+static bool
+reads_as_ab(const struct lctx *L, const struct xop *c, int32_t id)
+{
+    bool in_ab = sid(L, &c->a) == id || sid(L, &c->b) == id;
+    bool elsewhere = sid(L, &c->c) == id || sid(L, &c->e) == id || sid(L, &c->base) == id ||
+                     (c->guard >= 0 && (int32_t)c->guard == id);
+    return in_ab && !elsewhere && sid(L, &c->a) != sid(L, &c->b);
+}
+
+/* Is every reader of id a memory instruction using it only as its base? */
+static bool
+only_addresses(const struct lctx *L, int32_t id)
+{
+    uint32_t nu = n_uses(L, id);
+    if (nu == 0)
+        return false;
+    for (uint32_t k = 0; k < nu; k++) {
+        const struct xop *c = &L->x[uses(L, id)[k]];
+        if (!is_mem(c) || sid(L, &c->base) != id || sid(L, &c->v[0]) == id ||
+            sid(L, &c->v[1]) == id || sid(L, &c->b) == id || sid(L, &c->c) == id)
+            return false;
+    }
+    return true;
+}
+
+/* Can instruction c (a float operation) take id as an operand modifier? */
+static bool
+takes_fp_modifier(const struct lctx *L, const struct xop *c, int32_t id, unsigned type)
+{
+    if (c->kind != XK_ALU || c->type != type || sid(L, &c->d) == id)
+        return false;
+    switch (c->op) {
+    case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_MAD:
+    case PTXOP_SETP: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_LG2: case PTXOP_EX2:
+    case PTXOP_RCP: case PTXOP_SQRT: case PTXOP_RSQRT: case PTXOP_SIN: case PTXOP_COS:
+    case PTXOP_DIV:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Does the register in slot s hold a constant address (a chain of moves
+ * and adds of immediates)? */
+static bool
+static_address(const struct lctx *L, const struct slot *s, unsigned depth)
+{
+    if (s->cls == SC_NONE || is_imm(L, s))
+        return true;
+    int32_t d = def_of(L, s);
+    if (d < 0 || depth > 8)
+        return false;
+    const struct xop *x = &L->x[d];
+    if (x->kind != XK_ALU || x->guard >= 0)
+        return false;
+    switch (x->op) {
+    case PTXOP_MOV: case PTXOP_CVTA:
+        return static_address(L, &x->a, depth + 1);
+    case PTXOP_ADD: case PTXOP_SUB:
+        return static_address(L, &x->a, depth + 1) && static_address(L, &x->b, depth + 1);
+    default:
+        return false;
+    }
+}
+
+/* Does every local-memory access have a constant address (ptxas keeps
+ * such an array in registers)? */
+static bool
+local_in_registers(const struct lctx *L)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < L->n; i++) {
+        const struct xop *x = &L->x[i];
+        if (!is_mem(x) || x->space != PS_LOCAL)
+            continue;
+        if (x->kind != XK_LD && x->kind != XK_ST)
+            return false;
+        if (!static_address(L, &x->base, 0))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* Is instruction t (a branch target) a block that only returns? */
+static bool
+returns_only(const struct lctx *L, int32_t t)
+{
+    return t >= 0 && (uint32_t)t < L->n && L->x[t].kind == XK_EXIT && L->x[t].guard < 0;
+}
+
+/* Are both operands of x uniform registers?  A vector IMAD takes one
+ * uniform operand at most: ptxas makes such a product once, on the uniform
+ * datapath (UIMAD.WIDE in l2_bw), instead of fusing it into its readers. */
+static bool
+uniform_factors(const struct lctx *L, const struct xop *x)
+{
+    return x->opclass == SIM_OPC_UNIFORM && !is_imm(L, &x->a) && !is_imm(L, &x->b);
+}
+
+/* ---- folding: which instructions vanish into their readers ------------- */
+
+/* Producer p fuses into its single reader of kind `want`; the reader
+ * absorbs it. */
+static bool
+fuse_single(struct lctx *L, uint32_t p, bool (*want)(const struct lctx *, const struct xop *,
+                                                      int32_t))
+{
+    const struct xop *x = &L->x[p];
+    int32_t id = sid(L, &x->d);
+    if (id < 0 || x->guard >= 0 || L->absorbed[p] || def1(L, id) != (int32_t)p ||
+        n_uses(L, id) != 1 || x->n_fdst != 1)
+        return false;
+    uint32_t c = uses(L, id)[0];
+    if (c <= p || L->absorbed[c] || !want(L, &L->x[c], id) ||
+        (uniform_factors(L, x) && L->x[c].opclass != SIM_OPC_UNIFORM))
+        return false;
+    L->absorbed[c] = true;
+    L->key[p] = LK_SILENT;
+    return true;
+}
+
+/* A 32-bit add or subtract reading id: IMAD and IADD3 negate an operand,
+ * so a multiply or add fuses into either side of a subtract ... */
+static bool
+want_add32(const struct lctx *L, const struct xop *c, int32_t id)
+{
+    return (is_alu(c, PTXOP_ADD) || is_alu(c, PTXOP_SUB)) && is_int(c, 4) &&
+           !(c->flags & PF_CC) && reads_as_ab(L, c, id);
+}
+
+/* ... LEA adds its shifted operand: a shift fuses into an add, or into the
+ * subtrahend's other side */
+static bool
+want_lea32(const struct lctx *L, const struct xop *c, int32_t id)
+{
+    return want_add32(L, c, id) && !(is_alu(c, PTXOP_SUB) && sid(L, &c->b) == id);
+}
+
+static bool
+want_add64(const struct lctx *L, const struct xop *c, int32_t id)
+{
+    return is_alu(c, PTXOP_ADD) && is_int(c, 8) && !(c->flags & PF_CC) && reads_as_ab(L, c, id);
+}
+
+/* mul.wide (and a 64-bit mul.lo) fuses into every add.s64 that reads it:
+ * an IMAD.WIDE each (copy_bw recomputes 3 x stride in its loop). */
+static bool
+fuse_wide(struct lctx *L, uint32_t p)
+{
+    const struct xop *x = &L->x[p];
+    int32_t id = sid(L, &x->d);
+    uint32_t nu = n_uses(L, id);
+    if (id < 0 || x->guard >= 0 || def1(L, id) != (int32_t)p || nu == 0)
+        return false;
+    for (uint32_t k = 0; k < nu; k++) {
+        uint32_t c = uses(L, id)[k];
+        if (c <= p || L->absorbed[c] || !want_add64(L, &L->x[c], id) ||
+            (uniform_factors(L, x) && L->x[c].opclass != SIM_OPC_UNIFORM))
+            return false;
+    }
+    for (uint32_t k = 0; k < nu; k++)
+        L->absorbed[uses(L, id)[k]] = true;
+    L->key[p] = LK_SILENT;
+    return true;
+}
+
+/* Predicate logic read once by a branch's guard, a compare or a select. */
+static bool
+pred_folds(const struct lctx *L, uint32_t p)
+{
+    const struct xop *x = &L->x[p];
+    int32_t id = sid(L, &x->d);
+    if (id < 0 || x->guard >= 0 || n_uses(L, id) != 1)
+        return false;
+    const struct xop *c = &L->x[uses(L, id)[0]];
+    return (c->kind == XK_BRA && c->guard == id) || is_alu(c, PTXOP_SETP) ||
+           is_alu(c, PTXOP_SELP) || (c->kind == XK_ALU && c->type == PT_PRED);
+}
+
+static void
+fold(struct lctx *L, bool local_regs)
+{
+    for (uint32_t i = 0; i < L->n; i++) {
+        const struct xop *x = &L->x[i];
+        int32_t id = sid(L, &x->d);
+        if (is_mem(x) && x->space == PS_LOCAL && local_regs) {
+            L->key[i] = LK_SILENT;
+            continue;
+        }
+        if (x->kind != XK_ALU)
+            continue;
+        switch (x->op) {
+        case PTXOP_CVTA:
+            L->key[i] = LK_SILENT;
+            break;
+        case PTXOP_CVT:
+            /* truncations and same-size conversions take the low register;
+             * a 64-bit extension sets the high word (IMAD.MOV.U32 R, RZ,
+             * RZ, RZ or SHF.R.S32.HI: key_cvt) */
+            if (!is_fp(x->type) && !is_fp(x->type2) && ptx_type_bytes(x->type) >= 4 &&
+                ptx_type_bytes(x->type2) >= 4 &&
+                ptx_type_bytes(x->type) <= ptx_type_bytes(x->type2))
+                L->key[i] = LK_SILENT;
+            break;
+        case PTXOP_MOV:
+            if (x->type == PT_PRED || x->v[0].cls != SC_NONE ||
+                (id >= 0 && def1(L, id) == (int32_t)i && sid(L, &x->a) >= 0 && x->guard < 0))
+                L->key[i] = LK_SILENT;
+            else if (local_regs && id >= 0 && only_addresses(L, id))
+                L->key[i] = LK_SILENT;
+            break;
+        case PTXOP_NOT:
+            if (x->type == PT_PRED)
+                L->key[i] = LK_SILENT;
+            break;
+        case PTXOP_AND: case PTXOP_OR: case PTXOP_XOR:
+            if (x->type == PT_PRED && pred_folds(L, i))
+                L->key[i] = LK_SILENT;
+            break;
+        case PTXOP_ABS: case PTXOP_NEG: {
+            if (!is_fp(x->type) || id < 0 || x->guard >= 0 || n_uses(L, id) == 0 ||
+                def1(L, id) != (int32_t)i)
+                break;
+            bool ok = true;
+            for (uint32_t k = 0; k < n_uses(L, id) && ok; k++)
+                ok = takes_fp_modifier(L, &L->x[uses(L, id)[k]], id, x->type);
+            if (ok)
+                L->key[i] = LK_SILENT;
+            break;
+        }
+        case PTXOP_MUL:
+            if (x->flags & PF_WIDE)
+                fuse_wide(L, i);
+            else if (is_int(x, 4) && !(x->flags & PF_HI))
+                fuse_single(L, i, want_add32);
+            else if (is_int(x, 8) && !(x->flags & PF_HI))
+                fuse_wide(L, i);   /* recomputed at each add, as its IMAD.WIDE.U32 addend */
+            break;
+        case PTXOP_SHL:
+            if (is_imm(L, &x->b) && is_int(x, 4) && imm_value(L, &x->b) < 32)
+                fuse_single(L, i, want_lea32);
+            else if (is_imm(L, &x->b) && is_int(x, 8) && imm_value(L, &x->b) < 32 &&
+                     fuse_single(L, i, want_add64)) {
+                /* LEA.HI.X.SX32 sign-extends a 32-bit index on the way */
+                int32_t s = def_of(L, &x->a);
+                if (s >= 0 && is_alu(&L->x[s], PTXOP_CVT) && n_uses(L, sid(L, &x->a)) == 1 &&
+                    L->x[s].guard < 0)
+                    L->key[s] = LK_SILENT;
+            }
+            break;
+        case PTXOP_ADD: case PTXOP_SUB:
+            if (is_fp(x->type) || x->guard >= 0 || id < 0 || def1(L, id) != (int32_t)i)
+                break;
+            if ((is_imm(L, &x->a) || is_imm(L, &x->b)) && only_addresses(L, id))
+                L->key[i] = LK_SILENT;           /* the [R+imm] offset */
+            else if (is_int(x, 4) && !(x->flags & PF_CC))
+                fuse_single(L, i, want_add32);   /* IADD3 takes three inputs */
+            else if (is_int(x, 8) && is_alu(x, PTXOP_ADD) && !is_imm(L, &x->a) &&
+                     !is_imm(L, &x->b))
+                fuse_single(L, i, want_add64);   /* and two carries: IADD3, IADD3.X */
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* ---- choosing each instruction's expansion ------------------------------ */
+
+/* Is x (a 64-bit multiply) by a value whose high word is 0? */
+static bool
+mul64_narrow(const struct lctx *L, const struct xop *x)
+{
+    return (is_imm(L, &x->a) && imm_value(L, &x->a) >> 32 == 0) ||
+           (is_imm(L, &x->b) && imm_value(L, &x->b) >> 32 == 0);
+}
+
+/* Does slot s stay in a uniform register (a parameter, or a product of
+ * two uniform registers, which ptxas makes with UIMAD.WIDE: copy_f1_u1 and
+ * l2_bw add it with IADD3.X R, R, UR)?  Other uniform values often end up
+ * in vector registers (copy_f4_u4's stride). */
+static bool
+is_uniform(const struct lctx *L, const struct slot *s)
+{
+    int32_t d = def_of(L, s);
+    if (d < 0)
+        return false;
+    const struct xop *x = &L->x[d];
+    if (is_alu(x, PTXOP_CVTA) || (is_alu(x, PTXOP_MOV) && L->key[d] == LK_SILENT))
+        return is_uniform(L, &x->a);  /* what a folded conversion or copy passes on */
+    return x->kind == XK_PARAM ||
+           (is_alu(x, PTXOP_MUL) && (x->flags & PF_WIDE) && uniform_factors(L, x));
+}
+
+/* Did the producer of slot s fuse into its reader? */
+static bool
+fused_from(const struct lctx *L, const struct slot *s, unsigned op)
+{
+    int32_t d = def_of(L, s);
+    return d >= 0 && L->key[d] == LK_SILENT && is_alu(&L->x[d], op);
+}
+
+/* Did 64-bit add x absorb another add (three inputs)? */
+static bool
+absorbed_add(const struct lctx *L, const struct xop *x)
+{
+    return fused_from(L, &x->a, PTXOP_ADD) || fused_from(L, &x->b, PTXOP_ADD);
+}
+
+static unsigned
+key_int_add(const struct lctx *L, const struct xop *x)
+{
+    if (is_int(x, 8)) {
+        if (fused_from(L, &x->a, PTXOP_MUL) || fused_from(L, &x->b, PTXOP_MUL)) {
+            int32_t m = fused_from(L, &x->a, PTXOP_MUL) ? def_of(L, &x->a) : def_of(L, &x->b);
+            if (L->x[m].flags & PF_WIDE) {
+                int32_t d = sid(L, &x->d);
+                return d >= 0 && L->ndef[d] > 1 ? LK_IMADWIDEC : LK_IMADWIDE;
+            }
+            bool imm = is_imm(L, &x->a) || is_imm(L, &x->b);     /* the addend */
+            if (mul64_narrow(L, &L->x[m]))
+                return imm ? LK_IMUL64I : LK_IMUL64;
+            return imm ? LK_IMUL64FI : LK_IMUL64F;
+        }
+        if (fused_from(L, &x->a, PTXOP_SHL) || fused_from(L, &x->b, PTXOP_SHL))
+            return LK_LEA64;
+        if (x->opclass != SIM_OPC_UNIFORM && (is_uniform(L, &x->a) || is_uniform(L, &x->b) ||
+                                              is_imm(L, &x->a) || is_imm(L, &x->b) ||
+                                              absorbed_add(L, x)))
+            return LK_IADD64U;          /* IMAD.X cannot add these; three inputs need IADD3.X */
+        return LK_IADD64;
+    }
+    if (fused_from(L, &x->a, PTXOP_MUL) || fused_from(L, &x->b, PTXOP_MUL))
+        return LK_IMAD;
+    if (fused_from(L, &x->a, PTXOP_SHL) || fused_from(L, &x->b, PTXOP_SHL))
+        return LK_LEA;
+    if (is_imm(L, &x->a) || is_imm(L, &x->b))
+        return LK_IADDI;
+    return LK_IADD;
+}
+
+static unsigned
+key_cvt(const struct xop *x)
+{
+    unsigned d = x->type, s = x->type2, db = ptx_type_bytes(d), sb = ptx_type_bytes(s);
+    bool fd = is_fp(d), fs = is_fp(s);
+    if (!fd && !fs) {
+        if (db == 8 && sb == 4)
+            return ptx_type_is_signed(s) ? LK_SXT64 : LK_ZEXT;   /* the high word */
+        return LK_IEXT;
+    }
+    if (fd && !fs) {
+        if (d == PT_F32 && sb <= 4)
+            return LK_I2FP;
+        return d == PT_F16 || d == PT_BF16 ? LK_I2F : LK_I2F;
+    }
+    if (!fd && fs)
+        return LK_F2I;
+    if (d == s)
+        return d == PT_F32 ? LK_FRND : LK_F2F;
+    if ((d == PT_F16 || d == PT_BF16) && s == PT_F32)
+        return LK_F2FP;
+    if (d == PT_F32 && (s == PT_F16 || s == PT_BF16))
+        return LK_H2F;
+    return LK_F2F;
+}
+
+static unsigned
+key_mem(const struct xop *x)
+{
+    bool ld = x->kind == XK_LD;
+    switch (x->kind) {
+    case XK_LD: case XK_ST:
+        switch (x->space) {
+        case PS_GLOBAL: return ld ? LK_LDG : LK_STG;
+        case PS_SHARED: return ld ? LK_LDS : LK_STS;
+        case PS_LOCAL: return ld ? LK_LDL : LK_STL;
+        case PS_CONST: return ld ? LK_LDCM : LK_ST;
+        default: return ld ? LK_LD : LK_ST;
+        }
+    case XK_ATOM:
+        return x->space == PS_GLOBAL ? LK_ATOMG : x->space == PS_SHARED ? LK_ATOMS : LK_ATOM;
+    default:
+        return x->space == PS_GLOBAL ? LK_REDG : x->space == PS_SHARED ? LK_ATOMS : LK_RED;
+    }
+}
+
+static unsigned
+key_fp(const struct xop *x, unsigned k32, unsigned k64, unsigned k16)
+{
+    return x->type == PT_F64 ? k64 : x->type == PT_F32 ? k32 : k16;
+}
+
+static unsigned
+key_alu(const struct lctx *L, const struct xop *x)
+{
+    unsigned t = x->type;
+    bool fp = is_fp(t), i64 = is_int(x, 8), approx = (x->flags & PF_APPROX) != 0;
+    switch (x->op) {
+    case PTXOP_MOV: {
+        int sr = sreg_of(L, &x->a);
+        switch (sr) {
+        case -1: break;
+        case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: return LK_S2UR;
+        case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: case SR_NCTAID_X: case SR_NCTAID_Y:
+        case SR_NCTAID_Z: case SR_DYN_SMEM: case SR_TOTAL_SMEM: case SR_NWARPID:
+            return LK_SREGC;
+        default: return LK_S2R;
+        }
+        if (x->flags & PF_SHSYM)
+            return LK_SHADDR;
+        if (ptx_type_bytes(t) == 8 && !(is_imm(L, &x->a) && imm_value(L, &x->a) >> 32 == 0))
+            return LK_MOV64;
+        return is_imm(L, &x->a) ? LK_MOVI : LK_MOV;
+    }
+    case PTXOP_ADD: case PTXOP_SUB:
+        if (fp)
+            return key_fp(x, LK_FADD, LK_DADD, LK_HADD);
+        return key_int_add(L, x);
+    case PTXOP_ADDC: case PTXOP_SUBC:
+        return LK_IADD;
+    case PTXOP_MUL:
+        if (fp)
+            return key_fp(x, LK_FMUL, LK_DMUL, LK_HMUL);
+        if (x->flags & PF_WIDE)
+            return LK_IMADWIDE;
+        if (x->flags & PF_HI)
+            return LK_IMADHI;
+        if (i64)
+            return mul64_narrow(L, x) ? LK_IMUL64 : LK_IMUL64F;
+        return LK_IMAD;
+    case PTXOP_MAD: case PTXOP_FMA: case PTXOP_MADC:
+        if (fp)
+            return key_fp(x, LK_FFMA, LK_DFMA, LK_HFMA);
+        if (x->flags & PF_WIDE)
+            return LK_IMADWIDE;
+        if (x->flags & PF_HI)
+            return LK_IMADHI;
+        return i64 ? LK_IMUL64 : LK_IMAD;
+    case PTXOP_MUL24: case PTXOP_MAD24:
+        return LK_IMAD;
+    case PTXOP_SAD:
+        return LK_ISAD;
+    case PTXOP_DIV: case PTXOP_REM:
+        if (t == PT_F32)
+            return (approx || (x->flags & PF_FULL)) ? LK_DIVAPPROX : LK_DIVRN;
+        if (t == PT_F64)
+            return LK_DRCP;
+        if (i64)
+            return LK_IDIV64;
+        return ptx_type_is_signed(t) ? LK_IDIVS : LK_IDIV;
+    case PTXOP_RCP:
+        if (approx)
+            return LK_MUFU;
+        return t == PT_F64 ? LK_DRCP : LK_RCPRN;
+    case PTXOP_SQRT:
+        if (approx)
+            return LK_MUFU;
+        return t == PT_F64 ? LK_DSQRT : LK_SQRTRN;
+    case PTXOP_RSQRT: case PTXOP_LG2: case PTXOP_TANH:
+        return LK_MUFU;
+    case PTXOP_EX2:
+        return (x->flags & PF_FTZ) || t != PT_F32 ? LK_EX2FTZ : LK_EX2;
+    case PTXOP_SIN:
+        return LK_SIN;
+    case PTXOP_COS:
+        return LK_COS;
+    case PTXOP_ABS: case PTXOP_NEG:
+        if (fp)
+            return t == PT_F64 ? LK_DADD : LK_FABS;
+        if (i64)
+            return LK_IADD64;
+        return x->op == PTXOP_ABS ? LK_IABS : LK_INEG;
+    case PTXOP_MIN: case PTXOP_MAX:
+        if (fp)
+            return key_fp(x, LK_FMNMX, LK_DMNMX, LK_HADD);
+        return i64 ? LK_IMNMX64 : LK_IMNMX;
+    case PTXOP_AND: case PTXOP_OR: case PTXOP_XOR: case PTXOP_NOT: case PTXOP_CNOT:
+    case PTXOP_LOP3:
+        if (t == PT_PRED)
+            return LK_PLOP;
+        if (i64 && !((is_imm(L, &x->a) && imm_value(L, &x->a) >> 32 == 0) ||
+                     (is_imm(L, &x->b) && imm_value(L, &x->b) >> 32 == 0)))
+            return LK_LOP64;
+        return LK_LOP;
+    case PTXOP_SHL: case PTXOP_SHR:
+        if (i64) {
+            if (is_imm(L, &x->b) && imm_value(L, &x->b) >= 32)
+                return LK_SHF64H;
+            return x->op == PTXOP_SHL ? LK_SHF64 : LK_SHR64;
+        }
+        return x->op == PTXOP_SHL ? LK_SHL : LK_SHR;
+    case PTXOP_SHF:
+        return LK_SHF;
+    case PTXOP_SETP: case PTXOP_SET: case PTXOP_TESTP:
+        if (fp)
+            return key_fp(x, LK_FSETP, LK_DSETP, LK_HSETP);
+        return i64 || x->op == PTXOP_SET ? LK_ISETP64 : LK_ISETP;
+    case PTXOP_SELP: case PTXOP_SLCT:
+        if (ptx_type_bytes(t) == 8)
+            return LK_SEL64;
+        return fp ? LK_FSEL : LK_SEL;
+    case PTXOP_COPYSIGN:
+        return LK_LOP;
+    case PTXOP_CVT:
+        return key_cvt(x);
+    case PTXOP_CVTA:
+        return LK_SILENT;
+    case PTXOP_POPC:
+        return LK_POPC;
+    case PTXOP_CLZ:
+        return LK_CLZ;
+    case PTXOP_BFIND:
+        return LK_FLO;
+    case PTXOP_BREV:
+        return LK_BREV;
+    case PTXOP_PRMT:
+        return LK_PRMT;
+    case PTXOP_BFE:
+        return LK_BFE;
+    case PTXOP_BFI:
+        return LK_BFI;
+    default:
+        return LK_IADD;
+    }
+}
+
+static unsigned
+key_of(const struct lctx *L, uint32_t i)
+{
+    const struct xop *x = &L->x[i];
+    switch (x->kind) {
+    case XK_ALU: return key_alu(L, x);
+    case XK_PARAM: return LK_PARAM;
+    case XK_MOVE_CLOCK: return LK_CLOCK;
+    case XK_ATOM:
+        if (n_uses(L, sid(L, &x->d)) == 0)   /* the result is not read: a reduction */
+            return x->space == PS_GLOBAL ? LK_REDG : x->space == PS_SHARED ? LK_ATOMS : LK_RED;
+        return key_mem(x);
+    case XK_LD: case XK_ST: case XK_RED: return key_mem(x);
+    case XK_BRA:
+        if (returns_only(L, x->target))
+            return LK_EXIT;
+        if (x->guard < 0 && i > 0 && L->x[i - 1].kind == XK_BRA && L->x[i - 1].guard >= 0 &&
+            L->x[i - 1].target == (int32_t)i + 1)
+            return LK_SILENT;          /* @p bra L; bra M; L: is @!p bra M */
+        return LK_BRA;
+    case XK_EXIT: return LK_EXIT;
+    case XK_BAR: return LK_BAR;
+    case XK_NOP:
+        if (x->op == PTXOP_NANOSLEEP)
+            return LK_NANOSLEEP;
+        return (x->flags & PF_WARPSYNC) ? LK_WARPSYNC : LK_MEMBAR;
+    case XK_SHFL: return LK_SHFL;
+    case XK_VOTE: case XK_ACTIVEMASK: return LK_VOTE;
+    default: return LK_IADD;
+    }
+}
+
+/* ---- if-conversion ----------------------------------------------------------- */
+
+/* ptxas turns a short forward branch over straight-line code into
+ * predication: the skipped instructions issue for the whole warp with
+ * the branch's condition as their guard, and the branch disappears (the
+ * reduction's `@!P0 LDS ...` in traces_src_reduce.sass; hotspot and ftest
+ * have runs of 1 to 6 such instructions, knn's sqrt slow path 9).  Regions
+ * of at most IFCONV_MAX operations, with no branch, barrier, fence, clock
+ * read or guarded instruction inside and no label other than the end,
+ * are converted: the branch stays in the PTX (it executes, silent) but no
+ * longer jumps; each skipped instruction takes the inverted condition as
+ * its guard, so the lanes that jumped still do not execute it. */
+#define IFCONV_MAX 8
+
+static void
+if_convert(struct lctx *L, struct ptx_run *r)
+{
+    bool *label = xcalloc(L->n + 1, sizeof *label);
+    for (uint32_t i = 0; i < L->n; i++) {
+        const struct xop *x = &L->x[i];
+        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target <= L->n)
+            label[x->target] = true;
+    }
+    for (uint32_t i = 0; i < L->n; i++) {
+        struct xop *b = &r->x[i];
+        if (b->kind != XK_BRA || b->guard < 0 || L->key[i] != LK_BRA || b->target <= (int32_t)i + 1)
+            continue;
+        uint32_t t = (uint32_t)b->target, ops = 0;
+        bool ok = true;
+        for (uint32_t j = i + 1; j < t && ok; j++) {
+            const struct xop *x = &L->x[j];
+            ok = !label[j] && x->guard < 0 && x->kind != XK_BRA && x->kind != XK_EXIT &&
+                 x->kind != XK_BAR && x->kind != XK_NOP && x->kind != XK_MOVE_CLOCK &&
+                 L->lead[j] < 0 && !ptx_lower_emit_control(L->key[j]);
+            ops += L->key[j] == LK_SILENT ? 0 : ptx_lower_emit_count(L->key[j]);
+        }
+        if (!ok || ops == 0 || ops > IFCONV_MAX)
+            continue;
+        for (uint32_t j = i + 1; j < t; j++) {
+            struct xop *x = &r->x[j];
+            x->guard = b->guard;
+            x->guard_neg = (uint8_t)!b->guard_neg;
+            if (x->n_src < SIM_MAX_SRC)
+                x->src[x->n_src++] = (uint16_t)b->guard;   /* predicate ids are their slots */
+            if (x->n_fsrc < SIM_MAX_SRC)
+                x->fsrc[x->n_fsrc++] = (uint16_t)b->guard;
+        }
+        b->kind = XK_NOP;            /* executes as nothing: the lanes stay together */
+        b->target = b->reconv = -1;
+        L->key[i] = LK_SILENT;
+    }
+    free(label);
+}
+
+/* ---- unrolled loops ----------------------------------------------------------- */
+
+/* ptxas unrolls a small counted loop PTX_UNROLL times (with a remainder
+ * loop): the SASS of spin's LCG loop steps its counter by 16 where the PTX
+ * steps it by 4.  A loop qualifies when it is one basic block of at most
+ * UNROLL_BODY operations ending in a branch back to its first
+ * instruction, that instruction carries no .pragma "nounroll", and the
+ * branch's predicate is a compare of a counter the body steps by an
+ * immediate with an immediate or a value the body does not write.  Its
+ * counter step, compare and branch are marked; the executor issues them
+ * once per PTX_UNROLL iterations (ptx_exec.c).  matrix_mul's loop (84
+ * operations) and the grid-stride copies (a stride in a register) are not
+ * unrolled, and are not here. */
+#define UNROLL_BODY 16
+
+static bool
+writes_in(const struct lctx *L, int32_t id, uint32_t lo, uint32_t hi, uint32_t *count,
+          uint32_t *where)
+{
+    *count = 0;
+    for (uint32_t j = lo; j <= hi; j++)
+        for (unsigned k = 0; k < L->x[j].n_fdst; k++)
+            if ((int32_t)L->x[j].fdst[k] == id) {
+                (*count)++;
+                *where = j;
+            }
+    return *count != 0;
+}
+
+static void
+mark_unrolled(struct lctx *L, struct ptx_run *r)
+{
+    for (uint32_t e = 0; e < L->n && r->n_unroll < 255; e++) {
+        struct xop *b = &r->x[e];
+        if (b->kind != XK_BRA || b->guard < 0 || L->key[e] != LK_BRA || b->target < 0 ||
+            (uint32_t)b->target >= e || (r->x[b->target].flags & PF_NOUNROLL))
+            continue;
+        uint32_t h = (uint32_t)b->target, ops = 0, n, s = 0, c_at = 0;
+        bool ok = true;
+        for (uint32_t j = h; j < e && ok; j++) {
+            const struct xop *x = &L->x[j];
+            ok = x->kind != XK_BRA && x->kind != XK_EXIT && x->kind != XK_BAR &&
+                 x->kind != XK_NOP && x->kind != XK_MOVE_CLOCK;
+            ops += L->key[j] == LK_SILENT ? 0 : ptx_lower_emit_count(L->key[j]);
+        }
+        for (uint32_t j = 0; j < L->n && ok; j++)   /* one block: no label inside */
+            ok = !(L->x[j].kind == XK_BRA && L->x[j].target > (int32_t)h &&
+                   L->x[j].target <= (int32_t)e);
+        if (!ok || ops > UNROLL_BODY)
+            continue;
+        /* the compare feeding the branch */
+        if (!writes_in(L, b->guard, h, e - 1, &n, &s) || n != 1)
+            continue;
+        const struct xop *cmp = &L->x[s];
+        if (!is_alu(cmp, PTXOP_SETP) || is_fp(cmp->type) || cmp->guard >= 0)
+            continue;
+        int32_t ca = sid(L, &cmp->a), cb = sid(L, &cmp->b), ctr = -1;
+        for (int side = 0; side < 2 && ctr < 0; side++) {
+            int32_t c = side ? cb : ca, o = side ? ca : cb;
+            const struct slot *os = side ? &cmp->a : &cmp->b;
+            uint32_t nw;
+            if (c < 0 || (!is_imm(L, os) && o >= 0 && writes_in(L, o, h, e, &nw, &c_at)))
+                continue;
+            if (!writes_in(L, c, h, e, &nw, &c_at) || nw != 1)
+                continue;
+            const struct xop *st = &L->x[c_at];
+            if ((is_alu(st, PTXOP_ADD) || is_alu(st, PTXOP_SUB)) && !is_fp(st->type) &&
+                st->guard < 0 && (is_imm(L, &st->a) || is_imm(L, &st->b)) &&
+                (sid(L, &st->a) == c || sid(L, &st->b) == c))
+                ctr = c;
+        }
+        if (ctr < 0)
+            continue;
+        uint8_t tag = (uint8_t)++r->n_unroll;
+        b->unroll = tag;
+        r->x[s].unroll = tag;
+        r->x[c_at].unroll = tag;
+        for (uint32_t j = h; j < e; j++)
+            L->body[j] = tag;
+    }
+}
+
+/* ---- merged loads ---------------------------------------------------------- */
+
+/* Known alignment (a power of two, at most 16) of the value of slot s. */
+static unsigned
+align_of(const struct lctx *L, const struct slot *s, unsigned depth)
+{
+    if (s->cls == SC_NONE)
+        return 16;
+    if (is_imm(L, s)) {
+        uint64_t v = imm_value(L, s);
+        unsigned a = 16;
+        while (a > 1 && v % a != 0)
+            a /= 2;
+        return a;
+    }
+    int32_t d = def_of(L, s);
+    if (d < 0 || depth > 8)
+        return 1;
+    const struct xop *x = &L->x[d];
+    if (x->kind == XK_PARAM)
+        return 1;                    /* a pointer argument: ptxas knows no alignment */
+    if (x->kind != XK_ALU || x->guard >= 0)
+        return 1;
+    unsigned a = align_of(L, &x->a, depth + 1), b;
+    switch (x->op) {
+    case PTXOP_MOV: case PTXOP_CVTA: case PTXOP_CVT:
+        return a;
+    case PTXOP_ADD: case PTXOP_SUB:
+        b = align_of(L, &x->b, depth + 1);
+        return a < b ? a : b;
+    case PTXOP_MUL: case PTXOP_SHL:
+        if (!is_imm(L, &x->b))
+            return a;
+        b = x->op == PTXOP_SHL ? (imm_value(L, &x->b) >= 4 ? 16 : 1u << imm_value(L, &x->b))
+                               : align_of(L, &x->b, depth + 1);
+        return a * b > 16 ? 16 : a * b;
+    case PTXOP_MAD:
+        b = align_of(L, &x->b, depth + 1);
+        a = a * b > 16 ? 16 : a * b;
+        b = align_of(L, &x->c, depth + 1);
+        return a < b ? a : b;
+    default:
+        return 1;
+    }
+}
+
+/* Merge runs of scalar 4- or 8-byte loads from one base register at
+ * consecutive offsets, within a basic block with no store or barrier
+ * between, into vector loads of 8 or 16 bytes where the address is
+ * aligned to the vector (ptxas does; the shared loads of matrix_mul's
+ * rows become LDS.128). */
+static void
+merge_loads(struct lctx *L)
+{
+    for (uint32_t i = 0; i < L->n; i++) {
+        const struct xop *x = &L->x[i];
+        if (x->kind != XK_LD || x->vec != 1 || L->lead[i] >= 0 || L->key[i] == LK_SILENT ||
+            (x->space != PS_SHARED && x->space != PS_GLOBAL) || x->guard >= 0)
+            continue;
+        unsigned eb = ptx_type_bytes(x->type);
+        if (eb != 4 && eb != 8)
+            continue;
+        int32_t base = sid(L, &x->base);
+        unsigned want = 16 / eb, got = 1;
+        uint32_t members[4] = { i };
+        for (uint32_t j = i + 1; j < L->n && got < want; j++) {
+            const struct xop *y = &L->x[j];
+            if (y->kind == XK_BRA || y->kind == XK_EXIT || y->kind == XK_BAR ||
+                y->kind == XK_NOP || y->kind == XK_ST || y->kind == XK_ATOM ||
+                y->kind == XK_RED)
+                break;
+            bool writes_base = false;
+            for (unsigned k = 0; k < y->n_fdst; k++)
+                writes_base = writes_base || (int32_t)y->fdst[k] == base;
+            if (y->kind == XK_LD && y->vec == 1 && y->space == x->space && y->guard < 0 &&
+                y->type == x->type && sid(L, &y->base) == base &&
+                y->base.cls == x->base.cls && L->lead[j] < 0 &&
+                y->off == x->off + (int64_t)(got * eb))
+                members[got++] = j;
+            if (writes_base)
+                break;
+        }
+        while (got > 1 && (got & (got - 1)) != 0)
+            got--;
+        if (got < 2)
+            continue;
+        unsigned bytes = got * eb;
+        if (align_of(L, &x->base, 0) < bytes || x->off % (int64_t)bytes != 0)
+            continue;
+        L->vbytes[i] = (uint8_t)bytes;
+        for (unsigned k = 1; k < got; k++) {
+            L->lead[members[k]] = (int32_t)i;
+            L->key[members[k]] = LK_SILENT;
+        }
+        L->lead[i] = (int32_t)i;
+    }
+}
+
+/* The timing sources of every instruction: a register whose one
+ * definition was folded away stands for that definition's own sources
+ * (whoever reads a cvta's result waits for the pointer it converted). */
+static void
+forward_sources(struct lctx *L, struct xop *x)
+{
+    for (uint32_t i = 0; i < L->n; i++) {
+        struct xop *c = &x[i];
+        uint16_t src[SIM_MAX_SRC];
+        uint8_t n = 0;
+        for (unsigned k = 0; k < c->n_src; k++) {
+            int32_t d = def1(L, c->src[k]);
+            if (d >= 0 && (uint32_t)d < i && L->key[d] == LK_SILENT && L->lead[d] < 0)
+                for (unsigned j = 0; j < x[d].n_src; j++)
+                    ptx_lower_emit_add_id(src, &n, SIM_MAX_SRC, x[d].src[j]);
+            else
+                ptx_lower_emit_add_id(src, &n, SIM_MAX_SRC, c->src[k]);
+        }
+        memcpy(c->src, src, sizeof src);
+        c->n_src = n;
+    }
 }
 
 int
 ptx_lower(struct ptx_run *r, struct sim_error *err)
 {
-    uint32_t extra = 0, top = r->npred + r->nvar32 + r->nvar64;
-    mark_uniform(r);
-    for (uint32_t i = 0; i < r->n_x; i++)
-        extra += ptx_lower_count(&r->x[i]) - 1;
-    if (extra == 0)
-        return SIM_OK;
+    struct lctx L;
+    memset(&L, 0, sizeof L);
+    L.r = r;
+    L.n = r->n_x;
+    uint32_t top = r->nvarp + r->nvar32 + r->nvar64;
     if (top > PTX_TMP_BASE)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s: kernel %s has %u registers; the "
                              "lowering to SASS operations needs fewer than %u", r->m->path,
                              r->k->name, top, PTX_TMP_BASE);
-    uint32_t nx = r->n_x + extra, tmp = 0;
-    struct xop *x = xcalloc(nx, sizeof *x);
-    int32_t *map = xmalloc((r->n_x + 1) * sizeof *map);
-    uint32_t j = 0;
+    bool *div_branch = xcalloc(r->n_x ? r->n_x : 1, sizeof *div_branch);
+    mark_uniform(r, div_branch);
     for (uint32_t i = 0; i < r->n_x; i++) {
+        struct xop *x = &r->x[i];
+        x->n_fdst = x->n_dst;
+        x->n_fsrc = x->n_src;
+        memcpy(x->fdst, x->dst, sizeof x->fdst);
+        memcpy(x->fsrc, x->src, sizeof x->fsrc);
+    }
+    L.x = r->x;
+    build_defuse(&L);
+    uint32_t n = L.n ? L.n : 1;
+    L.key = xcalloc(n, sizeof *L.key);
+    L.absorbed = xcalloc(n, sizeof *L.absorbed);
+    L.lead = xmalloc(n * sizeof *L.lead);
+    L.vbytes = xcalloc(n, sizeof *L.vbytes);
+    L.body = xcalloc(n, sizeof *L.body);
+    for (uint32_t i = 0; i < L.n; i++) {
+        L.lead[i] = -1;
+        L.key[i] = LK_COUNT;                 /* not decided */
+    }
+    /* local arrays: in registers when ptxas reports no stack frame, else
+     * when every access has a constant address (its rule for them) */
+    bool local_regs = r->ptxas_stack == 0 ? true :
+                      r->ptxas_stack > 0 ? false : local_in_registers(&L);
+    fold(&L, local_regs);
+    for (uint32_t i = 0; i < L.n; i++)
+        if (L.key[i] == LK_COUNT)
+            L.key[i] = (uint16_t)key_of(&L, i);
+    merge_loads(&L);
+    if_convert(&L, r);
+    mark_unrolled(&L, r);
+    /* Divergence regions: a branch on a predicate that may differ between
+     * the lanes of a warp gets a BSSY before it and a BSYNC where its paths
+     * reconverge, unless they reconverge only to return (the SASS of
+     * copy_bw and l2_bw: BSSY before the first loop's guard, BSYNC at its
+     * exit; none around the last loop) -- one pair per reconvergence point,
+     * the BSSY before its first branch. */
+    bool *ssy_before = xcalloc(n + 1, sizeof *ssy_before);
+    bool *sync_at = xcalloc(n + 1, sizeof *sync_at);
+    for (uint32_t i = 0; i < L.n; i++) {
+        const struct xop *x = &r->x[i];
+        int32_t R = x->reconv;
+        if (!div_branch[i] || L.key[i] != LK_BRA || R < 0 || (uint32_t)R >= L.n ||
+            returns_only(&L, R) || sync_at[R])
+            continue;
+        sync_at[R] = true;
+        ssy_before[i] = true;
+    }
+    /* a merged load's leader writes its members' registers */
+    for (uint32_t i = 0; i < L.n; i++) {
+        struct xop *x = &r->x[i];
+        if (L.lead[i] >= 0 && L.lead[i] != (int32_t)i) {
+            struct xop *ld = &r->x[L.lead[i]];
+            for (unsigned k = 0; k < x->n_dst; k++)
+                ptx_lower_emit_add_id(ld->dst, &ld->n_dst, SIM_MAX_DST, x->dst[k]);
+        }
+        if (L.lead[i] == (int32_t)i)
+            x->vbytes = L.vbytes[i];
+    }
+    forward_sources(&L, r->x);
+
+    /* the new instruction list */
+    bool global = false;
+    uint32_t total = 2;
+    for (uint32_t i = 0; i < L.n; i++) {
+        total += (L.key[i] == LK_SILENT ? 1 : ptx_lower_emit_count(L.key[i])) + sync_at[i] + ssy_before[i];
+        global = global || (is_mem(&r->x[i]) && (r->x[i].space == PS_GLOBAL ||
+                                                   r->x[i].space == PS_GENERIC));
+    }
+    struct lower_emit B = { r, xcalloc(total, sizeof(struct xop)), 0, 0, { 0, 0, 0 }, err };
+    int32_t *map = xmalloc((L.n + 1) * sizeof *map);
+    int rc = ptx_lower_emit_standalone(&B, LK_PROLOGUE);
+    B.out[0].ctl = XC_ENTRY;
+    if (rc == SIM_OK && global)
+        rc = ptx_lower_emit_standalone(&B, LK_GDESC);
+    for (uint32_t i = 0; i < L.n && rc == SIM_OK; i++) {
         const struct xop *o = &r->x[i];
-        unsigned first, k = key_of(o), n = k == LK_NONE ? 0 : rows_of(k, &first);
-        map[i] = (int32_t)j;
-        if (n == 0) {
-            x[j++] = *o;
+        if (i == 0 || o->kind == XK_BRA || r->x[i - 1].kind == XK_BRA ||
+            r->x[i - 1].kind == XK_EXIT)
+            ptx_lower_emit_block(&B);     /* a new basic block (roughly) */
+        map[i] = (int32_t)B.n;
+        if (sync_at[i] && rc == SIM_OK)
+            rc = ptx_lower_emit_standalone(&B, LK_SYNC);
+        if (ssy_before[i] && rc == SIM_OK)
+            rc = ptx_lower_emit_standalone(&B, LK_SSY);
+        if (rc != SIM_OK)
+            break;
+        if (L.key[i] == LK_SILENT) {
+            struct xop *out = &B.out[B.n++];
+            *out = *o;
+            out->silent = true;
+            out->n_dst = out->n_src = 0;
             continue;
         }
-        struct temps t;
-        t.t0 = (uint16_t)(PTX_TMP_BASE + tmp++ % PTX_TMP_COUNT);
-        t.t1 = (uint16_t)(PTX_TMP_BASE + tmp++ % PTX_TMP_COUNT);
-        t.p0 = (uint16_t)(PTX_TMP_BASE + tmp++ % PTX_TMP_COUNT);
-        bool guarded = o->guard >= 0;
-        uint16_t gid = guarded ? (uint16_t)o->guard : 0;   /* predicate ids are their slots */
-        for (unsigned q = 0; q < n; q++)
-            build(&rows[first + q], o, &t, gid, guarded, &x[j++]);
+        rc = ptx_lower_emit_key(&B, o, L.key[i], L.body[i]);
     }
-    map[r->n_x] = (int32_t)nx;
-    for (uint32_t i = 0; i < nx; i++) {
-        if (x[i].target >= 0 && (uint32_t)x[i].target <= r->n_x)
-            x[i].target = map[x[i].target];
-        if (x[i].reconv >= 0 && (uint32_t)x[i].reconv <= r->n_x)
-            x[i].reconv = map[x[i].reconv];
+    map[L.n] = (int32_t)B.n;
+    /* a branch to the kernel's first instruction still skips the entry loads */
+    if (rc == SIM_OK) {
+        for (uint32_t i = 0; i < B.n; i++) {
+            struct xop *x = &B.out[i];
+            if (x->target >= 0 && (uint32_t)x->target <= L.n)
+                x->target = map[x->target];
+            if (x->reconv >= 0 && (uint32_t)x->reconv <= L.n)
+                x->reconv = map[x->reconv];
+        }
+        free(r->x);
+        r->x = B.out;
+        r->n_x = B.n;
+    } else {
+        free(B.out);
     }
     free(map);
-    free(r->x);
-    r->x = x;
-    r->n_x = nx;
-    return SIM_OK;
+    free(div_branch);
+    free(ssy_before);
+    free(sync_at);
+    free(L.ndef);
+    free(L.def);
+    free(L.ustart);
+    free(L.use);
+    free(L.key);
+    free(L.absorbed);
+    free(L.lead);
+    free(L.vbytes);
+    free(L.body);
+    return rc;
 }

@@ -1,15 +1,30 @@
 /*
- * ptx_lower.h - PTX instructions as the SASS operations ptxas emits for
- * them (private to frontend/ptx*.c).
+ * ptx_lower.h - a decoded PTX kernel as the SASS operations ptxas emits
+ * for it on sm_90 (private to frontend/ptx*.c).
  *
- * The timing model should see what the GPU runs.  Where ptxas turns one
- * PTX instruction into several SASS operations (ex2.approx.f32 into a
- * compare, two predicated multiplies around MUFU.EX2; sin.approx.f32 into
- * FMUL.RZ and MUFU.SIN; the table is frontend/ptx_lower_sm90.def),
- * ptx_lower() replaces its decoded instruction by one per operation: the
- * one that writes the PTX destination performs the PTX instruction, the
- * others (kind XK_TIMING) only take time, linked by temporary register ids
- * (PTX_TMP_BASE and up) so the model orders them as the GPU must.
+ * The timing model should see what the GPU runs, not what nvcc wrote.
+ * ptx_lower() rewrites the kernel's decoded instructions into the
+ * operations ptxas makes of them (the rules in ptx_lower.c, the
+ * expansions in ptx_lower_sm90.def, emitted by ptx_lower_emit.c):
+ *  - an instruction ptxas folds away (cvta, a register rename, a 64-bit
+ *    zero extension, an address offset, a multiply fused into an add, a
+ *    predicate operation fused into a compare or branch, a local array
+ *    that lives in registers) stays, marked silent: it executes, it issues
+ *    nothing, and whoever reads its result waits for its inputs instead;
+ *  - one that becomes several operations (64-bit integer arithmetic, the
+ *    IEEE divide, reciprocal and square root sequences, integer division)
+ *    becomes one operation per SASS instruction: the one that writes the
+ *    PTX destination performs the instruction, the others (kind
+ *    XK_TIMING) only take time, linked by temporary register ids
+ *    (PTX_TMP_BASE and up) so the model orders them as the GPU must;
+ *  - loads of consecutive words from one base ptxas merges into one
+ *    vector load (LDS.128): the first issues for all, the others are
+ *    silent;
+ *  - every kernel starts with the stack-pointer load, and the first
+ *    global access with the memory descriptor's.
+ * Each operation carries its SASS mnemonic (as its opcode name), the
+ * timing class of that mnemonic in the Hopper SASS table and its Nsight
+ * Compute pipe.  The functional results stay those of the PTX.
  */
 #ifndef SMSIM_FRONTEND_PTX_LOWER_H
 #define SMSIM_FRONTEND_PTX_LOWER_H
@@ -24,11 +39,7 @@
 
 /* Lower r->x for sm_90 (branch targets and reconvergence points are
  * renumbered).  Returns SIM_OK, or an error when the kernel's registers
- * reach the temporaries' ids. */
+ * reach the temporaries' ids or its mnemonic table is full. */
 int ptx_lower(struct ptx_run *r, struct sim_error *err);
-
-/* Operations the PTX instruction x becomes (1 when it is not expanded);
- * exposed for tests. */
-unsigned ptx_lower_count(const struct xop *x);
 
 #endif /* SMSIM_FRONTEND_PTX_LOWER_H */

@@ -125,6 +125,7 @@ struct parser {
     int32_t *shadow;             /* per register: the one its name hid, or -1 */
     uint32_t scope_mark[PTX_MAX_SCOPES]; /* k->n_regs when each open '{' began */
     unsigned depth;              /* open braces in the kernel body */
+    bool nounroll;               /* a .pragma "nounroll" applies to the next instruction */
 };
 
 static int
@@ -947,18 +948,10 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
 static int
 intern_mnem(struct parser *ps, const char *text, uint16_t *out)
 {
-    struct ptx_module *m = ps->m;
-    for (uint32_t i = 0; i < m->n_mnems; i++) {
-        if (strcmp(m->mnems[i], text) == 0) {
-            *out = (uint16_t)i;
-            return SIM_OK;
-        }
-    }
-    if (m->n_mnems >= 65535)
+    int i = ptx_module_mnem(ps->m, text);
+    if (i < 0)
         return perr(ps, "more than 65535 distinct instruction forms");
-    m->mnems = xrealloc(m->mnems, (m->n_mnems + 1) * sizeof *m->mnems);
-    m->mnems[m->n_mnems] = dup(text);
-    *out = (uint16_t)m->n_mnems++;
+    *out = (uint16_t)i;
     return SIM_OK;
 }
 
@@ -1091,6 +1084,9 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         k->ins = xrealloc(k->ins, (k->n_ins ? 2 * k->n_ins : 16) * sizeof *k->ins);
     if (k->n_ins >= 10000000)
         return perr(ps, "more than 10 million instructions in a kernel");
+    if (ps->nounroll)
+        ins.flags |= PF_NOUNROLL;
+    ps->nounroll = false;
     k->ins[k->n_ins++] = ins;
     return next(ps);
 }
@@ -1130,8 +1126,13 @@ parse_body(struct parser *ps)
                 SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_SHARED, false, &k->syms, &k->n_syms));
             } else if (strcmp(d, ".local") == 0) {
                 SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_LOCAL, false, &k->syms, &k->n_syms));
-            } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".pragma") == 0 ||
-                       strcmp(d, ".maxnreg") == 0 || strcmp(d, ".maxntid") == 0) {
+            } else if (strcmp(d, ".pragma") == 0) {
+                /* nvcc marks a loop it must not unroll: ptxas does not either */
+                if (ps->kind == TK_STRING && strcmp(ps->tok, "nounroll") == 0)
+                    ps->nounroll = true;
+                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+            } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".maxnreg") == 0 ||
+                       strcmp(d, ".maxntid") == 0) {
                 SIM_FORWARD_IF_ERROR(skip_statement(ps));
             } else {
                 return perr(ps, "unsupported directive '%s' in a kernel body", d);

@@ -38,7 +38,9 @@
 #include <string.h>
 
 #define KEY_CARRY SIM_MAX_REGS   /* key of the pseudo-register "carry flag" */
-#define MAX_OPS 16               /* operands an instruction reads or writes */
+#define MAX_OPS 24               /* operands an instruction reads or writes */
+#define SYNC_DRAIN 3             /* a BSYNC issues 3 cycles after the fast path's last result
+                                    is written (the FFMA before every BSYNC stalls 4 + 3) */
 
 struct edge {
     uint32_t to;
@@ -48,6 +50,8 @@ struct edge {
 
 struct node {
     uint32_t first;              /* first outgoing edge, or UINT32_MAX */
+    uint32_t rend;               /* an expansion's branch: the last node of the path it skips
+                                    to (its BSYNC), else the node itself */
     uint32_t npred;              /* predecessors not yet scheduled */
     uint32_t height;             /* longest latency-weighted path to the block's end */
     uint32_t ready;              /* earliest cycle its operands allow */
@@ -64,8 +68,8 @@ struct node {
  * pipe with IMAD.IADD / IMAD.MOV on the FMA pipe (the iadd ILP=128 loop
  * runs at 1.18 cycles an add); compares (SP_ALU) have only the ALU. */
 enum sched_pipe { SP_FMA, SP_ALU, SP_INT, SP_IMAD, SP_FP64, SP_MUFU, SP_LSU, SP_OTHER,
-                  SP_COUNT };
-static const uint8_t pipe_interval[SP_COUNT] = { 1, 2, 1, 2, 2, 8, 1, 1 };
+                  SP_NONE, SP_COUNT };
+static const uint8_t pipe_interval[SP_COUNT] = { 1, 2, 1, 2, 2, 8, 1, 1, 0 };
 
 /* Per-key (register) state while a block's edges are built. */
 struct keyst {
@@ -93,6 +97,8 @@ struct sched {
 unsigned
 ptx_sched_latency(const struct xop *x)
 {
+    if (x->silent)
+        return 0;                /* folded away: its readers wait for its inputs */
     switch (x->kind) {
     case XK_LD:
     case XK_ATOM:
@@ -119,6 +125,7 @@ ptx_sched_latency(const struct xop *x)
     case SIM_OPC_FP32_DIV: case SIM_OPC_FP32_RCP: case SIM_OPC_FP32_SQRT: return 40;
     case SIM_OPC_CONV: return 6;
     case SIM_OPC_CONV64: return 8;
+    case SIM_OPC_INT_MUL: return 5;
     case SIM_OPC_SREG: return 20;
     case SIM_OPC_WARP: return 8;
     case SIM_OPC_TENSOR: return 16;
@@ -129,6 +136,8 @@ ptx_sched_latency(const struct xop *x)
 static uint8_t
 sched_pipe(const struct xop *x)
 {
+    if (x->silent)
+        return SP_NONE;
     switch (x->kind) {
     case XK_LD: case XK_ST: case XK_ATOM: case XK_RED:
         return SP_LSU;
@@ -194,18 +203,33 @@ key(struct sched *s, uint32_t id)
     return k;
 }
 
+static void
+add_key(uint32_t *list, unsigned *n, uint32_t k)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (list[i] == k)
+            return;
+    list[(*n)++] = k;
+}
+
 /* The registers x reads and writes: its timing register ids (every
  * register operand, the guard predicate included: ptx_decode.c lists them
- * all, and an instruction with more than the ids can hold is a fence), and
- * the carry flag of add.cc/addc. */
+ * all, and an instruction with more than the ids can hold is a fence),
+ * the PTX registers it reads and writes (the same, unless ptx_lower.c
+ * redirected a read past an instruction it folded away: the functional
+ * order must hold all the same), and the carry flag of add.cc/addc. */
 static void
 operands(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned *nw)
 {
     *nr = *nw = 0;
     for (unsigned i = 0; i < x->n_src; i++)
-        rd[(*nr)++] = x->src[i];
+        add_key(rd, nr, x->src[i]);
+    for (unsigned i = 0; i < x->n_fsrc; i++)
+        add_key(rd, nr, x->fsrc[i]);
     for (unsigned i = 0; i < x->n_dst; i++)
-        wr[(*nw)++] = x->dst[i];
+        add_key(wr, nw, x->dst[i]);
+    for (unsigned i = 0; i < x->n_fdst; i++)
+        add_key(wr, nw, x->fdst[i]);
     if ((x->flags & PF_CC) || x->op == PTXOP_ADDC || x->op == PTXOP_SUBC || x->op == PTXOP_MADC) {
         rd[(*nr)++] = KEY_CARRY;
         wr[(*nw)++] = KEY_CARRY;
@@ -283,6 +307,22 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
     if (n > 0 && terminator(&x[n - 1]))
         for (uint32_t i = 0; i + 1 < n; i++)
             add_edge(s, i, n - 1, 0);
+    /* An expansion's fast path (after its BRA, to the end of the block,
+     * where its BSYNC starts the next) is a block of its own in SASS: it
+     * follows the branch, and nothing else enters it (list_schedule).  A
+     * BSYNC stays first in its block. */
+    for (uint32_t i = 0; i < n; i++) {
+        s->nodes[i].rend = i;
+        if ((x[i].ctl == XC_SYNC || x[i].ctl == XC_ENTRY) && i == 0)
+            for (uint32_t j = 1; j < n; j++)
+                add_edge(s, 0, j, 0);
+        if (x[i].ctl != XC_BRANCH)
+            continue;
+        for (uint32_t j = i + 1; j < n && x[j].line == x[i].line && x[j].op == x[i].op; j++)
+            s->nodes[i].rend = j;
+        for (uint32_t j = i + 1; j <= s->nodes[i].rend; j++)
+            add_edge(s, i, j, 1);
+    }
 }
 
 static void
@@ -315,7 +355,7 @@ static void
 list_schedule(struct sched *s, uint32_t n, uint32_t *order)
 {
     uint32_t t = 0, placed = 0, pipe_free[SP_COUNT] = { 0 }, work[SP_COUNT] = { 0 };
-    uint32_t longest = 0;
+    uint32_t longest = 0, lock_lo = 0, lock_hi = UINT32_MAX;   /* a fast path being placed */
     for (uint32_t i = 0; i < n; i++) {
         work[s->nodes[i].pipe] += pipe_interval[s->nodes[i].pipe];
         if (s->nodes[i].height > longest)
@@ -329,12 +369,20 @@ list_schedule(struct sched *s, uint32_t n, uint32_t *order)
                 cw = work[p];
                 crit = p;
             }
-        int32_t best = -1, best_crit = -1;
+        int32_t best = -1, best_crit = -1, fold = -1;
         uint32_t soonest = UINT32_MAX;
-        for (uint32_t i = 0; i < n; i++) {
+        bool locked = lock_hi != UINT32_MAX, any = false;
+        for (uint32_t i = 0; i < n && fold < 0; i++) {
             const struct node *nd = &s->nodes[i];
-            if (nd->done || nd->npred != 0)
+            if (!nd->done && nd->npred == 0 && nd->pipe == SP_NONE && nd->ready <= t &&
+                (!locked || (i >= lock_lo && i <= lock_hi)))
+                fold = (int32_t)i;   /* issues nothing: place it now */
+        }
+        for (uint32_t i = 0; i < n && fold < 0; i++) {
+            const struct node *nd = &s->nodes[i];
+            if (nd->done || nd->npred != 0 || (locked && (i < lock_lo || i > lock_hi)))
                 continue;
+            any = true;
             uint32_t at = nd->ready > pipe_free[nd->pipe] ? nd->ready : pipe_free[nd->pipe];
             if (at > t) {
                 if (at < soonest)
@@ -346,7 +394,13 @@ list_schedule(struct sched *s, uint32_t n, uint32_t *order)
             if (nd->pipe == crit && best_crit < 0)
                 best_crit = (int32_t)i;
         }
-        if (best < 0) {
+        if (fold >= 0) {
+            best = fold;
+            best_crit = -1;
+        } else if (locked && !any) {
+            lock_hi = UINT32_MAX;    /* the fast path waits on something outside: let go */
+            continue;
+        } else if (best < 0) {
             t = soonest;             /* every candidate waits for an operand or a pipe */
             continue;
         }
@@ -355,6 +409,12 @@ list_schedule(struct sched *s, uint32_t n, uint32_t *order)
         struct node *b = &s->nodes[best];
         b->done = true;
         order[placed++] = (uint32_t)best;
+        if (b->rend > (uint32_t)best) {
+            lock_lo = (uint32_t)best + 1;
+            lock_hi = b->rend;
+        } else if ((uint32_t)best == lock_hi) {
+            lock_hi = UINT32_MAX;
+        }
         pipe_free[b->pipe] = t + pipe_interval[b->pipe];
         work[b->pipe] -= pipe_interval[b->pipe];
         for (uint32_t e = b->first; e != UINT32_MAX; e = s->edges[e].next) {
@@ -363,7 +423,8 @@ list_schedule(struct sched *s, uint32_t n, uint32_t *order)
             if (t + s->edges[e].lat > to->ready)
                 to->ready = t + s->edges[e].lat;
         }
-        t++;
+        if (b->pipe != SP_NONE)
+            t++;
     }
 }
 
@@ -401,13 +462,21 @@ stall_counts(struct sched *s, struct xop *x, uint32_t n)
 {
     uint32_t t = 0, pipe_free[SP_COUNT] = { 0 };
     uint32_t *when = xmalloc(n * sizeof *when);
+    int32_t prev = -1;               /* the last operation that issues */
     s->stamp++;
     for (uint32_t j = 0; j < n; j++) {
         uint32_t rd[MAX_OPS], wr[MAX_OPS];
         unsigned nr, nw;
         operands(&x[j], rd, &nr, wr, &nw);
+        if (x[j].silent) {           /* issues nothing: no slot, no stall of its own */
+            for (unsigned a = 0; a < nw; a++)
+                key(s, wr[a])->writer = (int32_t)j;
+            when[j] = t;
+            x[j].stall = 0;
+            continue;
+        }
         uint8_t p = sched_pipe(&x[j]);
-        uint32_t at = j == 0 ? 0 : t + 1;
+        uint32_t at = prev < 0 ? 0 : t + 1;
         if (pipe_free[p] > at)
             at = pipe_free[p];
         for (unsigned a = 0; a < nr; a++) {
@@ -420,17 +489,86 @@ stall_counts(struct sched *s, struct xop *x, uint32_t n)
         }
         for (unsigned a = 0; a < nw; a++)
             key(s, wr[a])->writer = (int32_t)j;
-        if (j > 0) {
-            uint32_t gap = at - when[j - 1];
-            x[j - 1].stall = (uint8_t)(gap > 15 ? 15 : gap);   /* 4 bits, as in SASS */
+        if (prev >= 0) {
+            uint32_t gap = x[prev].ctl == XC_BRANCH ? 0 : at - when[prev];   /* taken */
+            x[prev].stall = (uint8_t)(gap > 15 ? 15 : gap);   /* 4 bits, as in SASS */
         }
         when[j] = at;
         pipe_free[p] = at + pipe_interval[p];
         t = at;
+        prev = (int32_t)j;
     }
-    if (n > 0)
-        x[n - 1].stall = 0;
+    if (prev >= 0)
+        x[prev].stall = 0;
     free(when);
+}
+
+static bool
+has_key(const uint32_t *keys, unsigned n, uint32_t k)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (keys[i] == k)
+            return true;
+    return false;
+}
+
+/* Does x write register key k (writes_only), or access it (read or write;
+ * timing or PTX ids)? */
+static bool
+uses_key(const struct xop *x, uint32_t k, bool writes_only)
+{
+    uint32_t rd[MAX_OPS], wr[MAX_OPS];
+    unsigned nr, nw;
+    operands(x, rd, &nr, wr, &nw);
+    return has_key(wr, nw, k) || (!writes_only && has_key(rd, nr, k));
+}
+
+/* ptxas moves a loop's control (the counter's UIADD3 and the compare that
+ * feeds the back-edge) to the top of the body, over the IEEE-divide
+ * regions in it (the SASS of the __frcp_rn / __fsqrt_rn loops); the
+ * regions split our blocks, so do that move first: in each block of the
+ * PTX (ending at a branch, exit or fence), an integer operation on the
+ * uniform datapath or a compare that comes after an expansion's branch
+ * and shares no register with anything between goes just before that
+ * branch. */
+static void
+hoist_over_regions(struct ptx_run *r, const bool *leader)
+{
+    uint32_t n = r->n_x;
+    for (uint32_t b0 = 0; b0 < n;) {
+        uint32_t b1 = b0 + 1;
+        while (b1 < n && !leader[b1])
+            b1++;
+        uint32_t f = UINT32_MAX;
+        for (uint32_t j = b0; j < b1; j++) {
+            struct xop *x = &r->x[j];
+            if (x->ctl == XC_BRANCH && f == UINT32_MAX) {
+                f = j;
+                continue;
+            }
+            if (f == UINT32_MAX || x->silent || x->kind != XK_ALU ||
+                (x->opclass != SIM_OPC_UNIFORM && x->opclass != SIM_OPC_SETP) ||
+                x->ids_truncated || (x->flags & PF_CC))
+                continue;
+            uint32_t rd[MAX_OPS], wr[MAX_OPS];
+            unsigned nr, nw;
+            operands(x, rd, &nr, wr, &nw);
+            bool free_of = true;
+            for (uint32_t i = f; i < j && free_of; i++) {
+                for (unsigned a = 0; a < nr && free_of; a++)
+                    free_of = !uses_key(&r->x[i], rd[a], true);
+                for (unsigned a = 0; a < nw && free_of; a++)
+                    free_of = !uses_key(&r->x[i], wr[a], false);
+            }
+            if (!free_of)
+                continue;
+            struct xop moved = *x;
+            memmove(&r->x[f + 1], &r->x[f], (j - f) * sizeof *x);
+            r->x[f] = moved;
+            f++;
+        }
+        b0 = b1;
+    }
 }
 
 void
@@ -452,6 +590,10 @@ ptx_schedule(struct ptx_run *r)
         if (fence_like(x))
             leader[i] = leader[i + 1] = true;
     }
+    hoist_over_regions(r, leader);
+    for (uint32_t i = 0; i < n_x; i++)
+        if (r->x[i].ctl == XC_SYNC)
+            leader[i] = true;        /* an expansion's convergence point: nothing moves across */
     struct sched s;
     memset(&s, 0, sizeof s);
     s.r = r;
@@ -469,7 +611,8 @@ ptx_schedule(struct ptx_run *r)
             s.n_edges = 0;
             s.n_links = 0;
             for (uint32_t i = 0; i < n; i++)
-                s.nodes[i] = (struct node){ UINT32_MAX, 0, 0, 0, sched_pipe(&r->x[b0 + i]), false };
+                s.nodes[i] = (struct node){ UINT32_MAX, i, 0, 0, 0, sched_pipe(&r->x[b0 + i]),
+                                            false };
             build_edges(&s, &r->x[b0], n);
             heights(&s, &r->x[b0], n);
             list_schedule(&s, n, order);
@@ -479,6 +622,25 @@ ptx_schedule(struct ptx_run *r)
         }
         stall_counts(&s, &r->x[b0], n);
         b0 = b1;
+    }
+    /* the operations' byte offsets as issued: a branch over an expansion's
+     * slow path skips its four instructions (MOV, CALL, MOV, BRA) */
+    uint32_t spc = 0;
+    int32_t last = -1;
+    for (uint32_t i = 0; i < n_x; i++) {
+        struct xop *x = &r->x[i];
+        x->spc = spc;
+        if (x->silent)
+            continue;
+        spc += x->ctl == XC_BRANCH ? 5 * 16 : x->ctl == XC_SYNC ? 2 * 16 : 16;
+        /* the fast path's last result is written SYNC_DRAIN cycles before
+         * its BSYNC issues (the FFMA before every BSYNC stalls 7) */
+        if (x->ctl == XC_SYNC && last >= 0 && !variable_latency(&r->x[last])) {
+            unsigned st = ptx_sched_latency(&r->x[last]) + SYNC_DRAIN;
+            if (r->x[last].stall < st)
+                r->x[last].stall = (uint8_t)st;
+        }
+        last = (int32_t)i;
     }
     free(tmp);
     free(order);

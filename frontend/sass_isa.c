@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/stats.h"
+
 #define SASS_OP(name, cls, mem, flags, help) \
     { #name, SIM_OPC_##cls, SASS_MEM_##mem, (uint8_t)(flags), help },
 
@@ -181,6 +183,84 @@ sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
     out->flags = flags;
     out->width = (uint8_t)width;
     return 0;
+}
+
+/* ---- Nsight Compute pipes ---------------------------------------------- */
+
+static const char *const npipe_names[SASS_NPIPE_COUNT] = { "none", "fma", "alu", "fp64", "xu",
+                                                           "lsu" };
+
+const char *
+sass_npipe_name(unsigned npipe)
+{
+    return npipe < SASS_NPIPE_COUNT ? npipe_names[npipe] : "?";
+}
+
+/* Mostly the timing class: Nsight Compute's pipes are the units (fma: FP32
+ * and IMAD; alu: integer and logic; xu: transcendentals and conversions;
+ * lsu: what goes to L1TEX).  The exceptions were read off the H100: the
+ * per-pipe counts of validation/measured/h100-sxm5/ncu.tsv against the
+ * dynamic opcode counts of the twelve Accel-Sim traces recorded on the same
+ * GPU (traces/hopper) add up exactly with VIADD in fma (its class is
+ * int_mul: the FMA pipe), I2FP, CS2R, FSEL
+ * and FMNMX in alu, FCHK in xu, S2R of SR_TID in lsu (S2R of SR_CTAID is
+ * in none: a trace does not say which register it reads, so S2R counts as
+ * lsu here), SHFL in lsu, HFMA2.MMA (a move on the tensor pipe) and LDC in
+ * none. */
+unsigned
+sass_npipe_of(int isa, const char *mn, size_t len)
+{
+    struct sass_decoded d;
+    if (isa < SASS_VOLTA || sass_decode(isa, mn, len, &d) < 0)
+        return SASS_NPIPE_NONE;
+    const char *name = isas[isa].ops[d.op].name;
+    if (strcmp(name, "I2FP") == 0 || strcmp(name, "CS2R") == 0 || strcmp(name, "FSEL") == 0 ||
+        strcmp(name, "FMNMX") == 0 || strcmp(name, "VOTE") == 0)
+        return SASS_NPIPE_ALU;
+    if (strcmp(name, "FCHK") == 0 || strcmp(name, "FRND") == 0)
+        return SASS_NPIPE_XU;
+    if (strcmp(name, "S2R") == 0 || strcmp(name, "SHFL") == 0)
+        return SASS_NPIPE_LSU;
+    if (strcmp(name, "HFMA2") == 0) {
+        const char *dot = memchr(mn, '.', len);
+        if (dot != NULL && (size_t)(mn + len - dot) >= 4 && memcmp(dot, ".MMA", 4) == 0)
+            return SASS_NPIPE_NONE;
+    }
+    switch (d.opclass) {
+    case SIM_OPC_FP32: case SIM_OPC_FP32_FMA: case SIM_OPC_INT_MUL: case SIM_OPC_FP16:
+        return SASS_NPIPE_FMA;
+    case SIM_OPC_INT: case SIM_OPC_SETP:
+        return SASS_NPIPE_ALU;
+    case SIM_OPC_FP64: case SIM_OPC_FP64_FMA:
+        return SASS_NPIPE_FP64;
+    case SIM_OPC_SFU: case SIM_OPC_SFU_EX2: case SIM_OPC_CONV: case SIM_OPC_CONV64:
+        return SASS_NPIPE_XU;
+    case SIM_OPC_MEM:
+        return d.mem == SASS_MEM_CONST || d.mem == SASS_MEM_TEX ? SASS_NPIPE_NONE : SASS_NPIPE_LSU;
+    default:
+        return SASS_NPIPE_NONE;
+    }
+}
+
+void
+sass_register_npipe_stats(stats *st, const uint64_t *counts)
+{
+    static const char *const help[SASS_NPIPE_COUNT] = {
+        NULL,
+        "SASS-level warp instructions Nsight Compute counts in pipe fma "
+        "(smsp__inst_executed_pipe_fma: FP32 arithmetic, IMAD, VIADD)",
+        "SASS-level warp instructions in pipe alu (integer add, logic, shifts, compares, "
+        "selects, moves, I2FP)",
+        "SASS-level warp instructions in pipe fp64 (DADD, DMUL, DFMA)",
+        "SASS-level warp instructions in pipe xu (MUFU, conversions, FCHK)",
+        "SASS-level warp instructions in pipe lsu (loads, stores, atomics, S2R, SHFL)",
+    };
+    static const char *const names[SASS_NPIPE_COUNT] = {
+        NULL, "sass.inst_pipe_fma", "sass.inst_pipe_alu", "sass.inst_pipe_fp64",
+        "sass.inst_pipe_xu", "sass.inst_pipe_lsu",
+    };
+    for (unsigned p = SASS_NPIPE_FMA; p < SASS_NPIPE_COUNT; p++)
+        stats_add_u64(st, names[p], &counts[p], "warp insts", help[p]);
 }
 
 /* ---- encoding ----------------------------------------------------------- */

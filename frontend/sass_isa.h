@@ -88,6 +88,30 @@ int sass_isa_find(int isa, const char *name, size_t len);
  * opcode is not in the table. */
 int sass_decode(int isa, const char *mnemonic, size_t len, struct sass_decoded *out);
 
+/* The pipes Nsight Compute counts a SASS instruction in
+ * (smsp__inst_executed_pipe_<name>; Volta and later), for comparing
+ * instruction mixes with its measurements.  ORDER NPIPE (names in
+ * sass_isa.c). */
+enum sass_npipe {
+    SASS_NPIPE_NONE,             /* none of the five (uniform, branch, constant loads, ...) */
+    SASS_NPIPE_FMA,              /* FP32 arithmetic, IMAD, VIADD, HFMA2 */
+    SASS_NPIPE_ALU,              /* integer add/logic/shift/compare/select, moves, I2FP */
+    SASS_NPIPE_FP64,             /* DADD, DMUL, DFMA, DSETP */
+    SASS_NPIPE_XU,               /* MUFU, conversions (F2F, F2I, I2F), FCHK */
+    SASS_NPIPE_LSU,              /* loads, stores, atomics to L1TEX, S2R, SHFL */
+    SASS_NPIPE_COUNT
+};
+
+/* The Nsight Compute pipe of mnemonic[0, len) in ISA `isa` (NONE for an
+ * unknown opcode or an ISA before Volta). */
+unsigned sass_npipe_of(int isa, const char *mnemonic, size_t len);
+const char *sass_npipe_name(unsigned npipe);
+
+/* Register counts[SASS_NPIPE_COUNT] (warp instructions per pipe, index
+ * NONE unused) as the statistics sass.inst_pipe_<name>: the SASS-level
+ * instruction mix of a run, whichever frontend produced it. */
+void sass_register_npipe_stats(stats *st, const uint64_t *counts);
+
 /* Write into buf (size n) a mnemonic of ISA `isa` that sass_decode() turns
  * back into the same class, flags, space and width as wi: the opcode is
  * `base` when given and present in the table (a trace's own opcode), else

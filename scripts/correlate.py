@@ -87,6 +87,11 @@ SASS_PREFIX = [("traces_micro_", "traces/micro/"), ("traces_", "traces/"),
 SASS_QUICK = ["probe_empty_g1_b32"]    # its launch file is in QUICK
 SASS_MAE_LIMIT = 10.0     # issue 19: SASS-mode MAE over the real traces
 
+# Issue 18: the SASS-level instruction stream against what the GPU executed.
+PIPES = ["fma", "alu", "fp64", "xu", "lsu"]
+INSTS_TOL, INSTS_MIN = 10.0, 80.0     # warp instructions within 10 % for 80 % of the launches
+PIPE_TOL, PIPE_MIN = 15.0, 70.0       # all five pipes within 15 % for 70 %
+
 QUICK = ["traces/probe/empty_g1_b32.launch", "traces/probe/store_n1024.launch",
          "traces/probe/spin_g1_i100.launch", "traces/micro/inst_lat_fadd_ilp1.launch",
          "traces/micro/latency_smem.launch", "traces/micro/copy_bw_1warp.launch",
@@ -253,6 +258,8 @@ def build(meas, clk, results, failed, config, sets):
                 "l2_meas": med(rs, "l2_hit_pct"), "l2_sim": 100.0 * s.get("l2.sector_hit_rate", 0.0),
             }
             row["ratio"] = row["insts"] / row["sass"] if row["sass"] else None
+            row["pipes"] = {q: (med(rs, "pipe_" + q), s.get("sass.inst_pipe_" + q))
+                            for q in PIPES}
             rows.append(row)
     clocks = []
     for p in meas:
@@ -288,6 +295,21 @@ def build_sass(traces, meas, results, rows):
     return out
 
 
+def pipe_ok(meas, sim):
+    """Does a simulated pipe count agree with the measured one (within
+    PIPE_TOL %; a measured 0 must be simulated 0)?"""
+    if meas is None or sim is None:
+        return None
+    if meas == 0:
+        return sim == 0
+    return abs(sim - meas) <= PIPE_TOL / 100.0 * meas
+
+
+def pipes_ok(r):
+    oks = [pipe_ok(*r["pipes"][q]) for q in PIPES]
+    return None if None in oks else all(oks)
+
+
 def kernel_name(r):
     base = os.path.basename(r["path"])[:-7]
     if r["path"].startswith("validation/seed-ptx/"):
@@ -305,7 +327,10 @@ def sections(rows, clocks, srows, failed, config, sets, quick):
     logr = pearson([math.log(r["meas"]) for r in rows], [math.log(max(r["sim"], 1)) for r in rows])
     csum = summarise([c["err"] for c in clocks])
     ratios = [r["ratio"] for r in rows if r["ratio"] is not None]
-    rw10 = (100.0 * sum(1 for x in ratios if abs(x - 1.0) <= 0.10) / len(ratios)) if ratios else None
+    rw10 = (100.0 * sum(1 for x in ratios if abs(x - 1.0) <= INSTS_TOL / 100.0) / len(ratios)
+            if ratios else None)
+    pok = [pipes_ok(r) for r in rows if pipes_ok(r) is not None]
+    pw = 100.0 * sum(1 for x in pok if x) / len(pok) if pok else None
     crit = []
     if allsum:
         crit.append(("whole-kernel cycles: mean absolute error", "<= %.0f %%" % MAE_LIMIT,
@@ -318,6 +343,14 @@ def sections(rows, clocks, srows, failed, config, sets, quick):
         n_ok = sum(1 for c in clocks if abs(c["err"]) <= CLOCK_LIMIT)
         crit.append(("clock64 readings within 10 %", "all %d" % csum["n"],
                      "%d of %d (worst %.1f %%)" % (n_ok, csum["n"], worst), n_ok == csum["n"]))
+    if ratios:
+        crit.append(("SASS-level warp instructions within 10 % of the GPU's",
+                     ">= %.0f %%" % INSTS_MIN, "%.0f %% (%d of %d)"
+                     % (rw10, round(rw10 * len(ratios) / 100), len(ratios)), rw10 >= INSTS_MIN))
+    if pok:
+        crit.append(("instructions per pipe (fma, alu, fp64, xu, lsu) all within 15 %",
+                     ">= %.0f %%" % PIPE_MIN, "%.0f %% (%d of %d)"
+                     % (pw, sum(1 for x in pok if x), len(pok)), pw >= PIPE_MIN))
     ssum = summarise([r["err"] for r in srows])
     if ssum:
         crit.append(("SASS mode (real Accel-Sim traces): mean absolute error",
@@ -344,9 +377,16 @@ def sections(rows, clocks, srows, failed, config, sets, quick):
                   % (ssum["n"], ssum["mae"], ssum["w10"],
                      fpct(max((r["err"] for r in srows), key=abs))))
     if ratios:
-        md.append("- Warp instructions, smsim / SASS executed: median %.2f, %.0f %% of kernels "
-                  "within 10 %% (smsim issues PTX instructions; the GPU ran ptxas's SASS)."
-                  % (median(ratios), rw10))
+        md.append("- Warp instructions, smsim (SASS-level operations) / SASS executed: median "
+                  "%.2f, %.0f %% of kernels within 10 %%." % (median(ratios), rw10))
+    if pok:
+        each = []
+        for q in PIPES:
+            oks = [pipe_ok(*r["pipes"][q]) for r in rows]
+            oks = [x for x in oks if x is not None]
+            each.append("%s %.0f %%" % (q, 100.0 * sum(1 for x in oks if x) / len(oks)))
+        md.append("- Instructions per pipe within 15 %% of Nsight Compute's: all five for %.0f %% "
+                  "of kernels; %s." % (pw, ", ".join(each)))
     md.append("")
     md.append(md_table(["criterion", "target", "smsim", "met"], "lrrl",
                        [[c[0], c[1], c[2], "yes" if c[3] else "**no**"] for c in crit]))
@@ -364,6 +404,36 @@ def sections(rows, clocks, srows, failed, config, sets, quick):
                       fnum(lr, "%.3f")])
     sec["families"] = md_table(["family", "launches", "MAE %", "median %", "bias %",
                                 "within 10 %", "within 25 %", "r(log)"], "lrrrrrrr", frows)
+    # instruction mix: SASS-level operations and pipes against Nsight Compute's
+    prows = []
+    for name, _ in FAMILIES + [("all", None)]:
+        sel = rows if name == "all" else [r for r in rows if r["family"] == name]
+        if not sel:
+            continue
+
+        def share(oks):
+            oks = [x for x in oks if x is not None]
+            return "%.0f" % (100.0 * sum(1 for x in oks if x) / len(oks)) if oks else "—"
+        prows.append(["**all**" if name == "all" else name, "%d" % len(sel),
+                      share([None if r["ratio"] is None else abs(r["ratio"] - 1) <= INSTS_TOL / 100
+                             for r in sel])] +
+                     [share([pipe_ok(*r["pipes"][q]) for r in sel]) for q in PIPES] +
+                     [share([pipes_ok(r) for r in sel])])
+    sec["pipes"] = md_table(["family", "launches", "insts within 10 %"] +
+                            ["%s within 15 %%" % q for q in PIPES] + ["all five"],
+                            "lrrrrrrrr", prows)
+    pt = []
+    for r in rows:
+        def cnt(v):
+            return "-" if v is None else "%d" % round(v)
+        pt.append([r["path"], "%d" % r["launch"], cnt(r["sass"]), "%d" % r["insts"]] +
+                  [x for q in PIPES for x in (cnt(r["pipes"][q][0]), cnt(r["pipes"][q][1]))])
+    files["validation/correlation-pipes.tsv"] = tsv(
+        ["written by scripts/correlate.py (make correlate): warp instructions executed (ncu.tsv "
+         "sass_warp_insts, pipe_*) vs the SASS-level operations smsim issued "
+         "(warp_insts, sass.inst_pipe_*) on " + what],
+        ["launch_file", "launch", "sass_warp_insts", "smsim_warp_insts"] +
+        [x for q in PIPES for x in ("pipe_" + q, "smsim_pipe_" + q)], pt)
     # kernels
     krows, trows = [], []
     for r in rows:

@@ -597,6 +597,8 @@ sim_run(sim *s, struct inst_source *src, struct sim_error *err)
 {
     int rc;
     s->src = src;
+    if (src->ops->set_target != NULL)
+        src->ops->set_target(src->ctx, s->cfg.gpu_cc);
     if (src->ops->register_stats != NULL && !s->src_stats) {
         /* the source's counters join the registry: size the snapshots anew */
         src->ops->register_stats(src->ctx, s->st);
@@ -606,8 +608,6 @@ sim_run(sim *s, struct inst_source *src, struct sim_error *err)
         stats_snapshot_init(s->st, &s->begin);
         stats_snapshot_init(s->st, &s->total);
     }
-    if (src->ops->set_target != NULL)
-        src->ops->set_target(src->ctx, s->cfg.gpu_cc);
     for (;;) {
         rc = src->ops->next_kernel(src->ctx, &s->ki, err);
         if (rc <= 0)

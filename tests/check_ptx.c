@@ -717,6 +717,42 @@ START_TEST(wide_registers)
 }
 END_TEST
 
+/* 32-bit shared-memory address arithmetic wraps at 2^32, as on the GPU:
+ * [%r + 8] with %r = sm - 4 (0xfffffffc when sm is at 0) is sm + 4.  The
+ * sum used to be taken in 64 bits and rejected as an out-of-bounds access
+ * at 0x100000004 (a real-world kernel that runs on the H100 did this). */
+START_TEST(shared_address_wraps)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)",
+        "{",
+        "    .reg .b32 %r<8>;",
+        "    .reg .b64 %rd<4>;",
+        "    .shared .align 4 .b8 sm[64];",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, sm;",
+        "    add.s32 %r2, %r1, -4;",                     /* sm - 4, wrapped */
+        "    mov.u32 %r3, 77;",
+        "    st.shared.u32 [%r2+8], %r3;",               /* sm + 4 */
+        "    ld.shared.u32 %r4, [%r1+4];",
+        "    st.global.u32 [%rd2], %r4;",
+        "    add.s32 %r6, %r1, -8;",                     /* a 64-bit register holding a */
+        "    cvt.u64.u32 %rd3, %r6;",                    /* wrapped 32-bit shared address */
+        "    ld.shared.u32 %r5, [%rd3+12];",             /* sm + 4 in the 32-bit window */
+        "    st.global.u32 [%rd2+4], %r5;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], "arg = v u32 0", &src);
+    ck_assert_uint_eq(out[0], 77);
+    ck_assert_uint_eq(out[1], 77);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* Launch-file initialisers are deterministic and do what they say. */
 START_TEST(initialisers)
 {
@@ -793,6 +829,7 @@ ptx_suite(void)
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, documented_forms);
     tcase_add_test(tc, wide_registers);
+    tcase_add_test(tc, shared_address_wraps);
     tcase_add_test(tc, module_variables);
     tcase_add_test(tc, initialisers);
     suite_add_tcase(s, tc);

@@ -9,7 +9,10 @@
 
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
+#include "frontend/ptx_lower.h"
+#include "frontend/ptx_lower_emit.h"
 #include "frontend/record.h"
+#include "frontend/sass_isa.h"
 #include "testlib.h"
 
 /* A loop of eight independent FMA chains, its counter and compare, and a
@@ -35,6 +38,7 @@ static const char *const LOOP_PTX[] = {
     "    add.f32 %f11, %f1, 0f40E00000;",
     "    mov.u32 %r3, 0;",
     "$L_loop:",
+    "    .pragma \"nounroll\";",
     "    fma.rn.f32 %f1, %f1, 0f3F000000, 0f3F800000;",
     "    fma.rn.f32 %f2, %f2, 0f3F000000, 0f3F800000;",
     "    fma.rn.f32 %f3, %f3, 0f3F000000, 0f3F800000;",
@@ -86,10 +90,13 @@ open_kernel(const char *const *lines, size_t n, uint32_t scalar, struct inst_sou
     ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
 }
 
-/* Warp 0's instruction stream (at most max) after set_target(cc). */
+#define NAME_MAX 40
+
+/* Warp 0's instruction stream (at most max) after set_target(cc), and the
+ * opcode name of each (names may be NULL). */
 static unsigned
-stream(const char *const *lines, size_t n, uint32_t scalar, unsigned cc, struct warp_inst *out,
-       unsigned max)
+stream_named(const char *const *lines, size_t n, uint32_t scalar, unsigned cc,
+             struct warp_inst *out, char (*names)[NAME_MAX], unsigned max)
 {
     struct inst_source src;
     struct sim_error err = { 0 };
@@ -102,10 +109,22 @@ stream(const char *const *lines, size_t n, uint32_t scalar, unsigned cc, struct 
     ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
     unsigned k = 0;
     struct warp_inst wi;
-    while (k < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1)
+    while (k < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1) {
+        if (names != NULL) {
+            const char *nm = src.ops->opcode_name(src.ctx, wi.opcode);
+            snprintf(names[k], NAME_MAX, "%s", nm != NULL ? nm : "?");
+        }
         out[k++] = wi;
+    }
     inst_source_destroy(&src);
     return k;
+}
+
+static unsigned
+stream(const char *const *lines, size_t n, uint32_t scalar, unsigned cc, struct warp_inst *out,
+       unsigned max)
+{
+    return stream_named(lines, n, scalar, cc, out, NULL, max);
 }
 
 /* The outputs (32 words) of emulating the kernel, lowered and scheduled
@@ -167,10 +186,10 @@ START_TEST(test_loop_schedule)
     for (unsigned i = setp; i < s + len - 1; i++)
         gap += w[i].stall > 1 ? w[i].stall : 1;
     ck_assert_uint_ge(gap, 13);           /* the predicate's latency, in stall counts */
-    /* the tid-dependent add is not uniform */
+    /* the tid-dependent add is not uniform (IADD3 or IMAD.IADD) */
     unsigned ints = 0;
     for (unsigned i = s; i < s + len; i++)
-        ints += w[i].opclass == SIM_OPC_INT;
+        ints += w[i].opclass == SIM_OPC_INT || w[i].opclass == SIM_OPC_INT_MUL;
     ck_assert_uint_eq(ints, 1);
     /* no target: the PTX order, no stall counts */
     n = stream(LOOP_PTX, SIM_ARRAY_LEN(LOOP_PTX), 3, 0, w, 128);
@@ -293,6 +312,7 @@ START_TEST(test_lowering)
     struct warp_inst w[32];
     unsigned n = stream(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, 32);
     static const unsigned want[] = {
+        SIM_OPC_UNIFORM,     /* the kernel's stack-pointer load, LDC R1 */
         SIM_OPC_SREG, SIM_OPC_CONV, SIM_OPC_SETP, SIM_OPC_FP32, SIM_OPC_SFU_EX2, SIM_OPC_FP32,
         SIM_OPC_SFU_EX2, SIM_OPC_FP32, SIM_OPC_SFU, SIM_OPC_FP32, SIM_OPC_SFU, SIM_OPC_SFU,
         SIM_OPC_BRANCH,
@@ -302,14 +322,14 @@ START_TEST(test_lowering)
         ck_assert_msg(w[i].opclass == want[i], "operation %u: %s, expected %s", i,
                       inst_opclass_name(w[i].opclass), inst_opclass_name(want[i]));
     /* the chain: FSETP -> FMUL (predicate), FMUL -> MUFU, MUFU -> FMUL */
-    ck_assert_uint_eq(w[3].src[w[3].n_src - 1], w[2].dst[0]);
-    ck_assert_uint_eq(w[4].src[0], w[3].dst[0]);
+    ck_assert_uint_eq(w[4].src[w[4].n_src - 1], w[3].dst[0]);
+    ck_assert_uint_eq(w[5].src[0], w[4].dst[0]);
     bool reads = false;
-    for (unsigned k = 0; k < w[5].n_src; k++)
-        reads = reads || w[5].src[k] == w[4].dst[0];
+    for (unsigned k = 0; k < w[6].n_src; k++)
+        reads = reads || w[6].src[k] == w[5].dst[0];
     ck_assert(reads);
     /* the compare's 13 cycles are a stall count before the predicated FMUL */
-    ck_assert_uint_eq(w[2].stall, 13);
+    ck_assert_uint_eq(w[3].stall, 13);
     /* the PTX view: one instruction each */
     n = stream(ptx, SIM_ARRAY_LEN(ptx), 0, 0, w, 32);
     ck_assert_uint_eq(n, 8);
@@ -336,20 +356,366 @@ START_TEST(test_uniform_regions)
         "$L_skip:",
         "    add.s32 %r4, %r1, 9;",              /* every lane: uniform */
         "    add.s32 %r5, %r3, %r4;",            /* reads %r3: not uniform */
+        "    add.s32 %r6, %r2, %r4;",            /* (a second reader: %r4 is not folded) */
         "    ret;",
         "}",
     };
     struct warp_inst w[32];
-    unsigned n = stream(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, 32);
-    unsigned uni = 0, ints = 0;
+    char nm[32][NAME_MAX];
+    unsigned n = stream_named(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, nm, 32);
+    unsigned uni = 0, vec = 0;
     for (unsigned i = 0; i < n; i++) {
         uni += w[i].opclass == SIM_OPC_UNIFORM;
-        ints += w[i].opclass == SIM_OPC_INT;
+        vec += strcmp(nm[i], "IADD3") == 0 || strcmp(nm[i], "VIADD") == 0 ||
+               strcmp(nm[i], "IMAD.IADD") == 0 || strcmp(nm[i], "HFMA2.MMA") == 0 ||
+               strcmp(nm[i], "MOV") == 0 || strcmp(nm[i], "IMAD.MOV.U32") == 0;
     }
-    /* ld.param and %r4; not %r3, whose second write is under the branch
-     * (so its mov 0 is not either), nor %r5 (the tid move is an sreg read) */
-    ck_assert_uint_eq(uni, 2);
-    ck_assert_uint_eq(ints, 3);
+    /* the stack-pointer load, ld.param (ULDC) and %r4 (UIADD3); not %r3,
+     * whose second write is under the branch (so its mov 0 is not either),
+     * nor %r5 and %r6 (the tid move is an sreg read): vector operations */
+    ck_assert_uint_eq(uni, 3);
+    ck_assert_uint_eq(vec, 4);
+}
+END_TEST
+
+/* ---- the lowering rules (ptx_lower.c), one kernel each ------------------- */
+
+/* The multiset of opcode names warp 0 issues, sorted and joined by spaces. */
+static void
+issued(const char *const *lines, size_t n, uint32_t scalar, char *out, size_t size)
+{
+    static struct warp_inst w[512];
+    static char nm[512][NAME_MAX];
+    unsigned k = stream_named(lines, n, scalar, 90, w, nm, 512);
+    qsort(nm, k, NAME_MAX, (int (*)(const void *, const void *))strcmp);
+    out[0] = '\0';
+    for (unsigned i = 0; i < k; i++) {
+        strncat(out, i ? " " : "", size - strlen(out) - 1);
+        strncat(out, nm[i], size - strlen(out) - 1);
+    }
+}
+
+/* The kernel's body between a common head (two parameters, %tid in %r2,
+ * the output pointer in %rd2) and `ret`. */
+#define KHEAD ".version 9.0", ".target sm_90", ".address_size 64", \
+    ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)", "{", \
+    "    .reg .pred %p<8>;", "    .reg .b32 %r<32>;", "    .reg .f32 %f<16>;", \
+    "    .reg .b64 %rd<32>;", "    .shared .align 16 .b8 sm[512];", \
+    "    ld.param.u64 %rd1, [k_param_0];", "    ld.param.u32 %r1, [k_param_1];", \
+    "    mov.u32 %r2, %tid.x;", "    cvta.to.global.u64 %rd2, %rd1;", \
+    "    mul.wide.u32 %rd3, %r2, 4;", "    add.s64 %rd4, %rd2, %rd3;"
+#define KTAIL "    ret;", "}"
+/* what the head issues: the stack pointer (LDC), the global descriptor
+ * (ULDC.64), two parameters (ULDC), S2R, and IMAD.WIDE for %rd4 */
+#define HEAD_OPS "IMAD.WIDE LDC S2R ULDC ULDC ULDC.64"
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* want: the expected names in any order, joined by spaces. */
+static void
+expect_issued(const char *const *lines, size_t n, uint32_t scalar, const char *want_any)
+{
+    char got[4096], buf[1024], want[1024] = "";
+    const char *tok[128];
+    unsigned nt = 0;
+    snprintf(buf, sizeof buf, "%s", want_any);
+    for (char *t = strtok(buf, " "); t != NULL && nt < 128; t = strtok(NULL, " "))
+        tok[nt++] = t;
+    qsort(tok, nt, sizeof *tok, cmp_str);
+    for (unsigned i = 0; i < nt; i++) {
+        strncat(want, i ? " " : "", sizeof want - strlen(want) - 1);
+        strncat(want, tok[i], sizeof want - strlen(want) - 1);
+    }
+    issued(lines, n, scalar, got, sizeof got);
+    ck_assert_msg(strcmp(got, want) == 0, "issued: %s\nexpected: %s", got, want);
+    uint32_t a[32], b[32];
+    outputs(lines, n, scalar, 0, a);
+    outputs(lines, n, scalar, 90, b);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_msg(a[i] == b[i], "lane %u: %#x as written, %#x lowered", i, a[i], b[i]);
+}
+
+/* Folded away: cvta, the add of an immediate that is only an address
+ * offset, a register rename; a mul.wide fused into its add (IMAD.WIDE). */
+START_TEST(test_fold_address)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    add.s64 %rd5, %rd4, 8;",
+        "    ld.global.u32 %r3, [%rd5+-8];",
+        "    mov.u32 %r4, %r3;",
+        "    add.s32 %r5, %r4, %r2;",
+        "    st.global.u32 [%rd4], %r5;",
+        KTAIL,
+    };
+    char want[256];
+    snprintf(want, sizeof want, "EXIT IADD3 %s LDG.E STG.E", HEAD_OPS);
+    /* the reg + reg add: IADD3 or IMAD.IADD, by the pipes' balance */
+    char got[4096];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 0, got, sizeof got);
+    if (strstr(got, "IMAD.IADD") != NULL)
+        snprintf(want, sizeof want, "EXIT IMAD.IADD %s LDG.E STG.E", HEAD_OPS);
+    expect_issued(ptx, SIM_ARRAY_LEN(ptx), 0, want);
+}
+END_TEST
+
+/* 64-bit integers: two operations an add, compare or select; shl + add is
+ * LEA, LEA.HI.X; a multiply by a small constant plus an immediate is two
+ * moves and three IMADs; a right shift by 32 or more one SHF; a zero
+ * extension sets the high word, a truncation is free. */
+START_TEST(test_int64)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    cvt.u64.u32 %rd5, %r2;",            /* IMAD.MOV.U32 / MOV: RZ high word */
+        "    mul.lo.s64 %rd6, %rd5, 3;",         /* fused into the add below */
+        "    add.s64 %rd7, %rd6, 1;",            /* 2 moves + IMAD.WIDE.U32, IMAD, IMAD.IADD */
+        "    shr.u64 %rd8, %rd7, 33;",           /* SHF.R.U32.HI */
+        "    add.s64 %rd9, %rd8, %rd5;",         /* IADD3, IMAD.X */
+        "    setp.lt.u64 %p1, %rd9, %rd7;",      /* ISETP, ISETP.EX */
+        "    selp.b64 %rd10, %rd9, %rd7, %p1;",  /* SEL, SEL */
+        "    shl.b64 %rd11, %rd10, 2;",          /* fused: LEA, LEA.HI.X */
+        "    add.s64 %rd12, %rd11, %rd9;",
+        "    cvt.u32.u64 %r3, %rd12;",           /* free */
+        "    st.global.u32 [%rd4], %r3;",
+        KTAIL,
+    };
+    char got[4096];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 0, got, sizeof got);
+    static const char *const must[] = {
+        "IMAD.WIDE.U32", "IMAD.IADD", "SHF.R.U32.HI", "IMAD.X", "ISETP", "ISETP.EX", "SEL",
+        "LEA", "LEA.HI.X", "STG.E",
+    };
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(must); i++)
+        ck_assert_msg(strstr(got, must[i]) != NULL, "%s missing: %s", must[i], got);
+    /* 6 head operations, 1 + 5 + 1 + 2 + 2 + 2 + 2 for the 64-bit ones, STG, EXIT */
+    unsigned ops = 1;
+    for (const char *p = got; (p = strchr(p, ' ')) != NULL; p++)
+        ops++;
+    ck_assert_uint_eq(ops, 6 + 15 + 2);
+    uint32_t a[32], b[32];
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
+/* A float abs or neg read by float arithmetic is an operand modifier;
+ * read by a store it is an operation (FADD.FTZ |x|, -0). */
+START_TEST(test_fold_modifiers)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    cvt.rn.f32.u32 %f1, %r2;",
+        "    neg.f32 %f2, %f1;",
+        "    add.f32 %f3, %f2, 0f3F800000;",     /* FADD R, -R, 1 */
+        "    abs.f32 %f4, %f3;",
+        "    st.global.f32 [%rd4], %f4;",
+        KTAIL,
+    };
+    char want[256];
+    snprintf(want, sizeof want, "EXIT FADD FADD.FTZ I2FP.F32.U32 %s STG.E", HEAD_OPS);
+    expect_issued(ptx, SIM_ARRAY_LEN(ptx), 0, want);
+}
+END_TEST
+
+/* Loads of consecutive words from one 16-byte aligned base are one vector
+ * load (LDS.128) that writes all four registers. */
+START_TEST(test_merged_loads)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, sm;",
+        "    shl.b32 %r4, %r2, 4;",
+        "    add.s32 %r5, %r3, %r4;",            /* sm + 16 tid: LEA */
+        "    st.shared.u32 [%r5], %r2;",
+        "    st.shared.u32 [%r5+4], %r2;",
+        "    st.shared.u32 [%r5+8], %r1;",
+        "    st.shared.u32 [%r5+12], %r2;",
+        "    ld.shared.u32 %r6, [%r5];",
+        "    ld.shared.u32 %r7, [%r5+4];",
+        "    ld.shared.u32 %r8, [%r5+8];",
+        "    ld.shared.u32 %r9, [%r5+12];",
+        "    add.s32 %r10, %r6, %r7;",
+        "    add.s32 %r11, %r8, %r9;",
+        "    add.s32 %r12, %r10, %r11;",         /* three adds, one absorbed: IADD3 x 2 */
+        "    st.global.u32 [%rd4], %r12;",
+        KTAIL,
+    };
+    char got[4096];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 5, got, sizeof got);
+    ck_assert_msg(strstr(got, "LDS.128") != NULL && strstr(got, "LDS ") == NULL &&
+                  strstr(got, "LDS.128 LDS") == NULL, "one LDS.128: %s", got);
+    ck_assert_msg(strstr(got, "S2UR") != NULL && strstr(got, "ULEA") != NULL, "%s", got);
+    static struct warp_inst w[128];
+    static char nm[128][NAME_MAX];
+    unsigned k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 5, 90, w, nm, 128);
+    for (unsigned i = 0; i < k; i++)
+        if (strcmp(nm[i], "LDS.128") == 0) {
+            ck_assert_uint_eq(w[i].n_dst, 4);
+            ck_assert_uint_eq(w[i].width, 16);
+        }
+    uint32_t a[32], b[32];
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 0, a);
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 90, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    ck_assert_uint_eq(b[3], 3 + 3 + 5 + 3);
+}
+END_TEST
+
+/* A short forward branch becomes predication: no branch, and the skipped
+ * instructions issue for the whole warp, guarded, even when every lane
+ * jumps.  A branch over a loop stays, inside BSSY ... BSYNC when its
+ * lanes may split. */
+START_TEST(test_branches)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, 1;",
+        "    setp.lt.u32 %p1, %r1, 100;",        /* every lane jumps (%r1 = 5) */
+        "    @%p1 bra $L_a;",
+        "    add.s32 %r3, %r3, %r2;",
+        "    mul.lo.s32 %r3, %r3, 3;",
+        "$L_a:",
+        "    setp.lt.u32 %p2, %r2, 16;",         /* lanes split */
+        "    @%p2 bra $L_b;",
+        "$L_loop:",
+        "    .pragma \"nounroll\";",
+        "    add.s32 %r3, %r3, 2;",
+        "    setp.lt.u32 %p3, %r3, 9;",
+        "    @%p3 bra $L_loop;",
+        "$L_b:",
+        "    st.global.u32 [%rd4], %r3;",
+        KTAIL,
+    };
+    char got[4096];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 5, got, sizeof got);
+    ck_assert_msg(strstr(got, "BSSY") != NULL && strstr(got, "BSYNC") != NULL, "%s", got);
+    static struct warp_inst w[256];
+    static char nm[256][NAME_MAX];
+    unsigned k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 5, 90, w, nm, 256);
+    unsigned guarded_off = 0, bra = 0;
+    for (unsigned i = 0; i < k; i++) {
+        guarded_off += w[i].active_mask == 0 && strcmp(nm[i], "BRA") != 0;
+        bra += strcmp(nm[i], "BRA") == 0;
+    }
+    ck_assert_uint_eq(guarded_off, 2);       /* the add and the multiply, predicated off */
+    ck_assert_uint_ge(bra, 2);               /* the branch over the loop and its back edge */
+    uint32_t a[32], b[32];
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 0, a);
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 90, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
+/* A small counted loop without .pragma "nounroll" is unrolled 4 times by
+ * ptxas: its counter, compare and branch issue once per 4 iterations (and
+ * when it is left); its body every time. */
+START_TEST(test_unrolled_loop)
+{
+    const char *ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, 0;",
+        "    mov.u32 %r4, %r2;",
+        "$L_loop:",
+        "    mad.lo.s32 %r4, %r4, 5, 1;",
+        "    add.s32 %r3, %r3, 1;",
+        "    setp.lt.u32 %p1, %r3, %r1;",
+        "    @%p1 bra $L_loop;",
+        "    st.global.u32 [%rd4], %r4;",
+        KTAIL,
+    };
+    static struct warp_inst w[256];
+    static char nm[256][NAME_MAX];
+    unsigned k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 12, 90, w, nm, 256);
+    unsigned imad = 0, bra = 0, setp = 0;
+    for (unsigned i = 0; i < k; i++) {
+        imad += strcmp(nm[i], "IMAD") == 0;
+        bra += strcmp(nm[i], "BRA") == 0;
+        setp += strcmp(nm[i], "ISETP") == 0;
+    }
+    ck_assert_uint_eq(imad, 12);             /* the body: every iteration */
+    ck_assert_uint_eq(bra, 3);               /* iterations 4, 8 and 12 */
+    ck_assert_uint_eq(setp, 3);
+    /* with the pragma: every iteration */
+    ptx[19] = "    .pragma \"nounroll\"; mad.lo.s32 %r4, %r4, 5, 1;";
+    k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 12, 90, w, nm, 256);
+    bra = 0;
+    for (unsigned i = 0; i < k; i++)
+        bra += strcmp(nm[i], "BRA") == 0;
+    ck_assert_uint_eq(bra, 12);
+    uint32_t a[32], b[32];
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 12, 0, a);
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 12, 90, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
+/* The IEEE sequences: rcp.rn.f32's fast path is 10 operations with a taken
+ * branch over the slow path and a convergence point, div.rn.f32 8 with
+ * FCHK, sqrt.rn.f32 10; an atomic whose result is unused is a reduction. */
+START_TEST(test_sequences)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    cvt.rn.f32.u32 %f1, %r2;",
+        "    add.f32 %f1, %f1, 0f3F800000;",
+        "    rcp.rn.f32 %f2, %f1;",
+        "    div.rn.f32 %f3, %f2, %f1;",
+        "    sqrt.rn.f32 %f4, %f3;",
+        "    st.global.f32 [%rd4], %f4;",
+        "    atom.global.add.u32 %r5, [%rd4], 1;",
+        KTAIL,
+    };
+    char got[4096];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 0, got, sizeof got);
+    static const char *const must[] = { "MUFU.RCP", "FCHK", "MUFU.RSQ", "BSSY", "BSYNC",
+                                        "FADD.FTZ", "REDG.E" };
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(must); i++)
+        ck_assert_msg(strstr(got, must[i]) != NULL, "%s missing: %s", must[i], got);
+    unsigned ops = 1;
+    for (const char *p = got; (p = strchr(p, ' ')) != NULL; p++)
+        ops++;
+    /* head 6, I2FP, FADD, 10 + 8 + 10, STG, REDG, EXIT */
+    ck_assert_uint_eq(ops, 6 + 2 + 28 + 3);
+    static struct warp_inst w[64];
+    static char nm[64][NAME_MAX];
+    unsigned k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, nm, 64);
+    for (unsigned i = 0; i + 1 < k; i++)
+        if (strcmp(nm[i], "BRA") == 0)        /* the model sees it taken */
+            ck_assert_uint_ne(w[i + 1].pc, w[i].pc + 16);
+    uint32_t a[32], b[32];
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
+/* Every row of the table names a Hopper SASS opcode (or alternatives of
+ * them), and every expansion has exactly one row that performs the PTX
+ * instruction -- checked by lowering each key's instruction above; here
+ * the names. */
+START_TEST(test_table)
+{
+    unsigned n = ptx_lower_emit_rows();
+    ck_assert_uint_gt(n, 100);
+    for (unsigned i = 0; i < n; i++) {
+        const char *key, *sass;
+        ck_assert(ptx_lower_emit_row(i, &key, &sass));
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", sass);
+        for (char *tok = strtok(buf, "|"); tok != NULL; tok = strtok(NULL, "|")) {
+            struct sass_decoded d;
+            ck_assert_msg(sass_decode(SASS_HOPPER, tok, strlen(tok), &d) == 0,
+                          "row %u (%s): '%s' is not a Hopper opcode", i, key, tok);
+        }
+    }
+    const char *key, *sass;
+    ck_assert(!ptx_lower_emit_row(n, &key, &sass));
 }
 END_TEST
 
@@ -363,6 +729,14 @@ suite(void)
     tcase_add_test(tc, test_same_results);
     tcase_add_test(tc, test_lowering);
     tcase_add_test(tc, test_uniform_regions);
+    tcase_add_test(tc, test_fold_address);
+    tcase_add_test(tc, test_int64);
+    tcase_add_test(tc, test_fold_modifiers);
+    tcase_add_test(tc, test_merged_loads);
+    tcase_add_test(tc, test_branches);
+    tcase_add_test(tc, test_unrolled_loop);
+    tcase_add_test(tc, test_sequences);
+    tcase_add_test(tc, test_table);
     suite_add_tcase(s, tc);
     return s;
 }

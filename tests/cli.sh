@@ -33,7 +33,7 @@ expect() {
 expect 0 "smsim " "$SMSIM" --version
 expect 0 "commands:" "$SMSIM" --help
 expect 1 "unknown command" "$SMSIM" frobnicate
-for c in run config trace stats occupancy plot sweep; do expect 0 "usage: smsim $c" "$SMSIM" "$c" --help; done
+for c in run config trace stats occupancy plot sweep sass; do expect 0 "usage: smsim $c" "$SMSIM" "$c" --help; done
 expect 1 "expected exactly one of" "$SMSIM" run --config h100
 
 # configs
@@ -255,6 +255,43 @@ if command -v python3 >/dev/null 2>&1; then
     python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/a.json" &&
         echo "ok: stats JSON parses" || { echo "FAIL: invalid JSON"; fails=$((fails + 1)); }
 fi
+
+# regs = auto: ptxas -v for the simulated GPU (a stand-in ptxas here: the
+# suite never runs a real one, SMSIM_PTXAS=none), cached per PTX file and
+# target; without ptxas, 32 registers and a note; a failing ptxas is exit 2
+cat >"$tmp/ptxas" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$(dirname "$0")/ptxas.calls"
+case "$*" in *sm_75*) echo "ptxas fatal   : Value 'sm_75' is not defined"; exit 1 ;; esac
+printf "ptxas info    : Compiling entry function 'vecadd' for 'sm_90'\n"
+printf "ptxas info    : Function properties for vecadd\n"
+printf "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+printf "ptxas info    : Used 40 registers, used 0 barriers, 380 bytes cmem[0]\n"
+EOF
+chmod +x "$tmp/ptxas"
+cp "$srcdir/traces/src/vecadd.ptx" "$tmp/vecadd.ptx"
+printf 'ptx = vecadd.ptx\nkernel = vecadd\ngrid = 2\nblock = 64\nregs = auto\narg = a buffer f32 128 zeros\narg = b buffer f32 128 zeros\narg = c buffer f32 128 zeros\narg = n s32 128\n' >"$tmp/auto.launch"
+expect 0 '"regs_per_thread": 40' env SMSIM_PTXAS="$tmp/ptxas" SMSIM_CACHE_DIR="$tmp/cache" \
+    "$SMSIM" run --config h100 --launch "$tmp/auto.launch" --no-outputs --stats-json -
+expect 0 '"regs_per_thread": 40' env SMSIM_PTXAS="$tmp/ptxas" SMSIM_CACHE_DIR="$tmp/cache" \
+    "$SMSIM" run --config h100 --launch "$tmp/auto.launch" --no-outputs --stats-json -
+[ "$(wc -l <"$tmp/ptxas.calls")" -eq 1 ] && grep -q -- "-arch=sm_90 -v" "$tmp/ptxas.calls" &&
+    echo "ok: ptxas ran once for sm_90, then the cache answered" ||
+    { echo "FAIL: ptxas calls: $(cat "$tmp/ptxas.calls")"; fails=$((fails + 1)); }
+expect 0 "regs = auto, but there is no ptxas" env SMSIM_PTXAS=none SMSIM_CACHE_DIR="$tmp/cache2" \
+    "$SMSIM" run --config h100 --launch "$tmp/auto.launch" --no-outputs --stats-json "$tmp/n.json"
+grep -q '"regs_per_thread": 32' "$tmp/n.json" && echo "ok: 32 registers without ptxas" ||
+    { echo "FAIL: without ptxas, not 32 registers"; fails=$((fails + 1)); }
+expect 2 "ptxas -arch=sm_75 failed (exit status 1): ptxas fatal" env SMSIM_PTXAS="$tmp/ptxas" \
+    SMSIM_CACHE_DIR="$tmp/cache" "$SMSIM" run --config rtx2080ti --launch "$tmp/auto.launch" --quiet
+
+# the SASS-level listing of a PTX kernel
+expect 0 "22 PTX instructions, 20 operations issue" "$SMSIM" sass --launch "$srcdir/traces/vecadd.launch"
+expect 0 "(mul.wide.s32: folded)" "$SMSIM" sass --launch "$srcdir/traces/vecadd.launch"
+expect 0 "IMAD.WIDE" "$SMSIM" sass --launch "$srcdir/traces/vecadd.launch" --config h100
+expect 0 "22 PTX instructions, 22 operations issue" "$SMSIM" sass --launch "$srcdir/traces/vecadd.launch" --config v100
+expect 1 "expected --launch FILE" "$SMSIM" sass
+expect 2 "cannot open launch file" "$SMSIM" sass --launch "$tmp/nope.launch"
 
 # generated docs are current
 "$SMSIM" config doc -o "$tmp/config-reference.md"

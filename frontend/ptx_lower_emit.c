@@ -1,0 +1,310 @@
+/*
+ * ptx_lower_emit.c - the SASS operations of one lowered PTX instruction
+ * (see ptx_lower_emit.h; the expansions are ptx_lower_sm90.def).
+ */
+#include "frontend/ptx_lower_emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/sass_isa.h"
+
+enum lower_opnd { LO_NN, LO_D, LO_A, LO_T0, LO_T1, LO_T2, LO_P0 };
+
+struct lower_row {
+    uint8_t key;                 /* enum lower_key */
+    const char *name;            /* the key's name (tests, messages) */
+    const char *sass;            /* the SASS operation; "A|B": balanced (ALU | FMA pipe) */
+    uint8_t dst, s[3];           /* enum lower_opnd */
+};
+
+static const struct lower_row rows[] = {
+#define LOWER(key, sass, d, a, b, c) { LK_##key, #key, sass, LO_##d, { LO_##a, LO_##b, LO_##c } },
+#define NEXT LOWER
+#include "frontend/ptx_lower_sm90.def"
+#undef LOWER
+#undef NEXT
+};
+
+
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+/* The rows of key (those of one key are consecutive: LOWER, then its
+ * NEXT rows) and their number. */
+static const struct lower_row *
+rows_of(unsigned key, unsigned *count)
+{
+    unsigned i = 0;
+    while (i < N_ROWS && rows[i].key != key)
+        i++;
+    unsigned n = 0;
+    while (i + n < N_ROWS && rows[i + n].key == key)
+        n++;
+    if (count != NULL)
+        *count = n;
+    return &rows[i];
+}
+
+unsigned
+ptx_lower_emit_count(unsigned key)
+{
+    unsigned n;
+    rows_of(key, &n);
+    return n;
+}
+
+bool
+ptx_lower_emit_control(unsigned key)
+{
+    unsigned n;
+    const struct lower_row *r = rows_of(key, &n);
+    for (unsigned q = 0; q < n; q++)
+        if (strcmp(r[q].sass, "BRA") == 0 || strcmp(r[q].sass, "BSSY") == 0 ||
+            strcmp(r[q].sass, "BSYNC") == 0)
+            return true;
+    return false;
+}
+
+unsigned
+ptx_lower_emit_rows(void)
+{
+    return (unsigned)N_ROWS;
+}
+
+bool
+ptx_lower_emit_row(unsigned i, const char **key, const char **sass)
+{
+    if (i >= N_ROWS)
+        return false;
+    *key = rows[i].name;
+    *sass = rows[i].sass;
+    return true;
+}
+
+void
+ptx_lower_emit_block(struct lower_emit *B)
+{
+    B->load[0] = B->load[1] = B->load[2] = 0;
+}
+
+
+struct temps {
+    uint16_t t[3], p0;
+};
+
+static uint16_t
+tmp_id(const struct temps *t, unsigned o)
+{
+    return o == LO_T0 ? t->t[0] : o == LO_T1 ? t->t[1] : o == LO_T2 ? t->t[2] : t->p0;
+}
+
+void
+ptx_lower_emit_add_id(uint16_t *list, uint8_t *n, unsigned max, uint16_t id)
+{
+    for (unsigned j = 0; j < *n; j++)
+        if (list[j] == id)
+            return;
+    if (*n < max)
+        list[(*n)++] = id;
+}
+
+/* Append operand o's ids to list[*n] (at most max). */
+static void
+add_ids(uint16_t *list, uint8_t *n, unsigned max, const struct xop *orig, const struct temps *t,
+        unsigned o)
+{
+    switch (o) {
+    case LO_NN:
+        return;
+    case LO_D:
+        for (unsigned i = 0; i < orig->n_dst; i++)
+            ptx_lower_emit_add_id(list, n, max, orig->dst[i]);
+        return;
+    case LO_A:
+        for (unsigned i = 0; i < orig->n_src; i++)
+            ptx_lower_emit_add_id(list, n, max, orig->src[i]);
+        return;
+    default:
+        ptx_lower_emit_add_id(list, n, max, tmp_id(t, o));
+        return;
+    }
+}
+
+/* The U-form of a vector integer mnemonic (UIADD3 for IADD3), when a
+ * uniform result is computed on the uniform datapath; NULL if none. */
+static const char *
+uniform_form(const char *mn, char *buf, size_t n)
+{
+    if (strncmp(mn, "VIADD", 5) == 0 || strncmp(mn, "IMAD.IADD", 9) == 0)
+        mn = "IADD3";
+    else if (strncmp(mn, "IMAD.MOV", 8) == 0)
+        mn = "MOV";
+    snprintf(buf, n, "U%s", mn);
+    const char *dot = strchr(buf, '.');
+    return sass_isa_find(SASS_HOPPER, buf, dot ? (size_t)(dot - buf) : strlen(buf)) >= 0 ? buf
+                                                                                         : NULL;
+}
+
+/* The weights of ptxas's choice between the ALU and the FMA form of an
+ * integer add, move or shift ("A|B" rows): an operation goes to the pipe
+ * with the smaller weighted count so far in its block.  Calibrated on the
+ * listings of the iadd ILP 16-128 loops (traces_micro_inst_lat.sass), where
+ * ptxas issues 103 of 240 adds as IADD3 and 137 as VIADD (43 %: weights
+ * 4 : 3); an FP32 operation, which the FMA pipe's two halves share, counts
+ * half an integer one. */
+#define BAL_ALU 4
+#define BAL_IMAD 3
+#define BAL_FP32 2
+
+
+/* Choose row's mnemonic for an operation of class `orig_class` (UNIFORM
+ * when its result is uniform) and set the operation's opcode, class and
+ * pipe.  keep_class: the operation keeps the PTX instruction's class. */
+static int
+name_op(struct lower_emit *B, const struct lower_row *row, struct xop *o, bool keep_class)
+{
+    char alt[64], ubuf[64];
+    const char *mn = row->sass;
+    if (strchr(mn, '|') != NULL) {
+        /* the alternative whose pipe the basic block has used least */
+        unsigned best = UINT32_MAX;
+        for (const char *p = mn; p != NULL;) {
+            const char *bar = strchr(p, '|');
+            size_t n = bar != NULL ? (size_t)(bar - p) : strlen(p);
+            unsigned np = sass_npipe_of(SASS_HOPPER, p, n);
+            unsigned w = B->load[np == SASS_NPIPE_ALU ? 0 : np == SASS_NPIPE_FMA ? 1 : 2];
+            if (w < best) {
+                best = w;
+                snprintf(alt, sizeof alt, "%.*s", (int)n, p);
+            }
+            p = bar != NULL ? bar + 1 : NULL;
+        }
+        mn = alt;
+    }
+    if (o->opclass == SIM_OPC_UNIFORM && (!keep_class || o->kind == XK_PARAM)) {
+        const char *u = uniform_form(mn, ubuf, sizeof ubuf);
+        if (u != NULL)
+            mn = u;
+    }
+    char full[80];
+    snprintf(full, sizeof full, "%s", mn);
+    if (o->vbytes)
+        snprintf(full, sizeof full, "%s.%u", mn, o->vbytes * 8u);
+    struct sass_decoded d;
+    if (sass_decode(SASS_HOPPER, full, strlen(full), &d) != 0)
+        return sim_error_set(B->err, SIM_ERR_INTERNAL, "ptx_lower_sm90.def: '%s' is not a "
+                             "Hopper SASS opcode", full);
+    if (!keep_class && o->opclass != SIM_OPC_UNIFORM)
+        o->opclass = strncmp(full, "MUFU.EX2", 8) == 0 ? SIM_OPC_SFU_EX2 : d.opclass;
+    o->npipe = (uint8_t)sass_npipe_of(SASS_HOPPER, full, strlen(full));
+    if (o->npipe == SASS_NPIPE_ALU)
+        B->load[0] += BAL_ALU;
+    else if (o->npipe == SASS_NPIPE_FMA)
+        B->load[1] += d.opclass == SIM_OPC_INT_MUL ? BAL_IMAD : BAL_FP32;
+    else if (strncmp(full, "HFMA2.MMA", 9) == 0)
+        B->load[2] += BAL_IMAD;
+    int m = ptx_module_mnem(B->r->m, full);
+    if (m < 0)
+        return sim_error_set(B->err, SIM_ERR_UNSUPPORTED, "%s: more than 65535 distinct "
+                             "instruction forms", B->r->m->path);
+    o->opcode = (uint16_t)m;
+    return SIM_OK;
+}
+
+/* Does the operation keep the PTX instruction's class (memory, control,
+ * warp operations and the special reads the SASS table classes
+ * differently)? */
+static bool
+keeps_class(const struct xop *orig, unsigned key)
+{
+    return orig->kind != XK_ALU || key == LK_S2R || key == LK_S2UR || key == LK_SREGC;
+}
+
+/* A timing-only operation of row for instruction orig (or a standalone
+ * one: orig NULL). */
+static void
+timing_op(const struct lower_row *row, const struct xop *orig, const struct temps *t,
+          struct xop *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = XK_TIMING;
+    out->target = out->reconv = -1;
+    out->guard = -1;
+    out->opclass = SIM_OPC_INT;
+    if (orig == NULL)
+        return;
+    out->op = orig->op;
+    out->type = orig->type;
+    out->guard = orig->guard;
+    out->guard_neg = orig->guard_neg;
+    out->line = orig->line;
+    out->unroll = orig->unroll;
+    if (orig->opclass == SIM_OPC_UNIFORM)
+        out->opclass = SIM_OPC_UNIFORM;
+    add_ids(out->dst, &out->n_dst, SIM_MAX_DST, orig, t, row->dst);
+    if (orig->guard >= 0)
+        ptx_lower_emit_add_id(out->src, &out->n_src, SIM_MAX_SRC, (uint16_t)orig->guard);
+    for (unsigned k = 0; k < 3; k++)
+        add_ids(out->src, &out->n_src, SIM_MAX_SRC, orig, t, row->s[k]);
+}
+
+int
+ptx_lower_emit_key(struct lower_emit *B, const struct xop *o, unsigned key, uint8_t body)
+{
+    unsigned nr;
+    const struct lower_row *first = rows_of(key, &nr);
+    struct temps t;
+    for (unsigned k = 0; k < 3; k++)
+        t.t[k] = (uint16_t)(PTX_TMP_BASE + B->tmp++ % PTX_TMP_COUNT);
+    t.p0 = (uint16_t)(PTX_TMP_BASE + B->tmp++ % PTX_TMP_COUNT);
+    for (unsigned q = 0; q < nr; q++) {
+        const struct lower_row *row = &first[q];
+        struct xop *out = &B->out[B->n++];
+        bool keep = false;
+        if (row->dst == LO_D) {
+            *out = *o;           /* the one that performs the PTX instruction */
+            out->n_src = 0;
+            add_ids(out->src, &out->n_src, SIM_MAX_SRC, o, &t, LO_A);
+            for (unsigned k = 0; k < 3; k++)
+                if (row->s[k] != LO_A)
+                    add_ids(out->src, &out->n_src, SIM_MAX_SRC, o, &t, row->s[k]);
+            keep = keeps_class(o, key);
+            if (key == LK_EXIT && o->kind == XK_BRA) {
+                out->kind = XK_EXIT;   /* @p bra to a ret: @P EXIT */
+                out->iflags = SIM_IF_EXIT;
+                out->opclass = SIM_OPC_BRANCH;
+            }
+        } else {
+            timing_op(row, o, &t, out);
+            out->head = false;
+            if (body != 0 && strncmp(row->sass, "HFMA2.MMA|", 10) == 0)
+                out->unroll = body;   /* a constant: made once per unrolled body */
+            if (strcmp(row->sass, "BRA") == 0) {
+                out->ctl = XC_BRANCH;     /* over the slow path: taken */
+                out->iflags = SIM_IF_BRANCH;
+            } else if (strcmp(row->sass, "BSYNC") == 0) {
+                out->ctl = XC_SYNC;       /* the warp resumes at the convergence point */
+                out->iflags = SIM_IF_BRANCH;
+            }
+        }
+        SIM_FORWARD_IF_ERROR(name_op(B, row, out, keep));
+    }
+    return SIM_OK;
+}
+
+int
+ptx_lower_emit_standalone(struct lower_emit *B, unsigned key)
+{
+    struct xop *out = &B->out[B->n++];
+    timing_op(rows_of(key, NULL), NULL, NULL, out);
+    out->opclass = SIM_OPC_UNIFORM;
+    if (key == LK_SYNC || key == LK_SSY) {
+        out->opclass = SIM_OPC_BRANCH;
+        if (key == LK_SYNC) {
+            out->ctl = XC_SYNC;          /* the warp resumes at the convergence point */
+            out->iflags = SIM_IF_BRANCH;
+        }
+    }
+    return name_op(B, rows_of(key, NULL), out, true);
+}

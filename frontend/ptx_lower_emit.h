@@ -1,0 +1,61 @@
+/*
+ * ptx_lower_emit.h - the SASS operations of one lowered PTX instruction
+ * (private to frontend/ptx_lower*.c and its tests).
+ *
+ * ptx_lower.c decides what ptxas makes of each PTX instruction (a key:
+ * one LOWER row of ptx_lower_sm90.def and its NEXT rows); this module
+ * turns a key into operations: the one that writes the PTX destination
+ * performs the instruction, the others (XK_TIMING) only take time, linked
+ * by temporary register ids.  Each operation gets its Hopper mnemonic as
+ * its opcode name, that mnemonic's timing class and its Nsight Compute
+ * pipe; an "A|B" row goes to the pipe its basic block has used least.
+ */
+#ifndef SMSIM_FRONTEND_PTX_LOWER_EMIT_H
+#define SMSIM_FRONTEND_PTX_LOWER_EMIT_H
+
+#include "frontend/ptx_lower.h"
+
+enum lower_key {
+    LK_SILENT,                   /* folded away: no operation */
+#define LOWER(key, sass, d, a, b, c) LK_##key,
+#define NEXT(key, sass, d, a, b, c)
+#include "frontend/ptx_lower_sm90.def"
+#undef LOWER
+#undef NEXT
+    LK_COUNT
+};
+
+/* The operations being built (the lowered kernel's instruction list). */
+struct lower_emit {
+    struct ptx_run *r;
+    struct xop *out;             /* room for every operation */
+    uint32_t n;                  /* operations so far */
+    uint32_t tmp;                /* rotation of the temporaries */
+    uint32_t load[3];            /* weighted ALU, FMA and MMA-pipe moves in the current block */
+    struct sim_error *err;
+};
+
+/* Append the operations of instruction o lowered as key (body: the
+ * unrolled loop it is in, or 0). */
+int ptx_lower_emit_key(struct lower_emit *B, const struct xop *o, unsigned key, uint8_t body);
+
+/* Append a standalone operation (the entry loads, BSSY, BSYNC). */
+int ptx_lower_emit_standalone(struct lower_emit *B, unsigned key);
+
+/* A new basic block starts (the pipe balance restarts). */
+void ptx_lower_emit_block(struct lower_emit *B);
+
+/* The number of operations of key; whether one of them is a branch,
+ * BSSY or BSYNC. */
+unsigned ptx_lower_emit_count(unsigned key);
+bool ptx_lower_emit_control(unsigned key);
+
+/* Add id to list[*n] unless present or the list (max) is full. */
+void ptx_lower_emit_add_id(uint16_t *list, uint8_t *n, unsigned max, uint16_t id);
+
+/* The table's rows: their number, and row i's key name and SASS mnemonic.
+ * Returns false past the end (tests). */
+unsigned ptx_lower_emit_rows(void);
+bool ptx_lower_emit_row(unsigned i, const char **key, const char **sass);
+
+#endif /* SMSIM_FRONTEND_PTX_LOWER_EMIT_H */
