@@ -270,6 +270,11 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
                            launch_path, r->l->line_kernel, r->l->kernel, r->l->ptx_path, names);
         goto fail;
     }
+    if (r->k->unsupported != NULL) {
+        rc = sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: %s", launch_path, r->l->line_kernel,
+                           r->k->unsupported);
+        goto fail;
+    }
     uint64_t tpb = (uint64_t)r->l->block[0] * r->l->block[1] * r->l->block[2];
     uint64_t nb = (uint64_t)r->l->grid[0] * r->l->grid[1];
     if (nb > (UINT64_C(1) << 40) / r->l->grid[2]) {

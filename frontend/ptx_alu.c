@@ -15,7 +15,7 @@
 
 #include "frontend/ptx_lanes.h"
 
-enum kind { K_U16, K_S16, K_U32, K_S32, K_U64, K_S64, K_F16, K_F32, K_F64, K_PRED };
+enum kind { K_U16, K_S16, K_U32, K_S32, K_U64, K_S64, K_F16, K_F16X2, K_F32, K_F64, K_PRED };
 
 static enum kind
 kind_of(unsigned t)
@@ -28,6 +28,7 @@ kind_of(unsigned t)
     case PT_S64: return K_S64;
     case PT_B64: case PT_U64: return K_U64;
     case PT_F16: return K_F16;
+    case PT_F16X2: return K_F16X2;
     case PT_F32: return K_F32;
     case PT_F64: return K_F64;
     default: return K_U32;
@@ -48,8 +49,8 @@ host_round(unsigned rnd)
 }
 
 /* half <-> float (IEEE binary16, round to nearest even) */
-static float
-half_to_float(uint16_t h)
+float
+ptx_alu_half_to_float(uint16_t h)
 {
     uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, f;
     if (e == 0) {
@@ -73,8 +74,8 @@ half_to_float(uint16_t h)
     return x;
 }
 
-static uint16_t
-float_to_half(float x)
+uint16_t
+ptx_alu_float_to_half(float x)
 {
     uint32_t f;
     memcpy(&f, &x, 4);
@@ -140,7 +141,7 @@ as_double(const struct pwarp *pw, const struct slot *s, unsigned t, unsigned l)
 {
     uint64_t b = lane_get(pw, s, l);
     switch (t) {
-    case PT_F16: return half_to_float((uint16_t)b);
+    case PT_F16: return ptx_alu_half_to_float((uint16_t)b);
     case PT_F32: { float f; uint32_t u = (uint32_t)b; memcpy(&f, &u, 4); return f; }
     case PT_F64: { double d; memcpy(&d, &b, 8); return d; }
     case PT_S8: return (int8_t)b;
@@ -275,7 +276,7 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
                 memcpy(&u, &f, 4);
                 out = u;
             } else {
-                out = float_to_half((float)v);
+                out = ptx_alu_float_to_half((float)v);
             }
         }
         lane_set(pw, &x->d, l, out);
@@ -830,7 +831,7 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
             float v = satf(f32_op(x->op, a, b, c), sat);
             uint32_t u;
             if (k == K_F16) {
-                u = float_to_half(v);
+                u = ptx_alu_float_to_half(v);
             } else {
                 memcpy(&u, &v, 4);
             }
@@ -841,20 +842,47 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
         fesetround(old);
 }
 
+/* Packed half precision (f16x2): the operation on each 16-bit half, each
+ * computed in single precision and rounded to half (a product of two
+ * halves is exact in single precision, so mul and fma round once more
+ * than the hardware only when the sum itself needs rounding twice). */
+static void
+half2_op(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    bool sat = (x->flags & PF_SAT) != 0;
+    LANES(m, {
+        uint32_t a = (uint32_t)lane_get(pw, &x->a, l);
+        uint32_t b = x->b.cls ? (uint32_t)lane_get(pw, &x->b, l) : 0;
+        uint32_t c = x->c.cls ? (uint32_t)lane_get(pw, &x->c, l) : 0;
+        uint32_t out = 0;
+        for (unsigned h = 0; h < 2; h++) {
+            unsigned s = 16 * h;
+            float v = f32_op(x->op, ptx_alu_half_to_float((uint16_t)(a >> s)),
+                             ptx_alu_half_to_float((uint16_t)(b >> s)), ptx_alu_half_to_float((uint16_t)(c >> s)));
+            out |= (uint32_t)ptx_alu_float_to_half(satf(v, sat)) << s;
+        }
+        lane_set(pw, &x->d, l, out);
+    });
+}
+
 /* ---- moves, selection, predicates ---------------------------------------- */
 
 static void
 exec_mov(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     if (x->vec == 2) {
-        if (x->flags & PF_WIDE)      /* pack two 32-bit halves */
-            LANES(m, { lane_set(pw, &x->d, l, lane_get(pw, &x->v[0], l) |
-                                                  (lane_get(pw, &x->v[1], l) << 32)); });
+        /* two halves of a 64-bit register (32 bits each) or of a 32-bit one (16) */
+        bool wide = (x->flags & PF_WIDE) ? x->d.cls == SC_64 : x->a.cls == SC_64;
+        unsigned sh = wide ? 32 : 16;
+        uint64_t mask = wide ? UINT32_MAX : UINT16_MAX;
+        if (x->flags & PF_WIDE)      /* pack */
+            LANES(m, { lane_set(pw, &x->d, l, (lane_get(pw, &x->v[0], l) & mask) |
+                                                  ((lane_get(pw, &x->v[1], l) & mask) << sh)); });
         else                         /* unpack */
             LANES(m, {
                 uint64_t v = lane_get(pw, &x->a, l);
-                lane_set(pw, &x->v[0], l, (uint32_t)v);
-                lane_set(pw, &x->v[1], l, v >> 32);
+                lane_set(pw, &x->v[0], l, v & mask);
+                lane_set(pw, &x->v[1], l, (v >> sh) & mask);
             });
         return;
     }
@@ -986,6 +1014,8 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
         exec_pred_logic(pw, x, m);
     else if (k == K_F32 || k == K_F64 || k == K_F16)
         float_op(pw, x, m, k);
+    else if (k == K_F16X2)
+        half2_op(pw, x, m);
     else
         int_op(pw, x, m, k);
 }

@@ -8,6 +8,7 @@
  * parameters) are deduplicated per file.
  */
 #include "frontend/ptx_decode.h"
+#include "frontend/ptx_mma.h"
 #include "frontend/ptx_lanes.h"
 
 #include <stdio.h>
@@ -341,6 +342,12 @@ ptx_decode_opclass(const struct ptx_ins *in)
         return (in->flags & PF_WARPSYNC) ? SIM_OPC_NOP : SIM_OPC_BARRIER;
     case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP:
         return SIM_OPC_NOP;
+    case PTXOP_CP:
+        return in->mode == PM_NONE ? SIM_OPC_MEM : SIM_OPC_NOP;
+    case PTXOP_MMA:
+        return SIM_OPC_TENSOR;
+    case PTXOP_WMMA:
+        return in->mode == PM_WMMA ? SIM_OPC_TENSOR : SIM_OPC_MEM;
     case PTXOP_SHFL: case PTXOP_VOTE: case PTXOP_ACTIVEMASK:
         return SIM_OPC_WARP;
     case PTXOP_MOV:
@@ -486,6 +493,196 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
     return SIM_OK;
 }
 
+/* mma.sync.aligned (ptx_mma.h): operands {D}, {A}, {B}, {C}, vectors of
+ * the shape's fragment registers.  The model sees D written and C read;
+ * of A and B only the first register (a fragment's registers are written
+ * together by its producer, and warp_inst holds six sources), as a SASS
+ * trace names a register range by its first register. */
+static int
+decode_mma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    unsigned na, nb, ncd;
+    if (!(in->flags & PF_SYNC) || in->type != PT_F32 ||
+        !ptx_mma_shape(in->mode, in->type2, &na, &nb, &ncd))
+        return derr(c, "unsupported mma form '%s' (supported: mma.sync.aligned.m16n8k8.row.col"
+                    ".f32.tf32.tf32.f32, and m16n8k8 / m16n8k16 .row.col.f32.f16.f16.f32 or "
+                    ".bf16)", r->m->mnems[in->mnem]);
+    const unsigned want[4] = { ncd, na, nb, ncd };
+    const char *what[4] = { "D", "A", "B", "C" };
+    unsigned at = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        const struct ptx_opnd *o = &in->o[k];
+        unsigned n = o->kind == PO_VEC ? o->nvec : o->kind == PO_REG ? 1 : 0;
+        if (n != want[k])
+            return derr(c, "mma: the %s fragment needs %u register%s in { }", what[k], want[k],
+                        want[k] == 1 ? "" : "s");
+        for (unsigned i = 0; i < n; i++) {
+            struct ptx_opnd ro = { .kind = PO_REG, .reg = o->kind == PO_VEC ? o->regs[i] : o->reg };
+            if (ro.reg < 0)
+                return derr(c, "mma: '_' in a fragment");
+            SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, PT_B32, &x->frag[at + i], false));
+        }
+        at += n;
+    }
+    x->kind = XK_MMA;
+    x->mode = in->mode;
+    x->type2 = in->type2;
+    for (unsigned i = 0; i < ncd; i++)
+        add_dst(r, x, &x->frag[i]);
+    for (unsigned i = 0; i < ncd; i++)
+        add_src(r, x, &x->frag[ncd + na + nb + i]);
+    add_src(r, x, &x->frag[ncd]);
+    add_src(r, x, &x->frag[ncd + na]);
+    return SIM_OK;
+}
+
+/* Decode fragment operand o ({r0, ..}) of n registers into slots. */
+static int
+frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, const char *what, struct slot *out)
+{
+    unsigned have = o->kind == PO_VEC ? o->nvec : o->kind == PO_REG ? 1 : 0;
+    if (have != n)
+        return derr(c, "the %s fragment needs %u register%s in { }, found %u", what, n,
+                    n == 1 ? "" : "s", have);
+    for (unsigned i = 0; i < n; i++) {
+        struct ptx_opnd ro = { .kind = PO_REG, .reg = o->kind == PO_VEC ? o->regs[i] : o->reg };
+        if (ro.reg < 0)
+            return derr(c, "'_' in a %s fragment", what);
+        SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, PT_B32, &out[i], false));
+    }
+    return SIM_OK;
+}
+
+/* wmma.load / wmma.store / wmma.mma, shape m16n16k16 (ptx_mma.h).  A
+ * load or store is one access per lane for the model: the 16 x 16 tile
+ * split in 16-byte pieces (the A and B tiles exactly; the f32 C and D
+ * tiles are 1 KB, of which it sees half), the registers' first four
+ * as its destinations. */
+static int
+decode_wmma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    const struct ptx_opnd *o = in->o;
+    x->mode = in->mode;
+    if (in->mode == PM_WMMA) {
+        /* .dtype.ctype (f16 inputs), or .dtype.atype.btype.ctype */
+        unsigned dt = in->type, at = in->vec == 4 ? in->type2 : PT_F16;
+        unsigned ct = in->vec == 4 ? in->type : in->type2;
+        if ((dt != PT_F32 && dt != PT_F16) || (ct != PT_F32 && ct != PT_F16) ||
+            (at != PT_F16 && at != PT_BF16) || (at == PT_BF16 && (dt != PT_F32 || ct != PT_F32)))
+            return derr(c, "unsupported wmma.mma types '%s' (supported: m16n16k16 with .f16 "
+                        "inputs and .f32/.f16 accumulators, or .f32.bf16.bf16.f32)",
+                        r->m->mnems[in->mnem]);
+        unsigned nd = dt == PT_F32 ? 8 : 4, nc = ct == PT_F32 ? 8 : 4;
+        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[0], nd, "D", &x->frag[0]));
+        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[1], 8, "A", &x->frag[PTX_WMMA_A]));
+        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[2], 8, "B", &x->frag[PTX_WMMA_B]));
+        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[3], nc, "C", &x->frag[PTX_WMMA_C]));
+        x->kind = XK_WMMA;
+        x->type = (uint8_t)dt;
+        x->type2 = (uint8_t)at;
+        x->ctype = (uint8_t)ct;
+        for (unsigned i = 0; i < SIM_MAX_DST && i < nd; i++)
+            add_dst(r, x, &x->frag[i]);
+        for (unsigned i = 0; i < 4; i++)
+            add_src(r, x, &x->frag[PTX_WMMA_C + i * (nc / 4)]);
+        add_src(r, x, &x->frag[PTX_WMMA_A]);
+        add_src(r, x, &x->frag[PTX_WMMA_B]);
+        return SIM_OK;
+    }
+    unsigned f = in->frag;
+    bool load = in->mode == PM_WLOAD;
+    if ((load && (f < 'a' || f > 'c')) || (!load && f != 'd'))
+        return derr(c, "expected wmma.load.a/.b/.c or wmma.store.d");
+    unsigned t = in->type;
+    bool ab = f == 'a' || f == 'b';
+    if ((ab && t != PT_F16 && t != PT_BF16) || (!ab && t != PT_F32 && t != PT_F16))
+        return derr(c, "unsupported wmma.%s.%c type '.%s' (A/B: .f16 or .bf16; C/D: .f32 or "
+                    ".f16)", load ? "load" : "store", f, ptx_type_name(t));
+    const struct ptx_opnd *mo = load ? &o[1] : &o[0], *fo = load ? &o[0] : &o[1];
+    x->space = in->space;
+    SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
+    unsigned nregs = ab ? 8 : t == PT_F32 ? 8 : 4;
+    SIM_FORWARD_IF_ERROR(frag_regs(c, fo, nregs, load ? "loaded" : "stored", &x->frag[0]));
+    x->kind = load ? XK_WLOAD : XK_WSTORE;
+    x->atom = (uint8_t)f;
+    x->type = (uint8_t)t;
+    x->flags = in->flags;
+    x->iflags = load ? SIM_IF_LOAD : SIM_IF_STORE;
+    x->b.cls = SC_NONE;
+    if (in->nops == 3)
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_U32, &x->b, false));
+    add_src(r, x, &x->base);
+    add_src(r, x, &x->b);
+    for (unsigned i = 0; i < nregs; i++) {
+        if (load && i < SIM_MAX_DST)
+            add_dst(r, x, &x->frag[i]);
+        else if (!load)
+            add_src(r, x, &x->frag[i]);
+    }
+    x->ids_truncated = false;    /* the fragment's first registers stand for it */
+    return SIM_OK;
+}
+
+/* cp.async (the non-bulk forms, PTX ISA 9.7.9.25): a copy of 4, 8 or 16
+ * bytes from global to shared memory per thread (.cg: 16 only), the rest
+ * zero-filled when a src-size smaller than the copy is given; commit_group,
+ * wait_group N and wait_all.  Functionally the copy is done when it
+ * executes (a program may not read the destination before its wait).  For
+ * the timing model it is a global load (LDGSTS) whose result is the
+ * pseudo-register PTX_ASYNC_ID; wait_group 0 and wait_all read it, so the
+ * warp waits there for its copies to land (wait_group N > 0 waits for
+ * none: the groups are not told apart). */
+static int
+decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    const struct ptx_opnd *o = in->o;
+    if (in->mode == PM_COMMIT) {
+        x->kind = XK_NOP;
+        return SIM_OK;
+    }
+    if (in->mode == PM_WAIT || in->mode == PM_WAITALL) {
+        x->kind = XK_NOP;
+        if (in->mode == PM_WAIT && (o[0].kind != PO_IMM || o[0].imm < 0 || o[0].imm > 7))
+            return derr(c, "cp.async.wait_group needs a group count 0 .. 7");
+        if (in->mode == PM_WAITALL || o[0].imm == 0)
+            x->src[x->n_src++] = (uint16_t)PTX_ASYNC_ID;
+        return SIM_OK;
+    }
+    if (in->mode != PM_NONE)
+        return derr(c, "cp.async: expected .commit_group, .wait_group, .wait_all or a copy "
+                    "(cp.async.ca/.cg.shared.global [dst], [src], size)");
+    if (in->space != PS_GLOBAL || in->o[0].kind != PO_MEM || in->o[1].kind != PO_MEM)
+        return derr(c, "cp.async copies from .global to .shared: cp.async.ca.shared.global "
+                    "[dst], [src], cp-size[, src-size]");
+    if (o[2].kind != PO_IMM || (o[2].imm != 4 && o[2].imm != 8 && o[2].imm != 16))
+        return derr(c, "cp.async: the copy size must be 4, 8 or 16 bytes");
+    if ((in->flags & PF_BYPASS_L1) && o[2].imm != 16)
+        return derr(c, "cp.async.cg copies 16 bytes");
+    if (r->nvarp + r->nvar32 + r->nvar64 >= PTX_ASYNC_ID)
+        return derr(c, "too many registers for cp.async's timing id");
+    x->space = PS_SHARED;
+    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[0], x));
+    x->base2 = x->base;
+    x->off2 = x->off;
+    x->space = PS_GLOBAL;
+    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[1], x));
+    x->kind = XK_CPASYNC;
+    x->type = PT_B8;
+    x->vec = (uint8_t)o[2].imm;
+    x->iflags = SIM_IF_LOAD | ((in->flags & PF_BYPASS_L1) ? SIM_IF_BYPASS_L1 : 0);
+    x->a.cls = SC_NONE;
+    if (in->nops >= 4)           /* src-size: a constant or a register */
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[3], SC_32, PT_U32, &x->a, false));
+    add_src(r, x, &x->base);
+    add_src(r, x, &x->base2);
+    add_src(r, x, &x->a);
+    x->dst[x->n_dst++] = (uint16_t)PTX_ASYNC_ID;
+    return SIM_OK;
+}
+
 /* A load from the parameter space becomes a move of constants (the
  * parameter values are known for the launch). */
 static int
@@ -561,8 +758,12 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         struct slot gs = { SC_PRED, g->index };
         add_src(r, x, &gs);
     }
-    if (t == PT_B128 || t == PT_F16X2 || t == PT_BF16)
-        return derr(c, "'.%s' data is not supported", ptx_type_name(t));
+    if (t == PT_B128 || t == PT_BF16 ||
+        (t == PT_F16X2 && in->op != PTXOP_ADD && in->op != PTXOP_SUB && in->op != PTXOP_MUL &&
+         in->op != PTXOP_FMA && in->op != PTXOP_NEG && in->op != PTXOP_ABS &&
+         in->op != PTXOP_MIN && in->op != PTXOP_MAX))
+        return derr(c, "'.%s' data is not supported here (f16x2: add, sub, mul, fma, neg, abs, "
+                    "min, max)", ptx_type_name(t));
 
     switch (in->op) {
     case PTXOP_BRA:
@@ -590,6 +791,15 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         break;
     case PTXOP_NANOSLEEP:
         x->kind = XK_NOP;
+        break;
+    case PTXOP_CP:
+        SIM_FORWARD_IF_ERROR(decode_cp_async(c, in, x));
+        break;
+    case PTXOP_MMA:
+        SIM_FORWARD_IF_ERROR(decode_mma(c, in, x));
+        break;
+    case PTXOP_WMMA:
+        SIM_FORWARD_IF_ERROR(decode_wmma(c, in, x));
         break;
     case PTXOP_ACTIVEMASK:
         x->kind = XK_ACTIVEMASK;
@@ -718,26 +928,29 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             break;
         }
         if (o[0].kind == PO_VEC || o[1].kind == PO_VEC) {
-            /* mov.b64 %rd, {%r1, %r2} (pack) or mov.b64 {%r1, %r2}, %rd (unpack) */
+            /* mov.b64 %rd, {%r1, %r2} (pack) or mov.b64 {%r1, %r2}, %rd (unpack);
+             * mov.b32 with two 16-bit halves (x->type b32: halves) */
             bool pack = o[1].kind == PO_VEC;
             const struct ptx_opnd *vo = pack ? &o[1] : &o[0];
-            if (vo->nvec != 2 || T != SC_64)
-                return derr(c, "only 64-bit <-> 2 x 32-bit vector moves are supported");
+            if (vo->nvec != 2 || (T != SC_64 && ptx_type_bytes(t) != 4))
+                return derr(c, "only 64-bit <-> 2 x 32-bit and 32-bit <-> 2 x 16-bit vector "
+                            "moves are supported");
             x->vec = 2;
             x->flags |= pack ? PF_WIDE : PF_HI;   /* direction marker */
             for (unsigned i = 0; i < 2; i++) {
                 struct ptx_opnd ro = { .kind = PO_REG, .reg = vo->regs[i] };
                 if (vo->regs[i] < 0)
                     return derr(c, "'_' is not supported in a vector move");
-                SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, PT_B32, &x->v[i], false));
+                SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, T == SC_64 ? PT_B32 : PT_B16, &x->v[i],
+                                          false));
             }
             if (pack) {
-                SIM_FORWARD_IF_ERROR(opnd(c, &o[0], SC_64, t, &x->d, false));
+                SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
                 add_dst(r, x, &x->d);
                 add_src(r, x, &x->v[0]);
                 add_src(r, x, &x->v[1]);
             } else {
-                SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_64, t, &x->a, false));
+                SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
                 add_src(r, x, &x->a);
                 add_dst(r, x, &x->v[0]);
                 add_dst(r, x, &x->v[1]);

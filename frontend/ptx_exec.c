@@ -6,6 +6,7 @@
  * arithmetic is in ptx_alu.c.
  */
 #include "frontend/ptx_lanes.h"
+#include "frontend/ptx_mma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,99 @@ exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
     return SIM_OK;
 }
 
+/* cp.async: each lane copies x->vec bytes from its global address to its
+ * shared one (ptx_decode.c), zero-filling past src-size when one is given;
+ * the model sees the global read. */
+static int
+exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+              uint32_t m, struct warp_inst *wi, struct sim_error *err)
+{
+    unsigned n = x->vec;
+    wi->width = (uint8_t)n;
+    wi->space = SIM_SPACE_GLOBAL;
+    uint32_t mm = m;
+    while (mm != 0) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        mm &= mm - 1;
+        struct access src = { NULL, SIM_SPACE_GLOBAL, 0 }, dst = { NULL, SIM_SPACE_SHARED, 0 };
+        SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, PS_GLOBAL, lane_addr(pw, x, l), n, x,
+                                     &src, err));
+        uint32_t sa = (uint32_t)(x->base2.cls == SC_32 ? pw->r32[(size_t)x->base2.idx * 32 + l].u
+                                 : x->base2.cls == SC_64 ? pw->r64[(size_t)x->base2.idx * 32 + l].u
+                                 : 0) + (uint32_t)x->off2;
+        SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, PS_SHARED, sa, n, x, &dst, err));
+        unsigned keep = n;
+        if (x->a.cls != SC_NONE) {
+            uint64_t s = lane_get(pw, &x->a, l);
+            keep = s < n ? (unsigned)s : n;
+        }
+        memmove(dst.p, src.p, keep);
+        memset(dst.p + keep, 0, n - keep);
+        wi->addr[l] = src.taddr;
+    }
+    return SIM_OK;
+}
+
+/* wmma.load / wmma.store (ptx_mma.h): every element of each lane's
+ * fragment from or to memory, row- or column-major with leading dimension
+ * `stride` elements (16 when not given).  The model sees one 16-byte
+ * access per lane: lane l the half line l % 2 of memory line l / 2. */
+static int
+exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+              uint32_t m, struct warp_inst *wi, struct sim_error *err)
+{
+    unsigned eb = ptx_type_bytes(x->type);
+    bool load = x->kind == XK_WLOAD, col_major = (x->flags & PF_COLMAJOR) != 0;
+    struct ptx_wmma_elem el[16];
+    unsigned nregs;
+    wi->width = 16;
+    wi->space = SIM_SPACE_GLOBAL;
+    bool space_set = false;
+    uint32_t mm = m;
+    while (mm != 0) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        mm &= mm - 1;
+        sim_addr_t base = lane_addr(pw, x, l);
+        uint64_t ld = x->b.cls != SC_NONE ? (uint32_t)lane_get(pw, &x->b, l) : 16;
+        unsigned n = ptx_wmma_layout(x->atom, eb, l, el, &nregs);
+        uint32_t regs[8] = { 0 };
+        if (!load)
+            for (unsigned i = 0; i < nregs; i++)
+                regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t major = col_major ? el[i].col : el[i].row;
+            uint64_t minor = col_major ? el[i].row : el[i].col;
+            struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+            SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, x->space,
+                                         base + (major * ld + minor) * eb, eb, x, &ac, err));
+            unsigned sh = 16 * el[i].half;
+            if (load) {
+                uint32_t v = 0;
+                memcpy(&v, ac.p, eb);
+                regs[el[i].reg] |= eb == 4 ? v : (v & 0xffffu) << sh;
+            } else {
+                uint32_t v = eb == 4 ? regs[el[i].reg] : (regs[el[i].reg] >> sh) & 0xffffu;
+                memcpy(ac.p, &v, eb);
+            }
+        }
+        if (load)
+            for (unsigned i = 0; i < nregs; i++)
+                lane_set(pw, &x->frag[i], l, regs[i]);
+        struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+        sim_addr_t piece = base + ((uint64_t)(l / 2) * ld + (l % 2) * (16 / eb)) * eb;
+        if (resolve(r, b, pw->index, l, x->space, piece, 1, x, &ac, err) != SIM_OK) {
+            sim_error_clear(err);
+            ac.taddr = piece;            /* past a small matrix's end: timing only */
+        }
+        if (!space_set) {
+            wi->space = ac.space;
+            space_set = true;
+        }
+        wi->addr[l] = ac.taddr;
+    }
+    return SIM_OK;
+}
+
 /* ---- warp-wide operations ------------------------------------------------ */
 
 static void
@@ -491,6 +585,19 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             SIM_FORWARD_IF_ERROR(exec_mem(r, b, pw, x, m, wi, err));
             if (x->vbytes != 0)
                 wi->width = x->vbytes;   /* the merged access ptxas issues */
+            break;
+        case XK_MMA:
+            ptx_mma_exec(pw, x, m);
+            break;
+        case XK_WMMA:
+            ptx_wmma_exec(pw, x, m);
+            break;
+        case XK_WLOAD:
+        case XK_WSTORE:
+            SIM_FORWARD_IF_ERROR(exec_wmma_mem(r, b, pw, x, m, wi, err));
+            break;
+        case XK_CPASYNC:
+            SIM_FORWARD_IF_ERROR(exec_cp_async(r, b, pw, x, m, wi, err));
             break;
         case XK_SHFL:
             exec_shfl(pw, x, m);

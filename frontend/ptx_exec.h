@@ -57,6 +57,10 @@ enum xkind {
     XK_LD, XK_ST, XK_ATOM, XK_RED,
     XK_BRA, XK_EXIT, XK_BAR, XK_NOP,
     XK_SHFL, XK_VOTE, XK_ACTIVEMASK,
+    XK_MMA,                      /* mma.sync: frag[] (ptx_mma.h) */
+    XK_WMMA,                     /* wmma.mma.sync: frag[] (ptx_mma.h) */
+    XK_WLOAD, XK_WSTORE,         /* wmma.load / wmma.store: frag[], base/off, stride in b */
+    XK_CPASYNC,                  /* cp.async: global (base, off) -> shared (base2, off2) */
     XK_TIMING                    /* an operation of a lowered instruction that only takes time
                                     (ptx_lower.c) */
 };
@@ -79,6 +83,10 @@ struct xop {
     struct slot v[4];            /* vector registers of ld/st */
     struct slot base;            /* memory base register (SC_NONE: absolute) */
     int64_t off;                 /* memory offset (symbol address included) */
+    struct slot frag[32];        /* mma, wmma: fragment registers (ptx_mma.h) */
+    uint8_t ctype;               /* wmma.mma: the C fragment's type (x->type: D's) */
+    struct slot base2;           /* cp.async: the shared destination's base register ... */
+    int64_t off2;                /* ... and offset */
     int32_t target, reconv;      /* branch target and reconvergence point */
     uint32_t line;               /* PTX source line */
     /* what the timing model sees */
@@ -103,6 +111,11 @@ struct xop {
     uint8_t n_fdst, n_fsrc;      /* the PTX registers it writes and reads (functional order) */
     uint16_t fdst[SIM_MAX_DST], fsrc[SIM_MAX_SRC];
 };
+
+/* The timing register id a cp.async writes and cp.async.wait_group 0 /
+ * wait_all read: the copies a warp has in flight (below the lowering's
+ * temporaries, ptx_lower.h). */
+#define PTX_ASYNC_ID (SIM_MAX_REGS - 1025u)
 
 #define PTX_STACK_MAX 72
 /* ptxas unrolls a small counted loop 4 times (ptx_lower.c): its control

@@ -17,11 +17,11 @@ static const char *const op_names[] = {
 
 static const char *const type_names[PT_COUNT] = {
     "", "pred", "b8", "u8", "s8", "b16", "u16", "s16", "f16", "f16x2", "bf16",
-    "b32", "u32", "s32", "f32", "b64", "u64", "s64", "f64", "b128"
+    "b32", "u32", "s32", "f32", "b64", "u64", "s64", "f64", "b128", "tf32"
 };
 
 static const uint8_t type_bytes[PT_COUNT] = { 0, 1, 1, 1, 1, 2, 2, 2, 2, 4, 2,
-                                              4, 4, 4, 4, 8, 8, 8, 8, 16 };
+                                              4, 4, 4, 4, 8, 8, 8, 8, 16, 4 };
 
 unsigned
 ptx_type_bytes(unsigned t)
@@ -226,6 +226,7 @@ ptx_module_free(struct ptx_module *m)
     for (uint32_t i = 0; i < m->n_kernels; i++) {
         struct ptx_kernel *k = &m->kernels[i];
         free(k->name);
+        free(k->unsupported);
         free_syms(k->params, k->n_params);
         for (uint32_t r = 0; r < k->n_regs; r++)
             free(k->regs[r].name);

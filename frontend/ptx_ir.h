@@ -24,7 +24,9 @@ enum ptx_op {
 /* Data types.  ORDER PT (ptx_parse.c type_names). */
 enum ptx_type {
     PT_NONE, PT_PRED, PT_B8, PT_U8, PT_S8, PT_B16, PT_U16, PT_S16, PT_F16, PT_F16X2, PT_BF16,
-    PT_B32, PT_U32, PT_S32, PT_F32, PT_B64, PT_U64, PT_S64, PT_F64, PT_B128, PT_COUNT
+    PT_B32, PT_U32, PT_S32, PT_F32, PT_B64, PT_U64, PT_S64, PT_F64, PT_B128,
+    PT_TF32,                     /* mma inputs: an f32 register read as tf32 */
+    PT_COUNT
 };
 
 enum ptx_space { PS_GENERIC, PS_REG, PS_CONST, PS_GLOBAL, PS_LOCAL, PS_PARAM, PS_SHARED, PS_TEX };
@@ -38,7 +40,10 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_ALL, PM_ANY, PM_UNI, PM_BALLOT,                   /* vote */
                 PM_AND, PM_OR, PM_XOR,                               /* setp/set boolean op */
                 PM_FINITE, PM_INFINITE, PM_NUMBER, PM_NOTANUMBER, PM_NORMAL, PM_SUBNORMAL, /* testp */
-                PM_L, PM_R };                                        /* shf direction */
+                PM_L, PM_R,                                          /* shf direction */
+                PM_COMMIT, PM_WAIT, PM_WAITALL,                      /* cp.async groups */
+                PM_M16N8K8, PM_M16N8K16,                             /* mma shapes */
+                PM_WLOAD, PM_WSTORE, PM_WMMA };                      /* wmma operations */
 
 /* Modifier flags. */
 enum {
@@ -52,7 +57,8 @@ enum {
     PF_SHIFTAMT = 1u << 16, PF_RELU = 1u << 17,
     PF_WARPSYNC = 1u << 18,       /* bar.warp.sync (__syncwarp) */
     PF_SHSYM = 1u << 19,          /* (decoded) mov of a .shared variable's address */
-    PF_NOUNROLL = 1u << 20        /* the first instruction of a loop under .pragma "nounroll" */
+    PF_NOUNROLL = 1u << 20,       /* the first instruction of a loop under .pragma "nounroll" */
+    PF_COLMAJOR = 1u << 21        /* wmma.load/store: the matrix is column-major in memory */
 };
 
 /* Special registers. */
@@ -69,6 +75,9 @@ enum ptx_rclass { RC_PRED, RC_32, RC_64 };
 
 enum ptx_okind { PO_NONE, PO_REG, PO_IMM, PO_SREG, PO_SYM, PO_MEM, PO_LABEL, PO_VEC, PO_SINK };
 
+/* Registers in a vector operand { } (a wmma fragment has 8). */
+#define PTX_MAX_VEC 8
+
 struct ptx_opnd {
     uint8_t kind;                /* enum ptx_okind */
     uint8_t neg;                 /* '!' before a predicate */
@@ -76,7 +85,7 @@ struct ptx_opnd {
     uint8_t nvec;                /* PO_VEC: registers in regs[] */
     uint8_t fimm;                /* PO_IMM: 0 integer, 1 f32 bit pattern, 2 f64 bit pattern */
     int32_t reg;                 /* PO_REG, and PO_MEM base register (-1 if none) */
-    int32_t regs[4];             /* PO_VEC */
+    int32_t regs[PTX_MAX_VEC];   /* PO_VEC */
     int32_t sym;                 /* PO_SYM, PO_MEM with a symbol base (-1 if none) */
     int32_t label;               /* PO_LABEL: label index, then resolved to an instruction */
     int64_t imm;                 /* PO_IMM value (bit pattern for floats); PO_MEM offset */
@@ -97,7 +106,8 @@ struct ptx_ins {
     uint8_t rnd;                 /* enum ptx_rnd */
     uint8_t atom;                /* enum ptx_atom */
     uint8_t mode;                /* enum ptx_mode */
-    uint8_t vec;                 /* vector width of ld/st (1, 2, 4) */
+    uint8_t vec;                 /* vector width of ld/st (1, 2, 4); wmma: its type words */
+    uint8_t frag;                /* wmma.load/store: matrix 'a', 'b', 'c' or 'd' */
     uint8_t nops;
     uint8_t guard_neg;
     int32_t guard;               /* predicate register guarding it, -1 if none */
@@ -142,6 +152,9 @@ struct ptx_kernel {
     uint64_t local_bytes;        /* .local per thread */
     struct ptx_ins *ins;
     uint32_t n_ins;
+    char *unsupported;           /* the first unsupported instruction's message
+                                  * ("path:line: ..."), or NULL: the kernel cannot be
+                                  * launched, the module's others can */
     char **labels;               /* label names, index = label id */
     int32_t *label_at;           /* label id -> instruction index */
     uint32_t n_labels;

@@ -78,4 +78,9 @@ pred_src(const struct pwarp *pw, const struct xop *x, const struct slot *s, unsi
 /* ptx_alu.c: execute an XK_ALU instruction on lanes m. */
 void ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
 
+/* ptx_alu.c: an IEEE binary16 value as a float (exact), and a float
+ * rounded to binary16 (to nearest even). */
+float ptx_alu_half_to_float(uint16_t h);
+uint16_t ptx_alu_float_to_half(float x);
+
 #endif /* SMSIM_FRONTEND_PTX_LANES_H */

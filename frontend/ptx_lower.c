@@ -844,9 +844,23 @@ key_of(const struct lctx *L, uint32_t i)
         return LK_BRA;
     case XK_EXIT: return LK_EXIT;
     case XK_BAR: return LK_BAR;
+    case XK_CPASYNC: return LK_LDGSTS;
+    case XK_WMMA: return LK_WMMA;
+    case XK_WLOAD: case XK_WSTORE: {
+        bool sh = x->space == PS_SHARED, ld = x->kind == XK_WLOAD, wide = x->type == PT_F32;
+        if (ld)
+            return sh ? (wide ? LK_WLDS64 : LK_WLDS) : (wide ? LK_WLDG64 : LK_WLDG);
+        return sh ? (wide ? LK_WSTS64 : LK_WSTS) : (wide ? LK_WSTG64 : LK_WSTG);
+    }
+    case XK_MMA:
+        if (x->type2 == PT_TF32)
+            return LK_HMMA1688T;
+        return x->mode == PM_M16N8K8 ? LK_HMMA1688 : LK_HMMA16816;
     case XK_NOP:
         if (x->op == PTXOP_NANOSLEEP)
             return LK_NANOSLEEP;
+        if (x->op == PTXOP_CP)
+            return x->mode == PM_COMMIT ? LK_LDGDEPBAR : LK_DEPBAR;
         return (x->flags & PF_WARPSYNC) ? LK_WARPSYNC : LK_MEMBAR;
     case XK_SHFL: return LK_SHFL;
     case XK_VOTE: case XK_ACTIVEMASK: return LK_VOTE;

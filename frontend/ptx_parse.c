@@ -142,6 +142,50 @@ perr(struct parser *ps, const char *fmt, ...)
     return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%u: %s", ps->path, ps->line, msg);
 }
 
+static int next(struct parser *ps);
+static bool is_punct(const struct parser *ps, char c);
+
+#define PARSE_SKIPPED 1          /* an instruction was skipped (not an error) */
+
+/* Skip the rest of an instruction statement, its ';' included. */
+static int
+skip_instruction(struct parser *ps)
+{
+    while (ps->kind != TK_EOF && !is_punct(ps, ';'))
+        SIM_FORWARD_IF_ERROR(next(ps));
+    if (ps->kind == TK_EOF)
+        return perr(ps, "missing ';' at the end of an instruction");
+    SIM_FORWARD_IF_ERROR(next(ps));
+    return PARSE_SKIPPED;
+}
+
+/* An instruction the simulator does not support, in a kernel body: the
+ * kernel keeps the first such message and the statement is skipped (to
+ * its ';'), so the module's other kernels still run; launching this one
+ * is the error (ptx.c).  Returns PARSE_SKIPPED.  Outside a kernel: an
+ * error. */
+static int
+unsupported(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+unsupported(struct parser *ps, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (ps->k == NULL)
+        return perr(ps, "%s", msg);
+    if (ps->k->unsupported == NULL) {
+        size_t n = strlen(ps->path) + strlen(ps->k->name) + strlen(msg) + 40;
+        ps->k->unsupported = xmalloc(n);
+        snprintf(ps->k->unsupported, n, "%s:%u: kernel %s: %s", ps->path, ps->line, ps->k->name,
+                 msg);
+    }
+    return skip_instruction(ps);
+}
+
 static bool
 word_char(char c)
 {
@@ -328,6 +372,10 @@ parse_float(const char *s, int64_t *bits, uint8_t *kind)
         *kind = 2;
         return true;
     }
+    /* a decimal float has a '.' or an exponent; 0x3E00 is a hex integer
+     * (PTX writes float bit patterns 0f... / 0d..., never C's 0x1p3) */
+    if (n > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return false;
     if (strchr(s, '.') == NULL && strchr(s, 'e') == NULL && strchr(s, 'E') == NULL)
         return false;
     double d = strtod(s, &end);
@@ -687,6 +735,9 @@ static const struct mod_word mods[] = {
     { "hi", 0, PF_HI }, { "lo", 0, PF_LO }, { "wide", 0, PF_WIDE }, { "uni", 0, PF_UNI },
     { "cc", 0, PF_CC }, { "cg", 0, PF_BYPASS_L1 }, { "cs", 0, PF_BYPASS_L1 },
     { "cv", 0, PF_BYPASS_L1 }, { "lu", 0, PF_BYPASS_L1 }, { "volatile", 0, PF_BYPASS_L1 },
+    { "async", 6, 0 }, { "commit_group", 5, PM_COMMIT }, { "wait_group", 5, PM_WAIT },
+    { "wait_all", 5, PM_WAITALL }, { "m16n8k8", 5, PM_M16N8K8 }, { "m16n8k16", 5, PM_M16N8K16 },
+    { "row", 6, 0 }, { "col", 6, 0 },
     { "ca", 6, 0 }, { "wb", 6, 0 }, { "wt", 6, 0 }, { "nc", 0, PF_NC },
     { "sync", 0, PF_SYNC }, { "arrive", 0, PF_ARRIVE }, { "wrap", 0, PF_WRAP },
     { "clamp", 0, PF_CLAMP }, { "to", 0, PF_TO }, { "shiftamt", 0, PF_SHIFTAMT },
@@ -724,13 +775,38 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
     uint8_t t;
     char tw[64];
     snprintf(tw, sizeof tw, ".%s", w);
+    bool mma = ins->op == PTXOP_MMA || ins->op == PTXOP_WMMA;
     if (parse_type_word(tw, &t) == 0) {
         if (*ntypes == 0)
             ins->type = t;
-        else
-            ins->type2 = t;
+        else if (!mma || *ntypes == 1)
+            ins->type2 = t;          /* mma.dtype.atype.btype.ctype: atype */
+        else if (t != (*ntypes == 2 ? ins->type2 : ins->type))
+            return unsupported(ps, "mma with different A and B types or C and D types");
         (*ntypes)++;
+        if (ins->op == PTXOP_WMMA)
+            ins->vec = (uint8_t)*ntypes;
         return SIM_OK;
+    }
+    if (ins->op == PTXOP_WMMA) {
+        /* wmma.load.a / .store.d / .mma, the layouts, the shape */
+        if (strcmp(w, "load") == 0 || strcmp(w, "store") == 0 || strcmp(w, "mma") == 0) {
+            ins->mode = w[0] == 'l' ? PM_WLOAD : w[0] == 's' ? PM_WSTORE : PM_WMMA;
+            return SIM_OK;
+        }
+        if (w[1] == '\0' && w[0] >= 'a' && w[0] <= 'd') {
+            ins->frag = (uint8_t)w[0];
+            return SIM_OK;
+        }
+        if (strcmp(w, "row") == 0 || strcmp(w, "col") == 0) {
+            if (ins->mode != PM_WMMA && w[0] == 'c')
+                ins->flags |= PF_COLMAJOR;   /* mma's .alayout.blayout: the fragments' own */
+            return SIM_OK;
+        }
+        if (strcmp(w, "m16n16k16") == 0)
+            return SIM_OK;
+        if (strcmp(w, "m32n8k16") == 0 || strcmp(w, "m8n32k16") == 0 || strcmp(w, "m16n16k8") == 0)
+            return unsupported(ps, "wmma shape .%s is not supported (m16n16k16 is)", w);
     }
     if (w[0] == 'v' && (strcmp(w, "v2") == 0 || strcmp(w, "v4") == 0)) {
         ins->vec = (uint8_t)(w[1] - '0');
@@ -782,7 +858,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             return SIM_OK;
         }
     }
-    return perr(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
+    return unsupported(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
 }
 
 static uint8_t
@@ -831,8 +907,8 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         SIM_FORWARD_IF_ERROR(next(ps));
         o->kind = PO_VEC;
         for (;;) {
-            if (o->nvec == 4)
-                return perr(ps, "vector operand with more than 4 elements");
+            if (o->nvec == PTX_MAX_VEC)
+                return perr(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
             if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
                 o->regs[o->nvec++] = -1;
                 SIM_FORWARD_IF_ERROR(next(ps));
@@ -996,6 +1072,16 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 4; *hi = 4; return;
     case PTXOP_BFI: case PTXOP_LOP3:
         *lo = 5; *hi = 5; return;
+    case PTXOP_MMA:
+        *lo = 4; *hi = 4; return;
+    case PTXOP_WMMA:             /* load: d, [p][, stride]; store: [p], d[, stride]; mma: d, a, b, c */
+        *lo = ins->mode == PM_WMMA ? 4 : 2;
+        *hi = ins->mode == PM_WMMA ? 4 : 3;
+        return;
+    case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N */
+        *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : 0;
+        *hi = ins->mode == PM_NONE ? 5 : ins->mode == PM_WAIT ? 1 : 0;
+        return;
     default:
         *lo = 3; *hi = 3; return;
     }
@@ -1014,6 +1100,8 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     ins.target = -1;
     ins.reconv = -1;
     ins.vec = 1;
+    if (ps->k->unsupported != NULL)
+        return skip_instruction(ps);   /* the kernel cannot run: the rest is not parsed */
     snprintf(mn, sizeof mn, "%s", ps->tok);
     char *dot = strchr(mn, '.');
     if (dot != NULL)
@@ -1021,12 +1109,12 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     int op = find_op(mn);
     if (op < 0) {
         if (strcmp(mn, "call") == 0)
-            return perr(ps, "unsupported instruction 'call' (device function calls are not "
-                        "simulated; compile with the callee inlined)");
+            return unsupported(ps, "unsupported instruction 'call' (device function calls are "
+                               "not simulated; compile with the callee inlined)");
         if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
-            return perr(ps, "unsupported instruction '%s' (textures and surfaces are not "
-                        "simulated)", ps->tok);
-        return perr(ps, "unsupported instruction '%s'", ps->tok);
+            return unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
+                               "simulated)", ps->tok);
+        return unsupported(ps, "unsupported instruction '%s'", ps->tok);
     }
     ins.op = (uint16_t)op;
     SIM_FORWARD_IF_ERROR(intern_mnem(ps, ps->tok, &ins.mnem));
@@ -1035,17 +1123,19 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         char *nd = strchr(m, '.');
         if (nd != NULL)
             *nd = '\0';
-        SIM_FORWARD_IF_ERROR(apply_mod(ps, &ins, m, &ntypes));
+        int rc = apply_mod(ps, &ins, m, &ntypes);
+        if (rc != SIM_OK)
+            return rc;                 /* an error, or skipped (unsupported) */
         m = nd ? nd + 1 : NULL;
     }
     if (ins.op == PTXOP_LD || ins.op == PTXOP_LDU || ins.op == PTXOP_ST) {
         if (ins.type == PT_NONE)
             return perr(ps, "'%s' needs a data type", ps->tok);
     }
-    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && strstr(ps->tok, ".red") != NULL)
-        return perr(ps, "unsupported instruction '%s' (only bar.sync is simulated)", ps->tok);
-    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && (ins.flags & PF_ARRIVE))
-        return perr(ps, "unsupported instruction '%s' (only bar.sync is simulated)", ps->tok);
+    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) &&
+        (strstr(ps->tok, ".red") != NULL || (ins.flags & PF_ARRIVE)))
+        return unsupported(ps, "unsupported instruction '%s' (only bar.sync is simulated)",
+                           ps->tok);
     SIM_FORWARD_IF_ERROR(next(ps));
     bool branch = ins.op == PTXOP_BRA;
     while (!is_punct(ps, ';')) {
@@ -1131,6 +1221,12 @@ parse_body(struct parser *ps)
                 if (ps->kind == TK_STRING && strcmp(ps->tok, "nounroll") == 0)
                     ps->nounroll = true;
                 SIM_FORWARD_IF_ERROR(skip_statement(ps));
+            } else if (strcmp(d, ".param") == 0) {
+                /* a call's argument or return value: calls are not simulated */
+                int rc = unsupported(ps, "'.param' in a kernel body (the arguments of a "
+                                     "device function call; calls are not simulated)");
+                if (rc < 0)
+                    return rc;
             } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".maxnreg") == 0 ||
                        strcmp(d, ".maxntid") == 0) {
                 SIM_FORWARD_IF_ERROR(skip_statement(ps));

@@ -100,6 +100,9 @@ ptx_sched_latency(const struct xop *x)
     if (x->silent)
         return 0;                /* folded away: its readers wait for its inputs */
     switch (x->kind) {
+    case XK_CPASYNC:
+        return 300;
+    case XK_WLOAD:
     case XK_LD:
     case XK_ATOM:
         /* shared memory ~23; a global or local load is assumed long (an L2
@@ -109,6 +112,7 @@ ptx_sched_latency(const struct xop *x)
         return x->space == PS_SHARED ? 23 : 300;
     case XK_ST:
     case XK_RED:
+    case XK_WSTORE:
         return 1;
     case XK_PARAM:
         return 1;
@@ -139,7 +143,8 @@ sched_pipe(const struct xop *x)
     if (x->silent)
         return SP_NONE;
     switch (x->kind) {
-    case XK_LD: case XK_ST: case XK_ATOM: case XK_RED:
+    case XK_LD: case XK_ST: case XK_ATOM: case XK_RED: case XK_CPASYNC: case XK_WLOAD:
+    case XK_WSTORE:
         return SP_LSU;
     case XK_ALU: case XK_TIMING: case XK_SHFL: case XK_VOTE: case XK_ACTIVEMASK:
         break;
@@ -165,7 +170,7 @@ static bool
 fence_like(const struct xop *x)
 {
     return x->kind == XK_BAR || x->kind == XK_NOP || x->kind == XK_MOVE_CLOCK ||
-           x->ids_truncated;
+           x->kind == XK_CPASYNC || x->ids_truncated;
 }
 
 static bool
@@ -239,7 +244,8 @@ operands(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned
 static bool
 is_mem(const struct xop *x)
 {
-    return x->kind == XK_LD || x->kind == XK_ST || x->kind == XK_ATOM || x->kind == XK_RED;
+    return x->kind == XK_LD || x->kind == XK_ST || x->kind == XK_ATOM || x->kind == XK_RED ||
+           x->kind == XK_WLOAD || x->kind == XK_WSTORE;
 }
 
 /* Build the dependence edges of block [s0, s0 + n) (node i = x[s0 + i]);
@@ -285,7 +291,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
             k->reader = s->n_links++;
         }
         if (is_mem(&x[j])) {
-            if (x[j].kind == XK_LD) {
+            if (x[j].kind == XK_LD || x[j].kind == XK_WLOAD) {
                 if (last_store >= 0)
                     add_edge(s, (uint32_t)last_store, j, 1);
                 if (s->n_links == s->cap_links) {
@@ -436,7 +442,7 @@ static bool
 variable_latency(const struct xop *x)
 {
     if (x->kind == XK_LD || x->kind == XK_ATOM || x->kind == XK_SHFL || x->kind == XK_VOTE ||
-        x->kind == XK_MOVE_CLOCK)
+        x->kind == XK_MOVE_CLOCK || x->kind == XK_CPASYNC || x->kind == XK_WLOAD)
         return true;
     switch (x->opclass) {
     case SIM_OPC_SFU: case SIM_OPC_SFU_EX2: case SIM_OPC_CONV: case SIM_OPC_SREG:

@@ -95,7 +95,7 @@ PIPE_TOL, PIPE_MIN = 15.0, 70.0       # all five pipes within 15 % for 70 %
 QUICK = ["traces/probe/empty_g1_b32.launch", "traces/probe/store_n1024.launch",
          "traces/probe/spin_g1_i100.launch", "traces/micro/inst_lat_fadd_ilp1.launch",
          "traces/micro/latency_smem.launch", "traces/micro/copy_bw_1warp.launch",
-         "traces/knn.launch", "traces/modern/mma_tf32_chain_1w.launch"]
+         "traces/knn.launch", "traces/modern/call_poly.launch"]
 
 # Issue 17's acceptance: whole-kernel MAE, share within 10 %, clock64 within 10 %.
 MAE_LIMIT = 12.0

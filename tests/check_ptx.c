@@ -186,7 +186,7 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [t, {%r1,%r2}];", 20, "textures" },
     { 20, "    atom.global.frob.u32 %r3, [%rd2], 1;", 20, "unsupported modifier '.frob'" },
     { 20, "    shfl.sync.frob.b32 %r3, %r2, 1, 31, -1;", 20, "unsupported modifier '.frob'" },
-    { 20, "    add.f16x2 %r3, %r2, %r2;", 20, "f16x2" },
+    { 20, "    setp.eq.f16x2 %p1, %r2, %r2;", 20, "'.f16x2' data is not supported here" },
     { 20, "    { .reg .b32 q; .reg .b32 q; }", 20, "register q declared twice in one scope" },
     { 20, "    { .reg .b32 q; } mov.u32 q, 1;", 20, "no register or variable called 'q'" },
     /* fuzz findings (tests/fuzz/crashers/ptx): these leaked the name under ASan */
@@ -753,6 +753,219 @@ START_TEST(shared_address_wraps)
 }
 END_TEST
 
+/* ---- modern instructions: f16x2, cp.async, mma, wmma, per-kernel support -- */
+
+/* Packed halves: mov.b32 {lo, hi} packs, fma/add/mul.f16x2 work on each
+ * half, mov.b32 {..}, %r unpacks.  1.5 * 1.5 + 1 = 3.25, 2 * 2 + 0.25 =
+ * 4.25, ... all exact in binary16.  0x3E00 is a hex integer: a literal with
+ * an 'e' digit used to be read as a decimal float (and became 0). */
+START_TEST(packed_half)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .b16 %rs<4>;",
+        "    .reg .b32 %r<8>;",
+        "    .reg .b64 %rd<3>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.b16 %rs1, 0x3E00;",                     /* 1.5 */
+        "    mov.b16 %rs2, 0x4000;",                     /* 2.0 */
+        "    mov.b32 %r1, {%rs1, %rs2};",
+        "    mov.b32 %r2, 0x34003C00;",                  /* {1.0, 0.25} */
+        "    fma.rn.f16x2 %r3, %r1, %r1, %r2;",
+        "    add.f16x2 %r4, %r1, %r2;",
+        "    mul.f16x2 %r5, %r1, %r2;",
+        "    mov.b32 {%rs1, %rs3}, %r3;",
+        "    cvt.u32.u16 %r6, %rs3;",
+        "    st.global.u32 [%rd2], %r3;",
+        "    st.global.u32 [%rd2+4], %r4;",
+        "    st.global.u32 [%rd2+8], %r5;",
+        "    st.global.u32 [%rd2+12], %r6;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    ck_assert_uint_eq(out[0], 0x44404280u);     /* {3.25, 4.25} */
+    ck_assert_uint_eq(out[1], 0x40804100u);     /* {2.5, 2.25} */
+    ck_assert_uint_eq(out[2], 0x38003E00u);     /* {1.5, 0.5} */
+    ck_assert_uint_eq(out[3], 0x4440u);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* cp.async: 16 bytes per lane global -> shared, then 8 with a src-size of
+ * 4 (the other 4 zero-filled); the copies are there after wait_group 0 /
+ * wait_all.  For the model a copy is a global load of the bytes it reads. */
+START_TEST(cp_async)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)",
+        "{",
+        "    .reg .b32 %r<12>;",
+        "    .reg .b64 %rd<8>;",
+        "    .shared .align 16 .b8 buf[512];",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    ld.param.u64 %rd3, [k_param_1];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    cvta.to.global.u64 %rd4, %rd3;",
+        "    mov.u32 %r1, %tid.x;",
+        "    mul.wide.u32 %rd5, %r1, 16;",
+        "    add.s64 %rd6, %rd4, %rd5;",
+        "    mov.u32 %r2, buf;",
+        "    shl.b32 %r3, %r1, 4;",
+        "    add.s32 %r4, %r2, %r3;",
+        "    cp.async.cg.shared.global [%r4], [%rd6], 16;",
+        "    cp.async.commit_group;",
+        "    cp.async.wait_group 0;",
+        "    ld.shared.u32 %r5, [%r4+4];",
+        "    cp.async.ca.shared.global [%r4], [%rd6+8], 8, 4;",
+        "    cp.async.commit_group;",
+        "    cp.async.wait_all;",
+        "    ld.shared.u32 %r6, [%r4];",
+        "    ld.shared.u32 %r7, [%r4+4];",
+        "    shl.b32 %r8, %r6, 8;",
+        "    shl.b32 %r9, %r7, 16;",
+        "    add.s32 %r10, %r5, %r8;",
+        "    add.s32 %r11, %r10, %r9;",
+        "    mul.wide.u32 %rd7, %r1, 4;",
+        "    add.s64 %rd7, %rd2, %rd7;",
+        "    st.global.u32 [%rd7], %r11;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0],
+                                     "arg = in buffer u32 128 seq 0 1", &src);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(out[l], (4 * l + 1) + ((4 * l + 2) << 8));
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* wmma m16n16k16: A (row-major) and B (column-major) halves with bit
+ * patterns 0 .. 255 (subnormal: value = bits x 2^-24, every sum exact),
+ * the other operand all ones; D = A x B + 0 stored row-major as f32. */
+START_TEST(wmma_row_col)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1, .param .u64 k_param_2,",
+        "                  .param .u64 k_param_3, .param .u64 k_param_4)",
+        "{",
+        "    .reg .b32 %r<40>;",
+        "    .reg .f32 %f<20>;",
+        "    .reg .b64 %rd<8>;",
+        "    ld.param.u64 %rd1, [k_param_1];",
+        "    ld.param.u64 %rd2, [k_param_2];",
+        "    ld.param.u64 %rd3, [k_param_3];",
+        "    ld.param.u64 %rd4, [k_param_4];",
+        "    mov.f32 %f1, 0f00000000;",
+        "    mov.u32 %r1, 16;",
+        "    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2, %r3, %r4, %r5, %r6, %r7, "
+        "%r8, %r9}, [%rd1], %r1;",
+        "    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%r10, %r11, %r12, %r13, %r14, "
+        "%r15, %r16, %r17}, [%rd2], %r1;",
+        "    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f2, %f3, %f4, %f5, %f6, %f7, %f8, "
+        "%f9}, {%r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9}, {%r10, %r11, %r12, %r13, %r14, %r15, "
+        "%r16, %r17}, {%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1};",
+        "    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd3], {%f2, %f3, %f4, %f5, %f6, "
+        "%f7, %f8, %f9}, %r1;",
+        "    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2, %r3, %r4, %r5, %r6, %r7, "
+        "%r8, %r9}, [%rd2], %r1;",       /* the ones */
+        "    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%r10, %r11, %r12, %r13, %r14, "
+        "%r15, %r16, %r17}, [%rd1], %r1;",
+        "    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f2, %f3, %f4, %f5, %f6, %f7, %f8, "
+        "%f9}, {%r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9}, {%r10, %r11, %r12, %r13, %r14, %r15, "
+        "%r16, %r17}, {%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1};",
+        "    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd4], {%f2, %f3, %f4, %f5, %f6, "
+        "%f7, %f8, %f9}, %r1;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    run_module(ptx, sizeof ptx / sizeof ptx[0],
+               "arg = a buffer u16 256 seq 0 1\narg = b buffer u16 256 const 15360\n"
+               "arg = d buffer f32 256 zeros\narg = e buffer f32 256 zeros", &src);
+    const struct launch *l = ptx_source_launch(&src);
+    const float *d = (const float *)l->args[3].data, *e = (const float *)l->args[4].data;
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            /* D[i][j] = sum_k A[i][k] (row-major bits 16 i + k); E[i][j] = sum_k B[k][j]
+             * with B column-major: element (k, j) at j * 16 + k */
+            ck_assert_float_eq(d[i * 16 + j], ldexpf((float)(256 * i + 120), -24));
+            ck_assert_float_eq(e[i * 16 + j], ldexpf((float)(256 * j + 120), -24));
+        }
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* A module whose other kernel uses an unsupported instruction still runs
+ * its supported kernels; launching the other one names it and the line. */
+static const char *const TWO_KERNELS[] = {
+    ".version 9.0", ".target sm_90", ".address_size 64",
+    ".visible .entry k(.param .u64 k_param_0)",
+    "{",
+    "    ret;",
+    "}",
+    ".visible .entry bad(.param .u64 bad_param_0)",
+    "{",
+    "    .reg .f32 %f<6>;",
+    "    .reg .b64 %rd<3>;",
+    "    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5}];",
+    "    ret;",
+    "}",
+};
+
+START_TEST(unsupported_per_kernel)
+{
+    static const char *const launch_k[] = { "ptx = k.ptx", "kernel = k", "grid = 1",
+                                            "block = 32", "arg = out buffer u32 32 zeros" };
+    static const char *const launch_bad[] = { "ptx = k.ptx", "kernel = bad", "grid = 1",
+                                              "block = 32", "arg = out buffer u32 32 zeros" };
+    struct sim_error err = { 0 };
+    write_file("k.ptx", TWO_KERNELS, sizeof TWO_KERNELS / sizeof TWO_KERNELS[0], 0, NULL, NULL);
+    write_file("k.launch", launch_k, 5, 0, NULL, NULL);
+    ck_assert_msg(open_and_run(&err) == SIM_OK, "%s", err.msg);
+    write_file("k.launch", launch_bad, 5, 0, NULL, NULL);
+    expect_error("k.ptx", 12, "kernel bad: unsupported instruction 'tex.2d.v4.f32.f32'");
+}
+END_TEST
+
+/* Malformed tensor instructions: exit 2 with file:line and what was
+ * expected. */
+START_TEST(mma_malformed)
+{
+    ptx_case(0, NULL, NULL);
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .f32 %f<6>;",
+        "    .reg .b32 %r<6>;",
+        "    mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, "
+        "{%r1, %r2}, {%r3, %r4}, {%f1, %f2, %f3, %f4};",
+        "    ret;",
+        "}",
+    };
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                           "arg = out buffer u32 32 zeros" };
+    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    write_file("k.launch", launch, 5, 0, NULL, NULL);
+    expect_error("k.ptx", 8, "the A fragment needs 4 registers");
+    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
+               "    mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};",
+               NULL);
+    expect_error("k.ptx", 8, "unsupported modifier '.m8n8k4'");
+    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
+               "    cp.async.cg.shared.global [%r1], [%r2], 8;", NULL);
+    expect_error("k.ptx", 8, "cp.async.cg copies 16 bytes");
+}
+END_TEST
+
 /* Launch-file initialisers are deterministic and do what they say. */
 START_TEST(initialisers)
 {
@@ -830,6 +1043,11 @@ ptx_suite(void)
     tcase_add_test(tc, documented_forms);
     tcase_add_test(tc, wide_registers);
     tcase_add_test(tc, shared_address_wraps);
+    tcase_add_test(tc, packed_half);
+    tcase_add_test(tc, cp_async);
+    tcase_add_test(tc, wmma_row_col);
+    tcase_add_test(tc, unsupported_per_kernel);
+    tcase_add_test(tc, mma_malformed);
     tcase_add_test(tc, module_variables);
     tcase_add_test(tc, initialisers);
     suite_add_tcase(s, tc);

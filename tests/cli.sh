@@ -100,7 +100,7 @@ expect 2 "bad.launch:$line: expected grid" "$SMSIM" trace record --launch "$tmp/
 sed 's/add.f32/frob.f32/' "$srcdir/traces/src/vecadd.ptx" >"$tmp/bad.ptx"
 sed "s|^ptx *=.*|ptx = bad.ptx|" "$srcdir/traces/vecadd.launch" >"$tmp/badptx.launch"
 line=$(grep -n 'frob.f32' "$tmp/bad.ptx" | head -1 | cut -d: -f1)
-expect 2 "bad.ptx:$line: unsupported instruction 'frob.f32'" "$SMSIM" emulate --launch "$tmp/badptx.launch"
+expect 2 "bad.ptx:$line: kernel vecadd: unsupported instruction 'frob.f32'" "$SMSIM" emulate --launch "$tmp/badptx.launch"
 expect 1 "expected exactly one of" "$SMSIM" run --launch "$srcdir/traces/reduce.launch" --synth fma
 
 # Accel-Sim traces: run, convert, export, errors naming file:line

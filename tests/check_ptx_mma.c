@@ -1,0 +1,283 @@
+/*
+ * check_ptx_mma.c - mma.sync and wmma over a warp's fragments
+ * (frontend/ptx_mma.c): fragments filled by the PTX ISA's formulas
+ * (section 9.7.14.5, "Matrix Fragments for mma.m16n8k8 / m16n8k16"),
+ * written out here independently of the module, against a plain matrix
+ * product; the wmma layout's coverage of its matrices.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/ptx_lanes.h"
+#include "frontend/ptx_mma.h"
+#include "testlib.h"
+
+#define NREG 40
+
+struct warp {
+    struct pwarp pw;
+    union r32 r[NREG * 32];
+};
+
+static void
+warp_init(struct warp *w)
+{
+    memset(w, 0, sizeof *w);
+    w->pw.r32 = w->r;
+}
+
+static void
+set32(struct warp *w, unsigned reg, unsigned lane, uint32_t v)
+{
+    w->r[reg * 32 + lane].u = v;
+}
+
+static uint32_t
+get32(const struct warp *w, unsigned reg, unsigned lane)
+{
+    return w->r[reg * 32 + lane].u;
+}
+
+static uint32_t
+f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float
+u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Small integers: every product and sum is exact, so the result must be. */
+static float
+aval(unsigned i, unsigned k)
+{
+    return (float)((int)(i * 3 + k * 5) % 7 - 3);
+}
+
+static float
+bval(unsigned k, unsigned j)
+{
+    return (float)((int)(k * 2 + j * 3) % 5 - 2);
+}
+
+static float
+cval(unsigned i, unsigned j)
+{
+    return (float)(i + 16 * j);
+}
+
+/* A half with a small integer value (exact). */
+static uint16_t
+h16(float f)
+{
+    return ptx_alu_float_to_half(f);
+}
+
+static void
+check_d(const struct warp *w, unsigned K)
+{
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned g = lane >> 2, t = lane & 3;
+        for (unsigned e = 0; e < 4; e++) {
+            unsigned row = e < 2 ? g : g + 8, col = t * 2 + (e & 1);
+            float want = cval(row, col);
+            for (unsigned k = 0; k < K; k++)
+                want += aval(row, k) * bval(k, col);
+            ck_assert_msg(u2f(get32(w, e, lane)) == want, "lane %u d%u: %g, want %g", lane, e,
+                          (double)u2f(get32(w, e, lane)), (double)want);
+        }
+    }
+}
+
+/* D in registers 0-3, A from 4, B from 8, C from 12. */
+static struct xop
+mma_op(unsigned shape, unsigned atype, unsigned na, unsigned nb)
+{
+    struct xop x;
+    memset(&x, 0, sizeof x);
+    x.mode = (uint8_t)shape;
+    x.type = PT_F32;
+    x.type2 = (uint8_t)atype;
+    unsigned at = 0;
+    for (unsigned i = 0; i < 4; i++)
+        x.frag[at++] = (struct slot){ SC_32, i };
+    for (unsigned i = 0; i < na; i++)
+        x.frag[at++] = (struct slot){ SC_32, 4 + i };
+    for (unsigned i = 0; i < nb; i++)
+        x.frag[at++] = (struct slot){ SC_32, 8 + i };
+    for (unsigned i = 0; i < 4; i++)
+        x.frag[at++] = (struct slot){ SC_32, 12 + i };
+    return x;
+}
+
+static void
+fill_c(struct warp *w)
+{
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned g = lane >> 2, t = lane & 3;
+        for (unsigned e = 0; e < 4; e++)
+            set32(w, 12 + e, lane, f2u(cval(e < 2 ? g : g + 8, t * 2 + (e & 1))));
+    }
+}
+
+/* m16n8k8 .tf32: a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4);
+ * b0 (t, g), b1 (t+4, g).  Low mantissa bits of the f32 pattern are not
+ * read (tf32), so set them: the result must not change. */
+START_TEST(mma_m16n8k8_tf32)
+{
+    static struct warp w;
+    warp_init(&w);
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned g = lane >> 2, t = lane & 3;
+        set32(&w, 4, lane, f2u(aval(g, t)) | 0x1fffu * (aval(g, t) != 0));
+        set32(&w, 5, lane, f2u(aval(g + 8, t)));
+        set32(&w, 6, lane, f2u(aval(g, t + 4)));
+        set32(&w, 7, lane, f2u(aval(g + 8, t + 4)));
+        set32(&w, 8, lane, f2u(bval(t, g)));
+        set32(&w, 9, lane, f2u(bval(t + 4, g)));
+    }
+    fill_c(&w);
+    struct xop x = mma_op(PM_M16N8K8, PT_TF32, 4, 2);
+    ptx_mma_exec(&w.pw, &x, UINT32_MAX);
+    check_d(&w, 8);
+}
+END_TEST
+
+/* m16n8k16 .f16: a0 a1 (g, 2t, 2t+1), a2 a3 (g+8, ..), a4 a5 (g, 2t+8, ..),
+ * a6 a7 (g+8, 2t+8, ..), two per register, low half first;
+ * b0 b1 (2t, 2t+1; g), b2 b3 (2t+8, 2t+9; g). */
+START_TEST(mma_m16n8k16_f16)
+{
+    static struct warp w;
+    warp_init(&w);
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned g = lane >> 2, t = lane & 3;
+        for (unsigned r = 0; r < 4; r++) {
+            unsigned row = g + 8 * (r & 1), col = 2 * t + 8 * (r >> 1);
+            set32(&w, 4 + r, lane, h16(aval(row, col)) | (uint32_t)h16(aval(row, col + 1)) << 16);
+        }
+        for (unsigned r = 0; r < 2; r++) {
+            unsigned k = 2 * t + 8 * r;
+            set32(&w, 8 + r, lane, h16(bval(k, g)) | (uint32_t)h16(bval(k + 1, g)) << 16);
+        }
+    }
+    fill_c(&w);
+    struct xop x = mma_op(PM_M16N8K16, PT_F16, 4, 2);
+    ptx_mma_exec(&w.pw, &x, UINT32_MAX);
+    check_d(&w, 16);
+}
+END_TEST
+
+/* Lanes outside the mask keep their D registers (their fragments are
+ * still read). */
+START_TEST(mma_mask)
+{
+    static struct warp w;
+    warp_init(&w);
+    for (unsigned lane = 0; lane < 32; lane++)
+        for (unsigned e = 0; e < 4; e++)
+            set32(&w, e, lane, 0xdeadbeefu);
+    struct xop x = mma_op(PM_M16N8K8, PT_TF32, 4, 2);
+    ptx_mma_exec(&w.pw, &x, 0x0000ffffu);
+    ck_assert_uint_eq(get32(&w, 0, 0), 0);          /* 0 x 0 + 0 */
+    ck_assert_uint_eq(get32(&w, 0, 31), 0xdeadbeefu);
+}
+END_TEST
+
+/* The wmma m16n16k16 layout: A and B hold every element of their 16 x 16
+ * matrix exactly twice (registers 4-7 repeat 0-3), C/D (f32 and f16)
+ * exactly once, and a register holds one element per 16-bit half. */
+START_TEST(wmma_layout_covers)
+{
+    static const struct { unsigned frag, eb, per_elem, nregs; } cases[] = {
+        { 'a', 2, 2, 8 }, { 'b', 2, 2, 8 }, { 'c', 4, 1, 8 }, { 'd', 2, 1, 4 },
+    };
+    for (unsigned c = 0; c < 4; c++) {
+        unsigned seen[16][16] = { { 0 } };
+        for (unsigned lane = 0; lane < 32; lane++) {
+            struct ptx_wmma_elem el[16];
+            unsigned nregs, used[8][2] = { { 0 } };
+            unsigned n = ptx_wmma_layout(cases[c].frag, cases[c].eb, lane, el, &nregs);
+            ck_assert_uint_eq(nregs, cases[c].nregs);
+            for (unsigned i = 0; i < n; i++) {
+                ck_assert_uint_lt(el[i].row, 16);
+                ck_assert_uint_lt(el[i].col, 16);
+                ck_assert_uint_lt(el[i].reg, nregs);
+                ck_assert_uint_eq(used[el[i].reg][el[i].half]++, 0);
+                seen[el[i].row][el[i].col]++;
+            }
+        }
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned j = 0; j < 16; j++)
+                ck_assert_msg(seen[i][j] == cases[c].per_elem, "%c (%u, %u) held %u times",
+                              cases[c].frag, i, j, seen[i][j]);
+    }
+}
+END_TEST
+
+/* wmma.mma through the layout: fragments written by ptx_wmma_layout, the
+ * product read back the same way. */
+START_TEST(wmma_mma_product)
+{
+    static struct warp w;
+    warp_init(&w);
+    struct xop x;
+    memset(&x, 0, sizeof x);
+    x.type = PT_F32;
+    x.type2 = PT_F16;
+    x.ctype = PT_F32;
+    for (unsigned i = 0; i < 32; i++)
+        x.frag[i] = (struct slot){ SC_32, i };
+    for (unsigned lane = 0; lane < 32; lane++) {
+        struct ptx_wmma_elem el[16];
+        unsigned nregs;
+        unsigned n = ptx_wmma_layout('a', 2, lane, el, &nregs);
+        for (unsigned i = 0; i < n; i++)
+            w.r[(PTX_WMMA_A + el[i].reg) * 32 + lane].u |=
+                (uint32_t)h16(aval(el[i].row, el[i].col)) << (16 * el[i].half);
+        n = ptx_wmma_layout('b', 2, lane, el, &nregs);
+        for (unsigned i = 0; i < n; i++)
+            w.r[(PTX_WMMA_B + el[i].reg) * 32 + lane].u |=
+                (uint32_t)h16(bval(el[i].row, el[i].col)) << (16 * el[i].half);
+        n = ptx_wmma_layout('c', 4, lane, el, &nregs);
+        for (unsigned i = 0; i < n; i++)
+            set32(&w, PTX_WMMA_C + el[i].reg, lane, f2u(cval(el[i].row, el[i].col)));
+    }
+    ptx_wmma_exec(&w.pw, &x, UINT32_MAX);
+    for (unsigned lane = 0; lane < 32; lane++) {
+        struct ptx_wmma_elem el[16];
+        unsigned nregs;
+        unsigned n = ptx_wmma_layout('d', 4, lane, el, &nregs);
+        for (unsigned i = 0; i < n; i++) {
+            float want = cval(el[i].row, el[i].col);
+            for (unsigned k = 0; k < 16; k++)
+                want += aval(el[i].row, k) * bval(k, el[i].col);
+            ck_assert_msg(u2f(get32(&w, el[i].reg, lane)) == want, "lane %u (%u, %u)", lane,
+                          el[i].row, el[i].col);
+        }
+    }
+}
+END_TEST
+
+static Suite *
+mma_suite(void)
+{
+    Suite *s = suite_create("ptx_mma");
+    TCase *tc = tcase_create("mma");
+    tcase_add_test(tc, mma_m16n8k8_tf32);
+    tcase_add_test(tc, mma_m16n8k16_f16);
+    tcase_add_test(tc, mma_mask);
+    tcase_add_test(tc, wmma_layout_covers);
+    tcase_add_test(tc, wmma_mma_product);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(mma_suite)
