@@ -1,13 +1,14 @@
 /*
  * ptx_parse.c - PTX text -> struct ptx_module (see ptx_parse.h).
  *
- * A tokenizer with line tracking feeds a recursive-descent reader.  Names
+ * The tokenizer (ptx_lex.c) feeds a recursive-descent reader.  Names
  * are resolved while parsing: registers against the kernel's .reg
  * declarations, memory and address operands against the kernel's params,
  * its .shared/.local declarations and module-scope symbols; labels are
  * resolved when the kernel's body ends.  Every error names file:line.
  */
 #include "frontend/ptx_parse.h"
+#include "frontend/ptx_lex.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -32,96 +33,13 @@ static const struct {
     { "%total_smem_size", SR_TOTAL_SMEM }, { "%globaltimer", SR_GLOBALTIMER },
 };
 
-/* ---- tokenizer ---------------------------------------------------------- */
-
-enum tk { TK_EOF, TK_WORD, TK_NUM, TK_PUNCT, TK_STRING };
-
-/* A string -> index hash table (open addressing, linear probing).  Keys
- * point at strings owned elsewhere that outlive the table. */
-struct names {
-    const char **key;
-    int32_t *val;
-    uint32_t cap;                /* power of two, or 0 */
-    uint32_t n;
-};
-
-static uint32_t
-names_hash(const char *s)
-{
-    uint32_t h = 2166136261u;    /* FNV-1a */
-    for (; *s != '\0'; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
-/* Slot of key, or of the empty slot where it would go. */
-static uint32_t
-names_slot(const struct names *t, const char *key)
-{
-    uint32_t i = names_hash(key) & (t->cap - 1);
-    while (t->key[i] != NULL && strcmp(t->key[i], key) != 0)
-        i = (i + 1) & (t->cap - 1);
-    return i;
-}
-
-static int32_t
-names_get(const struct names *t, const char *key)
-{
-    if (t->cap == 0)
-        return -1;
-    uint32_t i = names_slot(t, key);
-    return t->key[i] != NULL ? t->val[i] : -1;
-}
-
-static void
-names_put(struct names *t, const char *key, int32_t val)
-{
-    if (2 * (t->n + 1) > t->cap) {
-        struct names old = *t;
-        t->cap = old.cap ? 2 * old.cap : 64;
-        t->key = xcalloc(t->cap, sizeof *t->key);
-        t->val = xcalloc(t->cap, sizeof *t->val);
-        t->n = 0;
-        for (uint32_t i = 0; i < old.cap; i++)
-            if (old.key[i] != NULL) {
-                uint32_t j = names_slot(t, old.key[i]);
-                t->key[j] = old.key[i];
-                t->val[j] = old.val[i];
-                t->n++;
-            }
-        free(old.key);
-        free(old.val);
-    }
-    uint32_t i = names_slot(t, key);
-    if (t->key[i] == NULL) {
-        t->key[i] = key;
-        t->n++;
-    }
-    t->val[i] = val;
-}
-
-static void
-names_free(struct names *t)
-{
-    free(t->key);
-    free(t->val);
-    memset(t, 0, sizeof *t);
-}
-
 struct parser {
-    const char *path;
-    const char *p, *end;
-    uint32_t line;               /* line of the current token */
-    uint32_t next_line;          /* line where scanning resumes */
-    enum tk kind;
-    char tok[512];
-    char punct;
-    struct sim_error *err;
+    struct ptx_lex lx;           /* the tokenizer: the current token, file and line */
     struct ptx_module *m;
     struct ptx_kernel *k;        /* kernel being parsed */
     /* name lookup in the kernel being parsed */
-    struct names regs;           /* visible register name -> index in k->regs */
-    struct names labels;         /* label name -> index in k->labels */
+    struct ptx_names regs;           /* visible register name -> index in k->regs */
+    struct ptx_names labels;         /* label name -> index in k->labels */
     int32_t *shadow;             /* per register: the one its name hid, or -1 */
     uint32_t scope_mark[PTX_MAX_SCOPES]; /* k->n_regs when each open '{' began */
     unsigned depth;              /* open braces in the kernel body */
@@ -139,11 +57,32 @@ perr(struct parser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%u: %s", ps->path, ps->line, msg);
+    return ptx_lex_error(&ps->lx, "%s", msg);
 }
 
-static int next(struct parser *ps);
-static bool is_punct(const struct parser *ps, char c);
+static int
+next(struct parser *ps)
+{
+    return ptx_lex_next(&ps->lx);
+}
+
+static bool
+is_punct(const struct parser *ps, char c)
+{
+    return ptx_lex_is_punct(&ps->lx, c);
+}
+
+static bool
+is_word(const struct parser *ps, const char *w)
+{
+    return ptx_lex_is_word(&ps->lx, w);
+}
+
+static int
+expect_punct(struct parser *ps, char c)
+{
+    return ptx_lex_expect(&ps->lx, c);
+}
 
 #define PARSE_SKIPPED 1          /* an instruction was skipped (not an error) */
 
@@ -151,9 +90,9 @@ static bool is_punct(const struct parser *ps, char c);
 static int
 skip_instruction(struct parser *ps)
 {
-    while (ps->kind != TK_EOF && !is_punct(ps, ';'))
+    while (ps->lx.kind != PTX_TK_EOF && !is_punct(ps, ';'))
         SIM_FORWARD_IF_ERROR(next(ps));
-    if (ps->kind == TK_EOF)
+    if (ps->lx.kind == PTX_TK_EOF)
         return perr(ps, "missing ';' at the end of an instruction");
     SIM_FORWARD_IF_ERROR(next(ps));
     return PARSE_SKIPPED;
@@ -178,212 +117,12 @@ unsupported(struct parser *ps, const char *fmt, ...)
     if (ps->k == NULL)
         return perr(ps, "%s", msg);
     if (ps->k->unsupported == NULL) {
-        size_t n = strlen(ps->path) + strlen(ps->k->name) + strlen(msg) + 40;
+        size_t n = strlen(ps->lx.path) + strlen(ps->k->name) + strlen(msg) + 40;
         ps->k->unsupported = xmalloc(n);
-        snprintf(ps->k->unsupported, n, "%s:%u: kernel %s: %s", ps->path, ps->line, ps->k->name,
+        snprintf(ps->k->unsupported, n, "%s:%u: kernel %s: %s", ps->lx.path, ps->lx.line, ps->k->name,
                  msg);
     }
     return skip_instruction(ps);
-}
-
-static bool
-word_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.';
-}
-
-/* Scan the next token into ps->tok. */
-static int
-next(struct parser *ps)
-{
-    const char *p = ps->p;
-    uint32_t line = ps->next_line;
-
-    for (;;) {
-        while (p < ps->end && isspace((unsigned char)*p)) {
-            if (*p == '\n')
-                line++;
-            p++;
-        }
-        if (p + 1 < ps->end && p[0] == '/' && p[1] == '/') {
-            while (p < ps->end && *p != '\n')
-                p++;
-            continue;
-        }
-        if (p + 1 < ps->end && p[0] == '/' && p[1] == '*') {
-            uint32_t start = line;
-            p += 2;
-            while (p + 1 < ps->end && !(p[0] == '*' && p[1] == '/')) {
-                if (*p == '\n')
-                    line++;
-                p++;
-            }
-            if (p + 1 >= ps->end) {
-                ps->line = start;
-                return perr(ps, "unterminated comment (it starts here)");
-            }
-            p += 2;
-            continue;
-        }
-        break;
-    }
-    ps->line = line;
-    if (p >= ps->end) {
-        ps->kind = TK_EOF;
-        ps->tok[0] = '\0';
-        ps->p = p;
-        ps->next_line = line;
-        return SIM_OK;
-    }
-    size_t n = 0;
-    if (*p == '"') {
-        p++;
-        while (p < ps->end && *p != '"' && *p != '\n') {
-            if (n + 1 < sizeof ps->tok)
-                ps->tok[n++] = *p;
-            p++;
-        }
-        if (p >= ps->end || *p != '"')
-            return perr(ps, "unterminated string");
-        p++;
-        ps->kind = TK_STRING;
-    } else if (isdigit((unsigned char)*p)) {
-        while (p < ps->end && (isalnum((unsigned char)*p) || *p == '.')) {
-            if (n + 1 >= sizeof ps->tok)
-                return perr(ps, "token too long");
-            ps->tok[n++] = *p++;
-        }
-        ps->kind = TK_NUM;
-    } else if (word_char(*p)) {
-        /* '%' may only start a name (ptxas reads "selp.b32%r4" as two tokens) */
-        while (p < ps->end && (word_char(*p) || (p + 1 < ps->end && p[0] == ':' && p[1] == ':')) &&
-               !(n > 0 && *p == '%')) {
-            if (n + 2 >= sizeof ps->tok)
-                return perr(ps, "token too long");
-            if (*p == ':') {
-                ps->tok[n++] = *p++;
-            }
-            ps->tok[n++] = *p++;
-        }
-        ps->kind = TK_WORD;
-    } else {
-        ps->punct = *p++;
-        ps->tok[n++] = ps->punct;
-        ps->kind = TK_PUNCT;
-    }
-    ps->tok[n] = '\0';
-    ps->p = p;
-    ps->next_line = line;
-    return SIM_OK;
-}
-
-static bool
-is_punct(const struct parser *ps, char c)
-{
-    return ps->kind == TK_PUNCT && ps->punct == c;
-}
-
-static bool
-is_word(const struct parser *ps, const char *w)
-{
-    return ps->kind == TK_WORD && strcmp(ps->tok, w) == 0;
-}
-
-static int
-expect_punct(struct parser *ps, char c)
-{
-    if (!is_punct(ps, c))
-        return perr(ps, "expected '%c', found '%s'", c, ps->kind == TK_EOF ? "end of file" : ps->tok);
-    return next(ps);
-}
-
-/* Skip to just past the next ';' (or a whole { } block). */
-static int
-skip_statement(struct parser *ps)
-{
-    int depth = 0;
-    while (ps->kind != TK_EOF) {
-        if (is_punct(ps, '{'))
-            depth++;
-        else if (is_punct(ps, '}'))
-            depth--;
-        if ((is_punct(ps, ';') && depth == 0) || (is_punct(ps, '}') && depth == 0)) {
-            return next(ps);
-        }
-        SIM_FORWARD_IF_ERROR(next(ps));
-    }
-    return SIM_OK;
-}
-
-/* ---- numbers ------------------------------------------------------------ */
-
-/* Parse an integer literal (decimal, 0x hex, 0 octal, 0b binary, U suffix). */
-static bool
-parse_int(const char *s, int64_t *out)
-{
-    char buf[128];
-    size_t n = strlen(s);
-    if (n == 0 || n >= sizeof buf)
-        return false;
-    memcpy(buf, s, n + 1);
-    if (buf[n - 1] == 'U' || buf[n - 1] == 'u')
-        buf[--n] = '\0';
-    int base = 10;
-    const char *d = buf;
-    if (n > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
-        base = 16;
-        d += 2;
-    } else if (n > 2 && d[0] == '0' && (d[1] == 'b' || d[1] == 'B')) {
-        base = 2;
-        d += 2;
-    } else if (n > 1 && d[0] == '0') {
-        base = 8;
-        d += 1;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(d, &end, base);
-    if (errno != 0 || *end != '\0' || end == d)
-        return false;
-    *out = (int64_t)v;
-    return true;
-}
-
-/* Parse a float literal: 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX or decimal.  Sets
- * *kind to 1 (f32 bits) or 2 (f64 bits). */
-static bool
-parse_float(const char *s, int64_t *bits, uint8_t *kind)
-{
-    size_t n = strlen(s);
-    char *end;
-    if (n == 10 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
-        unsigned long v = strtoul(s + 2, &end, 16);
-        if (*end != '\0')
-            return false;
-        *bits = (int64_t)(uint32_t)v;
-        *kind = 1;
-        return true;
-    }
-    if (n == 18 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-        unsigned long long v = strtoull(s + 2, &end, 16);
-        if (*end != '\0')
-            return false;
-        *bits = (int64_t)v;
-        *kind = 2;
-        return true;
-    }
-    /* a decimal float has a '.' or an exponent; 0x3E00 is a hex integer
-     * (PTX writes float bit patterns 0f... / 0d..., never C's 0x1p3) */
-    if (n > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        return false;
-    if (strchr(s, '.') == NULL && strchr(s, 'e') == NULL && strchr(s, 'E') == NULL)
-        return false;
-    double d = strtod(s, &end);
-    if (*end != '\0')
-        return false;
-    memcpy(bits, &d, sizeof d);
-    *kind = 2;
-    return true;
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -411,7 +150,7 @@ grow(void *p, uint32_t n, size_t size)
 static int32_t
 find_reg(const struct parser *ps, const char *name)
 {
-    return names_get(&ps->regs, name);
+    return ptx_names_get(&ps->regs, name);
 }
 
 /* The label called name (created, undefined, if new). */
@@ -419,14 +158,14 @@ static int32_t
 find_label(struct parser *ps, const char *name)
 {
     struct ptx_kernel *k = ps->k;
-    int32_t i = names_get(&ps->labels, name);
+    int32_t i = ptx_names_get(&ps->labels, name);
     if (i >= 0)
         return i;
     k->labels = grow(k->labels, k->n_labels, sizeof *k->labels);
     k->label_at = grow(k->label_at, k->n_labels, sizeof *k->label_at);
     k->labels[k->n_labels] = dup(name);
     k->label_at[k->n_labels] = -1;
-    names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
+    ptx_names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
     return (int32_t)k->n_labels++;
 }
 
@@ -447,7 +186,7 @@ scope_close(struct parser *ps)
     struct ptx_kernel *k = ps->k;
     uint32_t mark = ps->scope_mark[--ps->depth];
     for (uint32_t i = k->n_regs; i-- > mark;)
-        names_put(&ps->regs, k->regs[i].name, ps->shadow[i]);
+        ptx_names_put(&ps->regs, k->regs[i].name, ps->shadow[i]);
 }
 
 static int32_t
@@ -529,7 +268,7 @@ add_reg(struct parser *ps, const char *name, uint8_t type)
     r->type = type;
     r->rclass = rclass_of(type);
     r->index = k->n_rclass[r->rclass]++;
-    names_put(&ps->regs, r->name, (int32_t)k->n_regs);
+    ptx_names_put(&ps->regs, r->name, (int32_t)k->n_regs);
     k->n_regs++;
     return SIM_OK;
 }
@@ -539,21 +278,21 @@ static int
 parse_reg_decl(struct parser *ps)
 {
     uint8_t type;
-    if (ps->kind == TK_WORD && strncmp(ps->tok, ".v", 2) == 0)
-        return perr(ps, "vector registers (.reg %s) are not supported", ps->tok);
-    if (ps->kind != TK_WORD || parse_type_word(ps->tok, &type) != 0)
-        return perr(ps, "expected a register type after .reg, found '%s'", ps->tok);
+    if (ps->lx.kind == PTX_TK_WORD && strncmp(ps->lx.tok, ".v", 2) == 0)
+        return perr(ps, "vector registers (.reg %s) are not supported", ps->lx.tok);
+    if (ps->lx.kind != PTX_TK_WORD || parse_type_word(ps->lx.tok, &type) != 0)
+        return perr(ps, "expected a register type after .reg, found '%s'", ps->lx.tok);
     SIM_FORWARD_IF_ERROR(next(ps));
     for (;;) {
-        if (ps->kind != TK_WORD || ps->tok[0] == '.' || isdigit((unsigned char)ps->tok[0]))
-            return perr(ps, "expected a register name, found '%s'", ps->tok);
+        if (ps->lx.kind != PTX_TK_WORD || ps->lx.tok[0] == '.' || isdigit((unsigned char)ps->lx.tok[0]))
+            return perr(ps, "expected a register name, found '%s'", ps->lx.tok);
         char name[256];
-        snprintf(name, sizeof name, "%s", ps->tok);
+        snprintf(name, sizeof name, "%s", ps->lx.tok);
         SIM_FORWARD_IF_ERROR(next(ps));
         if (is_punct(ps, '<')) {
             SIM_FORWARD_IF_ERROR(next(ps));
             int64_t cnt;
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &cnt) || cnt < 0 || cnt > 100000)
+            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &cnt) || cnt < 0 || cnt > 100000)
                 return perr(ps, "expected a register count in %s<N>", name);
             SIM_FORWARD_IF_ERROR(next(ps));
             SIM_FORWARD_IF_ERROR(expect_punct(ps, '>'));
@@ -593,10 +332,10 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
         }
         int64_t v;
         uint8_t fk = 0;
-        if (ps->kind != TK_NUM)
+        if (ps->lx.kind != PTX_TK_NUM)
             return perr(ps, "expected a number in the initialiser of %s", s->name);
-        if (!parse_float(ps->tok, &v, &fk) && !parse_int(ps->tok, &v))
-            return perr(ps, "bad number '%s' in the initialiser of %s", ps->tok, s->name);
+        if (!ptx_lex_float(ps->lx.tok, &v, &fk) && !ptx_lex_int(ps->lx.tok, &v))
+            return perr(ps, "bad number '%s' in the initialiser of %s", ps->lx.tok, s->name);
         if (fk == 2 && t == PT_F32) {
             double d;
             memcpy(&d, &v, 8);
@@ -652,8 +391,8 @@ parse_var_shape(struct parser *ps, uint8_t space, uint8_t type, struct ptx_sym *
             unsized = true;
         } else {
             int64_t d;
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
-                return perr(ps, "bad array size '%s'", ps->tok);
+            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
+                return perr(ps, "bad array size '%s'", ps->lx.tok);
             }
             if (s->size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
                 return perr(ps, "array too large");
@@ -685,25 +424,25 @@ parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym *
 {
     uint32_t align = 0;
     uint8_t type = 0;
-    while (ps->kind == TK_WORD && ps->tok[0] == '.') {
-        if (strcmp(ps->tok, ".align") == 0) {
+    while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
+        if (strcmp(ps->lx.tok, ".align") == 0) {
             SIM_FORWARD_IF_ERROR(next(ps));
             int64_t a;
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &a) || a <= 0 || a > 4096 || (a & (a - 1)))
-                return perr(ps, "bad .align value '%s'", ps->tok);
+            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096 || (a & (a - 1)))
+                return perr(ps, "bad .align value '%s'", ps->lx.tok);
             align = (uint32_t)a;
-        } else if (parse_type_word(ps->tok, &type) != 0 && strncmp(ps->tok, ".v", 2) != 0 &&
-                   strcmp(ps->tok, ".ptr") != 0 && strcmp(ps->tok, ".attribute") != 0) {
-            return perr(ps, "unexpected '%s' in a variable declaration", ps->tok);
+        } else if (parse_type_word(ps->lx.tok, &type) != 0 && strncmp(ps->lx.tok, ".v", 2) != 0 &&
+                   strcmp(ps->lx.tok, ".ptr") != 0 && strcmp(ps->lx.tok, ".attribute") != 0) {
+            return perr(ps, "unexpected '%s' in a variable declaration", ps->lx.tok);
         }
         SIM_FORWARD_IF_ERROR(next(ps));
     }
     if (type == 0)
         return perr(ps, "variable declaration without a type");
-    if (ps->kind != TK_WORD)
-        return perr(ps, "expected a variable name, found '%s'", ps->tok);
+    if (ps->lx.kind != PTX_TK_WORD)
+        return perr(ps, "expected a variable name, found '%s'", ps->lx.tok);
     struct ptx_sym s = { 0 };
-    s.name = dup(ps->tok);
+    s.name = dup(ps->lx.tok);
     s.space = space;
     s.external = external;
     s.type = type;
@@ -874,17 +613,17 @@ sreg_lookup(const char *w)
 static int
 parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
 {
-    uint8_t sr = sreg_lookup(ps->tok);
+    uint8_t sr = sreg_lookup(ps->lx.tok);
     if (sr != SR_NONE) {
         o->kind = PO_SREG;
         o->sreg = sr;
         return next(ps);
     }
-    int32_t r = find_reg(ps, ps->tok);
+    int32_t r = find_reg(ps, ps->lx.tok);
     if (r < 0) {
-        if (strncmp(ps->tok, "%envreg", 7) == 0 || strncmp(ps->tok, "%pm", 3) == 0)
-            return perr(ps, "special register %s is not supported", ps->tok);
-        return perr(ps, "undeclared register '%s'", ps->tok);
+        if (strncmp(ps->lx.tok, "%envreg", 7) == 0 || strncmp(ps->lx.tok, "%pm", 3) == 0)
+            return perr(ps, "special register %s is not supported", ps->lx.tok);
+        return perr(ps, "undeclared register '%s'", ps->lx.tok);
     }
     o->kind = PO_REG;
     o->reg = r;
@@ -909,17 +648,17 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         for (;;) {
             if (o->nvec == PTX_MAX_VEC)
                 return perr(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
-            if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
+            if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
                 o->regs[o->nvec++] = -1;
                 SIM_FORWARD_IF_ERROR(next(ps));
-            } else if (ps->kind == TK_WORD && (ps->tok[0] == '%' || find_reg(ps, ps->tok) >= 0)) {
-                int32_t r = find_reg(ps, ps->tok);
+            } else if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
+                int32_t r = find_reg(ps, ps->lx.tok);
                 if (r < 0)
-                    return perr(ps, "undeclared register '%s'", ps->tok);
+                    return perr(ps, "undeclared register '%s'", ps->lx.tok);
                 o->regs[o->nvec++] = r;
                 SIM_FORWARD_IF_ERROR(next(ps));
             } else {
-                return perr(ps, "expected a register in a vector operand, found '%s'", ps->tok);
+                return perr(ps, "expected a register in a vector operand, found '%s'", ps->lx.tok);
             }
             if (is_punct(ps, ',')) {
                 SIM_FORWARD_IF_ERROR(next(ps));
@@ -932,25 +671,25 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
     if (is_punct(ps, '[')) {
         SIM_FORWARD_IF_ERROR(next(ps));
         o->kind = PO_MEM;
-        if (ps->kind == TK_WORD && (ps->tok[0] == '%' || find_reg(ps, ps->tok) >= 0)) {
-            int32_t r = find_reg(ps, ps->tok);
+        if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
+            int32_t r = find_reg(ps, ps->lx.tok);
             if (r < 0)
-                return perr(ps, "undeclared register '%s'", ps->tok);
+                return perr(ps, "undeclared register '%s'", ps->lx.tok);
             o->reg = r;
             SIM_FORWARD_IF_ERROR(next(ps));
-        } else if (ps->kind == TK_WORD) {
-            int32_t s = find_sym(ps, ps->tok);
+        } else if (ps->lx.kind == PTX_TK_WORD) {
+            int32_t s = find_sym(ps, ps->lx.tok);
             if (s == SYM_UNKNOWN)
-                return perr(ps, "no register or variable called '%s'", ps->tok);
+                return perr(ps, "no register or variable called '%s'", ps->lx.tok);
             o->sym = s;
             SIM_FORWARD_IF_ERROR(next(ps));
-        } else if (ps->kind == TK_NUM) {
-            if (!parse_int(ps->tok, &o->imm))
-                return perr(ps, "bad address '%s'", ps->tok);
+        } else if (ps->lx.kind == PTX_TK_NUM) {
+            if (!ptx_lex_int(ps->lx.tok, &o->imm))
+                return perr(ps, "bad address '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             return expect_punct(ps, ']');
         } else {
-            return perr(ps, "expected an address, found '%s'", ps->tok);
+            return perr(ps, "expected an address, found '%s'", ps->lx.tok);
         }
         if (is_punct(ps, '+') || is_punct(ps, '-')) {
             bool minus = is_punct(ps, '-');
@@ -960,64 +699,64 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
                 SIM_FORWARD_IF_ERROR(next(ps));
             }
             int64_t off;
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &off))
-                return perr(ps, "bad address offset '%s'", ps->tok);
+            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &off))
+                return perr(ps, "bad address offset '%s'", ps->lx.tok);
             o->imm = minus ? -off : off;
             SIM_FORWARD_IF_ERROR(next(ps));
         }
         return expect_punct(ps, ']');
     }
-    if (is_punct(ps, '-') || ps->kind == TK_NUM) {
+    if (is_punct(ps, '-') || ps->lx.kind == PTX_TK_NUM) {
         bool minus = false;
         if (is_punct(ps, '-')) {
             minus = true;
             SIM_FORWARD_IF_ERROR(next(ps));
         }
-        if (ps->kind != TK_NUM)
-            return perr(ps, "expected a number after '-', found '%s'", ps->tok);
+        if (ps->lx.kind != PTX_TK_NUM)
+            return perr(ps, "expected a number after '-', found '%s'", ps->lx.tok);
         o->kind = PO_IMM;
-        if (parse_float(ps->tok, &o->imm, &o->fimm)) {
+        if (ptx_lex_float(ps->lx.tok, &o->imm, &o->fimm)) {
             if (minus) {
                 if (o->fimm == 1)
                     o->imm ^= INT64_C(0x80000000);
                 else
                     o->imm ^= INT64_MIN;
             }
-        } else if (parse_int(ps->tok, &o->imm)) {
+        } else if (ptx_lex_int(ps->lx.tok, &o->imm)) {
             if (minus)
                 o->imm = -o->imm;
         } else {
-            return perr(ps, "bad number '%s'", ps->tok);
+            return perr(ps, "bad number '%s'", ps->lx.tok);
         }
         return next(ps);
     }
-    if (ps->kind == TK_WORD && (ps->tok[0] == '%' || find_reg(ps, ps->tok) >= 0))
+    if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0))
         return parse_reg_operand(ps, o);
-    if (ps->kind == TK_WORD && strcmp(ps->tok, "_") == 0) {
+    if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
         o->kind = PO_SINK;
         return next(ps);
     }
-    if (ps->kind == TK_WORD) {
+    if (ps->lx.kind == PTX_TK_WORD) {
         if (in_branch) {
             o->kind = PO_LABEL;
-            o->label = find_label(ps, ps->tok);
+            o->label = find_label(ps, ps->lx.tok);
             return next(ps);
         }
-        int32_t s = find_sym(ps, ps->tok);
+        int32_t s = find_sym(ps, ps->lx.tok);
         if (s == SYM_UNKNOWN)
-            return perr(ps, "no register or variable called '%s'", ps->tok);
+            return perr(ps, "no register or variable called '%s'", ps->lx.tok);
         o->kind = PO_SYM;
         o->sym = s;
         SIM_FORWARD_IF_ERROR(next(ps));
         if (is_punct(ps, '+')) {
             SIM_FORWARD_IF_ERROR(next(ps));
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &o->imm))
-                return perr(ps, "bad symbol offset '%s'", ps->tok);
+            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &o->imm))
+                return perr(ps, "bad symbol offset '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
         }
         return SIM_OK;
     }
-    return perr(ps, "unexpected '%s' in an operand", ps->tok);
+    return perr(ps, "unexpected '%s' in an operand", ps->lx.tok);
 }
 
 /* Intern a mnemonic's text; returns its index. */
@@ -1102,7 +841,7 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     ins.vec = 1;
     if (ps->k->unsupported != NULL)
         return skip_instruction(ps);   /* the kernel cannot run: the rest is not parsed */
-    snprintf(mn, sizeof mn, "%s", ps->tok);
+    snprintf(mn, sizeof mn, "%s", ps->lx.tok);
     char *dot = strchr(mn, '.');
     if (dot != NULL)
         *dot = '\0';
@@ -1113,11 +852,11 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
                                "not simulated; compile with the callee inlined)");
         if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
             return unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
-                               "simulated)", ps->tok);
-        return unsupported(ps, "unsupported instruction '%s'", ps->tok);
+                               "simulated)", ps->lx.tok);
+        return unsupported(ps, "unsupported instruction '%s'", ps->lx.tok);
     }
     ins.op = (uint16_t)op;
-    SIM_FORWARD_IF_ERROR(intern_mnem(ps, ps->tok, &ins.mnem));
+    SIM_FORWARD_IF_ERROR(intern_mnem(ps, ps->lx.tok, &ins.mnem));
     unsigned ntypes = 0;
     for (char *m = dot ? dot + 1 : NULL; m != NULL && *m;) {
         char *nd = strchr(m, '.');
@@ -1130,16 +869,16 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     }
     if (ins.op == PTXOP_LD || ins.op == PTXOP_LDU || ins.op == PTXOP_ST) {
         if (ins.type == PT_NONE)
-            return perr(ps, "'%s' needs a data type", ps->tok);
+            return perr(ps, "'%s' needs a data type", ps->lx.tok);
     }
     if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) &&
-        (strstr(ps->tok, ".red") != NULL || (ins.flags & PF_ARRIVE)))
+        (strstr(ps->lx.tok, ".red") != NULL || (ins.flags & PF_ARRIVE)))
         return unsupported(ps, "unsupported instruction '%s' (only bar.sync is simulated)",
-                           ps->tok);
+                           ps->lx.tok);
     SIM_FORWARD_IF_ERROR(next(ps));
     bool branch = ins.op == PTXOP_BRA;
     while (!is_punct(ps, ';')) {
-        if (ps->kind == TK_EOF)
+        if (ps->lx.kind == PTX_TK_EOF)
             return perr(ps, "missing ';' after '%s'", mn);
         if (ins.nops == PTX_MAX_OPNDS)
             return perr(ps, "too many operands for '%s'", mn);
@@ -1161,7 +900,7 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (is_punct(ps, ','))
             SIM_FORWARD_IF_ERROR(next(ps));
         else if (!is_punct(ps, ';'))
-            return perr(ps, "expected ',' or ';' after an operand of '%s', found '%s'", mn, ps->tok);
+            return perr(ps, "expected ',' or ';' after an operand of '%s', found '%s'", mn, ps->lx.tok);
     }
     unsigned lo, hi;
     operand_range(&ins, &lo, &hi);
@@ -1191,7 +930,7 @@ parse_body(struct parser *ps)
     SIM_FORWARD_IF_ERROR(scope_open(ps));
     depth = 1;
     while (depth > 0) {
-        if (ps->kind == TK_EOF)
+        if (ps->lx.kind == PTX_TK_EOF)
             return perr(ps, "kernel %s: missing '}'", k->name);
         if (is_punct(ps, '{')) {
             depth++;
@@ -1205,10 +944,10 @@ parse_body(struct parser *ps)
             SIM_FORWARD_IF_ERROR(next(ps));
             continue;
         }
-        uint32_t line = ps->line;
-        if (ps->kind == TK_WORD && ps->tok[0] == '.') {
+        uint32_t line = ps->lx.line;
+        if (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
             char d[64];
-            snprintf(d, sizeof d, "%s", ps->tok);
+            snprintf(d, sizeof d, "%s", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             if (strcmp(d, ".reg") == 0) {
                 SIM_FORWARD_IF_ERROR(parse_reg_decl(ps));
@@ -1218,9 +957,9 @@ parse_body(struct parser *ps)
                 SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_LOCAL, false, &k->syms, &k->n_syms));
             } else if (strcmp(d, ".pragma") == 0) {
                 /* nvcc marks a loop it must not unroll: ptxas does not either */
-                if (ps->kind == TK_STRING && strcmp(ps->tok, "nounroll") == 0)
+                if (ps->lx.kind == PTX_TK_STRING && strcmp(ps->lx.tok, "nounroll") == 0)
                     ps->nounroll = true;
-                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else if (strcmp(d, ".param") == 0) {
                 /* a call's argument or return value: calls are not simulated */
                 int rc = unsupported(ps, "'.param' in a kernel body (the arguments of a "
@@ -1229,19 +968,19 @@ parse_body(struct parser *ps)
                     return rc;
             } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".maxnreg") == 0 ||
                        strcmp(d, ".maxntid") == 0) {
-                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else {
                 return perr(ps, "unsupported directive '%s' in a kernel body", d);
             }
             continue;
         }
-        if (ps->kind == TK_WORD && (ps->tok[0] == '$' || isalpha((unsigned char)ps->tok[0]) ||
-                                    ps->tok[0] == '_')) {
+        if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '$' || isalpha((unsigned char)ps->lx.tok[0]) ||
+                                    ps->lx.tok[0] == '_')) {
             /* label?  peek for ':' */
-            const char *save_p = ps->p;
-            uint32_t save_line = ps->next_line;
+            const char *save_p = ps->lx.p;
+            uint32_t save_line = ps->lx.next_line;
             char name[512];
-            snprintf(name, sizeof name, "%s", ps->tok);
+            snprintf(name, sizeof name, "%s", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             if (is_punct(ps, ':')) {
                 int32_t l = find_label(ps, name);
@@ -1252,11 +991,11 @@ parse_body(struct parser *ps)
                 continue;
             }
             /* not a label: rewind to the mnemonic */
-            ps->p = save_p;
-            ps->next_line = save_line;
-            snprintf(ps->tok, sizeof ps->tok, "%s", name);
-            ps->kind = TK_WORD;
-            ps->line = line;
+            ps->lx.p = save_p;
+            ps->lx.next_line = save_line;
+            snprintf(ps->lx.tok, sizeof ps->lx.tok, "%s", name);
+            ps->lx.kind = PTX_TK_WORD;
+            ps->lx.line = line;
             SIM_FORWARD_IF_ERROR(parse_instruction(ps, -1, false, line));
             continue;
         }
@@ -1267,12 +1006,12 @@ parse_body(struct parser *ps)
                 neg = true;
                 SIM_FORWARD_IF_ERROR(next(ps));
             }
-            int32_t g = ps->kind == TK_WORD ? find_reg(ps, ps->tok) : -1;
+            int32_t g = ps->lx.kind == PTX_TK_WORD ? find_reg(ps, ps->lx.tok) : -1;
             if (g < 0 || k->regs[g].rclass != RC_PRED)
-                return perr(ps, "expected a predicate register after '@', found '%s'", ps->tok);
+                return perr(ps, "expected a predicate register after '@', found '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
-            if (ps->kind != TK_WORD)
-                return perr(ps, "expected an instruction after the guard, found '%s'", ps->tok);
+            if (ps->lx.kind != PTX_TK_WORD)
+                return perr(ps, "expected an instruction after the guard, found '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(parse_instruction(ps, g, neg, line));
             continue;
         }
@@ -1280,7 +1019,7 @@ parse_body(struct parser *ps)
             SIM_FORWARD_IF_ERROR(next(ps));
             continue;
         }
-        return perr(ps, "unexpected '%s' in kernel %s", ps->tok, k->name);
+        return perr(ps, "unexpected '%s' in kernel %s", ps->lx.tok, k->name);
     }
     /* resolve labels */
     for (uint32_t i = 0; i < k->n_labels; i++) {
@@ -1292,8 +1031,8 @@ parse_body(struct parser *ps)
                 use = k->ins[j].line;
                 break;
             }
-        return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%u: kernel %s: undefined label %s",
-                             ps->path, use, k->name, k->labels[i]);
+        return sim_error_set(ps->lx.err, SIM_ERR_FORMAT, "%s:%u: kernel %s: undefined label %s",
+                             ps->lx.path, use, k->name, k->labels[i]);
     }
     for (uint32_t i = 0; i < k->n_ins; i++) {
         struct ptx_ins *in = &k->ins[i];
@@ -1312,7 +1051,7 @@ parse_param_dim(struct parser *ps, int64_t *d)
     if (!is_punct(ps, '['))
         return SIM_OK;
     SIM_FORWARD_IF_ERROR(next(ps));
-    if (ps->kind != TK_NUM || !parse_int(ps->tok, d) || *d <= 0 || *d > 65536)
+    if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, d) || *d <= 0 || *d > 65536)
         return perr(ps, "bad parameter array size");
     SIM_FORWARD_IF_ERROR(next(ps));
     return expect_punct(ps, ']');
@@ -1323,16 +1062,16 @@ static int
 parse_entry(struct parser *ps)
 {
     struct ptx_module *m = ps->m;
-    if (ps->kind != TK_WORD)
+    if (ps->lx.kind != PTX_TK_WORD)
         return perr(ps, "expected a kernel name after .entry");
     m->kernels = xrealloc(m->kernels, (m->n_kernels + 1) * sizeof *m->kernels);
     struct ptx_kernel *k = &m->kernels[m->n_kernels++];
     memset(k, 0, sizeof *k);
-    k->name = dup(ps->tok);
-    k->line = ps->line;
+    k->name = dup(ps->lx.tok);
+    k->line = ps->lx.line;
     ps->k = k;
-    names_free(&ps->regs);
-    names_free(&ps->labels);
+    ptx_names_free(&ps->regs);
+    ptx_names_free(&ps->labels);
     ps->depth = 0;
     SIM_FORWARD_IF_ERROR(next(ps));
     if (is_punct(ps, '(')) {
@@ -1340,29 +1079,29 @@ parse_entry(struct parser *ps)
         while (!is_punct(ps, ')')) {
             if (!is_word(ps, ".param"))
                 return perr(ps, "expected .param in the parameter list of %s, found '%s'",
-                            k->name, ps->tok);
+                            k->name, ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             /* reuse the variable parser up to the name; params end with ',' or ')' */
             uint32_t align = 0;
             uint8_t type = 0;
-            while (ps->kind == TK_WORD && ps->tok[0] == '.') {
-                if (strcmp(ps->tok, ".align") == 0) {
+            while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
+                if (strcmp(ps->lx.tok, ".align") == 0) {
                     SIM_FORWARD_IF_ERROR(next(ps));
                     int64_t a;
-                    if (ps->kind != TK_NUM || !parse_int(ps->tok, &a) || a <= 0 || a > 4096)
-                        return perr(ps, "bad .align '%s'", ps->tok);
+                    if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096)
+                        return perr(ps, "bad .align '%s'", ps->lx.tok);
                     align = (uint32_t)a;
-                } else if (parse_type_word(ps->tok, &type) != 0 && strcmp(ps->tok, ".ptr") != 0 &&
-                           strncmp(ps->tok, ".global", 7) != 0 && strncmp(ps->tok, ".const", 6) != 0 &&
-                           strncmp(ps->tok, ".shared", 7) != 0 && strncmp(ps->tok, ".local", 6) != 0) {
-                    return perr(ps, "unexpected '%s' in a parameter", ps->tok);
+                } else if (parse_type_word(ps->lx.tok, &type) != 0 && strcmp(ps->lx.tok, ".ptr") != 0 &&
+                           strncmp(ps->lx.tok, ".global", 7) != 0 && strncmp(ps->lx.tok, ".const", 6) != 0 &&
+                           strncmp(ps->lx.tok, ".shared", 7) != 0 && strncmp(ps->lx.tok, ".local", 6) != 0) {
+                    return perr(ps, "unexpected '%s' in a parameter", ps->lx.tok);
                 }
                 SIM_FORWARD_IF_ERROR(next(ps));
             }
-            if (type == 0 || ps->kind != TK_WORD)
+            if (type == 0 || ps->lx.kind != PTX_TK_WORD)
                 return perr(ps, "malformed parameter of %s", k->name);
             struct ptx_sym p = { 0 };
-            p.name = dup(ps->tok);
+            p.name = dup(ps->lx.tok);
             p.space = PS_PARAM;
             p.type = type;
             p.size = ptx_type_bytes(type);
@@ -1388,10 +1127,10 @@ parse_entry(struct parser *ps)
         }
         SIM_FORWARD_IF_ERROR(next(ps));
     }
-    while (ps->kind == TK_WORD && ps->tok[0] == '.') {
+    while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
         /* .maxntid 256, 1, 1  .reqntid  .minnctapersm  .maxnreg  .noreturn ... */
         SIM_FORWARD_IF_ERROR(next(ps));
-        while (ps->kind == TK_NUM || is_punct(ps, ','))
+        while (ps->lx.kind == PTX_TK_NUM || is_punct(ps, ','))
             SIM_FORWARD_IF_ERROR(next(ps));
     }
     SIM_FORWARD_IF_ERROR(parse_body(ps));
@@ -1404,24 +1143,24 @@ parse_module(struct parser *ps)
 {
     struct ptx_module *m = ps->m;
     SIM_FORWARD_IF_ERROR(next(ps));
-    while (ps->kind != TK_EOF) {
-        if (ps->kind != TK_WORD || ps->tok[0] != '.')
-            return perr(ps, "expected a directive at module scope, found '%s'", ps->tok);
+    while (ps->lx.kind != PTX_TK_EOF) {
+        if (ps->lx.kind != PTX_TK_WORD || ps->lx.tok[0] != '.')
+            return perr(ps, "expected a directive at module scope, found '%s'", ps->lx.tok);
         char d[64];
-        snprintf(d, sizeof d, "%s", ps->tok);
+        snprintf(d, sizeof d, "%s", ps->lx.tok);
         SIM_FORWARD_IF_ERROR(next(ps));
         if (strcmp(d, ".version") == 0) {
             unsigned major = 0, minor = 0;
             char extra;
-            if (sscanf(ps->tok, "%u.%u%c", &major, &minor, &extra) != 2)
-                return perr(ps, "bad .version '%s' (expected MAJOR.MINOR)", ps->tok);
+            if (sscanf(ps->lx.tok, "%u.%u%c", &major, &minor, &extra) != 2)
+                return perr(ps, "bad .version '%s' (expected MAJOR.MINOR)", ps->lx.tok);
             if (major < 1 || major > PTX_MAX_VERSION_MAJOR)
-                return perr(ps, "PTX ISA version %s is not supported (1.0 .. %d.x)", ps->tok,
+                return perr(ps, "PTX ISA version %s is not supported (1.0 .. %d.x)", ps->lx.tok,
                             PTX_MAX_VERSION_MAJOR);
-            snprintf(m->version, sizeof m->version, "%s", ps->tok);
+            snprintf(m->version, sizeof m->version, "%s", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
         } else if (strcmp(d, ".target") == 0) {
-            snprintf(m->target, sizeof m->target, "%s", ps->tok);
+            snprintf(m->target, sizeof m->target, "%s", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             while (is_punct(ps, ',')) {
                 SIM_FORWARD_IF_ERROR(next(ps));
@@ -1429,8 +1168,8 @@ parse_module(struct parser *ps)
             }
         } else if (strcmp(d, ".address_size") == 0) {
             int64_t a;
-            if (ps->kind != TK_NUM || !parse_int(ps->tok, &a) || (a != 32 && a != 64))
-                return perr(ps, "bad .address_size '%s'", ps->tok);
+            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || (a != 32 && a != 64))
+                return perr(ps, "bad .address_size '%s'", ps->lx.tok);
             m->address_size = (uint32_t)a;
             SIM_FORWARD_IF_ERROR(next(ps));
         } else if (strcmp(d, ".visible") == 0 || strcmp(d, ".weak") == 0 ||
@@ -1441,19 +1180,19 @@ parse_module(struct parser *ps)
                 SIM_FORWARD_IF_ERROR(next(ps));
                 SIM_FORWARD_IF_ERROR(parse_entry(ps));
             } else if (is_word(ps, ".func")) {
-                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else if (is_word(ps, ".global") || is_word(ps, ".const") || is_word(ps, ".shared")) {
                 uint8_t sp = is_word(ps, ".global") ? PS_GLOBAL : is_word(ps, ".const") ? PS_CONST
                                                                                          : PS_SHARED;
                 SIM_FORWARD_IF_ERROR(next(ps));
                 SIM_FORWARD_IF_ERROR(parse_var_decl(ps, sp, ext, &m->syms, &m->n_syms));
             } else {
-                return perr(ps, "unexpected '%s' after %s", ps->tok, d);
+                return perr(ps, "unexpected '%s' after %s", ps->lx.tok, d);
             }
         } else if (strcmp(d, ".entry") == 0) {
             SIM_FORWARD_IF_ERROR(parse_entry(ps));
         } else if (strcmp(d, ".func") == 0) {
-            SIM_FORWARD_IF_ERROR(skip_statement(ps));
+            SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
         } else if (strcmp(d, ".global") == 0 || strcmp(d, ".const") == 0 ||
                    strcmp(d, ".shared") == 0) {
             uint8_t sp = strcmp(d, ".global") == 0 ? PS_GLOBAL : strcmp(d, ".const") == 0 ? PS_CONST
@@ -1462,11 +1201,11 @@ parse_module(struct parser *ps)
         } else if (strcmp(d, ".file") == 0 || strcmp(d, ".section") == 0 ||
                    strcmp(d, ".pragma") == 0 || strcmp(d, ".loc") == 0) {
             /* debug information: the statement runs to the next line break */
-            uint32_t l = ps->line;
+            uint32_t l = ps->lx.line;
             if (strcmp(d, ".section") == 0) {
-                SIM_FORWARD_IF_ERROR(skip_statement(ps));
+                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else {
-                while (ps->kind != TK_EOF && ps->line == l)
+                while (ps->lx.kind != PTX_TK_EOF && ps->lx.line == l)
                     SIM_FORWARD_IF_ERROR(next(ps));
             }
         } else {
@@ -1474,7 +1213,7 @@ parse_module(struct parser *ps)
         }
     }
     if (m->n_kernels == 0)
-        return sim_error_set(ps->err, SIM_ERR_FORMAT, "%s: no .entry kernel found", ps->path);
+        return sim_error_set(ps->lx.err, SIM_ERR_FORMAT, "%s: no .entry kernel found", ps->lx.path);
     return SIM_OK;
 }
 
@@ -1520,17 +1259,13 @@ ptx_parse_text(const char *name, const char *text, size_t len, struct ptx_module
 {
     struct parser ps;
     memset(&ps, 0, sizeof ps);
-    ps.path = name;
-    ps.p = text;
-    ps.end = text + len;
-    ps.line = ps.next_line = 1;
-    ps.err = err;
+    ptx_lex_init(&ps.lx, name, text, len, err);
     ps.m = xcalloc(1, sizeof *ps.m);
     ps.m->path = xstrdup(name);
     ps.m->address_size = 64;
     int rc = parse_module(&ps);
-    names_free(&ps.regs);
-    names_free(&ps.labels);
+    ptx_names_free(&ps.regs);
+    ptx_names_free(&ps.labels);
     free(ps.shadow);
     for (uint32_t i = 0; rc == SIM_OK && i < ps.m->n_kernels; i++) {
         layout_kernel(&ps.m->kernels[i]);
