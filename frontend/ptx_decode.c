@@ -348,6 +348,8 @@ ptx_decode_opclass(const struct ptx_ins *in)
         return SIM_OPC_TENSOR;
     case PTXOP_WMMA:
         return in->mode == PM_WMMA ? SIM_OPC_TENSOR : SIM_OPC_MEM;
+    case PTXOP_LDMATRIX: case PTXOP_STMATRIX:
+        return SIM_OPC_MEM;
     case PTXOP_SHFL: case PTXOP_VOTE: case PTXOP_ACTIVEMASK:
         return SIM_OPC_WARP;
     case PTXOP_MOV:
@@ -424,6 +426,18 @@ reg_id(const struct ptx_run *r, const struct slot *s)
 
 /* Is slot s an ordinary register (not a constant or special register)? */
 static bool
+is_var(const struct ptx_run *r, const struct slot *s);
+
+bool
+ptx_decode_reg_id(const struct ptx_run *r, const struct slot *s, uint16_t *id)
+{
+    if (!is_var(r, s))
+        return false;
+    *id = reg_id(r, s);
+    return true;
+}
+
+static bool
 is_var(const struct ptx_run *r, const struct slot *s)
 {
     switch (s->cls) {
@@ -493,50 +507,6 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
     return SIM_OK;
 }
 
-/* mma.sync.aligned (ptx_mma.h): operands {D}, {A}, {B}, {C}, vectors of
- * the shape's fragment registers.  The model sees D written and C read;
- * of A and B only the first register (a fragment's registers are written
- * together by its producer, and warp_inst holds six sources), as a SASS
- * trace names a register range by its first register. */
-static int
-decode_mma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
-{
-    struct ptx_run *r = c->r;
-    unsigned na, nb, ncd;
-    if (!(in->flags & PF_SYNC) || in->type != PT_F32 ||
-        !ptx_mma_shape(in->mode, in->type2, &na, &nb, &ncd))
-        return derr(c, "unsupported mma form '%s' (supported: mma.sync.aligned.m16n8k8.row.col"
-                    ".f32.tf32.tf32.f32, and m16n8k8 / m16n8k16 .row.col.f32.f16.f16.f32 or "
-                    ".bf16)", r->m->mnems[in->mnem]);
-    const unsigned want[4] = { ncd, na, nb, ncd };
-    const char *what[4] = { "D", "A", "B", "C" };
-    unsigned at = 0;
-    for (unsigned k = 0; k < 4; k++) {
-        const struct ptx_opnd *o = &in->o[k];
-        unsigned n = o->kind == PO_VEC ? o->nvec : o->kind == PO_REG ? 1 : 0;
-        if (n != want[k])
-            return derr(c, "mma: the %s fragment needs %u register%s in { }", what[k], want[k],
-                        want[k] == 1 ? "" : "s");
-        for (unsigned i = 0; i < n; i++) {
-            struct ptx_opnd ro = { .kind = PO_REG, .reg = o->kind == PO_VEC ? o->regs[i] : o->reg };
-            if (ro.reg < 0)
-                return derr(c, "mma: '_' in a fragment");
-            SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, PT_B32, &x->frag[at + i], false));
-        }
-        at += n;
-    }
-    x->kind = XK_MMA;
-    x->mode = in->mode;
-    x->type2 = in->type2;
-    for (unsigned i = 0; i < ncd; i++)
-        add_dst(r, x, &x->frag[i]);
-    for (unsigned i = 0; i < ncd; i++)
-        add_src(r, x, &x->frag[ncd + na + nb + i]);
-    add_src(r, x, &x->frag[ncd]);
-    add_src(r, x, &x->frag[ncd + na]);
-    return SIM_OK;
-}
-
 /* Decode fragment operand o ({r0, ..}) of n registers into slots. */
 static int
 frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, const char *what, struct slot *out)
@@ -554,60 +524,105 @@ frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, const char *what
     return SIM_OK;
 }
 
-/* wmma.load / wmma.store / wmma.mma, shape m16n16k16 (ptx_mma.h).  A
- * load or store is one access per lane for the model: the 16 x 16 tile
- * split in 16-byte pieces (the A and B tiles exactly; the f32 C and D
- * tiles are 1 KB, of which it sees half), the registers' first four
- * as its destinations. */
+/* mma.sync.aligned and wmma.mma.sync.aligned (ptx_mma.h): operands {D},
+ * {A}, {B}, {C}.  The model sees D written and A, B and C read (the sm_90
+ * lowering splits a wmma into its tiles, each with its own registers). */
 static int
-decode_wmma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+decode_mma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    struct ptx_mma_desc d;
+    memset(&d, 0, sizeof d);
+    d.wmma = in->op == PTXOP_WMMA;
+    const char *why;
+    if (!ptx_mma_shape_dims(in->shape, &d.m, &d.n, &d.k) || in->shape == SH_M8N8)
+        return derr(c, "'%s' needs a shape (.m16n8k16, ...)", r->m->mnems[in->mnem]);
+    d.dtype = in->type;
+    if (d.wmma && in->vec == 2) {            /* wmma.mma .dtype.ctype: f16 inputs */
+        d.atype = d.btype = PT_F16;
+        d.ctype = in->type2;
+    } else if (in->vec == 4) {
+        d.atype = in->type2;
+        d.btype = in->type3;
+        d.ctype = in->type4;
+    } else {
+        return derr(c, "'%s': expected the types .dtype.atype.btype.ctype%s",
+                    r->m->mnems[in->mnem], d.wmma ? " (or .dtype.ctype with .f16 inputs)" : "");
+    }
+    d.satfinite = (in->flags & PF_SATFINITE) != 0;
+    if (!(in->flags & PF_SYNC) || !ptx_mma_supported(&d, &why))
+        return derr(c, "unsupported form '%s' (supported: %s)", r->m->mnems[in->mnem], why);
+    static const char fr[4] = { 'd', 'a', 'b', 'c' };
+    static const char *const what[4] = { "D", "A", "B", "C" };
+    const unsigned wbase[4] = { 0, PTX_WMMA_A, PTX_WMMA_B, PTX_WMMA_C };
+    unsigned at = 0, n[4], dist[4];
+    for (unsigned k = 0; k < 4; k++) {
+        n[k] = ptx_mma_frag_regs(&d, (unsigned)fr[k], &dist[k]);
+        unsigned base = d.wmma ? wbase[k] : at;
+        SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[k], n[k], what[k], &x->frag[base]));
+        at += n[k];
+    }
+    x->kind = d.wmma ? XK_WMMA : XK_MMA;
+    x->shape = in->shape;
+    x->type = d.dtype;
+    x->type2 = d.atype;
+    x->btype = d.btype;
+    x->ctype = d.ctype;
+    x->flags = in->flags;
+    const struct slot *D = &x->frag[0];
+    const struct slot *A = &x->frag[d.wmma ? PTX_WMMA_A : n[0]];
+    const struct slot *B = &x->frag[d.wmma ? PTX_WMMA_B : n[0] + n[1]];
+    const struct slot *C = &x->frag[d.wmma ? PTX_WMMA_C : n[0] + n[1] + n[2]];
+    for (unsigned i = 0; i < dist[0]; i++)
+        add_dst(r, x, &D[i]);
+    for (unsigned i = 0; i < dist[1]; i++)
+        add_src(r, x, &A[i]);
+    for (unsigned i = 0; i < dist[2]; i++)
+        add_src(r, x, &B[i]);
+    for (unsigned i = 0; i < dist[3]; i++)
+        add_src(r, x, &C[i]);
+    return SIM_OK;
+}
+
+/* wmma.load.{a,b,c} / wmma.store.d (ptx_mma.h): d, [p][, stride] or [p],
+ * d[, stride] (stride in elements, 16 when not given). */
+static int
+decode_wmma_mem(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
     struct ptx_run *r = c->r;
     const struct ptx_opnd *o = in->o;
-    x->mode = in->mode;
-    if (in->mode == PM_WMMA) {
-        /* .dtype.ctype (f16 inputs), or .dtype.atype.btype.ctype */
-        unsigned dt = in->type, at = in->vec == 4 ? in->type2 : PT_F16;
-        unsigned ct = in->vec == 4 ? in->type : in->type2;
-        if ((dt != PT_F32 && dt != PT_F16) || (ct != PT_F32 && ct != PT_F16) ||
-            (at != PT_F16 && at != PT_BF16) || (at == PT_BF16 && (dt != PT_F32 || ct != PT_F32)))
-            return derr(c, "unsupported wmma.mma types '%s' (supported: m16n16k16 with .f16 "
-                        "inputs and .f32/.f16 accumulators, or .f32.bf16.bf16.f32)",
-                        r->m->mnems[in->mnem]);
-        unsigned nd = dt == PT_F32 ? 8 : 4, nc = ct == PT_F32 ? 8 : 4;
-        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[0], nd, "D", &x->frag[0]));
-        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[1], 8, "A", &x->frag[PTX_WMMA_A]));
-        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[2], 8, "B", &x->frag[PTX_WMMA_B]));
-        SIM_FORWARD_IF_ERROR(frag_regs(c, &o[3], nc, "C", &x->frag[PTX_WMMA_C]));
-        x->kind = XK_WMMA;
-        x->type = (uint8_t)dt;
-        x->type2 = (uint8_t)at;
-        x->ctype = (uint8_t)ct;
-        for (unsigned i = 0; i < SIM_MAX_DST && i < nd; i++)
-            add_dst(r, x, &x->frag[i]);
-        for (unsigned i = 0; i < 4; i++)
-            add_src(r, x, &x->frag[PTX_WMMA_C + i * (nc / 4)]);
-        add_src(r, x, &x->frag[PTX_WMMA_A]);
-        add_src(r, x, &x->frag[PTX_WMMA_B]);
-        return SIM_OK;
-    }
     unsigned f = in->frag;
     bool load = in->mode == PM_WLOAD;
     if ((load && (f < 'a' || f > 'c')) || (!load && f != 'd'))
         return derr(c, "expected wmma.load.a/.b/.c or wmma.store.d");
+    struct ptx_mma_desc d;
+    memset(&d, 0, sizeof d);
+    d.wmma = true;
+    if (!ptx_mma_shape_dims(in->shape, &d.m, &d.n, &d.k) || in->shape < SH_M16N16K16 ||
+        in->shape > SH_M16N16K8)
+        return derr(c, "wmma needs a shape: .m16n16k16, .m32n8k16, .m8n32k16 or .m16n16k8");
     unsigned t = in->type;
     bool ab = f == 'a' || f == 'b';
-    if ((ab && t != PT_F16 && t != PT_BF16) || (!ab && t != PT_F32 && t != PT_F16))
-        return derr(c, "unsupported wmma.%s.%c type '.%s' (A/B: .f16 or .bf16; C/D: .f32 or "
-                    ".f16)", load ? "load" : "store", f, ptx_type_name(t));
+    bool tf32_shape = in->shape == SH_M16N16K8;
+    bool ok = ab ? (tf32_shape ? t == PT_TF32
+                               : (t == PT_F16 || t == PT_BF16 || t == PT_S8 || t == PT_U8))
+                 : (tf32_shape ? t == PT_F32 : (t == PT_F32 || t == PT_F16 || t == PT_S32));
+    if (!ok)
+        return derr(c, "unsupported wmma.%s.%c type '.%s' for .%ux%ux%u (A/B: .f16 .bf16 .s8 "
+                    ".u8, or .tf32 for m16n16k8; C/D: .f32 .f16 .s32, or .f32 for m16n16k8)",
+                    load ? "load" : "store", f, ptx_type_name(t), d.m, d.n, d.k);
+    x->type2 = x->btype = ab ? (uint8_t)t : (uint8_t)(tf32_shape ? PT_TF32 : PT_F16);
+    x->ctype = ab ? (uint8_t)PT_F32 : (uint8_t)t;
+    x->type = (uint8_t)t;
+    x->shape = in->shape;
+    x->kind = load ? XK_WLOAD : XK_WSTORE;
+    ptx_mma_desc_of(x, &d);
+    unsigned dist, nregs = ptx_mma_frag_regs(&d, f, &dist);
     const struct ptx_opnd *mo = load ? &o[1] : &o[0], *fo = load ? &o[0] : &o[1];
     x->space = in->space;
     SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
-    unsigned nregs = ab ? 8 : t == PT_F32 ? 8 : 4;
     SIM_FORWARD_IF_ERROR(frag_regs(c, fo, nregs, load ? "loaded" : "stored", &x->frag[0]));
-    x->kind = load ? XK_WLOAD : XK_WSTORE;
     x->atom = (uint8_t)f;
-    x->type = (uint8_t)t;
     x->flags = in->flags;
     x->iflags = load ? SIM_IF_LOAD : SIM_IF_STORE;
     x->b.cls = SC_NONE;
@@ -615,7 +630,7 @@ decode_wmma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_U32, &x->b, false));
     add_src(r, x, &x->base);
     add_src(r, x, &x->b);
-    for (unsigned i = 0; i < nregs; i++) {
+    for (unsigned i = 0; i < dist; i++) {
         if (load && i < SIM_MAX_DST)
             add_dst(r, x, &x->frag[i]);
         else if (!load)
@@ -625,15 +640,48 @@ decode_wmma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     return SIM_OK;
 }
 
+/* ldmatrix / stmatrix .sync.aligned.m8n8.x{1,2,4}{.trans}.b16 (ptx_mma.h):
+ * {r0 ..}, [p] or [p], {r0 ..}. */
+static int
+decode_ldmatrix(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    bool load = in->op == PTXOP_LDMATRIX;
+    if (!(in->flags & PF_SYNC) || in->shape != SH_M8N8 || in->type != PT_B16 ||
+        (in->vec != 1 && in->vec != 2 && in->vec != 4))
+        return derr(c, "expected %s.sync.aligned.m8n8.x1/.x2/.x4{.trans}{.shared}.b16",
+                    load ? "ldmatrix" : "stmatrix");
+    if (in->space != PS_SHARED && in->space != PS_GENERIC)
+        return derr(c, "%s accesses shared memory", load ? "ldmatrix" : "stmatrix");
+    x->space = in->space;
+    SIM_FORWARD_IF_ERROR(mem_operand(c, &in->o[load ? 1 : 0], x));
+    SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[load ? 0 : 1], in->vec, load ? "loaded" : "stored",
+                                   &x->frag[0]));
+    x->kind = load ? XK_LDMATRIX : XK_STMATRIX;
+    x->shape = in->shape;
+    x->type = PT_B16;
+    x->vec = in->vec;
+    x->flags = in->flags;
+    x->iflags = load ? SIM_IF_LOAD : SIM_IF_STORE;
+    add_src(r, x, &x->base);
+    for (unsigned i = 0; i < in->vec; i++) {
+        if (load)
+            add_dst(r, x, &x->frag[i]);
+        else
+            add_src(r, x, &x->frag[i]);
+    }
+    return SIM_OK;
+}
+
 /* cp.async (the non-bulk forms, PTX ISA 9.7.9.25): a copy of 4, 8 or 16
  * bytes from global to shared memory per thread (.cg: 16 only), the rest
  * zero-filled when a src-size smaller than the copy is given; commit_group,
  * wait_group N and wait_all.  Functionally the copy is done when it
  * executes (a program may not read the destination before its wait).  For
- * the timing model it is a global load (LDGSTS) whose result is the
- * pseudo-register PTX_ASYNC_ID; wait_group 0 and wait_all read it, so the
- * warp waits there for its copies to land (wait_group N > 0 waits for
- * none: the groups are not told apart). */
+ * the timing model it is a global load (LDGSTS) that writes its group's
+ * accumulating register (PTX_ASYNC_REG), which wait_group N reads for
+ * every group but the newest N: the warp goes on until a wait, which holds
+ * it until those copies have landed. */
 static int
 decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
@@ -644,11 +692,10 @@ decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         return SIM_OK;
     }
     if (in->mode == PM_WAIT || in->mode == PM_WAITALL) {
-        x->kind = XK_NOP;
-        if (in->mode == PM_WAIT && (o[0].kind != PO_IMM || o[0].imm < 0 || o[0].imm > 7))
-            return derr(c, "cp.async.wait_group needs a group count 0 .. 7");
-        if (in->mode == PM_WAITALL || o[0].imm == 0)
-            x->src[x->n_src++] = (uint16_t)PTX_ASYNC_ID;
+        x->kind = XK_NOP;        /* its sources are set as it executes (ptx_exec.c) */
+        if (in->mode == PM_WAIT && (o[0].kind != PO_IMM || o[0].imm < 0 || o[0].imm > 63))
+            return derr(c, "cp.async.wait_group needs a constant group count 0 .. 63");
+        x->vec = in->mode == PM_WAIT ? (uint8_t)o[0].imm : 0;
         return SIM_OK;
     }
     if (in->mode != PM_NONE)
@@ -661,8 +708,6 @@ decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         return derr(c, "cp.async: the copy size must be 4, 8 or 16 bytes");
     if ((in->flags & PF_BYPASS_L1) && o[2].imm != 16)
         return derr(c, "cp.async.cg copies 16 bytes");
-    if (r->nvarp + r->nvar32 + r->nvar64 >= PTX_ASYNC_ID)
-        return derr(c, "too many registers for cp.async's timing id");
     x->space = PS_SHARED;
     SIM_FORWARD_IF_ERROR(mem_operand(c, &o[0], x));
     x->base2 = x->base;
@@ -679,8 +724,7 @@ decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     add_src(r, x, &x->base);
     add_src(r, x, &x->base2);
     add_src(r, x, &x->a);
-    x->dst[x->n_dst++] = (uint16_t)PTX_ASYNC_ID;
-    return SIM_OK;
+    return SIM_OK;               /* its group's register: set as it executes (ptx_exec.c) */
 }
 
 /* A load from the parameter space becomes a move of constants (the
@@ -758,10 +802,11 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         struct slot gs = { SC_PRED, g->index };
         add_src(r, x, &gs);
     }
-    if (t == PT_B128 || t == PT_BF16 ||
+    bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
+    if (!tensor && (t == PT_B128 || t == PT_BF16 ||
         (t == PT_F16X2 && in->op != PTXOP_ADD && in->op != PTXOP_SUB && in->op != PTXOP_MUL &&
          in->op != PTXOP_FMA && in->op != PTXOP_NEG && in->op != PTXOP_ABS &&
-         in->op != PTXOP_MIN && in->op != PTXOP_MAX))
+         in->op != PTXOP_MIN && in->op != PTXOP_MAX)))
         return derr(c, "'.%s' data is not supported here (f16x2: add, sub, mul, fma, neg, abs, "
                     "min, max)", ptx_type_name(t));
 
@@ -799,7 +844,14 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         SIM_FORWARD_IF_ERROR(decode_mma(c, in, x));
         break;
     case PTXOP_WMMA:
-        SIM_FORWARD_IF_ERROR(decode_wmma(c, in, x));
+        if (in->mode == PM_WMMA)
+            SIM_FORWARD_IF_ERROR(decode_mma(c, in, x));
+        else
+            SIM_FORWARD_IF_ERROR(decode_wmma_mem(c, in, x));
+        break;
+    case PTXOP_LDMATRIX:
+    case PTXOP_STMATRIX:
+        SIM_FORWARD_IF_ERROR(decode_ldmatrix(c, in, x));
         break;
     case PTXOP_ACTIVEMASK:
         x->kind = XK_ACTIVEMASK;

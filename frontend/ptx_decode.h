@@ -20,4 +20,8 @@ int ptx_decode_kernel(struct ptx_run *r, struct sim_error *err);
  * Many-BSP extraction). */
 unsigned ptx_decode_opclass(const struct ptx_ins *in);
 
+/* The timing register id of slot s, when it is an ordinary register
+ * (false for a constant or special register). */
+bool ptx_decode_reg_id(const struct ptx_run *r, const struct slot *s, uint16_t *id);
+
 #endif /* SMSIM_FRONTEND_PTX_DECODE_H */

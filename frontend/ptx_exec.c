@@ -309,19 +309,52 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     return SIM_OK;
 }
 
-/* wmma.load / wmma.store (ptx_mma.h): every element of each lane's
- * fragment from or to memory, row- or column-major with leading dimension
- * `stride` elements (16 when not given).  The model sees one 16-byte
- * access per lane: lane l the half line l % 2 of memory line l / 2. */
+/* One element of a wmma fragment to or from memory for lane l: element
+ * el (of type t, es bytes in memory) at matrix offset off from base. */
+static int
+wmma_elem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
+          sim_addr_t base, uint64_t off, const struct ptx_frag_elem *el, unsigned es, bool load,
+          uint32_t *regs, struct access *ac, struct sim_error *err)
+{
+    SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, x->space, base + off, es, x, ac, err));
+    unsigned sh = 8 * es * el->sub;
+    uint32_t mask = es == 4 ? UINT32_MAX : (1u << (8 * es)) - 1;
+    if (load) {
+        uint32_t v = 0;
+        memcpy(&v, ac->p, es);
+        regs[el->reg] |= (v & mask) << sh;
+    } else {
+        uint32_t v = (regs[el->reg] >> sh) & mask;
+        memcpy(ac->p, &v, es);
+    }
+    return SIM_OK;
+}
+
+/* wmma.load / wmma.store (ptx_mma.h), row- or column-major with leading
+ * dimension `stride` elements (16 when not given).  Split by the sm_90
+ * lowering (x->nparts > 0), operation x->part moves its own elements
+ * (ptx_mma_parts) and the model sees its accesses: each lane's first
+ * element of the part, the part's width, or the rows of an LDSM.
+ * Unsplit (other targets), it moves the whole fragment and the model sees
+ * one 16-byte access per lane: the tile in 16-byte pieces. */
 static int
 exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
               uint32_t m, struct warp_inst *wi, struct sim_error *err)
 {
-    unsigned eb = ptx_type_bytes(x->type);
+    struct ptx_mma_desc d;
+    ptx_mma_desc_of(x, &d);
+    unsigned f = x->atom, t = x->type;
+    unsigned es = (t == PT_S8 || t == PT_U8) ? 1 : (t == PT_F16 || t == PT_BF16) ? 2 : 4;
     bool load = x->kind == XK_WLOAD, col_major = (x->flags & PF_COLMAJOR) != 0;
-    struct ptx_wmma_elem el[16];
-    unsigned nregs;
-    wi->width = 16;
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    struct ptx_frag_part parts[PTX_PARTS_MAX];
+    unsigned dist, nregs = ptx_mma_frag_regs(&d, f, &dist);
+    const struct ptx_frag_part *part = NULL;
+    if (x->nparts > 0) {
+        unsigned np = ptx_mma_parts(&d, f, col_major, x->space == PS_SHARED, parts);
+        part = x->part < np ? &parts[x->part] : NULL;
+    }
+    wi->width = part != NULL ? part->width : 16;
     wi->space = SIM_SPACE_GLOBAL;
     bool space_set = false;
     uint32_t mm = m;
@@ -330,43 +363,129 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         mm &= mm - 1;
         sim_addr_t base = lane_addr(pw, x, l);
         uint64_t ld = x->b.cls != SC_NONE ? (uint32_t)lane_get(pw, &x->b, l) : 16;
-        unsigned n = ptx_wmma_layout(x->atom, eb, l, el, &nregs);
-        uint32_t regs[8] = { 0 };
-        if (!load)
-            for (unsigned i = 0; i < nregs; i++)
-                regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
-        for (unsigned i = 0; i < n; i++) {
-            uint64_t major = col_major ? el[i].col : el[i].row;
-            uint64_t minor = col_major ? el[i].row : el[i].col;
-            struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
-            SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, x->space,
-                                         base + (major * ld + minor) * eb, eb, x, &ac, err));
-            unsigned sh = 16 * el[i].half;
-            if (load) {
-                uint32_t v = 0;
-                memcpy(&v, ac.p, eb);
-                regs[el[i].reg] |= eb == 4 ? v : (v & 0xffffu) << sh;
-            } else {
-                uint32_t v = eb == 4 ? regs[el[i].reg] : (regs[el[i].reg] >> sh) & 0xffffu;
-                memcpy(ac.p, &v, eb);
+        unsigned n = ptx_mma_frag(&d, f, l, el);
+        uint32_t regs[PTX_FRAG_MAX] = { 0 };
+        for (unsigned i = 0; i < dist; i++)
+            regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
+        if (load && part == NULL)
+            memset(regs, 0, sizeof regs);
+        struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+        sim_addr_t first = 0;
+        bool have_first = false;
+        unsigned cnt = part != NULL ? part->nelem : n;
+        for (unsigned q = 0; q < cnt; q++) {
+            const struct ptx_frag_elem *e = &el[part != NULL ? part->elem[q] : q];
+            uint64_t off = ptx_mma_offset(e->row, e->col, col_major, ld, es);
+            if (load && part != NULL)
+                regs[e->reg] &= ~(((es == 4 ? UINT32_MAX : (1u << (8 * es)) - 1)) << (8 * es * e->sub));
+            SIM_FORWARD_IF_ERROR(wmma_elem(r, b, pw, x, l, base, off, e, es, load, regs, &ac, err));
+            if (!have_first) {
+                first = ac.taddr;
+                have_first = true;
             }
         }
         if (load)
             for (unsigned i = 0; i < nregs; i++)
-                lane_set(pw, &x->frag[i], l, regs[i]);
-        struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
-        sim_addr_t piece = base + ((uint64_t)(l / 2) * ld + (l % 2) * (16 / eb)) * eb;
-        if (resolve(r, b, pw->index, l, x->space, piece, 1, x, &ac, err) != SIM_OK) {
-            sim_error_clear(err);
-            ac.taddr = piece;            /* past a small matrix's end: timing only */
+                lane_set(pw, &x->frag[i], l, regs[i % dist]);
+        /* what the model sees */
+        sim_addr_t taddr = first;
+        uint64_t off;
+        if (part == NULL) {
+            off = ((uint64_t)(l / 2) * ld + (l % 2) * (16 / es)) * es;
+            taddr = 0;
+        } else if (part->ldsm) {
+            if (!ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, l, &off))
+                ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, 0, &off);
+            taddr = 0;
+        }
+        if (taddr == 0 && (part == NULL || part->ldsm)) {
+            if (resolve(r, b, pw->index, l, x->space, base + off, 1, x, &ac, err) != SIM_OK) {
+                sim_error_clear(err);
+                ac.taddr = base + off;   /* past a small matrix's end: timing only */
+            }
+            taddr = ac.taddr;
         }
         if (!space_set) {
             wi->space = ac.space;
             space_set = true;
         }
-        wi->addr[l] = ac.taddr;
+        wi->addr[l] = taddr;
     }
     return SIM_OK;
+}
+
+/* ldmatrix / stmatrix .m8n8 .b16 (ptx_mma.h): lanes 8 i .. 8 i + 7 give the
+ * rows of matrix i; each lane's register i holds two of its elements.  The
+ * model sees one 16-byte access per row-giving lane. */
+static int
+exec_ldmatrix(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+              uint32_t m, struct warp_inst *wi, struct sim_error *err)
+{
+    unsigned num = x->vec, rows = 8 * num;
+    bool load = x->kind == XK_LDMATRIX, trans = (x->flags & PF_TRANS) != 0;
+    sim_addr_t row_addr[32];
+    uint8_t *row_ptr[32];
+    wi->width = 16;
+    wi->space = SIM_SPACE_SHARED;
+    uint32_t given = 0;
+    for (unsigned l = 0; l < rows; l++) {
+        if (!(m >> l & 1))
+            continue;
+        struct access ac = { NULL, SIM_SPACE_SHARED, 0 };
+        row_addr[l] = lane_addr(pw, x, l);
+        SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, x->space, row_addr[l], 16, x, &ac, err));
+        row_ptr[l] = ac.p;
+        wi->space = ac.space;
+        wi->addr[l] = ac.taddr;
+        given |= 1u << l;
+    }
+    if (given == 0)
+        return SIM_OK;
+    unsigned any = (unsigned)__builtin_ctz(given);
+    LANES(m, {
+        if (l >= rows)
+            wi->addr[l] = wi->addr[any];          /* no row of its own */
+        for (unsigned i = 0; i < num; i++) {
+            uint32_t v = load ? 0 : (uint32_t)lane_get(pw, &x->frag[i], l);
+            for (unsigned j = 0; j < 2; j++) {
+                unsigned row, col;
+                ptx_ldmatrix_elem(l, j, trans, &row, &col);
+                unsigned src = 8 * i + row;
+                if (!(given >> src & 1))
+                    return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: %s: lane %u gives no "
+                                         "row address (inactive)", r->m->path, x->line,
+                                         load ? "ldmatrix" : "stmatrix", src);
+                uint8_t *p = row_ptr[src] + 2 * col;
+                if (load) {
+                    uint16_t h;
+                    memcpy(&h, p, 2);
+                    v |= (uint32_t)h << (16 * j);
+                } else {
+                    uint16_t h = (uint16_t)(v >> (16 * j));
+                    memcpy(p, &h, 2);
+                }
+            }
+            if (load)
+                lane_set(pw, &x->frag[i], l, v);
+        }
+    });
+    return SIM_OK;
+}
+
+/* cp.async.commit_group closes the warp's open group; wait_group N (and
+ * wait_all, which commits first) reads the registers of every committed
+ * group but the newest N (ptx_exec.h). */
+static void
+async_group_op(struct pwarp *pw, const struct xop *x, struct warp_inst *wi)
+{
+    if (x->mode == PM_COMMIT || x->mode == PM_WAITALL)
+        pw->async_groups++;
+    if (x->mode == PM_COMMIT)
+        return;
+    uint32_t g = pw->async_groups, keep = x->mode == PM_WAIT ? x->vec : 0;
+    uint32_t lo = g > PTX_ASYNC_SLOTS ? g - PTX_ASYNC_SLOTS : 0;
+    for (uint32_t k = lo; k + keep < g && wi->n_src < SIM_MAX_SRC; k++)
+        wi->src[wi->n_src++] = (uint16_t)(PTX_ASYNC_REG + k % PTX_ASYNC_SLOTS);
 }
 
 /* ---- warp-wide operations ------------------------------------------------ */
@@ -421,6 +540,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     memset(pw->r64, 0, (size_t)r->nvar64 * 32 * sizeof *pw->r64);
     memset(pw->pred, 0, r->nvarp * sizeof *pw->pred);
     memset(pw->loop_iter, 0, (r->n_unroll + 1) * sizeof *pw->loop_iter);
+    pw->async_groups = 0;
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
     uint32_t bx = ln->block[0], by = ln->block[1];
     for (unsigned l = 0; l < 32; l++) {
@@ -587,17 +707,22 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
                 wi->width = x->vbytes;   /* the merged access ptxas issues */
             break;
         case XK_MMA:
-            ptx_mma_exec(pw, x, m);
-            break;
         case XK_WMMA:
-            ptx_wmma_exec(pw, x, m);
+            if (x->part == 0)             /* a split wmma: its first tile computes all */
+                ptx_mma_exec(pw, x, m);
             break;
         case XK_WLOAD:
         case XK_WSTORE:
             SIM_FORWARD_IF_ERROR(exec_wmma_mem(r, b, pw, x, m, wi, err));
             break;
+        case XK_LDMATRIX:
+        case XK_STMATRIX:
+            SIM_FORWARD_IF_ERROR(exec_ldmatrix(r, b, pw, x, m, wi, err));
+            break;
         case XK_CPASYNC:
             SIM_FORWARD_IF_ERROR(exec_cp_async(r, b, pw, x, m, wi, err));
+            wi->n_dst = 1;                /* its group's register */
+            wi->dst[0] = (uint16_t)(PTX_ASYNC_REG + pw->async_groups % PTX_ASYNC_SLOTS);
             break;
         case XK_SHFL:
             exec_shfl(pw, x, m);
@@ -629,6 +754,10 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             break;
         case XK_EXIT:
             retire_lanes(pw, m);
+            break;
+        case XK_NOP:
+            if (x->op == PTXOP_CP)
+                async_group_op(pw, x, wi);
             break;
         default:                      /* barriers, fences: timing only */
             break;

@@ -61,6 +61,7 @@ enum xkind {
     XK_WMMA,                     /* wmma.mma.sync: frag[] (ptx_mma.h) */
     XK_WLOAD, XK_WSTORE,         /* wmma.load / wmma.store: frag[], base/off, stride in b */
     XK_CPASYNC,                  /* cp.async: global (base, off) -> shared (base2, off2) */
+    XK_LDMATRIX, XK_STMATRIX,    /* ldmatrix / stmatrix .m8n8 .b16: frag[0 .. vec - 1] */
     XK_TIMING                    /* an operation of a lowered instruction that only takes time
                                     (ptx_lower.c) */
 };
@@ -84,7 +85,10 @@ struct xop {
     struct slot base;            /* memory base register (SC_NONE: absolute) */
     int64_t off;                 /* memory offset (symbol address included) */
     struct slot frag[32];        /* mma, wmma: fragment registers (ptx_mma.h) */
-    uint8_t ctype;               /* wmma.mma: the C fragment's type (x->type: D's) */
+    uint8_t ctype, btype;        /* mma, wmma.mma: C's and B's types (x->type: D's, type2: A's) */
+    uint8_t shape;               /* enum ptx_shape */
+    uint8_t part, nparts;        /* a wmma load/store or mma ptxas splits (ptx_lower_mma.c):
+                                    this operation's part of nparts (0: not split) */
     struct slot base2;           /* cp.async: the shared destination's base register ... */
     int64_t off2;                /* ... and offset */
     int32_t target, reconv;      /* branch target and reconvergence point */
@@ -112,10 +116,13 @@ struct xop {
     uint16_t fdst[SIM_MAX_DST], fsrc[SIM_MAX_SRC];
 };
 
-/* The timing register id a cp.async writes and cp.async.wait_group 0 /
- * wait_all read: the copies a warp has in flight (below the lowering's
- * temporaries, ptx_lower.h). */
-#define PTX_ASYNC_ID (SIM_MAX_REGS - 1025u)
+/* cp.async groups: the copies of committed group g write the accumulating
+ * register (sim/types.h) PTX_ASYNC_REG + g % PTX_ASYNC_SLOTS, and
+ * cp.async.wait_group N reads those of every group but the newest N (more
+ * than PTX_ASYNC_SLOTS groups in flight share registers: a wait may then
+ * wait longer than it must, never shorter). */
+#define PTX_ASYNC_SLOTS 8u
+#define PTX_ASYNC_REG SIM_REG_ACC_BASE
 
 #define PTX_STACK_MAX 72
 /* ptxas unrolls a small counted loop 4 times (ptx_lower.c): its control
@@ -138,6 +145,7 @@ struct pwarp {
     uint32_t carry;              /* per-lane carry flag (add.cc / addc) */
     uint64_t icount;             /* warp instructions executed (the %clock proxy) */
     uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
+    uint32_t async_groups;       /* cp.async groups committed */
     uint32_t index;              /* warp index in the block */
 };
 

@@ -42,8 +42,12 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_FINITE, PM_INFINITE, PM_NUMBER, PM_NOTANUMBER, PM_NORMAL, PM_SUBNORMAL, /* testp */
                 PM_L, PM_R,                                          /* shf direction */
                 PM_COMMIT, PM_WAIT, PM_WAITALL,                      /* cp.async groups */
-                PM_M16N8K8, PM_M16N8K16,                             /* mma shapes */
                 PM_WLOAD, PM_WSTORE, PM_WMMA };                      /* wmma operations */
+
+/* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
+ * (ptx_parse.c shape_names, ptx_mma.c dims). */
+enum ptx_shape { SH_NONE, SH_M16N8K4, SH_M16N8K8, SH_M16N8K16, SH_M16N8K32, SH_M16N16K16,
+                 SH_M32N8K16, SH_M8N32K16, SH_M16N16K8, SH_M8N8, SH_COUNT };
 
 /* Modifier flags. */
 enum {
@@ -58,7 +62,9 @@ enum {
     PF_WARPSYNC = 1u << 18,       /* bar.warp.sync (__syncwarp) */
     PF_SHSYM = 1u << 19,          /* (decoded) mov of a .shared variable's address */
     PF_NOUNROLL = 1u << 20,       /* the first instruction of a loop under .pragma "nounroll" */
-    PF_COLMAJOR = 1u << 21        /* wmma.load/store: the matrix is column-major in memory */
+    PF_COLMAJOR = 1u << 21,       /* wmma.load/store: the matrix is column-major in memory */
+    PF_TRANS = 1u << 22,          /* ldmatrix/stmatrix .trans */
+    PF_SATFINITE = 1u << 23       /* mma/wmma .satfinite (s32: saturate) */
 };
 
 /* Special registers. */
@@ -106,8 +112,12 @@ struct ptx_ins {
     uint8_t rnd;                 /* enum ptx_rnd */
     uint8_t atom;                /* enum ptx_atom */
     uint8_t mode;                /* enum ptx_mode */
-    uint8_t vec;                 /* vector width of ld/st (1, 2, 4); wmma: its type words */
+    uint8_t vec;                 /* vector width of ld/st (1, 2, 4); wmma: its type words;
+                                    ldmatrix/stmatrix: matrices (.x1, .x2, .x4) */
     uint8_t frag;                /* wmma.load/store: matrix 'a', 'b', 'c' or 'd' */
+    uint8_t shape;               /* enum ptx_shape (mma, wmma, ldmatrix, stmatrix) */
+    uint8_t type3, type4;        /* mma/wmma.mma .dtype.atype.btype.ctype: B's and C's (type:
+                                    D's, type2: A's) */
     uint8_t nops;
     uint8_t guard_neg;
     int32_t guard;               /* predicate register guarding it, -1 if none */

@@ -38,6 +38,8 @@
 #include <string.h>
 
 #include "frontend/ptx_lower_emit.h"
+#include "frontend/ptx_lower_mma.h"
+#include "frontend/ptx_mma.h"
 #include "frontend/sass_isa.h"
 /* ---- the uniform datapath ------------------------------------------------ */
 
@@ -845,17 +847,9 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_EXIT: return LK_EXIT;
     case XK_BAR: return LK_BAR;
     case XK_CPASYNC: return LK_LDGSTS;
-    case XK_WMMA: return LK_WMMA;
-    case XK_WLOAD: case XK_WSTORE: {
-        bool sh = x->space == PS_SHARED, ld = x->kind == XK_WLOAD, wide = x->type == PT_F32;
-        if (ld)
-            return sh ? (wide ? LK_WLDS64 : LK_WLDS) : (wide ? LK_WLDG64 : LK_WLDG);
-        return sh ? (wide ? LK_WSTS64 : LK_WSTS) : (wide ? LK_WSTG64 : LK_WSTG);
-    }
-    case XK_MMA:
-        if (x->type2 == PT_TF32)
-            return LK_HMMA1688T;
-        return x->mode == PM_M16N8K8 ? LK_HMMA1688 : LK_HMMA16816;
+    case XK_WMMA: case XK_WLOAD: case XK_WSTORE: case XK_MMA: case XK_LDMATRIX:
+    case XK_STMATRIX:
+        return LK_TENSOR;          /* ptx_lower_mma.c */
     case XK_NOP:
         if (x->op == PTXOP_NANOSLEEP)
             return LK_NANOSLEEP;
@@ -1203,7 +1197,8 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     bool global = false;
     uint32_t total = 2;
     for (uint32_t i = 0; i < L.n; i++) {
-        total += (L.key[i] == LK_SILENT ? 1 : ptx_lower_emit_count(L.key[i])) + sync_at[i] + ssy_before[i];
+        total += (L.key[i] == LK_SILENT ? 1 : L.key[i] == LK_TENSOR ? PTX_PARTS_MAX :
+                  ptx_lower_emit_count(L.key[i])) + sync_at[i] + ssy_before[i];
         global = global || (is_mem(&r->x[i]) && (r->x[i].space == PS_GLOBAL ||
                                                    r->x[i].space == PS_GENERIC));
     }
@@ -1232,7 +1227,10 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
             out->n_dst = out->n_src = 0;
             continue;
         }
-        rc = ptx_lower_emit_key(&B, o, L.key[i], L.body[i]);
+        if (L.key[i] == LK_TENSOR)
+            rc = ptx_lower_mma(&B, o);
+        else
+            rc = ptx_lower_emit_key(&B, o, L.key[i], L.body[i]);
     }
     map[L.n] = (int32_t)B.n;
     /* a branch to the kernel's first instruction still skips the entry loads */

@@ -31,11 +31,12 @@
 
 #include "frontend/ptx_exec.h"
 
-/* Timing register ids of the expansions' temporaries: the top
- * PTX_TMP_COUNT ids, reused in rotation (far enough apart that two
- * expansions in flight in one warp never share one). */
+/* Timing register ids of the expansions' temporaries: the PTX_TMP_COUNT
+ * ids below the accumulating registers (sim/types.h), reused in rotation
+ * (far enough apart that two expansions in flight in one warp never share
+ * one). */
 #define PTX_TMP_COUNT 1024u
-#define PTX_TMP_BASE (SIM_MAX_REGS - PTX_TMP_COUNT)
+#define PTX_TMP_BASE (SIM_REG_ACC_BASE - PTX_TMP_COUNT)
 
 /* Lower r->x for sm_90 (branch targets and reconvergence points are
  * renumbered).  Returns SIM_OK, or an error when the kernel's registers

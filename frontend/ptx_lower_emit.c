@@ -294,6 +294,15 @@ ptx_lower_emit_key(struct lower_emit *B, const struct xop *o, unsigned key, uint
 }
 
 int
+ptx_lower_emit_op(struct lower_emit *B, const struct xop *o, const char *sass, bool keep_class)
+{
+    struct lower_row row = { LK_TENSOR, "TENSOR", sass, LO_D, { LO_A, LO_NN, LO_NN } };
+    struct xop *out = &B->out[B->n++];
+    *out = *o;
+    return name_op(B, &row, out, keep_class);
+}
+
+int
 ptx_lower_emit_standalone(struct lower_emit *B, unsigned key)
 {
     struct xop *out = &B->out[B->n++];

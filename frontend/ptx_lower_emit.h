@@ -39,6 +39,11 @@ struct lower_emit {
  * unrolled loop it is in, or 0). */
 int ptx_lower_emit_key(struct lower_emit *B, const struct xop *o, unsigned key, uint8_t body);
 
+/* Append operation o, built by the caller, named by the Hopper SASS
+ * mnemonic sass: its opcode, its timing class (keep_class: o's own) and
+ * its Nsight Compute pipe. */
+int ptx_lower_emit_op(struct lower_emit *B, const struct xop *o, const char *sass, bool keep_class);
+
 /* Append a standalone operation (the entry loads, BSSY, BSYNC). */
 int ptx_lower_emit_standalone(struct lower_emit *B, unsigned key);
 

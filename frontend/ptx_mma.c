@@ -1,5 +1,5 @@
 /*
- * ptx_mma.c - mma.sync over a warp's fragments (see ptx_mma.h).
+ * ptx_mma.c - mma.sync, wmma and ldmatrix fragments (see ptx_mma.h).
  */
 #include "frontend/ptx_mma.h"
 
@@ -7,61 +7,244 @@
 
 #include "frontend/ptx_lanes.h"
 
+/* ORDER SHAPE (enum ptx_shape) */
+static const uint8_t dims[SH_COUNT][3] = {
+    { 0, 0, 0 }, { 16, 8, 4 }, { 16, 8, 8 }, { 16, 8, 16 }, { 16, 8, 32 }, { 16, 16, 16 },
+    { 32, 8, 16 }, { 8, 32, 16 }, { 16, 16, 8 }, { 8, 8, 0 },
+};
+
 bool
-ptx_mma_shape(unsigned shape, unsigned atype, unsigned *na, unsigned *nb, unsigned *ncd)
+ptx_mma_shape_dims(unsigned shape, uint8_t *m, uint8_t *n, uint8_t *k)
 {
-    bool half = atype == PT_F16 || atype == PT_BF16;
-    *ncd = 4;
-    if (shape == PM_M16N8K8 && atype == PT_TF32) {
-        *na = 4;
-        *nb = 2;
-        return true;
-    }
-    if (shape == PM_M16N8K8 && half) {
-        *na = 2;
-        *nb = 1;
-        return true;
-    }
-    if (shape == PM_M16N8K16 && half) {
-        *na = 4;
-        *nb = 2;
-        return true;
-    }
-    return false;
+    if (shape == SH_NONE || shape >= SH_COUNT)
+        return false;
+    *m = dims[shape][0];
+    *n = dims[shape][1];
+    *k = dims[shape][2];
+    return true;
 }
 
-/* Element e of a lane's A fragment: its row and column (g = lane / 4,
- * t = lane % 4).  tf32 k8: one element a register; f16: two a register,
- * low half first. */
-static void
-a_pos(unsigned shape, unsigned atype, unsigned g, unsigned t, unsigned e, unsigned *row,
-      unsigned *col)
+void
+ptx_mma_desc_of(const struct xop *x, struct ptx_mma_desc *d)
 {
-    if (atype == PT_TF32) {              /* a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4) */
-        *row = g + 8 * (e & 1);
-        *col = t + 4 * (e >> 1);
-    } else if (shape == PM_M16N8K8) {    /* a0 a1 (g, 2t..), a2 a3 (g+8, 2t..) */
-        *row = g + 8 * (e >> 1);
-        *col = 2 * t + (e & 1);
-    } else {                             /* k16: a0-a3 as k8, a4-a7 eight columns on */
-        *row = g + 8 * ((e >> 1) & 1);
-        *col = 2 * t + (e & 1) + 8 * (e >> 2);
-    }
+    memset(d, 0, sizeof *d);
+    d->wmma = x->kind != XK_MMA;
+    ptx_mma_shape_dims(x->shape, &d->m, &d->n, &d->k);
+    d->dtype = x->type;
+    d->atype = x->type2;
+    d->btype = x->btype;
+    d->ctype = x->ctype;
+    d->satfinite = (x->flags & PF_SATFINITE) != 0;
 }
 
-/* Element e of a lane's B fragment: its row (k) and column (n = g). */
-static void
-b_pos(unsigned shape, unsigned atype, unsigned g, unsigned t, unsigned e, unsigned *row,
-      unsigned *col)
+static bool
+is_int8(unsigned t)
 {
-    *col = g;
-    if (atype == PT_TF32)                /* b0 (t), b1 (t+4) */
-        *row = t + 4 * e;
-    else if (shape == PM_M16N8K8)        /* b0 b1 (2t, 2t+1) */
-        *row = 2 * t + e;
-    else                                 /* b0 b1 (2t..), b2 b3 (2t+8..) */
-        *row = 2 * t + (e & 1) + 8 * (e >> 1);
+    return t == PT_S8 || t == PT_U8;
 }
+
+static bool
+is_half(unsigned t)
+{
+    return t == PT_F16 || t == PT_BF16;
+}
+
+/* Elements of type t a 32-bit register holds. */
+static unsigned
+per_reg(unsigned t)
+{
+    return is_int8(t) ? 4 : is_half(t) ? 2 : 1;
+}
+
+/* Bytes of an element of type t in memory. */
+static unsigned
+esize(unsigned t)
+{
+    return is_int8(t) ? 1 : is_half(t) ? 2 : 4;
+}
+
+/* The K of one tensor-core tile for input type t (wmma). */
+static unsigned
+tile_k(unsigned t)
+{
+    return t == PT_TF32 ? 8 : 16;
+}
+
+bool
+ptx_mma_supported(const struct ptx_mma_desc *d, const char **why)
+{
+    unsigned a = d->atype, b = d->btype, c = d->ctype, dt = d->dtype;
+    bool ok;
+    if (!d->wmma) {
+        *why = "mma.sync.aligned .row.col: m16n8k4 / m16n8k8 .f32.tf32.tf32.f32; m16n8k8 / "
+               "m16n8k16 .f16 (f32 or f16 C and D) and .f32.bf16.bf16.f32; m16n8k16 / m16n8k32 "
+               ".s32.{s8,u8}.{s8,u8}.s32";
+        if (d->m != 16 || d->n != 8)
+            return false;
+        if (a == PT_TF32)
+            ok = b == PT_TF32 && (d->k == 4 || d->k == 8) && c == PT_F32 && dt == PT_F32;
+        else if (a == PT_F16)
+            ok = b == PT_F16 && (d->k == 8 || d->k == 16) && (c == PT_F32 || c == PT_F16) &&
+                 (dt == PT_F32 || dt == PT_F16);
+        else if (a == PT_BF16)
+            ok = b == PT_BF16 && (d->k == 8 || d->k == 16) && c == PT_F32 && dt == PT_F32;
+        else if (is_int8(a))
+            ok = is_int8(b) && (d->k == 16 || d->k == 32) && c == PT_S32 && dt == PT_S32;
+        else
+            ok = false;
+        return ok && (!d->satfinite || dt == PT_S32);
+    }
+    *why = "wmma .m16n16k16 / .m32n8k16 / .m8n32k16 with .f16 (f32 or f16 C and D), .bf16 "
+           "(f32) or .s8/.u8 (s32) inputs; .m16n16k8 with .tf32 (f32)";
+    bool big = d->m * d->n == 256 && d->k == 16 &&
+               ((d->m == 16 && d->n == 16) || (d->m == 32 && d->n == 8) || (d->m == 8 && d->n == 32));
+    if (a == PT_F16)
+        ok = big && b == PT_F16 && (c == PT_F32 || c == PT_F16) && (dt == PT_F32 || dt == PT_F16);
+    else if (a == PT_BF16)
+        ok = big && b == PT_BF16 && c == PT_F32 && dt == PT_F32;
+    else if (is_int8(a))
+        ok = big && is_int8(b) && c == PT_S32 && dt == PT_S32;
+    else if (a == PT_TF32)
+        ok = d->m == 16 && d->n == 16 && d->k == 8 && b == PT_TF32 && c == PT_F32 && dt == PT_F32;
+    else
+        ok = false;
+    return ok && (!d->satfinite || dt == PT_S32);
+}
+
+unsigned
+ptx_mma_frag_type(const struct ptx_mma_desc *d, unsigned f)
+{
+    return f == 'a' ? d->atype : f == 'b' ? d->btype : f == 'c' ? d->ctype : d->dtype;
+}
+
+/* Tiles of a fragment: rows of tiles (M / 16, at least 1), columns of
+ * tiles (N / 8), K of a tile. */
+static void
+tiles(const struct ptx_mma_desc *d, unsigned *mt, unsigned *nt, unsigned *kt)
+{
+    *mt = d->m >= 16 ? d->m / 16u : 1;
+    *nt = d->n / 8u;
+    *kt = d->wmma ? tile_k(d->atype) : d->k;
+}
+
+/* Append the elements of one tile's registers of fragment f to out:
+ * tile (tm, tn, tk) at row offset r0 and column offset c0 in its matrix;
+ * registers numbered from *reg. */
+static unsigned
+tile_elems(const struct ptx_mma_desc *d, unsigned f, unsigned lane, unsigned r0, unsigned c0,
+           bool half_m, unsigned K, unsigned *reg, struct ptx_frag_elem *out)
+{
+    unsigned g = lane >> 2, t = lane & 3, n = 0;
+    unsigned ty = ptx_mma_frag_type(d, f);
+    if (f == 'a' || f == 'b') {
+        unsigned e = per_reg(ty), blocks = K / (4 * e);
+        unsigned regs = f == 'a' ? 2 * blocks : blocks;
+        for (unsigned r = 0; r < regs; r++) {
+            if (f == 'a' && half_m && (r & 1))
+                continue;        /* M = 8: the tile's rows g + 8 do not exist */
+            for (unsigned i = 0; i < e; i++) {
+                unsigned row, col;
+                if (f == 'a') {
+                    row = g + 8 * (r & 1);
+                    col = e * t + 4 * e * (r >> 1) + i;
+                } else {
+                    row = e * t + 4 * e * r + i;
+                    col = g;
+                }
+                out[n++] = (struct ptx_frag_elem){ (uint8_t)(r0 + row), (uint8_t)(c0 + col),
+                                                   (uint8_t)*reg, (uint8_t)i };
+            }
+            (*reg)++;
+        }
+        return n;
+    }
+    if (ty == PT_F16) {          /* two halves a register: row g + 8 r */
+        for (unsigned r = 0; r < (half_m ? 1u : 2u); r++) {
+            for (unsigned i = 0; i < 2; i++)
+                out[n++] = (struct ptx_frag_elem){ (uint8_t)(r0 + g + 8 * r),
+                                                   (uint8_t)(c0 + 2 * t + i), (uint8_t)*reg,
+                                                   (uint8_t)i };
+            (*reg)++;
+        }
+        return n;
+    }
+    for (unsigned r = 0; r < (half_m ? 2u : 4u); r++) {
+        out[n++] = (struct ptx_frag_elem){ (uint8_t)(r0 + g + 8 * (r >> 1)),
+                                           (uint8_t)(c0 + 2 * t + (r & 1)), (uint8_t)*reg, 0 };
+        (*reg)++;
+    }
+    return n;
+}
+
+unsigned
+ptx_mma_frag(const struct ptx_mma_desc *d, unsigned f, unsigned lane, struct ptx_frag_elem *out)
+{
+    unsigned mt, nt, kt, n = 0, reg = 0;
+    tiles(d, &mt, &nt, &kt);
+    bool half_m = d->m < 16;
+    if (f == 'a') {
+        for (unsigned i = 0; i < mt; i++)
+            n += tile_elems(d, f, lane, 16 * i, 0, half_m, kt, &reg, out + n);
+    } else if (f == 'b') {
+        for (unsigned j = 0; j < nt; j++)
+            n += tile_elems(d, f, lane, 0, 8 * j, half_m, kt, &reg, out + n);
+    } else {
+        for (unsigned i = 0; i < mt; i++)
+            for (unsigned j = 0; j < nt; j++)
+                n += tile_elems(d, f, lane, 16 * i, 8 * j, half_m, kt, &reg, out + n);
+    }
+    return n;
+}
+
+unsigned
+ptx_mma_frag_regs(const struct ptx_mma_desc *d, unsigned f, unsigned *distinct)
+{
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    unsigned n = ptx_mma_frag(d, f, 0, el);
+    unsigned regs = n ? el[n - 1].reg + 1u : 0;
+    *distinct = regs;
+    /* wmma .f16 A and B: always 8 registers (PTX ISA, wmma fragments) */
+    if (d->wmma && (f == 'a' || f == 'b') && ptx_mma_frag_type(d, f) == PT_F16)
+        return 8;
+    return regs;
+}
+
+unsigned
+ptx_mma_tiles(const struct ptx_mma_desc *d)
+{
+    unsigned mt, nt, kt;
+    tiles(d, &mt, &nt, &kt);
+    return mt * nt;
+}
+
+void
+ptx_mma_tile_regs(const struct ptx_mma_desc *d, unsigned i, uint8_t *a, unsigned *na, uint8_t *b,
+                  unsigned *nb, uint8_t *c, unsigned *nc)
+{
+    unsigned mt, nt, kt;
+    tiles(d, &mt, &nt, &kt);
+    unsigned ti = i / nt, tj = i % nt;
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    /* a tile's registers are consecutive: find them by its element rows
+     * and columns in lane 0's list (every lane has the same numbering) */
+    unsigned n = ptx_mma_frag(d, 'a', 0, el);
+    *na = 0;
+    for (unsigned k = 0; k < n; k++)
+        if (el[k].row / 16u == ti && (*na == 0 || a[*na - 1] != el[k].reg))
+            a[(*na)++] = el[k].reg;
+    n = ptx_mma_frag(d, 'b', 0, el);
+    *nb = 0;
+    for (unsigned k = 0; k < n; k++)
+        if (el[k].col / 8u == tj && (*nb == 0 || b[*nb - 1] != el[k].reg))
+            b[(*nb)++] = el[k].reg;
+    n = ptx_mma_frag(d, 'c', 0, el);
+    *nc = 0;
+    for (unsigned k = 0; k < n; k++)
+        if (el[k].row / 16u == ti && el[k].col / 8u == tj && (*nc == 0 || c[*nc - 1] != el[k].reg))
+            c[(*nc)++] = el[k].reg;
+}
+
+/* ---- execution ------------------------------------------------------------ */
 
 static double
 f32_of(uint32_t u)
@@ -71,151 +254,178 @@ f32_of(uint32_t u)
     return f;
 }
 
+/* Element sub of a 32-bit register value v of type t, as a double
+ * (integers: exactly). */
 static double
-bf16_to_double(uint16_t h)
+elem_value(uint32_t v, unsigned t, unsigned sub)
 {
-    return f32_of((uint32_t)h << 16);
+    switch (t) {
+    case PT_F16: return ptx_alu_half_to_float((uint16_t)(v >> (16 * sub)));
+    case PT_BF16: return f32_of((v >> (16 * sub)) << 16);
+    case PT_TF32: return f32_of(v & 0xffffe000u);
+    case PT_S8: return (int8_t)(v >> (8 * sub));
+    case PT_U8: return (uint8_t)(v >> (8 * sub));
+    case PT_S32: return (int32_t)v;
+    default: return f32_of(v);
+    }
 }
 
-/* Element e of a fragment register set (regs[], per lane) as a double. */
-static double
-frag_elem(const struct pwarp *pw, const struct slot *regs, unsigned atype, unsigned lane,
-          unsigned e)
+/* The first fragment register of x for fragment f (its operand list). */
+static const struct slot *
+frag_base(const struct xop *x, const struct ptx_mma_desc *d, unsigned f)
 {
-    if (atype == PT_TF32)
-        return f32_of((uint32_t)lane_get(pw, &regs[e], lane) & 0xffffe000u);
-    uint32_t v = (uint32_t)lane_get(pw, &regs[e / 2], lane);
-    uint16_t h = (uint16_t)(v >> (16 * (e & 1)));
-    return atype == PT_BF16 ? bf16_to_double(h) : ptx_alu_half_to_float(h);
+    if (d->wmma)
+        return &x->frag[f == 'a' ? PTX_WMMA_A : f == 'b' ? PTX_WMMA_B : f == 'c' ? PTX_WMMA_C : 0];
+    unsigned nd, na, nb, dist;
+    nd = ptx_mma_frag_regs(d, 'd', &dist);
+    na = ptx_mma_frag_regs(d, 'a', &dist);
+    nb = ptx_mma_frag_regs(d, 'b', &dist);
+    return &x->frag[f == 'd' ? 0 : f == 'a' ? nd : f == 'b' ? nd + na : nd + na + nb];
+}
+
+/* Read fragment f of every lane into mat[row][col]. */
+static void
+read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc *d, unsigned f,
+          double mat[32][32])
+{
+    const struct slot *regs = frag_base(x, d, f);
+    unsigned t = ptx_mma_frag_type(d, f);
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned n = ptx_mma_frag(d, f, lane, el);
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t v = (uint32_t)lane_get(pw, &regs[el[i].reg], lane);
+            mat[el[i].row][el[i].col] = elem_value(v, t, el[i].sub);
+        }
+    }
 }
 
 void
 ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
-    unsigned shape = x->mode, atype = x->type2;
-    unsigned na, nb, ncd;
-    if (!ptx_mma_shape(shape, atype, &na, &nb, &ncd))
-        return;                          /* rejected at decode */
-    unsigned K = shape == PM_M16N8K8 ? 8 : 16;
-    unsigned per_a = atype == PT_TF32 ? na : 2 * na, per_b = atype == PT_TF32 ? nb : 2 * nb;
-    const struct slot *D = &x->frag[0], *A = &x->frag[ncd], *B = &x->frag[ncd + na],
-                      *C = &x->frag[ncd + na + nb];
-    double a[16][16], b[16][8];
-    for (unsigned lane = 0; lane < 32; lane++) {
-        unsigned g = lane >> 2, t = lane & 3, row, col;
-        for (unsigned e = 0; e < per_a; e++) {
-            a_pos(shape, atype, g, t, e, &row, &col);
-            a[row][col] = frag_elem(pw, A, atype, lane, e);
-        }
-        for (unsigned e = 0; e < per_b; e++) {
-            b_pos(shape, atype, g, t, e, &row, &col);
-            b[row][col] = frag_elem(pw, B, atype, lane, e);
-        }
-    }
+    struct ptx_mma_desc d;
+    ptx_mma_desc_of(x, &d);
+    static _Thread_local double A[32][32], B[32][32], C[32][32];
+    read_frag(pw, x, &d, 'a', A);
+    read_frag(pw, x, &d, 'b', B);
+    read_frag(pw, x, &d, 'c', C);
+    const struct slot *D = frag_base(x, &d, 'd');
+    unsigned dist, nregs = ptx_mma_frag_regs(&d, 'd', &dist);
+    bool integer = d.dtype == PT_S32;
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
     LANES(m, {
-        unsigned g = l >> 2, t = l & 3;
-        float out[4];
-        for (unsigned e = 0; e < 4; e++) {
-            unsigned row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
-            double s = f32_of((uint32_t)lane_get(pw, &C[e], l));
-            for (unsigned k = 0; k < K; k++)
-                s += a[row][k] * b[k][col];
-            out[e] = (float)s;
-        }
-        for (unsigned e = 0; e < 4; e++) {
-            uint32_t u;
-            memcpy(&u, &out[e], 4);
-            lane_set(pw, &D[e], l, u);
-        }
-    });
-}
-
-/* ---- wmma m16n16k16 --------------------------------------------------------- */
-
-unsigned
-ptx_wmma_layout(unsigned frag, unsigned ebytes, unsigned lane, struct ptx_wmma_elem *out,
-                unsigned *nregs)
-{
-    unsigned g = lane >> 2, t = lane & 3, n = 0, row, col;
-    if (frag == 'a' || frag == 'b') {
-        *nregs = 8;
-        for (unsigned r = 0; r < 8; r++) {
-            for (unsigned h = 0; h < 2; h++) {
-                unsigned rr = r & 3;
-                if (frag == 'a') {
-                    a_pos(PM_M16N8K16, PT_F16, g, t, 2 * rr + h, &row, &col);
-                } else {
-                    b_pos(PM_M16N8K16, PT_F16, g, t, 2 * (rr & 1) + h, &row, &col);
-                    col += 8 * (rr >> 1);
-                }
-                out[n++] = (struct ptx_wmma_elem){ (uint8_t)row, (uint8_t)col, (uint8_t)r,
-                                                   (uint8_t)h };
-            }
-        }
-        return n;
-    }
-    /* C / D: c0..c3 of an m16n8 accumulator per 8 columns */
-    *nregs = ebytes == 4 ? 8 : 4;
-    for (unsigned q = 0; q < 8; q++) {
-        unsigned nh = q >> 2, e = q & 3;
-        row = g + 8 * (e >> 1);
-        col = 2 * t + (e & 1) + 8 * nh;
-        unsigned reg = ebytes == 4 ? q : q >> 1, half = ebytes == 4 ? 0 : q & 1;
-        out[n++] = (struct ptx_wmma_elem){ (uint8_t)row, (uint8_t)col, (uint8_t)reg,
-                                           (uint8_t)half };
-    }
-    return n;
-}
-
-/* Value of element el of a fragment in regs (element type t). */
-static double
-wmma_get(const struct pwarp *pw, const struct slot *regs, unsigned t, unsigned lane,
-         const struct ptx_wmma_elem *el)
-{
-    uint32_t v = (uint32_t)lane_get(pw, &regs[el->reg], lane);
-    if (t == PT_F32)
-        return f32_of(v);
-    uint16_t h = (uint16_t)(v >> (16 * el->half));
-    return t == PT_BF16 ? bf16_to_double(h) : ptx_alu_half_to_float(h);
-}
-
-void
-ptx_wmma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
-{
-    static const unsigned bytes_f16 = 2, bytes_f32 = 4;
-    double a[16][16], b[16][16], c[16][16];
-    struct ptx_wmma_elem el[16];
-    unsigned nregs;
-    unsigned atype = x->type2, ctype = x->ctype, dtype = x->type;
-    unsigned cb = ctype == PT_F32 ? bytes_f32 : bytes_f16;
-    for (unsigned lane = 0; lane < 32; lane++) {
-        unsigned n = ptx_wmma_layout('a', bytes_f16, lane, el, &nregs);
-        for (unsigned i = 0; i < n; i++)
-            a[el[i].row][el[i].col] = wmma_get(pw, &x->frag[PTX_WMMA_A], atype, lane, &el[i]);
-        n = ptx_wmma_layout('b', bytes_f16, lane, el, &nregs);
-        for (unsigned i = 0; i < n; i++)
-            b[el[i].row][el[i].col] = wmma_get(pw, &x->frag[PTX_WMMA_B], atype, lane, &el[i]);
-        n = ptx_wmma_layout('c', cb, lane, el, &nregs);
-        for (unsigned i = 0; i < n; i++)
-            c[el[i].row][el[i].col] = wmma_get(pw, &x->frag[PTX_WMMA_C], ctype, lane, &el[i]);
-    }
-    unsigned db = dtype == PT_F32 ? bytes_f32 : bytes_f16;
-    LANES(m, {
-        unsigned n = ptx_wmma_layout('d', db, l, el, &nregs);
-        uint32_t out[8] = { 0 };
+        unsigned n = ptx_mma_frag(&d, 'd', l, el);
+        uint32_t out[PTX_FRAG_MAX] = { 0 };
         for (unsigned i = 0; i < n; i++) {
-            double s = c[el[i].row][el[i].col];
-            for (unsigned k = 0; k < 16; k++)
-                s += a[el[i].row][k] * b[k][el[i].col];
-            float f = (float)s;
+            unsigned row = el[i].row, col = el[i].col;
             uint32_t u;
-            memcpy(&u, &f, 4);
-            if (dtype == PT_F32)
-                out[el[i].reg] = u;
-            else
-                out[el[i].reg] |= (uint32_t)ptx_alu_float_to_half(f) << (16 * el[i].half);
+            if (integer) {
+                int64_t s = (int64_t)C[row][col];
+                for (unsigned k = 0; k < d.k; k++)
+                    s += (int64_t)A[row][k] * (int64_t)B[k][col];
+                if (d.satfinite)
+                    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                u = (uint32_t)s;
+            } else {
+                double s = C[row][col];
+                for (unsigned k = 0; k < d.k; k++)
+                    s += A[row][k] * B[k][col];
+                float f = (float)s;
+                if (d.dtype == PT_F16)
+                    u = (uint32_t)ptx_alu_float_to_half(f) << (16 * el[i].sub);
+                else
+                    memcpy(&u, &f, 4);
+            }
+            out[el[i].reg] |= u;
         }
         for (unsigned r = 0; r < nregs; r++)
-            lane_set(pw, &x->frag[r], l, out[r]);
+            lane_set(pw, &D[r], l, out[r % dist]);
     });
+}
+
+/* ---- fragment loads and stores --------------------------------------------- */
+
+unsigned
+ptx_mma_parts(const struct ptx_mma_desc *d, unsigned f, bool col_major, bool shared,
+              struct ptx_frag_part *out)
+{
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    unsigned t = ptx_mma_frag_type(d, f), es = esize(t);
+    unsigned n = ptx_mma_frag(d, f, 0, el), np = 0;
+    if (shared && es == 2 && (f == 'a' || f == 'b')) {
+        /* ldmatrix: 512 bytes (32 rows of 16) an operation, and each
+         * operation writes the registers of its rows */
+        unsigned bytes = (unsigned)d->m * d->k * es;
+        if (f == 'b')
+            bytes = (unsigned)d->k * d->n * es;
+        unsigned nl = (bytes + 511) / 512, per = (n + nl - 1) / nl;
+        for (unsigned p = 0; p < nl; p++) {
+            struct ptx_frag_part *q = &out[np++];
+            memset(q, 0, sizeof *q);
+            q->width = 16;
+            q->ldsm = (uint8_t)(p + 1);
+            for (unsigned i = p * per; i < n && i < (p + 1) * per; i++)
+                q->elem[q->nelem++] = (uint8_t)i;
+        }
+        return np;
+    }
+    /* per register: its elements' addresses in lane 0 (any leading
+     * dimension large enough: rows never touch) */
+    const uint64_t ld = 4096;
+    for (unsigned i = 0; i < n;) {
+        unsigned j = i;
+        while (j < n && el[j].reg == el[i].reg)
+            j++;
+        bool adjacent = true;
+        for (unsigned k = i + 1; k < j; k++)
+            adjacent = adjacent && ptx_mma_offset(el[k].row, el[k].col, col_major, ld, es) ==
+                                   ptx_mma_offset(el[k - 1].row, el[k - 1].col, col_major, ld, es) + es;
+        if (adjacent) {
+            /* a register's elements in one access, merged with the previous
+             * register's when they continue it (two f32 accumulators: .64) */
+            struct ptx_frag_part *q = np ? &out[np - 1] : NULL;
+            uint64_t here = ptx_mma_offset(el[i].row, el[i].col, col_major, ld, es);
+            bool merge = false;
+            if (q != NULL && q->width == 4 && (j - i) * es == 4 && q->nelem > 0) {
+                const struct ptx_frag_elem *last = &el[q->elem[q->nelem - 1]];
+                const struct ptx_frag_elem *first = &el[q->elem[0]];
+                merge = ptx_mma_offset(last->row, last->col, col_major, ld, es) + es == here &&
+                        ptx_mma_offset(first->row, first->col, col_major, ld, es) % 8 == 0;
+            }
+            if (!merge) {
+                q = &out[np++];
+                memset(q, 0, sizeof *q);
+            }
+            for (unsigned k = i; k < j; k++)
+                q->elem[q->nelem++] = (uint8_t)k;
+            q->width = (uint8_t)(q->nelem * es);
+        } else {
+            for (unsigned k = i; k < j && np < PTX_PARTS_MAX; k++) {
+                struct ptx_frag_part *q = &out[np++];
+                memset(q, 0, sizeof *q);
+                q->width = (uint8_t)es;
+                q->elem[q->nelem++] = (uint8_t)k;
+            }
+        }
+        if (np >= PTX_PARTS_MAX)
+            break;
+        i = j;
+    }
+    return np;
+}
+
+bool
+ptx_mma_ldsm_row(const struct ptx_mma_desc *d, unsigned f, bool col_major, uint64_t ld,
+                 unsigned ldsm, unsigned lane, uint64_t *off)
+{
+    /* the fragment's 8-element row pieces along the contiguous dimension,
+     * in order: lane l of operation p reads piece 32 (p - 1) + l */
+    unsigned rows = f == 'a' ? d->m : d->k, cols = f == 'a' ? d->k : d->n;
+    unsigned outer = col_major ? cols : rows, inner = col_major ? rows : cols;
+    unsigned pieces_per = (inner + 7) / 8, idx = 32 * (ldsm - 1) + lane;
+    if (idx >= outer * pieces_per)
+        return false;
+    unsigned o = idx % outer, pc = idx / outer;
+    *off = ((uint64_t)o * ld + 8u * pc) * 2u;
+    return true;
 }

@@ -1,60 +1,143 @@
 /*
- * ptx_mma.h - warp-level matrix multiply-accumulate: mma.sync (private to
- * frontend/ptx*.c).
+ * ptx_mma.h - warp-level matrix multiply-accumulate: mma.sync, wmma and
+ * ldmatrix/stmatrix (private to frontend/ptx*.c).
  *
  * A warp's 32 lanes hold the fragments of A (M x K), B (K x N) and C/D
- * (M x N) in their registers; which lane and register holds which element
- * is fixed by the PTX ISA ("Matrix Fragments for mma.m16n8k8" and
- * "... mma.m16n8k16", section 9.7.14.5).  Supported (.row.col, as the ISA
- * requires for these shapes):
- *   m16n8k8  .f32.tf32.tf32.f32   A 4 x b32, B 2 x b32, C/D 4 x f32
- *   m16n8k8  .f32.f16.f16.f32     A 2 x f16x2, B 1 x f16x2, C/D 4 x f32 (and .bf16)
- *   m16n8k16 .f32.f16.f16.f32     A 4 x f16x2, B 2 x f16x2, C/D 4 x f32 (and .bf16)
- * The products are exact in double precision and summed there; D is
- * rounded once to single precision (the hardware's accumulation order is
- * not specified, so results agree with it to the rounding of the sum).
- * tf32 inputs keep the top 19 bits of the f32 pattern, as the tensor core
- * reads them.
+ * (M x N) in their registers.  For mma.sync which lane and register holds
+ * which element is fixed by the PTX ISA (section 9.7.14.5, "Matrix
+ * Fragments for mma.m16n8k*"): with g = lane / 4, t = lane % 4 and e the
+ * elements a 32-bit register holds (f16/bf16 2, tf32 1, s8/u8 4):
+ *   A (16 x K): register r holds row g + 8 (r % 2), columns
+ *               e t + 4 e (r / 2) .. + e - 1;
+ *   B (K x 8):  register r holds column g, rows e t + 4 e r .. + e - 1;
+ *   C/D (16 x 8), f32/s32: register r holds (g + 8 (r / 2), 2 t + r % 2);
+ *               f16: register r holds row g + 8 r, columns 2 t, 2 t + 1.
+ * Supported mma.sync shapes: m16n8k4 and m16n8k8 .tf32, m16n8k8 and
+ * m16n8k16 .f16/.bf16 (f32 or, for .f16, f16 accumulators), m16n8k16 and
+ * m16n8k32 .s8/.u8 (s32 accumulators, .satfinite).
+ *
+ * A wmma fragment's layout is left to the implementation by the ISA.  This
+ * one is what ptxas builds wmma from on sm_80 and later: the m16n8kK mma
+ * tiles above, M / 16 x N / 8 of them (M = 8: the upper half of one tile
+ * per 8 columns), with K = 16 (f16, bf16, s8, u8) or 8 (tf32); a wmma.mma
+ * is one HMMA/IMMA per tile.  Registers are numbered tile by tile; a
+ * fragment the ISA gives more registers than it has elements (f16 A and B:
+ * always 8) repeats them.  Shapes m16n16k16, m32n8k16, m8n32k16 (f16,
+ * bf16, s8, u8) and m16n16k8 (tf32).
+ *
+ * Products are exact in double precision (integers: in 64 bits) and summed
+ * there; D is rounded once (f32, f16) or wrapped / saturated (s32), so
+ * results agree with the GPU up to the order of its accumulation.  tf32
+ * inputs keep the top 19 bits of the f32 pattern, as the tensor core reads
+ * them.
  */
 #ifndef SMSIM_FRONTEND_PTX_MMA_H
 #define SMSIM_FRONTEND_PTX_MMA_H
 
 #include "frontend/ptx_exec.h"
 
-/* Fragment registers of an mma: D, then A, B and C (counts in x->nfrag). */
-#define PTX_MMA_FRAG 16
-
-/* The registers per fragment for shape (enum ptx_mode) and input type
- * atype; false for an unsupported combination. */
-bool ptx_mma_shape(unsigned shape, unsigned atype, unsigned *na, unsigned *nb, unsigned *ncd);
-
-/* Execute mma x for the lanes of m (every lane's fragments are read). */
-void ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
-
-/* wmma, shape m16n16k16 (A and B .f16 or .bf16, C and D .f32 or .f16).
- * The PTX ISA leaves a wmma fragment's layout to the implementation; this
- * one is sm_80's and later, which ptxas compiles wmma.mma into: two
- * mma.m16n8k16 (HMMA.16816), one per 8 columns of D.  A: registers 0-3
- * are the m16n8k16 A fragment, 4-7 repeat them; B: registers 0-1 hold
- * columns 0-7, 2-3 columns 8-15 (m16n8k16 B fragments), 4-7 repeat them;
- * C/D .f32: registers 0-3 columns 0-7, 4-7 columns 8-15; C/D .f16: two
- * registers per 8 columns.  x->frag: D at 0, A at 8, B at 16, C at 24. */
+/* x->frag of an mma.sync: D, then A, B and C (ptx_mma_regs gives the
+ * counts); of a wmma.mma: D at 0, A at PTX_WMMA_A, B at PTX_WMMA_B, C at
+ * PTX_WMMA_C; of a wmma.load/store, ldmatrix, stmatrix: the registers. */
 #define PTX_WMMA_A 8
 #define PTX_WMMA_B 16
 #define PTX_WMMA_C 24
 
-struct ptx_wmma_elem {
-    uint8_t row, col;            /* in the 16 x 16 matrix (B: row = k, col = n) */
-    uint8_t reg, half;           /* fragment register, and the 16-bit half (0 for f32) */
+/* Elements of one lane's fragment at most, memory operations of one
+ * fragment load or store at most (ptxas's split, below). */
+#define PTX_FRAG_MAX 32
+#define PTX_PARTS_MAX 16
+
+/* What an mma or wmma multiplies. */
+struct ptx_mma_desc {
+    bool wmma;
+    uint8_t m, n, k;
+    uint8_t atype, btype;        /* PT_F16, PT_BF16, PT_TF32, PT_S8, PT_U8 */
+    uint8_t ctype, dtype;        /* PT_F32, PT_F16, PT_S32 */
+    bool satfinite;              /* s32: saturate instead of wrapping */
 };
 
-/* The elements lane holds of fragment frag ('a' .. 'd') with elements of
- * ebytes (2 or 4) into out[16]; returns their number (16 for A/B, 8 for
- * C/D), and *nregs the fragment's registers. */
-unsigned ptx_wmma_layout(unsigned frag, unsigned ebytes, unsigned lane, struct ptx_wmma_elem *out,
-                         unsigned *nregs);
+/* One element of a lane's fragment. */
+struct ptx_frag_elem {
+    uint8_t row, col;            /* in its matrix (B: row = k, column = n) */
+    uint8_t reg;                 /* fragment register (first occurrence) */
+    uint8_t sub;                 /* element within the 32-bit register */
+};
 
-/* Execute wmma.mma x for the lanes of m. */
-void ptx_wmma_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
+/* The descriptor of instruction x (mma, wmma.mma, or a wmma.load/store:
+ * only m, n, k and the fragment's type are meaningful there). */
+void ptx_mma_desc_of(const struct xop *x, struct ptx_mma_desc *d);
+
+/* The shape (enum ptx_shape) as M, N, K; false for none. */
+bool ptx_mma_shape_dims(unsigned shape, uint8_t *m, uint8_t *n, uint8_t *k);
+
+/* Is d a supported mma.sync (wmma false) or wmma combination?  If not,
+ * *why says what is supported. */
+bool ptx_mma_supported(const struct ptx_mma_desc *d, const char **why);
+
+/* Registers of fragment f ('a', 'b', 'c', 'd') as the PTX operand lists
+ * them, and how many of them are distinct (the rest repeat them). */
+unsigned ptx_mma_frag_regs(const struct ptx_mma_desc *d, unsigned f, unsigned *distinct);
+
+/* The element type of fragment f. */
+unsigned ptx_mma_frag_type(const struct ptx_mma_desc *d, unsigned f);
+
+/* The elements lane holds of fragment f, in register order; returns their
+ * number (<= PTX_FRAG_MAX). */
+unsigned ptx_mma_frag(const struct ptx_mma_desc *d, unsigned f, unsigned lane,
+                      struct ptx_frag_elem *out);
+
+/* The tensor-core operations of a wmma.mma (M / 16 x N / 8 tiles, at
+ * least one row of tiles), and for tile i its fragment registers: A's,
+ * B's and C's (D's are C's) into the arrays (return counts in *na ...). */
+unsigned ptx_mma_tiles(const struct ptx_mma_desc *d);
+void ptx_mma_tile_regs(const struct ptx_mma_desc *d, unsigned i, uint8_t *a, unsigned *na,
+                       uint8_t *b, unsigned *nb, uint8_t *c, unsigned *nc);
+
+/* Execute mma.sync or wmma.mma x for the lanes of m (every lane's
+ * fragments are read: the instructions are warp-wide). */
+void ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
+
+/* ---- fragment loads and stores ------------------------------------------- */
+
+/* The memory operations ptxas splits a wmma.load/store of fragment f
+ * into: per lane, each register's elements when they are adjacent in
+ * memory (one access of e x size bytes: LDG.E, LDG.E.64 for two adjacent
+ * registers), else each element alone; a 16-bit A or B fragment in shared
+ * memory is read by ldmatrix (LDSM.16.M88.4: 32 rows of 16 bytes an
+ * operation). */
+struct ptx_frag_part {
+    uint8_t width;               /* bytes per lane */
+    uint8_t ldsm;                /* an LDSM: its index among the fragment's (1-based) */
+    uint8_t nelem;
+    uint8_t elem[PTX_FRAG_MAX];  /* indices into ptx_mma_frag()'s list */
+};
+unsigned ptx_mma_parts(const struct ptx_mma_desc *d, unsigned f, bool col_major, bool shared,
+                       struct ptx_frag_part *out);
+
+/* Byte offset of element (row, col) of a matrix of element size es in
+ * memory, row- or column-major with leading dimension ld elements. */
+static inline uint64_t
+ptx_mma_offset(unsigned row, unsigned col, bool col_major, uint64_t ld, unsigned es)
+{
+    return ((col_major ? (uint64_t)col * ld + row : (uint64_t)row * ld + col)) * es;
+}
+
+/* The 16-byte rows an LDSM part reads, for lane: its row's byte offset in
+ * the matrix, or false when the lane supplies no row. */
+bool ptx_mma_ldsm_row(const struct ptx_mma_desc *d, unsigned f, bool col_major, uint64_t ld,
+                      unsigned ldsm, unsigned lane, uint64_t *off);
+
+/* ldmatrix / stmatrix .m8n8 .b16: lane of matrix i (0 .. num-1) register i
+ * holds the two elements at row lane / 4, columns 2 (lane % 4) .. + 1
+ * (.trans: column lane / 4, rows 2 (lane % 4) .. + 1) of the 8 x 8 matrix
+ * whose rows lanes 8 i .. 8 i + 7 give the addresses of. */
+static inline void
+ptx_ldmatrix_elem(unsigned lane, unsigned j, bool trans, unsigned *row, unsigned *col)
+{
+    unsigned a = lane >> 2, b = 2 * (lane & 3) + j;
+    *row = trans ? b : a;
+    *col = trans ? a : b;
+}
 
 #endif /* SMSIM_FRONTEND_PTX_MMA_H */

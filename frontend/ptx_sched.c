@@ -83,8 +83,27 @@ struct rlink {
     uint32_t next;
 };
 
+/* Register pressure (see list_schedule): per register id, its value on
+ * entry to the block being scheduled and the value the block writes (the
+ * order keeps every read of the entry value before the write). */
+struct regst {
+    int32_t read_blk;            /* the block that reads it, -2 several, -1 none */
+    uint16_t in_left;            /* reads of the entry value not yet placed */
+    uint16_t left;               /* reads of the value written in the block not yet placed */
+    uint8_t width;               /* 32-bit registers it takes (64-bit: 2; predicates,
+                                    accumulating ids: 0) */
+    bool live;                   /* holds a value at this point of the schedule */
+    bool out;                    /* its last value is read after the block */
+    bool written;                /* written in the block (pressure_begin: so far) */
+    bool defined;                /* its write has been placed */
+};
+
 struct sched {
     struct ptx_run *r;
+    struct regst *regs;          /* [SIM_MAX_REGS] */
+    uint32_t budget;             /* registers per thread ptxas allocated (0: no limit) */
+    uint32_t pressure;           /* registers live at the current point of the schedule */
+    uint32_t blk;                /* number of the block being scheduled */
     struct node *nodes;
     struct edge *edges;
     uint32_t n_edges, cap_edges;
@@ -347,6 +366,109 @@ heights(struct sched *s, const struct xop *x, uint32_t n)
     }
 }
 
+/* Does x write id? */
+static bool
+writes(const struct xop *x, uint16_t id)
+{
+    for (unsigned k = 0; k < x->n_dst; k++)
+        if (x->dst[k] == id)
+            return true;
+    return false;
+}
+
+/* Is x's read of register g the last of the value it reads, and does that
+ * value then die? */
+static bool
+last_read_frees(const struct regst *g, const struct xop *x, uint16_t id)
+{
+    if (!g->live || writes(x, id))
+        return false;
+    if (!g->defined)             /* the entry value: dead after its reads if written again */
+        return g->in_left == 1 && (g->written || !g->out);
+    return g->left == 1 && !g->out;
+}
+
+/* The change in live registers if node x is placed now: the values it
+ * defines that are not live yet, less the values whose last reader it is. */
+static int
+pressure_delta(const struct sched *s, const struct xop *x)
+{
+    int d = 0;
+    for (unsigned i = 0; i < x->n_dst; i++) {
+        const struct regst *g = &s->regs[x->dst[i]];
+        if (!g->live && (g->left > 0 || g->out))
+            d += g->width;
+    }
+    for (unsigned i = 0; i < x->n_src; i++)
+        if (last_read_frees(&s->regs[x->src[i]], x, x->src[i]))
+            d -= s->regs[x->src[i]].width;
+    return d;
+}
+
+static void
+pressure_place(struct sched *s, const struct xop *x)
+{
+    for (unsigned i = 0; i < x->n_src; i++) {
+        struct regst *g = &s->regs[x->src[i]];
+        bool frees = last_read_frees(g, x, x->src[i]);
+        if (!g->defined && g->in_left > 0)
+            g->in_left--;
+        else if (g->defined && g->left > 0)
+            g->left--;
+        if (frees) {
+            g->live = false;
+            s->pressure -= g->width;
+        }
+    }
+    for (unsigned i = 0; i < x->n_dst; i++) {
+        struct regst *g = &s->regs[x->dst[i]];
+        g->defined = true;
+        if (!g->live && (g->left > 0 || g->out)) {
+            g->live = true;
+            s->pressure += g->width;
+        }
+    }
+}
+
+/* Set up the register state of block x[0 .. n): a register read before it
+ * is written is live on entry; the value written last lives on when the
+ * register is read in another block or was read here before the write (a
+ * loop-carried value). */
+static void
+pressure_begin(struct sched *s, const struct xop *x, uint32_t n)
+{
+    s->pressure = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        for (unsigned i = 0; i < x[j].n_src + x[j].n_dst; i++) {
+            uint16_t id = i < x[j].n_src ? x[j].src[i] : x[j].dst[i - x[j].n_src];
+            struct regst *g = &s->regs[id];
+            g->left = g->in_left = 0;
+            g->live = g->written = g->defined = false;
+            g->out = g->read_blk == -2 || (g->read_blk >= 0 && (uint32_t)g->read_blk != s->blk);
+        }
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        for (unsigned i = 0; i < x[j].n_src; i++) {
+            struct regst *g = &s->regs[x[j].src[i]];
+            if (g->written) {
+                g->left++;
+                continue;
+            }
+            if (!g->live) {
+                g->live = true;          /* live on entry */
+                s->pressure += g->width;
+            }
+            g->in_left++;
+        }
+        for (unsigned i = 0; i < x[j].n_dst; i++) {
+            struct regst *g = &s->regs[x[j].dst[i]];
+            if (g->live && !g->written)
+                g->out = true;           /* read, then written: carried to the next pass */
+            g->written = true;
+        }
+    }
+}
+
 /* List-schedule block x[0 .. n) into order[].  Each cycle one ready
  * instruction (operands available, pipe free) goes:
  *  - while the block is latency-bound, the one with the greatest height
@@ -358,7 +480,7 @@ heights(struct sched *s, const struct xop *x, uint32_t n)
  *    nvcc wrote them.  ptxas keeps the MUFU busy the same way, with the
  *    other instructions between (the SASS of the __expf/__sinf loops). */
 static void
-list_schedule(struct sched *s, uint32_t n, uint32_t *order)
+list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
 {
     uint32_t t = 0, placed = 0, pipe_free[SP_COUNT] = { 0 }, work[SP_COUNT] = { 0 };
     uint32_t longest = 0, lock_lo = 0, lock_hi = UINT32_MAX;   /* a fast path being placed */
@@ -400,6 +522,47 @@ list_schedule(struct sched *s, uint32_t n, uint32_t *order)
             if (nd->pipe == crit && best_crit < 0)
                 best_crit = (int32_t)i;
         }
+        if (fold < 0 && best >= 0 && s->budget > 0 &&
+            (int)s->pressure + pressure_delta(s, &x[best]) > (int)s->budget) {
+            /* over the registers ptxas has: a ready node that does not
+             * raise the pressure, else wait for one (a consumer of values
+             * in flight), else go on regardless */
+            int32_t low = -1;
+            uint32_t low_at = UINT32_MAX;
+            for (uint32_t i = 0; i < n; i++) {
+                const struct node *nd = &s->nodes[i];
+                if (nd->done || nd->npred != 0 || (locked && (i < lock_lo || i > lock_hi)) ||
+                    pressure_delta(s, &x[i]) > 0)
+                    continue;
+                uint32_t at = nd->ready > pipe_free[nd->pipe] ? nd->ready : pipe_free[nd->pipe];
+                if (at <= t && (low < 0 || nd->height > s->nodes[low].height))
+                    low = (int32_t)i;
+                else if (at > t && at < low_at)
+                    low_at = at;
+            }
+            if (low >= 0) {
+                best = low;
+                best_crit = -1;
+            } else if (low_at != UINT32_MAX) {
+                t = low_at;
+                continue;
+            } else {
+                /* nothing lowers it before more is loaded: the earliest
+                 * ready node in the PTX order, which completes the
+                 * operands of the next consumer (one unrolled step at a
+                 * time, as nvcc wrote them) rather than starting more */
+                for (uint32_t i = 0; i < n; i++) {
+                    const struct node *nd = &s->nodes[i];
+                    uint32_t at = nd->ready > pipe_free[nd->pipe] ? nd->ready : pipe_free[nd->pipe];
+                    if (!nd->done && nd->npred == 0 && at <= t &&
+                        (!locked || (i >= lock_lo && i <= lock_hi))) {
+                        best = (int32_t)i;
+                        break;
+                    }
+                }
+                best_crit = -1;
+            }
+        }
         if (fold >= 0) {
             best = fold;
             best_crit = -1;
@@ -415,6 +578,7 @@ list_schedule(struct sched *s, uint32_t n, uint32_t *order)
         struct node *b = &s->nodes[best];
         b->done = true;
         order[placed++] = (uint32_t)best;
+        pressure_place(s, &x[best]);
         if (b->rend > (uint32_t)best) {
             lock_lo = (uint32_t)best + 1;
             lock_hi = b->rend;
@@ -604,6 +768,24 @@ ptx_schedule(struct ptx_run *r)
     memset(&s, 0, sizeof s);
     s.r = r;
     s.keys = xcalloc(SIM_MAX_REGS + 1, sizeof *s.keys);
+    s.budget = r->l != NULL ? r->l->regs : 0;
+    s.regs = xcalloc(SIM_MAX_REGS, sizeof *s.regs);
+    for (uint32_t id = 0; id < SIM_MAX_REGS; id++) {
+        s.regs[id].read_blk = -1;
+        s.regs[id].width = id < r->id32 || id >= SIM_REG_ACC_BASE ? 0 :
+                           id >= r->id64 && id < r->id64 + r->nvar64 ? 2 : 1;
+    }
+    for (uint32_t i = 0, blk = 0; i < n_x; i++) {
+        if (i > 0 && leader[i])
+            blk++;
+        for (unsigned k = 0; k < r->x[i].n_src; k++) {
+            struct regst *g = &s.regs[r->x[i].src[k]];
+            if (g->read_blk == -1)
+                g->read_blk = (int32_t)blk;
+            else if (g->read_blk != (int32_t)blk)
+                g->read_blk = -2;
+        }
+    }
     s.nodes = xmalloc(n_x * sizeof *s.nodes);
     uint32_t *order = xmalloc(n_x * sizeof *order);
     struct xop *tmp = xmalloc(n_x * sizeof *tmp);
@@ -621,13 +803,15 @@ ptx_schedule(struct ptx_run *r)
                                             false };
             build_edges(&s, &r->x[b0], n);
             heights(&s, &r->x[b0], n);
-            list_schedule(&s, n, order);
+            pressure_begin(&s, &r->x[b0], n);
+            list_schedule(&s, &r->x[b0], n, order);
             for (uint32_t i = 0; i < n; i++)
                 tmp[i] = r->x[b0 + order[i]];
             memcpy(&r->x[b0], tmp, n * sizeof *tmp);
         }
         stall_counts(&s, &r->x[b0], n);
         b0 = b1;
+        s.blk++;
     }
     /* the operations' byte offsets as issued: a branch over an expansion's
      * slow path skips its four instructions (MOV, CALL, MOV, BRA) */
@@ -654,5 +838,6 @@ ptx_schedule(struct ptx_run *r)
     free(s.edges);
     free(s.links);
     free(s.keys);
+    free(s.regs);
     free(leader);
 }

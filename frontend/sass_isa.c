@@ -132,6 +132,43 @@ width_of(const char *t, size_t n)
     return 0;
 }
 
+/* Is tensor operation mn (HMMA.16816.F32, IMMA.16832.S8.S8, ...) of half
+ * the work of the m16n8 shapes op.tensor stands for?  Work = M x N x K
+ * weighted by NVIDIA's dense rates relative to FP16 (TF32 half, INT8
+ * twice, INT4 four times: A100/H100 datasheets), so HMMA.16816,
+ * HMMA.1688.TF32 and IMMA.16832 are one unit; HMMA.1688 (f16), HMMA.1684
+ * .TF32 and IMMA.16816 half.  Shapes with M = 8 (Volta's and Turing's
+ * HMMA.884, IMMA.8816) and DMMA stay op.tensor: their configs time them. */
+static bool
+tensor_half(const char *mn, size_t len)
+{
+    const char *dot = memchr(mn, '.', len);
+    if (dot == NULL || (len >= 4 && memcmp(mn, "DMMA", 4) == 0))
+        return false;
+    unsigned m = 0, n = 0, k = 0;
+    double w = 1.0;
+    for (const char *p = dot; p != NULL && p < mn + len;) {
+        const char *t = p + 1;
+        const char *e = memchr(t, '.', (size_t)(mn + len - t));
+        size_t tn = e != NULL ? (size_t)(e - t) : (size_t)(mn + len - t);
+        if (tn >= 4 && tn <= 5 && t[0] == '1' && t[1] == '6' && t[2] == '8') {
+            m = 16;
+            n = 8;
+            k = 0;
+            for (size_t i = 3; i < tn && t[i] >= '0' && t[i] <= '9'; i++)
+                k = 10 * k + (unsigned)(t[i] - '0');
+        } else if (tok_is(t, tn, "TF32")) {
+            w = 2.0;
+        } else if (tok_is(t, tn, "S8") || tok_is(t, tn, "U8")) {
+            w = 0.5;
+        } else if (tok_is(t, tn, "S4") || tok_is(t, tn, "U4")) {
+            w = 0.25;
+        }
+        p = e;
+    }
+    return m == 16 && k > 0 && (double)m * n * k * w <= 0.5 * 16 * 8 * 16;
+}
+
 int
 sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
 {
@@ -161,6 +198,8 @@ sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
         }
         p = e;
     }
+    if (cls == SIM_OPC_TENSOR && tensor_half(mn, len))
+        cls = SIM_OPC_TENSOR_HALF;
     if (f & SF_LOAD)
         flags |= SIM_IF_LOAD;
     if (f & SF_STORE)
@@ -334,7 +373,7 @@ candidates(const struct warp_inst *wi)
     case SIM_OPC_BRANCH: return c_bra;
     case SIM_OPC_WARP: return c_warp;
     case SIM_OPC_BARRIER: return c_bar;
-    case SIM_OPC_TENSOR: return c_tensor;
+    case SIM_OPC_TENSOR: case SIM_OPC_TENSOR_HALF: return c_tensor;
     case SIM_OPC_UNIFORM: return c_uniform;
     case SIM_OPC_MEM:
         break;
@@ -364,6 +403,8 @@ build(int isa, const struct warp_inst *wi, const char *name, char *buf, size_t n
         extra = ".F64";
     else if (wi->opclass == SIM_OPC_BARRIER)
         extra = ".SYNC";
+    else if (wi->opclass == SIM_OPC_TENSOR_HALF)
+        extra = ".1688.F32";             /* half an HMMA.16816 (tensor_half, above) */
     else if (strcmp(name, "MUFU") == 0)
         extra = wi->opclass == SIM_OPC_FP32_SQRT ? ".SQRT" :
                 wi->opclass == SIM_OPC_FP64_DIV ? ".RCP64H" :

@@ -393,6 +393,23 @@ sb_add(struct sm *sm, uint8_t w, uint16_t reg, sim_cycle_t ready, bool is_mem)
     sm->warp[w].sb_n = (uint8_t)(n + 1);
 }
 
+/* The latest known completion pending on the accumulating registers that
+ * wi writes (types.h), or 0: a memory write to one is ready no earlier. */
+static sim_cycle_t
+acc_floor(const struct sm *sm, uint8_t w, const struct ib_meta *wi)
+{
+    sim_cycle_t f = 0;
+    const struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
+    for (unsigned d = 0; d < wi->n_dst; d++) {
+        if (wi->dst[d] < SIM_REG_ACC_BASE)
+            continue;
+        for (uint8_t j = 0; j < sm->warp[w].sb_n; j++)
+            if (e[j].reg == wi->dst[d] && e[j].ready != SM_READY_PENDING)
+                f = max_c(f, e[j].ready);
+    }
+    return f;
+}
+
 /* 0 if wi's operands are ready at now; else SM_R_SCOREBOARD or SM_R_MEMORY
  * with *retry the cycle they will be. */
 static int
@@ -413,7 +430,7 @@ sb_check(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now, si
         for (unsigned j = 0; j < wi->n_src && !hit; j++)
             hit = wi->src[j] == reg;
         for (unsigned j = 0; j < wi->n_dst && !hit; j++)
-            hit = wi->dst[j] == reg;
+            hit = wi->dst[j] == reg && reg < SIM_REG_ACC_BASE;   /* WAW, except accumulating */
         if (hit) {
             blocked = true;
             on_mem = on_mem || e[i].mem;
@@ -716,6 +733,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         SIM_ASSERT_AT(now, sm->n_pend < SM_PEND_MAX);
         struct sm_pend *pd = &sm->pend[sm->n_pend++];
         pd->warp = w;
+        pd->floor = acc_floor(sm, w, mt);
         pd->wi = *wi;
         ldst_prefetch(sm->ldst, wi);   /* its flush, at the end of the cycle, then finds
                                           the tag sets in the host's caches */
@@ -941,10 +959,17 @@ sm_flush(struct sm *sm, sim_cycle_t now)
         uint8_t w = pd->warp;
         sim_cycle_t ready = ldst_access(sm->ldst, &pd->wi, now);
         struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
-        for (unsigned d = 0; d < pd->wi.n_dst; d++)
-            for (uint8_t j = 0; j < sm->warp[w].sb_n; j++)
-                if (e[j].reg == pd->wi.dst[d] && e[j].ready == SM_READY_PENDING)
-                    e[j].ready = ready;
+        for (unsigned d = 0; d < pd->wi.n_dst; d++) {
+            uint16_t reg = pd->wi.dst[d];
+            for (uint8_t j = 0; j < sm->warp[w].sb_n; j++) {
+                if (e[j].reg != reg)
+                    continue;
+                if (e[j].ready == SM_READY_PENDING)
+                    e[j].ready = max_c(ready, pd->floor);
+                else if (reg >= SIM_REG_ACC_BASE)   /* another write of this cycle was first */
+                    e[j].ready = max_c(e[j].ready, ready);
+            }
+        }
         if (pd->wi.n_dst > 0)
             sm->warp[w].done = max_c(sm->warp[w].done, ready);
     }

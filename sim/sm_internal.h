@@ -153,6 +153,9 @@ struct ib_meta {
 /* A memory instruction issued by a tick, timed by sm_flush(). */
 struct sm_pend {
     uint8_t warp;
+    sim_cycle_t floor;           /* the latest completion already pending on its accumulating
+                                    destinations when it issued (types.h): they are ready
+                                    no earlier */
     struct warp_inst wi;         /* a copy: the buffer entry is reused at once */
 };
 

@@ -29,8 +29,18 @@ typedef uint64_t sim_addr_t;    /* byte address in a simulated memory space */
                                               * rejects a larger grid (exit 2) before sizing
                                               * anything by it */
 #define SIM_MAX_DST             4u       /* destination registers per instruction */
-#define SIM_MAX_SRC             6u       /* source registers per instruction */
+#define SIM_MAX_SRC             12u      /* source registers per instruction (an HMMA.16816
+                                            reads 4 + 2 + 4 registers, and its guard) */
 #define SIM_MAX_REGS            65536u   /* register ids are < this (16-bit ids) */
+/* Accumulating registers, ids [SIM_REG_ACC_BASE, SIM_MAX_REGS): what the
+ * SASS scoreboard's dependency barriers (SB0-SB5) are to the hardware.
+ * Several instructions in flight may write one (a write waits for no
+ * earlier write of it: no WAW stall), and it is ready when the last of
+ * its pending writes is; an instruction that reads it waits for all of
+ * them.  Frontends use them for cp.async groups (LDGSTS, LDGDEPBAR,
+ * DEPBAR.LE) and other waits on several memory operations at once. */
+#define SIM_REG_ACC_COUNT       64u
+#define SIM_REG_ACC_BASE        (SIM_MAX_REGS - SIM_REG_ACC_COUNT)
 
 #define SIM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -15,6 +15,7 @@
 
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
+#include "frontend/ptx_lanes.h"
 #include "frontend/record.h"
 #include "testlib.h"
 
@@ -326,6 +327,144 @@ START_TEST(test_ftest)
 }
 END_TEST
 
+/* ---- tensor cores, ldmatrix, cp.async (traces/tensor) --------------------- */
+
+/* The inputs tensor.cu generates (small integers: every product and sum is
+ * exact in each type). */
+static int tval_a(int i, int k) { return (i * 3 + k * 5) % 7 - 3; }
+static int tval_b(int k, int j) { return (k * 2 + j * 3) % 5 - 2; }
+static int tval_c(int i, int j) { return (i + 2 * j) % 9 - 4; }
+
+/* D = A B + C over M x N x K with A and B transformed by fa and fb
+ * (int8 wrapping, scaling) and C scaled: as int64. */
+static int64_t
+tensor_ref(int i, int j, int K, int (*fa)(int), int (*fb)(int), int64_t cscale)
+{
+    int64_t s = (int64_t)tval_c(i, j) * cscale;
+    s = (int64_t)(int32_t)(uint32_t)s;           /* C is an s32 register */
+    for (int k = 0; k < K; k++)
+        s += (int64_t)fa(tval_a(i, k)) * fb(tval_b(k, j));
+    return s;
+}
+
+static int t_ident(int v) { return v; }
+static int t_u8(int v) { return v < 0 ? 0 : v; }   /* (unsigned char)(float)v: cvt saturates */
+static int t_s8x30(int v) { return (int8_t)(uint8_t)((v * 30) & 0xff); }
+static int t_s8x50(int v) { return (int8_t)(uint8_t)((v * 50) & 0xff); }
+static int t_u8p200(int v) { return (v + 200) & 0xff; }
+
+static double
+tensor_out(const struct launch *l, const char *name, int idx, char kind)
+{
+    const void *d = buf(l, name);
+    switch (kind) {
+    case 'f': return ((const float *)d)[idx];
+    case 'h': return ptx_alu_half_to_float(((const uint16_t *)d)[idx]);
+    default: return ((const int32_t *)d)[idx];
+    }
+}
+
+static const struct {
+    const char *kernel;
+    int m, n, k;
+    char out;                    /* f f32, h f16, i s32 */
+    int (*fa)(int), (*fb)(int);
+    int64_t cscale;
+    bool satfinite;
+} tensor_cases[] = {
+    { "wmma_f16_16x16x16_rc", 16, 16, 16, 'f', t_ident, t_ident, 1, false },
+    { "wmma_f16_16x16x16_cr", 16, 16, 16, 'f', t_ident, t_ident, 1, false },
+    { "wmma_f16_32x8x16_rr", 32, 8, 16, 'f', t_ident, t_ident, 1, false },
+    { "wmma_f16_8x32x16_cc", 8, 32, 16, 'f', t_ident, t_ident, 1, false },
+    { "wmma_f16acc_16x16x16_rc", 16, 16, 16, 'h', t_ident, t_ident, 1, false },
+    { "wmma_bf16_16x16x16_rc", 16, 16, 16, 'f', t_ident, t_ident, 1, false },
+    { "wmma_bf16_8x32x16_rr", 8, 32, 16, 'f', t_ident, t_ident, 1, false },
+    { "wmma_s8_16x16x16_rc", 16, 16, 16, 'i', t_ident, t_ident, 1, false },
+    { "wmma_u8_32x8x16_rr", 32, 8, 16, 'i', t_u8, t_u8, 1, false },
+    { "wmma_tf32_16x16x8_rc", 16, 16, 8, 'f', t_ident, t_ident, 1, false },
+    { "mma_f16_16816", 16, 8, 16, 'f', t_ident, t_ident, 1, false },
+    { "mma_f16acc_16816", 16, 8, 16, 'h', t_ident, t_ident, 1, false },
+    { "mma_bf16_1688", 16, 8, 8, 'f', t_ident, t_ident, 1, false },
+    { "mma_tf32_1684", 16, 8, 4, 'f', t_ident, t_ident, 1, false },
+    { "mma_s8_16832", 16, 8, 32, 'i', t_s8x30, t_s8x50, 100000000, true },
+    { "mma_u8s8_16816", 16, 8, 16, 'i', t_u8p200, t_ident, 1, false },
+};
+
+/* Each tensor kernel's D (row-major) against the plain product. */
+START_TEST(test_tensor_forms)
+{
+    struct run r;
+    char name[128];
+    snprintf(name, sizeof name, "tensor/%s", tensor_cases[_i].kernel);
+    run_kernel(name, &r);
+    const char *kern = tensor_cases[_i].kernel;
+    int M = tensor_cases[_i].m, N = tensor_cases[_i].n, K = tensor_cases[_i].k;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int64_t want = tensor_ref(i, j, K, tensor_cases[_i].fa, tensor_cases[_i].fb,
+                                      tensor_cases[_i].cscale);
+            if (tensor_cases[_i].satfinite)
+                want = want > INT32_MAX ? INT32_MAX : want < INT32_MIN ? INT32_MIN : want;
+            double got = tensor_out(r.out, "d", i * N + j, tensor_cases[_i].out);
+            ck_assert_msg(got == (double)want, "%s: d[%d][%d] = %.17g, expected %lld", kern, i,
+                          j, got, (long long)want);
+        }
+    run_free(&r);
+}
+END_TEST
+
+/* ldmatrix x4 and x4.trans of a 16 x 16 tile holding its element indices,
+ * lanes 8q..8q+7 giving matrix q's rows (tensor.cu), x1, and stmatrix.trans
+ * of the x4 registers: each 8 x 8 block transposed in place. */
+START_TEST(test_tensor_ldmatrix)
+{
+    struct run r;
+    run_kernel("tensor/ldsm", &r);
+    const uint16_t *o = buf(r.out, "out"), *back = buf(r.out, "back");
+    for (int lane = 0; lane < 32; lane++) {
+        for (int q = 0; q < 4; q++)
+            for (int j = 0; j < 2; j++) {
+                for (int tr = 0; tr < 2; tr++) {
+                    int row = tr ? 2 * (lane & 3) + j : lane >> 2;
+                    int col = tr ? lane >> 2 : 2 * (lane & 3) + j;
+                    int src = 8 * q + row;                   /* the lane that gave the row */
+                    int rr = (src & 7) + 8 * ((src >> 3) & 1), cc = 8 * (src >> 4);
+                    ck_assert_int_eq(o[lane * 16 + 8 * tr + 2 * q + j], rr * 16 + cc + col);
+                }
+            }
+        ck_assert_int_eq(o[512 + lane], (lane >> 2) * 16 + 2 * (lane & 3) + 1);
+    }
+    for (int q = 0; q < 4; q++) {
+        int r0 = 8 * (q & 1), c0 = 8 * (q >> 1);
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                ck_assert_int_eq(back[(r0 + i) * 16 + c0 + j], (r0 + j) * 16 + c0 + i);
+    }
+    run_free(&r);
+}
+END_TEST
+
+/* cp.async in a three-stage pipeline with wait_group 1: each thread's sum
+ * of its neighbour's element over the stages. */
+START_TEST(test_tensor_cp_async_stages)
+{
+    struct run r;
+    run_kernel("tensor/cp_async_stages", &r);
+    const float *src = buf(r.in, "src"), *got = buf(r.out, "out");
+    int stages = (int)scalar(r.in, "stages");
+    float want[64 * 256];
+    for (int b = 0; b < 64; b++)
+        for (int t = 0; t < 256; t++) {
+            float acc = 0.f;
+            for (int s = 0; s < stages; s++)
+                acc += src[(size_t)b * stages * 256 + s * 256 + (t + 1) % 256];
+            want[b * 256 + t] = acc;
+        }
+    expect_close_f32("cp_async_stages out", got, want, 64 * 256, 0.0);
+    run_free(&r);
+}
+END_TEST
+
 static Suite *
 kernels_suite(void)
 {
@@ -339,6 +478,9 @@ kernels_suite(void)
     tcase_add_loop_test(tc, test_knn, 0, 2);
     tcase_add_loop_test(tc, test_mm, 0, 2);
     tcase_add_test(tc, test_ftest);
+    tcase_add_loop_test(tc, test_tensor_forms, 0, (int)SIM_ARRAY_LEN(tensor_cases));
+    tcase_add_test(tc, test_tensor_ldmatrix);
+    tcase_add_test(tc, test_tensor_cp_async_stages);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -959,7 +959,7 @@ START_TEST(mma_malformed)
     write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
                "    mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};",
                NULL);
-    expect_error("k.ptx", 8, "unsupported modifier '.m8n8k4'");
+    expect_error("k.ptx", 8, "unsupported shape '.m8n8k4' on 'mma'");
     write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
                "    cp.async.cg.shared.global [%r1], [%r2], 8;", NULL);
     expect_error("k.ptx", 8, "cp.async.cg copies 16 bytes");

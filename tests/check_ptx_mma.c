@@ -102,9 +102,12 @@ mma_op(unsigned shape, unsigned atype, unsigned na, unsigned nb)
 {
     struct xop x;
     memset(&x, 0, sizeof x);
-    x.mode = (uint8_t)shape;
+    x.kind = XK_MMA;
+    x.shape = (uint8_t)shape;
     x.type = PT_F32;
+    x.ctype = PT_F32;
     x.type2 = (uint8_t)atype;
+    x.btype = (uint8_t)atype;
     unsigned at = 0;
     for (unsigned i = 0; i < 4; i++)
         x.frag[at++] = (struct slot){ SC_32, i };
@@ -144,7 +147,7 @@ START_TEST(mma_m16n8k8_tf32)
         set32(&w, 9, lane, f2u(bval(t + 4, g)));
     }
     fill_c(&w);
-    struct xop x = mma_op(PM_M16N8K8, PT_TF32, 4, 2);
+    struct xop x = mma_op(SH_M16N8K8, PT_TF32, 4, 2);
     ptx_mma_exec(&w.pw, &x, UINT32_MAX);
     check_d(&w, 8);
 }
@@ -169,7 +172,7 @@ START_TEST(mma_m16n8k16_f16)
         }
     }
     fill_c(&w);
-    struct xop x = mma_op(PM_M16N8K16, PT_F16, 4, 2);
+    struct xop x = mma_op(SH_M16N8K16, PT_F16, 4, 2);
     ptx_mma_exec(&w.pw, &x, UINT32_MAX);
     check_d(&w, 16);
 }
@@ -184,77 +187,104 @@ START_TEST(mma_mask)
     for (unsigned lane = 0; lane < 32; lane++)
         for (unsigned e = 0; e < 4; e++)
             set32(&w, e, lane, 0xdeadbeefu);
-    struct xop x = mma_op(PM_M16N8K8, PT_TF32, 4, 2);
+    struct xop x = mma_op(SH_M16N8K8, PT_TF32, 4, 2);
     ptx_mma_exec(&w.pw, &x, 0x0000ffffu);
     ck_assert_uint_eq(get32(&w, 0, 0), 0);          /* 0 x 0 + 0 */
     ck_assert_uint_eq(get32(&w, 0, 31), 0xdeadbeefu);
 }
 END_TEST
 
-/* The wmma m16n16k16 layout: A and B hold every element of their 16 x 16
- * matrix exactly twice (registers 4-7 repeat 0-3), C/D (f32 and f16)
- * exactly once, and a register holds one element per 16-bit half. */
+/* Every wmma shape and type the layout supports: each element of A, B and
+ * C/D is held by exactly one (lane, register, element) -- f16 A and B
+ * fragments list their registers twice or more (PTX's 8), the repeats
+ * holding nothing new -- and the registers are those the ISA gives. */
 START_TEST(wmma_layout_covers)
 {
-    static const struct { unsigned frag, eb, per_elem, nregs; } cases[] = {
-        { 'a', 2, 2, 8 }, { 'b', 2, 2, 8 }, { 'c', 4, 1, 8 }, { 'd', 2, 1, 4 },
+    static const struct {
+        uint8_t shape, atype, ctype;
+        uint8_t ra, rb, rc;          /* PTX fragment registers of A, B, C */
+    } cases[] = {
+        { SH_M16N16K16, PT_F16, PT_F32, 8, 8, 8 }, { SH_M16N16K16, PT_F16, PT_F16, 8, 8, 4 },
+        { SH_M32N8K16, PT_F16, PT_F32, 8, 8, 8 },  { SH_M8N32K16, PT_F16, PT_F16, 8, 8, 4 },
+        { SH_M16N16K16, PT_BF16, PT_F32, 4, 4, 8 }, { SH_M32N8K16, PT_BF16, PT_F32, 8, 2, 8 },
+        { SH_M8N32K16, PT_BF16, PT_F32, 2, 8, 8 },  { SH_M16N16K16, PT_S8, PT_S32, 2, 2, 8 },
+        { SH_M32N8K16, PT_U8, PT_S32, 4, 1, 8 },   { SH_M8N32K16, PT_S8, PT_S32, 1, 4, 8 },
+        { SH_M16N16K8, PT_TF32, PT_F32, 4, 4, 8 },
     };
-    for (unsigned c = 0; c < 4; c++) {
-        unsigned seen[16][16] = { { 0 } };
-        for (unsigned lane = 0; lane < 32; lane++) {
-            struct ptx_wmma_elem el[16];
-            unsigned nregs, used[8][2] = { { 0 } };
-            unsigned n = ptx_wmma_layout(cases[c].frag, cases[c].eb, lane, el, &nregs);
-            ck_assert_uint_eq(nregs, cases[c].nregs);
-            for (unsigned i = 0; i < n; i++) {
-                ck_assert_uint_lt(el[i].row, 16);
-                ck_assert_uint_lt(el[i].col, 16);
-                ck_assert_uint_lt(el[i].reg, nregs);
-                ck_assert_uint_eq(used[el[i].reg][el[i].half]++, 0);
-                seen[el[i].row][el[i].col]++;
+    for (unsigned c = 0; c < SIM_ARRAY_LEN(cases); c++) {
+        struct xop x;
+        memset(&x, 0, sizeof x);
+        x.kind = XK_WMMA;
+        x.shape = cases[c].shape;
+        x.type2 = x.btype = cases[c].atype;
+        x.type = x.ctype = cases[c].ctype;
+        struct ptx_mma_desc d;
+        ptx_mma_desc_of(&x, &d);
+        const char *why;
+        ck_assert_msg(ptx_mma_supported(&d, &why), "case %u", c);
+        const unsigned want[3] = { cases[c].ra, cases[c].rb, cases[c].rc };
+        const unsigned rows[3] = { d.m, d.k, d.m }, cols[3] = { d.k, d.n, d.n };
+        for (unsigned f = 0; f < 3; f++) {
+            unsigned dist, nregs = ptx_mma_frag_regs(&d, "abc"[f], &dist);
+            ck_assert_msg(nregs == want[f], "case %u %c: %u registers, want %u", c, "abc"[f],
+                          nregs, want[f]);
+            unsigned seen[32][32] = { { 0 } };
+            for (unsigned lane = 0; lane < 32; lane++) {
+                struct ptx_frag_elem el[PTX_FRAG_MAX];
+                unsigned used[PTX_FRAG_MAX][4] = { { 0 } };
+                unsigned n = ptx_mma_frag(&d, "abc"[f], lane, el);
+                for (unsigned i = 0; i < n; i++) {
+                    ck_assert_uint_lt(el[i].row, rows[f]);
+                    ck_assert_uint_lt(el[i].col, cols[f]);
+                    ck_assert_uint_lt(el[i].reg, dist);
+                    ck_assert_uint_eq(used[el[i].reg][el[i].sub]++, 0);
+                    seen[el[i].row][el[i].col]++;
+                }
             }
+            for (unsigned i = 0; i < rows[f]; i++)
+                for (unsigned j = 0; j < cols[f]; j++)
+                    ck_assert_msg(seen[i][j] == 1, "case %u %c (%u, %u) held %u times", c,
+                                  "abc"[f], i, j, seen[i][j]);
         }
-        for (unsigned i = 0; i < 16; i++)
-            for (unsigned j = 0; j < 16; j++)
-                ck_assert_msg(seen[i][j] == cases[c].per_elem, "%c (%u, %u) held %u times",
-                              cases[c].frag, i, j, seen[i][j]);
     }
 }
 END_TEST
 
-/* wmma.mma through the layout: fragments written by ptx_wmma_layout, the
- * product read back the same way. */
+/* wmma.mma m16n16k16 through the layout: fragments written with
+ * ptx_mma_frag, the product read back the same way (each tile of the
+ * split, ptx_mma_tile_regs, covers its own registers). */
 START_TEST(wmma_mma_product)
 {
     static struct warp w;
     warp_init(&w);
     struct xop x;
     memset(&x, 0, sizeof x);
+    x.kind = XK_WMMA;
+    x.shape = SH_M16N16K16;
     x.type = PT_F32;
-    x.type2 = PT_F16;
+    x.type2 = x.btype = PT_F16;
     x.ctype = PT_F32;
     for (unsigned i = 0; i < 32; i++)
         x.frag[i] = (struct slot){ SC_32, i };
+    struct ptx_mma_desc d;
+    ptx_mma_desc_of(&x, &d);
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
     for (unsigned lane = 0; lane < 32; lane++) {
-        struct ptx_wmma_elem el[16];
-        unsigned nregs;
-        unsigned n = ptx_wmma_layout('a', 2, lane, el, &nregs);
+        unsigned n = ptx_mma_frag(&d, 'a', lane, el);
         for (unsigned i = 0; i < n; i++)
             w.r[(PTX_WMMA_A + el[i].reg) * 32 + lane].u |=
-                (uint32_t)h16(aval(el[i].row, el[i].col)) << (16 * el[i].half);
-        n = ptx_wmma_layout('b', 2, lane, el, &nregs);
+                (uint32_t)h16(aval(el[i].row, el[i].col)) << (16 * el[i].sub);
+        n = ptx_mma_frag(&d, 'b', lane, el);
         for (unsigned i = 0; i < n; i++)
             w.r[(PTX_WMMA_B + el[i].reg) * 32 + lane].u |=
-                (uint32_t)h16(bval(el[i].row, el[i].col)) << (16 * el[i].half);
-        n = ptx_wmma_layout('c', 4, lane, el, &nregs);
+                (uint32_t)h16(bval(el[i].row, el[i].col)) << (16 * el[i].sub);
+        n = ptx_mma_frag(&d, 'c', lane, el);
         for (unsigned i = 0; i < n; i++)
             set32(&w, PTX_WMMA_C + el[i].reg, lane, f2u(cval(el[i].row, el[i].col)));
     }
-    ptx_wmma_exec(&w.pw, &x, UINT32_MAX);
+    ptx_mma_exec(&w.pw, &x, UINT32_MAX);
     for (unsigned lane = 0; lane < 32; lane++) {
-        struct ptx_wmma_elem el[16];
-        unsigned nregs;
-        unsigned n = ptx_wmma_layout('d', 4, lane, el, &nregs);
+        unsigned n = ptx_mma_frag(&d, 'd', lane, el);
         for (unsigned i = 0; i < n; i++) {
             float want = cval(el[i].row, el[i].col);
             for (unsigned k = 0; k < 16; k++)
@@ -263,6 +293,58 @@ START_TEST(wmma_mma_product)
                           el[i].row, el[i].col);
         }
     }
+    /* two tiles: D columns 0-7 and 8-15, each with 4 A, 2 B and 4 C registers */
+    ck_assert_uint_eq(ptx_mma_tiles(&d), 2);
+    for (unsigned t = 0; t < 2; t++) {
+        uint8_t a[PTX_FRAG_MAX], b[PTX_FRAG_MAX], c[PTX_FRAG_MAX];
+        unsigned na, nb, nc;
+        ptx_mma_tile_regs(&d, t, a, &na, b, &nb, c, &nc);
+        ck_assert_uint_eq(na, 4);
+        ck_assert_uint_eq(nb, 2);
+        ck_assert_uint_eq(nc, 4);
+        ck_assert_uint_eq(b[0], 2 * t);
+        ck_assert_uint_eq(c[0], 4 * t);
+    }
+}
+END_TEST
+
+/* ptxas's split of a fragment load: f16 A row-major, four 4-byte accesses
+ * (the wmma_gemm listing's LDG.E); f32 C row-major, four 8-byte ones
+ * (STG.E.64); f16 A in shared memory, one LDSM.16.M88.4 of 32 rows. */
+START_TEST(wmma_parts)
+{
+    struct xop x;
+    memset(&x, 0, sizeof x);
+    x.kind = XK_WLOAD;
+    x.shape = SH_M16N16K16;
+    x.type2 = x.btype = PT_F16;
+    x.ctype = PT_F32;
+    struct ptx_mma_desc d;
+    ptx_mma_desc_of(&x, &d);
+    struct ptx_frag_part p[PTX_PARTS_MAX];
+    unsigned n = ptx_mma_parts(&d, 'a', false, false, p);
+    ck_assert_uint_eq(n, 4);
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_uint_eq(p[i].width, 4);
+    n = ptx_mma_parts(&d, 'c', false, false, p);
+    ck_assert_uint_eq(n, 4);
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_uint_eq(p[i].width, 8);
+    n = ptx_mma_parts(&d, 'a', true, false, p);    /* column-major A: one half at a time */
+    ck_assert_uint_eq(n, 8);
+    ck_assert_uint_eq(p[0].width, 2);
+    n = ptx_mma_parts(&d, 'a', false, true, p);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(p[0].ldsm, 1);
+    /* its 32 rows: every 8-element piece of the 16 x 16 tile once */
+    unsigned seen[16][2] = { { 0 } };
+    for (unsigned lane = 0; lane < 32; lane++) {
+        uint64_t off;
+        ck_assert(ptx_mma_ldsm_row(&d, 'a', false, 16, 1, lane, &off));
+        seen[off / 32][(off % 32) / 16]++;
+    }
+    for (unsigned i = 0; i < 16; i++)
+        ck_assert(seen[i][0] == 1 && seen[i][1] == 1);
 }
 END_TEST
 
@@ -276,6 +358,7 @@ mma_suite(void)
     tcase_add_test(tc, mma_mask);
     tcase_add_test(tc, wmma_layout_covers);
     tcase_add_test(tc, wmma_mma_product);
+    tcase_add_test(tc, wmma_parts);
     suite_add_tcase(s, tc);
     return s;
 }

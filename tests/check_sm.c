@@ -421,6 +421,68 @@ START_TEST(test_load_use_latency_exact)
 }
 END_TEST
 
+/* ---- accumulating registers (sim/types.h) --------------------------------- */
+
+struct accgen {
+    unsigned first_space, second_space; /* the two loads' spaces */
+    int reg;                     /* the register both write ... */
+    int reg2;                    /* ... unless >= 0: the second load's, which the reader reads */
+};
+
+static int
+gen_acc(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const struct accgen *g = arg;
+    (void)block;
+    (void)warp;
+    switch (k) {
+    case 0:
+    case 1: {
+        unsigned sp = k == 0 ? g->first_space : g->second_space;
+        sim_addr_t base = sp == SIM_SPACE_SHARED ? 0 : 0x10000000 + k * 4096;
+        tl_mem(wi, sp, SIM_IF_LOAD, k == 1 && g->reg2 >= 0 ? g->reg2 : g->reg, 2, base, 4, 4);
+        return 1;
+    }
+    case 2:
+        tl_alu(wi, SIM_OPC_FP32, 3, g->reg2 >= 0 ? g->reg2 : g->reg, -1);   /* reads it */
+        return 1;
+    case 3:
+        tl_exit(wi);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Two loads in flight write one accumulating register: the second issues
+ * at once (no WAW stall) and the reader waits for the later completion,
+ * whichever load was first; an ordinary register waits for the first
+ * load's write before the second load may issue. */
+START_TEST(test_accumulating_registers)
+{
+    struct sim_config c;
+    testlib_small_config(&c, "dram.latency = 450; l2.hit_latency = 200; smem.latency = 23;"
+                         "op.fp32.latency = 4");
+    const int acc = (int)SIM_REG_ACC_BASE + 5;
+    /* global (450) then shared (issued at 1, ready 24): the reader at 450 */
+    struct accgen g = { SIM_SPACE_GLOBAL, SIM_SPACE_SHARED, acc, -1 };
+    struct testlib_kernel k = { "acc", 1, 32, 32, 0, gen_acc, &g };
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 450 + 4);
+    /* shared (ready 23) then global, issued at 1: the reader waits for the
+     * global load, exactly as when the loads write two registers and it
+     * reads the global one's */
+    g = (struct accgen){ SIM_SPACE_SHARED, SIM_SPACE_GLOBAL, 8, 9 };
+    uint64_t want = testlib_cycles(&c, &k);
+    ck_assert_uint_ge(want, 451 + 4);
+    g = (struct accgen){ SIM_SPACE_SHARED, SIM_SPACE_GLOBAL, acc, -1 };
+    ck_assert_uint_eq(testlib_cycles(&c, &k), want);
+    /* an ordinary register: the shared load waits for the global one's
+     * write (450), is ready at 473; its reader at 473 */
+    g = (struct accgen){ SIM_SPACE_GLOBAL, SIM_SPACE_SHARED, 7, -1 };
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 450 + 23 + 4);
+}
+END_TEST
+
 /* ---- occupancy: blocks resident per SM ---------------------------------- */
 
 static uint64_t
@@ -1085,6 +1147,7 @@ sm_suite(void)
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
     tcase_add_test(tc, test_coalescing_sectors);
     tcase_add_test(tc, test_load_use_latency_exact);
+    tcase_add_test(tc, test_accumulating_registers);
     tcase_add_test(tc, test_blocks_resident_match_occupancy);
     tcase_add_test(tc, test_copy_bandwidth_scales_and_saturates);
     tcase_add_test(tc, test_every_slot_classified_once);
