@@ -1,15 +1,17 @@
 /*
  * check_ptx_half.c - half-precision arithmetic, comparisons and conversions
  * (.f16, .bf16, .f16x2, .bf16x2) and dp4a/dp2a of the PTX frontend
- * (frontend/ptx_half.c, ptx_alu.c).
+ * (frontend/ptx_half.c, ptx_alu.c), and what the sm_90 lowering issues for
+ * them (frontend/ptx_lower.c).
  *
- * Two kinds of test: instructions run on chosen inputs against values
+ * Three kinds of test: instructions run on chosen inputs against values
  * computed by hand (ties, subnormals, overflow, NaN, signed zeros, .sat,
- * .relu, .ftz, the single rounding of fma); and the CUDA kernels of
+ * .relu, .ftz, the single rounding of fma); the CUDA kernels of
  * tests/ptx/half_math.cu (compiled by nvcc 13.0, committed as PTX) over
  * random inputs against a C reference written independently of
  * ptx_half.c (its rounding searches the sorted 16-bit values instead of
- * working on the bits).  Each runs as written and lowered for sm_90.
+ * working on the bits), each as written and lowered for sm_90; and the
+ * SASS operations and Nsight Compute pipes of the lowered instructions.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include "frontend/ptx_half.h"
 #include "frontend/ptx_ir.h"
 #include "frontend/record.h"
+#include "frontend/sass_isa.h"
 #include "testlib.h"
 
 /* ---- an independent reference ------------------------------------------- */
@@ -608,6 +611,133 @@ START_TEST(cuda_convert_dot)
 }
 END_TEST
 
+/* ---- the sm_90 lowering --------------------------------------------------------- */
+
+/* The opcode names warp 0 issues for body after set_target(90). */
+static unsigned
+issued(const char *body, char (*names)[40], unsigned max)
+{
+    uint32_t in[1][4] = { { 0 } };
+    write_body(body, (const uint32_t (*)[4])in, 1);
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    struct kernel_info ki;
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    src.ops->set_target(src.ctx, 90);
+    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
+    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
+    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
+    unsigned k = 0;
+    struct warp_inst wi;
+    while (k < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1)
+        snprintf(names[k++], 40, "%s", src.ops->opcode_name(src.ctx, wi.opcode));
+    inst_source_destroy(&src);
+    return k;
+}
+
+static unsigned
+count(char (*names)[40], unsigned n, const char *name)
+{
+    unsigned c = 0;
+    for (unsigned i = 0; i < n; i++)
+        c += strcmp(names[i], name) == 0;
+    return c;
+}
+
+static unsigned
+npipe(const char *name)
+{
+    return sass_npipe_of(SASS_HOPPER, name, strlen(name));
+}
+
+/* Packed arithmetic alternates between HFMA2.MMA (the shared pipe: no
+ * Nsight Compute pipe of the five) and the FMA pipe's HFMA2 / HADD2 /
+ * HMUL2, the MMA form first; .sat takes the FMA form; the others are one
+ * operation each, on the pipes Nsight Compute counts them in. */
+START_TEST(lowering)
+{
+    static char nm[128][40];
+    unsigned n = issued("fma.rn.f16x2 %r10, %r1, %r2, %r3;", nm, 128);
+    ck_assert_uint_eq(count(nm, n, "HFMA2.MMA"), 1);
+    ck_assert_uint_eq(count(nm, n, "HFMA2"), 0);
+    n = issued("fma.rn.f16x2 %r5, %r1, %r2, %r3; fma.rn.f16x2 %r6, %r2, %r3, %r4; "
+               "fma.rn.f16x2 %r7, %r5, %r6, %r1; fma.rn.f16x2 %r8, %r7, %r5, %r6; "
+               "add.f16x2 %r9, %r7, %r8; mul.bf16x2 %r11, %r8, %r9; "
+               "fma.rn.sat.f16x2 %r12, %r11, %r9, %r1; xor.b32 %r10, %r12, %r11;", nm, 128);
+    ck_assert_uint_eq(count(nm, n, "HFMA2.MMA"), 3);      /* fma, fma, add */
+    ck_assert_uint_eq(count(nm, n, "HFMA2"), 3);          /* fma, fma, and the .sat one */
+    ck_assert_uint_eq(count(nm, n, "HMUL2"), 1);
+    n = issued("min.f16x2 %r5, %r1, %r2; setp.lt.f16x2 %p1|%p2, %r5, %r3; "
+               "set.lt.u32.bf16x2 %r6, %r1, %r2; cvt.rn.f16x2.f32 %r7, %r1, %r2; "
+               "cvt.rn.bf16x2.f32 %r8, %r1, %r2; dp4a.u32.s32 %r9, %r1, %r2, %r6; "
+               "dp2a.hi.u32.u32 %r11, %r7, %r8, %r9; neg.f16x2 %r12, %r11; "
+               "selp.b32 %r10, %r12, %r2, %p2;", nm, 128);
+    static const char *const one[] = { "HMNMX2", "HSETP2", "HSET2", "F2FP.F16.F32.PACK_AB",
+                                       "F2FP.BF16.F32.PACK_AB", "IDP.4A", "IDP.2A", "HADD2" };
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(one); i++)
+        ck_assert_msg(count(nm, n, one[i]) == 1, "%s", one[i]);
+    ck_assert_uint_eq(npipe("HFMA2.MMA"), SASS_NPIPE_NONE);
+    ck_assert_uint_eq(npipe("HFMA2"), SASS_NPIPE_FMA);
+    ck_assert_uint_eq(npipe("HADD2"), SASS_NPIPE_FMA);
+    ck_assert_uint_eq(npipe("IDP.4A"), SASS_NPIPE_FMA);
+    ck_assert_uint_eq(npipe("HSETP2"), SASS_NPIPE_ALU);
+    ck_assert_uint_eq(npipe("HMNMX2"), SASS_NPIPE_ALU);
+    ck_assert_uint_eq(npipe("F2FP.F16.F32.PACK_AB"), SASS_NPIPE_ALU);
+}
+END_TEST
+
+/* Two ld.param.u16 of the halves of one aligned word, packed by mov.b32
+ * {lo, hi} (nvcc's code for a __half2 parameter), are one constant load;
+ * a lone 16-bit parameter load stays. */
+START_TEST(lowering_param_halves)
+{
+    static const char *const ptx =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 p0, .param .align 4 .b8 p1[4], .param .u32 p2)\n{\n"
+        "    .reg .b16 %rs<4>;\n    .reg .b32 %r<8>;\n    .reg .b64 %rd<4>;\n"
+        "    ld.param.u64 %rd1, [p0];\n    ld.param.u16 %rs2, [p1+2];\n"
+        "    ld.param.u16 %rs1, [p1];\n    ld.param.u16 %rs3, [p2];\n"
+        "    cvta.to.global.u64 %rd2, %rd1;\n    mov.b32 %r1, {%rs1, %rs2};\n"
+        "    ld.global.u32 %r2, [%rd2];\n    fma.rn.f16x2 %r3, %r1, %r2, %r2;\n"
+        "    cvt.u32.u16 %r4, %rs3;\n    add.s32 %r5, %r3, %r4;\n"
+        "    st.global.u32 [%rd2], %r5;\n    ret;\n}\n";
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.ptx", testlib_dir);
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fputs(ptx, fp);
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "ptx = k.ptx\nkernel = k\ngrid = 1\nblock = 32\nregs = 16\n"
+                "arg = o buffer u32 1 const 0x3c003c00\narg = a u32 0x40003c00\narg = s u32 7\n");
+    fclose(fp);
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    struct kernel_info ki;
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    src.ops->set_target(src.ctx, 90);
+    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
+    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
+    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
+    unsigned params = 0;
+    struct warp_inst wi;
+    while (inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1) {
+        const char *nm = src.ops->opcode_name(src.ctx, wi.opcode);
+        params += strcmp(nm, "ULDC") == 0 || strcmp(nm, "LDC") == 0;
+    }
+    inst_source_destroy(&src);
+    ck_assert_uint_eq(params, 1 + 3);            /* the stack pointer; p0, p1 once, p2 */
+    emulate(path, 90, &src);                     /* {1, 2} x {1, 1} + {1, 1} = {2, 3}, + 7 */
+    ck_assert_uint_eq(*(const uint32_t *)ptx_source_launch(&src)->args[0].data,
+                      0x42004000u + 7);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -625,6 +755,8 @@ suite(void)
     tcase_add_test(tc, round_to_half);
     tcase_add_test(tc, cuda_half2);
     tcase_add_test(tc, cuda_convert_dot);
+    tcase_add_test(tc, lowering);
+    tcase_add_test(tc, lowering_param_halves);
     suite_add_tcase(s, tc);
     return s;
 }
