@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "frontend/ptx_half.h"
 #include "frontend/ptx_lanes.h"
 
 enum kind { K_U16, K_S16, K_U32, K_S32, K_U64, K_S64, K_F16, K_F16X2, K_F32, K_F64, K_PRED };
@@ -141,7 +142,8 @@ as_double(const struct pwarp *pw, const struct slot *s, unsigned t, unsigned l)
 {
     uint64_t b = lane_get(pw, s, l);
     switch (t) {
-    case PT_F16: return ptx_alu_half_to_float((uint16_t)b);
+    case PT_F16: return ptx_half_value((uint16_t)b, PTX_HF16);
+    case PT_BF16: return ptx_half_value((uint16_t)b, PTX_HBF16);
     case PT_F32: { float f; uint32_t u = (uint32_t)b; memcpy(&f, &u, 4); return f; }
     case PT_F64: { double d; memcpy(&d, &b, 8); return d; }
     case PT_S8: return (int8_t)b;
@@ -276,7 +278,7 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
                 memcpy(&u, &f, 4);
                 out = u;
             } else {
-                out = ptx_alu_float_to_half((float)v);
+                out = ptx_half_round(v, PTX_HF16, x->rnd);   /* (ptx_half.c converts to halves) */
             }
         }
         lane_set(pw, &x->d, l, out);
@@ -287,8 +289,8 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
 
 /* ---- comparisons ---------------------------------------------------------- */
 
-static bool
-cmp_float(double a, double b, unsigned c)
+bool
+ptx_alu_cmp_float(double a, double b, unsigned c)
 {
     bool un = isnan(a) || isnan(b);
     switch (c) {
@@ -336,14 +338,14 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     uint32_t res = 0;
     if (t == PT_F32) {
         const union r32 *A = R32(x->a), *B = R32(x->b);
-        LANES(m, { if (cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; });
+        LANES(m, { if (ptx_alu_cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; });
     } else if (t == PT_F64) {
         const union r64 *A = R64(x->a), *B = R64(x->b);
-        LANES(m, { if (cmp_float(A[l].d, B[l].d, x->cmp)) res |= 1u << l; });
+        LANES(m, { if (ptx_alu_cmp_float(A[l].d, B[l].d, x->cmp)) res |= 1u << l; });
     } else if (t == PT_F16) {
         LANES(m, {
             double a = as_double(pw, &x->a, t, l), b = as_double(pw, &x->b, t, l);
-            if (cmp_float(a, b, x->cmp))
+            if (ptx_alu_cmp_float(a, b, x->cmp))
                 res |= 1u << l;
         });
     } else if (t == PT_PRED) {
@@ -382,8 +384,8 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     return res;
 }
 
-static uint32_t
-bool_combine(uint32_t v, uint32_t c, unsigned mode)
+uint32_t
+ptx_alu_bool_combine(uint32_t v, uint32_t c, unsigned mode)
 {
     switch (mode) {
     case PM_AND: return v & c;
@@ -842,29 +844,6 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
         fesetround(old);
 }
 
-/* Packed half precision (f16x2): the operation on each 16-bit half, each
- * computed in single precision and rounded to half (a product of two
- * halves is exact in single precision, so mul and fma round once more
- * than the hardware only when the sum itself needs rounding twice). */
-static void
-half2_op(struct pwarp *pw, const struct xop *x, uint32_t m)
-{
-    bool sat = (x->flags & PF_SAT) != 0;
-    LANES(m, {
-        uint32_t a = (uint32_t)lane_get(pw, &x->a, l);
-        uint32_t b = x->b.cls ? (uint32_t)lane_get(pw, &x->b, l) : 0;
-        uint32_t c = x->c.cls ? (uint32_t)lane_get(pw, &x->c, l) : 0;
-        uint32_t out = 0;
-        for (unsigned h = 0; h < 2; h++) {
-            unsigned s = 16 * h;
-            float v = f32_op(x->op, ptx_alu_half_to_float((uint16_t)(a >> s)),
-                             ptx_alu_half_to_float((uint16_t)(b >> s)), ptx_alu_half_to_float((uint16_t)(c >> s)));
-            out |= (uint32_t)ptx_alu_float_to_half(satf(v, sat)) << s;
-        }
-        lane_set(pw, &x->d, l, out);
-    });
-}
-
 /* ---- moves, selection, predicates ---------------------------------------- */
 
 static void
@@ -955,11 +934,41 @@ testp(double v, unsigned mode, bool is_f32)
     }
 }
 
+/* dp4a: four byte products, dp2a: two 16-bit x byte products (the low or
+ * high bytes of b), each byte or half signed or not by its type, summed
+ * into c modulo 2^32. */
+static void
+exec_dot(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    bool as = x->type == PT_S32, bs = x->type2 == PT_S32, four = x->op == PTXOP_DP4A;
+    unsigned sel = (x->flags & PF_HI) ? 2 : 0;
+    union r32 *D = R32(x->d);
+    const union r32 *A = R32(x->a), *B = R32(x->b), *C = R32(x->c);
+    LANES(m, {
+        uint32_t a = A[l].u, b = B[l].u, d = C[l].u;
+        for (unsigned i = 0; i < (four ? 4u : 2u); i++) {
+            int32_t va = four ? (as ? (int8_t)(a >> 8 * i) : (uint8_t)(a >> 8 * i))
+                              : (as ? (int16_t)(a >> 16 * i) : (uint16_t)(a >> 16 * i));
+            unsigned j = four ? i : sel + i;
+            int32_t vb = bs ? (int8_t)(b >> 8 * j) : (uint8_t)(b >> 8 * j);
+            d += (uint32_t)(va * vb);
+        }
+        D[l].u = d;
+    });
+}
+
 void
 ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     enum kind k = kind_of(x->type);
+    if (ptx_half_handles(x)) {
+        ptx_half_exec(pw, x, m);
+        return;
+    }
     switch (x->op) {
+    case PTXOP_DP4A: case PTXOP_DP2A:
+        exec_dot(pw, x, m);
+        return;
     case PTXOP_MOV:
         exec_mov(pw, x, m);
         return;
@@ -973,8 +982,8 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
         uint32_t res = compare(pw, x, x->type, m);
         if (x->c.cls == SC_PRED) {
             uint32_t c = pred_src(pw, x, &x->c, 2);
-            pred_write(pw, &x->d, m, bool_combine(res, c, x->mode));
-            pred_write(pw, &x->d2, m, bool_combine(~res, c, x->mode));
+            pred_write(pw, &x->d, m, ptx_alu_bool_combine(res, c, x->mode));
+            pred_write(pw, &x->d2, m, ptx_alu_bool_combine(~res, c, x->mode));
         } else {
             pred_write(pw, &x->d, m, res);
             pred_write(pw, &x->d2, m, ~res);
@@ -984,9 +993,11 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     case PTXOP_SET: {
         uint32_t res = compare(pw, x, x->type2, m);
         if (x->c.cls == SC_PRED)
-            res = bool_combine(res, pred_src(pw, x, &x->c, 2), x->mode);
-        bool fl = x->type == PT_F32;
-        LANES(m, { lane_set(pw, &x->d, l, ((res >> l) & 1) ? (fl ? 0x3f800000u : 0xffffffffu) : 0); });
+            res = ptx_alu_bool_combine(res, pred_src(pw, x, &x->c, 2), x->mode);
+        uint32_t tv = x->type == PT_F32 ? 0x3f800000u : x->type == PT_F16 ? 0x3c00u
+                      : x->type == PT_BF16 ? 0x3f80u : ptx_type_bytes(x->type) == 2 ? 0xffffu
+                      : 0xffffffffu;
+        LANES(m, { lane_set(pw, &x->d, l, ((res >> l) & 1) ? tv : 0); });
         return;
     }
     case PTXOP_SELP: {
@@ -1014,8 +1025,6 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
         exec_pred_logic(pw, x, m);
     else if (k == K_F32 || k == K_F64 || k == K_F16)
         float_op(pw, x, m, k);
-    else if (k == K_F16X2)
-        half2_op(pw, x, m);
     else
         int_op(pw, x, m, k);
 }

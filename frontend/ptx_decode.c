@@ -8,6 +8,7 @@
  * parameters) are deduplicated per file.
  */
 #include "frontend/ptx_decode.h"
+#include "frontend/ptx_half.h"
 #include "frontend/ptx_mma.h"
 #include "frontend/ptx_lanes.h"
 
@@ -194,7 +195,7 @@ mem_cls(const struct dctx *c, const struct ptx_opnd *o, unsigned t)
 static uint64_t
 imm_value(const struct ptx_opnd *o, unsigned t)
 {
-    bool fl = ptx_type_is_float(t) && t != PT_F16 && t != PT_BF16 && t != PT_F16X2;
+    bool fl = ptx_type_is_float(t) && !ptx_half_type(t);
     unsigned bytes = ptx_type_bytes(t);
     if (fl && bytes == 4) {
         float f;
@@ -323,7 +324,7 @@ float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
         return c32;
     if (t == PT_F64)
         return c64;
-    if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2)
+    if (ptx_half_type(t))
         return SIM_OPC_FP16;
     return cint;
 }
@@ -387,7 +388,7 @@ ptx_decode_opclass(const struct ptx_ins *in)
         return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT_MUL);
     case PTXOP_MAD: case PTXOP_FMA: case PTXOP_MADC:
         return float_class(t, SIM_OPC_FP32_FMA, SIM_OPC_FP64_FMA, SIM_OPC_INT_MUL);
-    case PTXOP_MUL24: case PTXOP_MAD24: case PTXOP_SAD:
+    case PTXOP_MUL24: case PTXOP_MAD24: case PTXOP_SAD: case PTXOP_DP4A: case PTXOP_DP2A:
         return SIM_OPC_INT_MUL;
     case PTXOP_DIV:
         if (t == PT_F32)
@@ -768,6 +769,24 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     return SIM_OK;
 }
 
+/* Is every half-precision type of in one the executor implements for its
+ * instruction (ptx_half.c; scalar .f16 also in the FP32 ones)? */
+static bool
+half_supported(const struct ptx_ins *in)
+{
+    unsigned t = in->type;
+    if (!ptx_half_type(t) || t == PT_F16)
+        return true;
+    switch (in->op) {
+    case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:
+    case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP: case PTXOP_SET:
+    case PTXOP_CVT: case PTXOP_MOV: case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static int
 decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
@@ -803,12 +822,9 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         add_src(r, x, &gs);
     }
     bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
-    if (!tensor && (t == PT_B128 || t == PT_BF16 ||
-        (t == PT_F16X2 && in->op != PTXOP_ADD && in->op != PTXOP_SUB && in->op != PTXOP_MUL &&
-         in->op != PTXOP_FMA && in->op != PTXOP_NEG && in->op != PTXOP_ABS &&
-         in->op != PTXOP_MIN && in->op != PTXOP_MAX)))
-        return derr(c, "'.%s' data is not supported here (f16x2: add, sub, mul, fma, neg, abs, "
-                    "min, max)", ptx_type_name(t));
+    if (!tensor && (t == PT_B128 || !half_supported(in)))
+        return derr(c, "'.%s' data is not supported here (.f16x2, .bf16x2 and .bf16: add, sub, "
+                    "mul, fma, neg, abs, min, max, setp, set, cvt, mov)", ptx_type_name(t));
 
     switch (in->op) {
     case PTXOP_BRA:
@@ -1061,6 +1077,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         case PTXOP_CVT:
             ca = cls_of_type(in->type2);
             ta = in->type2;
+            cb = ca;                 /* cvt.rn.f16x2.f32 d, a, b: b is an .f32 too */
+            tb = in->type2;
             if (ptx_type_is_float(t) && !ptx_type_is_float(in->type2) && in->rnd >= PR_RNI)
                 return derr(c, "integer rounding modifier on an int-to-float conversion");
             break;

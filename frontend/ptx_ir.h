@@ -26,6 +26,7 @@ enum ptx_type {
     PT_NONE, PT_PRED, PT_B8, PT_U8, PT_S8, PT_B16, PT_U16, PT_S16, PT_F16, PT_F16X2, PT_BF16,
     PT_B32, PT_U32, PT_S32, PT_F32, PT_B64, PT_U64, PT_S64, PT_F64, PT_B128,
     PT_TF32,                     /* mma inputs: an f32 register read as tf32 */
+    PT_BF16X2,                   /* two packed bfloat16 values (the low one in bits 0-15) */
     PT_COUNT
 };
 
@@ -64,7 +65,11 @@ enum {
     PF_NOUNROLL = 1u << 20,       /* the first instruction of a loop under .pragma "nounroll" */
     PF_COLMAJOR = 1u << 21,       /* wmma.load/store: the matrix is column-major in memory */
     PF_TRANS = 1u << 22,          /* ldmatrix/stmatrix .trans */
-    PF_SATFINITE = 1u << 23       /* mma/wmma .satfinite (s32: saturate) */
+    PF_NAN = 1u << 23,            /* min/max.NaN: a NaN input gives NaN */
+    PF_XORSIGN = 1u << 24,        /* min/max.xorsign.abs (the pair; ptx_half.c checks both) */
+    PF_ABSMOD = 1u << 25,         /* the .abs of .xorsign.abs */
+    PF_SATFINITE = 1u << 26       /* .satfinite: cvt, overflow gives the largest finite value;
+                                     mma/wmma s32, the sums saturate */
 };
 
 /* Special registers. */

@@ -78,6 +78,14 @@ pred_src(const struct pwarp *pw, const struct xop *x, const struct slot *s, unsi
 /* ptx_alu.c: execute an XK_ALU instruction on lanes m. */
 void ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
 
+/* ptx_alu.c: "a c b" for a float comparison c (enum ptx_cmp; NaN makes
+ * the ordered ones false, the unordered ones true). */
+bool ptx_alu_cmp_float(double a, double b, unsigned c);
+
+/* ptx_alu.c: the lanes v combined with predicate c by setp/set's boolean
+ * operation mode (PM_AND, PM_OR, PM_XOR; PM_NONE: v). */
+uint32_t ptx_alu_bool_combine(uint32_t v, uint32_t c, unsigned mode);
+
 /* ptx_alu.c: an IEEE binary16 value as a float (exact), and a float
  * rounded to binary16 (to nearest even). */
 float ptx_alu_half_to_float(uint16_t h);

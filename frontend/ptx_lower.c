@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/ptx_half.h"
 #include "frontend/ptx_lower_emit.h"
 #include "frontend/ptx_lower_mma.h"
 #include "frontend/ptx_mma.h"
@@ -476,13 +477,41 @@ pred_folds(const struct lctx *L, uint32_t p)
            is_alu(c, PTXOP_SELP) || (c->kind == XK_ALU && c->type == PT_PRED);
 }
 
+/* Is x (instruction i) an ld.param of a 16-bit half of an aligned word
+ * whose other half an earlier ld.param loads, both read only by one
+ * mov.b32 {lo, hi} packing them?  ptxas loads the word once (h2axpy's
+ * __half2 parameter: LDC R0, c[0x0][0x220]), so the later load folds. */
+static bool
+param_half_merged(const struct lctx *L, uint32_t i)
+{
+    const struct xop *x = &L->x[i];
+    int32_t id = sid(L, &x->d);
+    if (x->kind != XK_PARAM || x->vec != 1 || ptx_type_bytes(x->type) != 2 || id < 0 ||
+        n_uses(L, id) != 1 || def1(L, id) != (int32_t)i)
+        return false;
+    const struct xop *c = &L->x[uses(L, id)[0]];
+    if (!is_alu(c, PTXOP_MOV) || c->vec != 2 || !(c->flags & PF_WIDE) ||
+        ptx_type_bytes(c->type) != 4)
+        return false;
+    unsigned k = sid(L, &c->v[0]) == id ? 0 : 1;
+    int32_t o = def_of(L, &c->v[1 - k]);
+    if (o < 0 || (uint32_t)o >= i)
+        return false;
+    const struct xop *y = &L->x[o];
+    if (y->kind != XK_PARAM || y->vec != 1 || ptx_type_bytes(y->type) != 2 ||
+        n_uses(L, sid(L, &y->d)) != 1 || x->guard >= 0 || y->guard >= 0)
+        return false;
+    int64_t lo = k == 0 ? x->off : y->off, hi = k == 0 ? y->off : x->off;
+    return lo % 4 == 0 && hi == lo + 2;
+}
+
 static void
 fold(struct lctx *L, bool local_regs)
 {
     for (uint32_t i = 0; i < L->n; i++) {
         const struct xop *x = &L->x[i];
         int32_t id = sid(L, &x->d);
-        if (is_mem(x) && x->space == PS_LOCAL && local_regs) {
+        if ((is_mem(x) && x->space == PS_LOCAL && local_regs) || param_half_merged(L, i)) {
             L->key[i] = LK_SILENT;
             continue;
         }
@@ -657,10 +686,12 @@ key_cvt(const struct xop *x)
         return LK_F2I;
     if (d == s)
         return d == PT_F32 ? LK_FRND : LK_F2F;
-    if ((d == PT_F16 || d == PT_BF16) && s == PT_F32)
-        return LK_F2FP;
-    if (d == PT_F32 && (s == PT_F16 || s == PT_BF16))
+    if (ptx_half_type(d) && s == PT_F32)
+        return d == PT_BF16 || d == PT_BF16X2 ? LK_F2FPB : LK_F2FP;
+    if (d == PT_F32 && s == PT_F16)
         return LK_H2F;
+    if (d == PT_F32 && s == PT_BF16)
+        return LK_BF2F;
     return LK_F2F;
 }
 
@@ -690,6 +721,19 @@ key_fp(const struct xop *x, unsigned k32, unsigned k64, unsigned k16)
     return x->type == PT_F64 ? k64 : x->type == PT_F32 ? k32 : k16;
 }
 
+/* A half-precision add, sub, mul or fma: packed ones without .sat have the
+ * HFMA2.MMA form too (ptx_lower_sm90.def). */
+static unsigned
+key_half(const struct xop *x)
+{
+    bool alt = (x->type == PT_F16X2 || x->type == PT_BF16X2) && !(x->flags & PF_SAT);
+    switch (x->op) {
+    case PTXOP_MUL: return alt ? LK_HMUL2B : LK_HMUL;
+    case PTXOP_FMA: case PTXOP_MAD: return alt ? LK_HFMA2B : LK_HFMA;
+    default: return alt ? LK_HADD2B : LK_HADD;
+    }
+}
+
 static unsigned
 key_alu(const struct lctx *L, const struct xop *x)
 {
@@ -714,13 +758,13 @@ key_alu(const struct lctx *L, const struct xop *x)
     }
     case PTXOP_ADD: case PTXOP_SUB:
         if (fp)
-            return key_fp(x, LK_FADD, LK_DADD, LK_HADD);
+            return key_fp(x, LK_FADD, LK_DADD, key_half(x));
         return key_int_add(L, x);
     case PTXOP_ADDC: case PTXOP_SUBC:
         return LK_IADD;
     case PTXOP_MUL:
         if (fp)
-            return key_fp(x, LK_FMUL, LK_DMUL, LK_HMUL);
+            return key_fp(x, LK_FMUL, LK_DMUL, key_half(x));
         if (x->flags & PF_WIDE)
             return LK_IMADWIDE;
         if (x->flags & PF_HI)
@@ -730,7 +774,7 @@ key_alu(const struct lctx *L, const struct xop *x)
         return LK_IMAD;
     case PTXOP_MAD: case PTXOP_FMA: case PTXOP_MADC:
         if (fp)
-            return key_fp(x, LK_FFMA, LK_DFMA, LK_HFMA);
+            return key_fp(x, LK_FFMA, LK_DFMA, key_half(x));
         if (x->flags & PF_WIDE)
             return LK_IMADWIDE;
         if (x->flags & PF_HI)
@@ -738,6 +782,10 @@ key_alu(const struct lctx *L, const struct xop *x)
         return i64 ? LK_IMUL64 : LK_IMAD;
     case PTXOP_MUL24: case PTXOP_MAD24:
         return LK_IMAD;
+    case PTXOP_DP4A:
+        return LK_IDP4A;
+    case PTXOP_DP2A:
+        return LK_IDP2A;
     case PTXOP_SAD:
         return LK_ISAD;
     case PTXOP_DIV: case PTXOP_REM:
@@ -765,6 +813,8 @@ key_alu(const struct lctx *L, const struct xop *x)
     case PTXOP_COS:
         return LK_COS;
     case PTXOP_ABS: case PTXOP_NEG:
+        if (ptx_half_type(t))        /* HADD2 -RZ, -x; .bf16: HFMA2 -RZ, RZ, -x */
+            return t == PT_BF16 || t == PT_BF16X2 ? LK_HFMA : LK_HADD;
         if (fp)
             return t == PT_F64 ? LK_DADD : LK_FABS;
         if (i64)
@@ -772,7 +822,7 @@ key_alu(const struct lctx *L, const struct xop *x)
         return x->op == PTXOP_ABS ? LK_IABS : LK_INEG;
     case PTXOP_MIN: case PTXOP_MAX:
         if (fp)
-            return key_fp(x, LK_FMNMX, LK_DMNMX, LK_HADD);
+            return key_fp(x, LK_FMNMX, LK_DMNMX, LK_HMNMX);
         return i64 ? LK_IMNMX64 : LK_IMNMX;
     case PTXOP_AND: case PTXOP_OR: case PTXOP_XOR: case PTXOP_NOT: case PTXOP_CNOT:
     case PTXOP_LOP3:
@@ -792,6 +842,8 @@ key_alu(const struct lctx *L, const struct xop *x)
     case PTXOP_SHF:
         return LK_SHF;
     case PTXOP_SETP: case PTXOP_SET: case PTXOP_TESTP:
+        if (x->op == PTXOP_SET && ptx_half_type(x->type2))
+            return LK_HSET;
         if (fp)
             return key_fp(x, LK_FSETP, LK_DSETP, LK_HSETP);
         return i64 || x->op == PTXOP_SET ? LK_ISETP64 : LK_ISETP;
@@ -1202,7 +1254,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
         global = global || (is_mem(&r->x[i]) && (r->x[i].space == PS_GLOBAL ||
                                                    r->x[i].space == PS_GENERIC));
     }
-    struct lower_emit B = { r, xcalloc(total, sizeof(struct xop)), 0, 0, { 0, 0, 0 }, err };
+    struct lower_emit B = { .r = r, .out = xcalloc(total, sizeof(struct xop)), .err = err };
     int32_t *map = xmalloc((L.n + 1) * sizeof *map);
     int rc = ptx_lower_emit_standalone(&B, LK_PROLOGUE);
     B.out[0].ctl = XC_ENTRY;

@@ -86,6 +86,7 @@ void
 ptx_lower_emit_block(struct lower_emit *B)
 {
     B->load[0] = B->load[1] = B->load[2] = 0;
+    B->half[0] = B->half[1] = 0;
 }
 
 
@@ -166,7 +167,16 @@ name_op(struct lower_emit *B, const struct lower_row *row, struct xop *o, bool k
 {
     char alt[64], ubuf[64];
     const char *mn = row->sass;
-    if (strchr(mn, '|') != NULL) {
+    if (strncmp(mn, "HFMA2.MMA|H", 11) == 0) {
+        /* half-precision arithmetic: the MMA form and the FMA-pipe form
+         * by turns in a block, the MMA form first (the probes of
+         * ptx_lower_sm90.def) */
+        if (B->half[0] <= B->half[1])
+            snprintf(alt, sizeof alt, "HFMA2.MMA");
+        else
+            snprintf(alt, sizeof alt, "%s", mn + 10);
+        mn = alt;
+    } else if (strchr(mn, '|') != NULL) {
         /* the alternative whose pipe the basic block has used least */
         unsigned best = UINT32_MAX;
         for (const char *p = mn; p != NULL;) {
@@ -204,6 +214,8 @@ name_op(struct lower_emit *B, const struct lower_row *row, struct xop *o, bool k
         B->load[1] += d.opclass == SIM_OPC_INT_MUL ? BAL_IMAD : BAL_FP32;
     else if (strncmp(full, "HFMA2.MMA", 9) == 0)
         B->load[2] += BAL_IMAD;
+    if (d.opclass == SIM_OPC_FP16 && strstr(row->sass, "MOV") == NULL)
+        B->half[strncmp(full, "HFMA2.MMA", 9) == 0 ? 0 : 1]++;
     int m = ptx_module_mnem(B->r->m, full);
     if (m < 0)
         return sim_error_set(B->err, SIM_ERR_UNSUPPORTED, "%s: more than 65535 distinct "

@@ -32,6 +32,8 @@ struct lower_emit {
     uint32_t n;                  /* operations so far */
     uint32_t tmp;                /* rotation of the temporaries */
     uint32_t load[3];            /* weighted ALU, FMA and MMA-pipe moves in the current block */
+    uint32_t half[2];            /* half-precision HFMA2.MMA and FMA-pipe (HADD2, HMUL2, HFMA2)
+                                    operations in the current block */
     struct sim_error *err;
 };
 

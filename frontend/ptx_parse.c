@@ -8,6 +8,7 @@
  * resolved when the kernel's body ends.  Every error names file:line.
  */
 #include "frontend/ptx_parse.h"
+#include "frontend/ptx_half.h"
 #include "frontend/ptx_lex.h"
 
 #include <ctype.h>
@@ -476,11 +477,12 @@ static const struct mod_word mods[] = {
     { "cv", 0, PF_BYPASS_L1 }, { "lu", 0, PF_BYPASS_L1 }, { "volatile", 0, PF_BYPASS_L1 },
     { "async", 6, 0 }, { "commit_group", 5, PM_COMMIT }, { "wait_group", 5, PM_WAIT },
     { "wait_all", 5, PM_WAITALL }, { "row", 6, 0 }, { "col", 6, 0 },
-    { "trans", 0, PF_TRANS }, { "satfinite", 0, PF_SATFINITE },
+    { "trans", 0, PF_TRANS },
     { "ca", 6, 0 }, { "wb", 6, 0 }, { "wt", 6, 0 }, { "nc", 0, PF_NC },
     { "sync", 0, PF_SYNC }, { "arrive", 0, PF_ARRIVE }, { "wrap", 0, PF_WRAP },
     { "clamp", 0, PF_CLAMP }, { "to", 0, PF_TO }, { "shiftamt", 0, PF_SHIFTAMT },
-    { "relu", 0, PF_RELU }, { "warp", 0, PF_WARPSYNC },
+    { "relu", 0, PF_RELU }, { "warp", 0, PF_WARPSYNC }, { "NaN", 0, PF_NAN },
+    { "xorsign", 0, PF_XORSIGN }, { "abs", 0, PF_ABSMOD }, { "satfinite", 0, PF_SATFINITE },
     { "global", 1, PS_GLOBAL }, { "shared", 1, PS_SHARED }, { "shared::cta", 1, PS_SHARED },
     { "local", 1, PS_LOCAL }, { "param", 1, PS_PARAM }, { "const", 1, PS_CONST },
     { "eq", 2, PC_EQ }, { "ne", 2, PC_NE }, { "lt", 2, PC_LT }, { "le", 2, PC_LE },
@@ -813,8 +815,11 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 1; *hi = 1; return;
     case PTXOP_BAR: case PTXOP_BARRIER:
         *lo = 1; *hi = 2; return;
+    case PTXOP_CVT:              /* cvt.rn.f16x2.f32 d, a, b packs two conversions */
+        *lo = *hi = ins->type == PT_F16X2 || ins->type == PT_BF16X2 ? 3 : 2;
+        return;
     case PTXOP_ABS: case PTXOP_NEG: case PTXOP_NOT: case PTXOP_CNOT: case PTXOP_MOV:
-    case PTXOP_CVT: case PTXOP_CVTA: case PTXOP_RCP: case PTXOP_SQRT: case PTXOP_RSQRT:
+    case PTXOP_CVTA: case PTXOP_RCP: case PTXOP_SQRT: case PTXOP_RSQRT:
     case PTXOP_SIN: case PTXOP_COS: case PTXOP_EX2: case PTXOP_LG2: case PTXOP_TANH:
     case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND: case PTXOP_TESTP:
     case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
@@ -830,6 +835,7 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     case PTXOP_SHFL:
         *lo = 4; *hi = 5; return;
     case PTXOP_FMA: case PTXOP_MAD: case PTXOP_MAD24: case PTXOP_MADC: case PTXOP_SELP:
+    case PTXOP_DP4A: case PTXOP_DP2A:
     case PTXOP_SLCT: case PTXOP_BFE: case PTXOP_PRMT: case PTXOP_SAD: case PTXOP_SHF:
         *lo = 4; *hi = 4; return;
     case PTXOP_BFI: case PTXOP_LOP3:
@@ -934,6 +940,13 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
                            ins.nops);
     if (branch && ins.o[0].kind != PO_LABEL)
         return perr(ps, "indirect branches are not supported");
+    if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_half_type(ins.type) &&
+        (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
+        return unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "
+                           "on .f16, .bf16, .f16x2 and .bf16x2)", ps->m->mnems[ins.mnem]);
+    const char *why = ptx_half_check(&ins);
+    if (why != NULL)
+        return perr(ps, "'%s': %s", ps->m->mnems[ins.mnem], why);
     struct ptx_kernel *k = ps->k;
     if ((k->n_ins & (k->n_ins - 1)) == 0)   /* grow at powers of two */
         k->ins = xrealloc(k->ins, (k->n_ins ? 2 * k->n_ins : 16) * sizeof *k->ins);

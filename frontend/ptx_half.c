@@ -1,0 +1,545 @@
+/*
+ * ptx_half.c - half-precision arithmetic, comparisons and conversions of
+ * the PTX frontend (see ptx_half.h; PTX ISA 9.1, sections 9.7.4 "Half
+ * Precision Floating-Point Instructions", 9.7.3 setp/set and 9.7.9.21 cvt).
+ *
+ * Exactness: a half (11 significant bits for f16, 8 for bf16) is a double
+ * exactly; so is the product of two.  A sum (add, sub, the addend of fma)
+ * is computed in double rounded to odd (the round-to-nearest sum, its
+ * exact error from TwoSum, and the sticky bit folded into the last place),
+ * which with 53 >= 11 + 2 bits makes the final rounding to the 16-bit
+ * format the same as rounding the exact sum once (Boldo and Melquiond,
+ * "Emulation of FMA and correctly rounded sums: proved algorithms using
+ * rounding to odd", IEEE TC 2008).  The final rounding works on the bits
+ * (round_bits): any rounding mode, subnormals, overflow.
+ */
+#include "frontend/ptx_half.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "frontend/ptx_lanes.h"
+
+/* The formats: mantissa bits, exponent field mask, bias, 1.0, the largest
+ * finite value. */
+static const struct hfmt {
+    unsigned mbits;
+    unsigned emask;
+    int bias;
+    uint16_t one, maxfin;
+} fmts[2] = {
+    [PTX_HF16] = { 10, 0x1f, 15, 0x3c00, 0x7bff },
+    [PTX_HBF16] = { 7, 0xff, 127, 0x3f80, 0x7f7f },
+};
+
+#define CANON_NAN 0x7fffu
+#define SIGN 0x8000u
+
+bool
+ptx_half_type(unsigned t)
+{
+    return t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2;
+}
+
+static unsigned
+fmt_of(unsigned t)
+{
+    return t == PT_BF16 || t == PT_BF16X2 ? PTX_HBF16 : PTX_HF16;
+}
+
+static bool
+packed(unsigned t)
+{
+    return t == PT_F16X2 || t == PT_BF16X2;
+}
+
+static unsigned
+exp_field(uint16_t h, unsigned fmt)
+{
+    return (h >> fmts[fmt].mbits) & fmts[fmt].emask;
+}
+
+static bool
+is_nan(uint16_t h, unsigned fmt)
+{
+    return exp_field(h, fmt) == fmts[fmt].emask && (h & ((1u << fmts[fmt].mbits) - 1)) != 0;
+}
+
+static bool
+is_subnormal(uint16_t h, unsigned fmt)
+{
+    return exp_field(h, fmt) == 0 && (h & ((1u << fmts[fmt].mbits) - 1)) != 0;
+}
+
+/* .ftz: a subnormal becomes zero of its sign. */
+static uint16_t
+flush(uint16_t h, unsigned fmt, bool ftz)
+{
+    return ftz && is_subnormal(h, fmt) ? (uint16_t)(h & SIGN) : h;
+}
+
+double
+ptx_half_value(uint16_t h, unsigned fmt)
+{
+    if (fmt == PTX_HBF16) {
+        uint32_t u = (uint32_t)h << 16;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    return ptx_alu_half_to_float(h);
+}
+
+/* (-1)^neg x mant x 2^exp rounded to fmt in mode rnd. */
+static uint16_t
+round_bits(bool neg, uint64_t mant, int exp, unsigned fmt, unsigned rnd)
+{
+    const struct hfmt *F = &fmts[fmt];
+    uint16_t sign = neg ? SIGN : 0;
+    if (mant == 0)
+        return sign;
+    int e = exp + 63 - __builtin_clzll(mant);          /* the value is in [2^e, 2^(e+1)) */
+    int emin = 1 - F->bias;
+    int q = (e > emin ? e : emin) - (int)F->mbits;      /* the last place of the result */
+    int shift = q - exp;
+    uint64_t r;
+    if (shift <= 0) {
+        r = mant << -shift;                             /* exact: at most mbits + 1 bits */
+    } else {
+        int cmp;                                        /* the dropped bits against half a place */
+        bool inexact;
+        if (shift > 64) {
+            r = 0;
+            inexact = true;
+            cmp = -1;
+        } else {
+            uint64_t rem = shift == 64 ? mant : mant & ((UINT64_C(1) << shift) - 1);
+            uint64_t half = UINT64_C(1) << (shift - 1);
+            r = shift == 64 ? 0 : mant >> shift;
+            inexact = rem != 0;
+            cmp = rem < half ? -1 : rem > half;
+        }
+        bool up;
+        switch (rnd) {
+        case PR_RZ: up = false; break;
+        case PR_RM: up = neg && inexact; break;
+        case PR_RP: up = !neg && inexact; break;
+        default: up = cmp > 0 || (cmp == 0 && (r & 1)); break;
+        }
+        r += up;
+    }
+    if (r < (UINT64_C(1) << F->mbits))
+        return (uint16_t)(sign | r);                    /* zero or subnormal */
+    if (r >> (F->mbits + 1)) {                          /* rounded up into the next binade */
+        r >>= 1;
+        q++;
+    }
+    int biased = q + (int)F->mbits + F->bias;
+    if (biased >= (int)F->emask) {
+        bool to_max = rnd == PR_RZ || (rnd == PR_RM && !neg) || (rnd == PR_RP && neg);
+        return (uint16_t)(sign | (to_max ? F->maxfin : F->emask << F->mbits));
+    }
+    return (uint16_t)(sign | (unsigned)biased << F->mbits | (r & ((1u << F->mbits) - 1)));
+}
+
+uint16_t
+ptx_half_round(double v, unsigned fmt, unsigned rnd)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    bool neg = (u >> 63) != 0;
+    unsigned e = (unsigned)(u >> 52) & 0x7ff;
+    uint64_t f = u & ((UINT64_C(1) << 52) - 1);
+    if (e == 0x7ff)
+        return f != 0 ? CANON_NAN
+                      : (uint16_t)((neg ? SIGN : 0) | fmts[fmt].emask << fmts[fmt].mbits);
+    if (e == 0)
+        return round_bits(neg, f, -1074, fmt, rnd);
+    return round_bits(neg, f | UINT64_C(1) << 52, (int)e - 1075, fmt, rnd);
+}
+
+/* x + y rounded to odd: exact when the sum fits in a double, else the
+ * truncated sum with its last bit set. */
+static double
+sum_odd(double x, double y)
+{
+    volatile double s = x + y;
+    if (!isfinite(s))
+        return s;
+    double bp = s - x;
+    double err = (x - (s - bp)) + (y - bp);             /* x + y = s + err exactly (TwoSum) */
+    if (err == 0)
+        return s;
+    uint64_t u;
+    double r = s;
+    memcpy(&u, &r, 8);
+    if ((err < 0) != (r < 0))
+        u--;                                            /* one place toward zero: the truncation */
+    u |= 1;
+    memcpy(&r, &u, 8);
+    return r;
+}
+
+/* ---- arithmetic ---------------------------------------------------------- */
+
+/* Clamp a rounded result as .sat and .relu say. */
+static uint16_t
+saturate(uint16_t h, unsigned fmt, uint32_t flags)
+{
+    if (flags & PF_SAT) {
+        if (is_nan(h, fmt) || (h & SIGN))
+            return 0;
+        return h > fmts[fmt].one ? fmts[fmt].one : h;
+    }
+    if ((flags & PF_RELU) && !is_nan(h, fmt) && (h & SIGN))
+        return 0;
+    return h;
+}
+
+static uint16_t
+minmax(const struct xop *x, unsigned fmt, uint16_t a, uint16_t b)
+{
+    bool is_min = x->op == PTXOP_MIN, xs = (x->flags & PF_XORSIGN) != 0;
+    uint16_t sign = (uint16_t)((a ^ b) & SIGN), d;
+    if (xs) {
+        a &= 0x7fff;
+        b &= 0x7fff;
+    }
+    bool na = is_nan(a, fmt), nb = is_nan(b, fmt);
+    if ((na && nb) || ((x->flags & PF_NAN) && (na || nb)))
+        return CANON_NAN;
+    if (na) {
+        d = b;
+    } else if (nb) {
+        d = a;
+    } else {
+        double va = ptx_half_value(a, fmt), vb = ptx_half_value(b, fmt);
+        if (va == vb)                                   /* equal, or zeros: +0 > -0 */
+            d = (a & SIGN) == is_min * SIGN ? a : b;
+        else
+            d = (va < vb) == is_min ? a : b;
+    }
+    return xs ? (uint16_t)((d & 0x7fff) | sign) : d;
+}
+
+/* One 16-bit operation of x on a, b, c. */
+static uint16_t
+arith1(const struct xop *x, unsigned fmt, uint16_t a, uint16_t b, uint16_t c)
+{
+    bool ftz = (x->flags & PF_FTZ) && fmt == PTX_HF16;
+    a = flush(a, fmt, ftz);
+    b = flush(b, fmt, ftz);
+    c = flush(c, fmt, ftz);
+    double r;
+    switch (x->op) {
+    case PTXOP_NEG:
+        return is_nan(a, fmt) ? CANON_NAN : (uint16_t)(a ^ SIGN);
+    case PTXOP_ABS:
+        return is_nan(a, fmt) ? CANON_NAN : (uint16_t)(a & 0x7fff);
+    case PTXOP_MIN: case PTXOP_MAX:
+        return minmax(x, fmt, a, b);
+    case PTXOP_ADD:
+        r = sum_odd(ptx_half_value(a, fmt), ptx_half_value(b, fmt));
+        break;
+    case PTXOP_SUB:
+        r = sum_odd(ptx_half_value(a, fmt), -ptx_half_value(b, fmt));
+        break;
+    case PTXOP_MUL:
+        r = ptx_half_value(a, fmt) * ptx_half_value(b, fmt);     /* exact */
+        break;
+    default:                                                     /* fma */
+        r = sum_odd(ptx_half_value(a, fmt) * ptx_half_value(b, fmt), ptx_half_value(c, fmt));
+        break;
+    }
+    uint16_t h = flush(ptx_half_round(r, fmt, PR_RN), fmt, ftz);
+    return saturate(h, fmt, x->flags);
+}
+
+static void
+exec_arith(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    unsigned fmt = fmt_of(x->type), n = packed(x->type) ? 2 : 1;
+    LANES(m, {
+        uint32_t a = (uint32_t)lane_get(pw, &x->a, l);
+        uint32_t b = x->b.cls ? (uint32_t)lane_get(pw, &x->b, l) : 0;
+        uint32_t c = x->c.cls ? (uint32_t)lane_get(pw, &x->c, l) : 0;
+        uint32_t out = 0;
+        for (unsigned h = 0; h < n; h++)
+            out |= (uint32_t)arith1(x, fmt, (uint16_t)(a >> 16 * h), (uint16_t)(b >> 16 * h),
+                                    (uint16_t)(c >> 16 * h)) << 16 * h;
+        lane_set(pw, &x->d, l, out);
+    });
+}
+
+/* ---- comparisons ------------------------------------------------------- */
+
+/* Bit h of the result: half h of a compared with half h of b, per lane of
+ * m (type t); res[h] collects the lanes where it holds. */
+static void
+compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m, uint32_t res[2])
+{
+    unsigned fmt = fmt_of(t), n = packed(t) ? 2 : 1;
+    bool ftz = (x->flags & PF_FTZ) && fmt == PTX_HF16;
+    res[0] = res[1] = 0;
+    LANES(m, {
+        uint32_t a = (uint32_t)lane_get(pw, &x->a, l), b = (uint32_t)lane_get(pw, &x->b, l);
+        for (unsigned h = 0; h < n; h++) {
+            double va = ptx_half_value(flush((uint16_t)(a >> 16 * h), fmt, ftz), fmt);
+            double vb = ptx_half_value(flush((uint16_t)(b >> 16 * h), fmt, ftz), fmt);
+            if (ptx_alu_cmp_float(va, vb, x->cmp))
+                res[h] |= 1u << l;
+        }
+    });
+}
+
+/* setp: p = BoolOp(t[0], c), q = BoolOp(t[1], c) (the high halves). */
+static void
+exec_setp(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    uint32_t res[2];
+    compare(pw, x, x->type, m, res);
+    if (x->c.cls == SC_PRED) {
+        uint32_t c = pred_src(pw, x, &x->c, 2);
+        res[0] = ptx_alu_bool_combine(res[0], c, x->mode);
+        res[1] = ptx_alu_bool_combine(res[1], c, x->mode);
+    }
+    pred_write(pw, &x->d, m, res[0]);
+    if (packed(x->type))
+        pred_write(pw, &x->d2, m, res[1]);
+}
+
+/* The value set writes for true into a destination of type t (a 16-bit
+ * half of it for a packed source). */
+static uint32_t
+true_value(unsigned t, bool half)
+{
+    switch (t) {
+    case PT_F16: case PT_F16X2: return 0x3c00;
+    case PT_BF16: case PT_BF16X2: return 0x3f80;
+    case PT_F32: return 0x3f800000;
+    case PT_U16: case PT_S16: case PT_B16: return 0xffff;
+    default: return half ? 0xffff : 0xffffffffu;
+    }
+}
+
+/* set with a half-precision source type (x->type2). */
+static void
+exec_set(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    uint32_t res[2];
+    compare(pw, x, x->type2, m, res);
+    if (x->c.cls == SC_PRED) {
+        uint32_t c = pred_src(pw, x, &x->c, 2);
+        res[0] = ptx_alu_bool_combine(res[0], c, x->mode);
+        res[1] = ptx_alu_bool_combine(res[1], c, x->mode);
+    }
+    bool two = packed(x->type2);
+    uint32_t tv = true_value(x->type, two);
+    LANES(m, {
+        uint32_t v = ((res[0] >> l) & 1) ? tv : 0;
+        if (two && ((res[1] >> l) & 1))
+            v |= tv << 16;
+        lane_set(pw, &x->d, l, v);
+    });
+}
+
+/* ---- conversions --------------------------------------------------------- */
+
+static double
+round_integral(double v, unsigned rnd)
+{
+    switch (rnd) {
+    case PR_RZI: return trunc(v);
+    case PR_RMI: return floor(v);
+    case PR_RPI: return ceil(v);
+    default: return nearbyint(v);
+    }
+}
+
+/* Source s (type st) of lane l converted to format fmt as x says. */
+static uint16_t
+cvt1(const struct pwarp *pw, const struct xop *x, const struct slot *s, unsigned st,
+     unsigned fmt, unsigned l)
+{
+    uint64_t bits = lane_get(pw, s, l);
+    unsigned rnd = x->rnd >= PR_RNI ? PR_RN : x->rnd;
+    uint16_t h;
+    if (ptx_type_is_float(st)) {
+        double v;
+        if (st == PT_F64) {
+            memcpy(&v, &bits, 8);
+        } else if (st == PT_F32) {
+            uint32_t u = (uint32_t)bits;
+            if ((x->flags & PF_FTZ) && (u & 0x7f800000u) == 0)
+                u &= 0x80000000u;                         /* .ftz: a subnormal f32 input */
+            float f;
+            memcpy(&f, &u, 4);
+            v = f;
+        } else {
+            v = ptx_half_value((uint16_t)bits, fmt_of(st));
+        }
+        if (x->rnd >= PR_RNI && isfinite(v))
+            v = round_integral(v, x->rnd);
+        h = ptx_half_round(v, fmt, rnd);
+    } else {
+        uint64_t v = lane_extend(bits, st);
+        bool neg = ptx_type_is_signed(st) && (int64_t)v < 0;
+        h = round_bits(neg, neg ? 0 - v : v, 0, fmt, rnd);
+    }
+    if ((x->flags & PF_SATFINITE) && !is_nan(h, fmt) && exp_field(h, fmt) == fmts[fmt].emask)
+        h = (uint16_t)((h & SIGN) | fmts[fmt].maxfin);
+    return saturate(h, fmt, x->flags);
+}
+
+/* cvt to .f16/.bf16 (d = cvt(a)) or .f16x2/.bf16x2 (d = {cvt(b), cvt(a)}:
+ * a in the high half). */
+static void
+exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    unsigned fmt = fmt_of(x->type);
+    if (packed(x->type))
+        LANES(m, {
+            uint32_t hi = cvt1(pw, x, &x->a, x->type2, fmt, l);
+            uint32_t lo = cvt1(pw, x, &x->b, x->type2, fmt, l);
+            lane_set(pw, &x->d, l, hi << 16 | lo);
+        });
+    else
+        LANES(m, { lane_set(pw, &x->d, l, cvt1(pw, x, &x->a, x->type2, fmt, l)); });
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+bool
+ptx_half_handles(const struct xop *x)
+{
+    switch (x->op) {
+    case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:
+    case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP: case PTXOP_CVT:
+        return ptx_half_type(x->type);
+    case PTXOP_SET:
+        return ptx_half_type(x->type2);
+    default:
+        return false;
+    }
+}
+
+void
+ptx_half_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    switch (x->op) {
+    case PTXOP_SETP: exec_setp(pw, x, m); return;
+    case PTXOP_SET: exec_set(pw, x, m); return;
+    case PTXOP_CVT: exec_cvt(pw, x, m); return;
+    default: exec_arith(pw, x, m); return;
+    }
+}
+
+/* ---- the parser's checks --------------------------------------------------- */
+
+static bool
+has_imm(const struct ptx_ins *in)
+{
+    for (unsigned i = 1; i < in->nops; i++)
+        if (in->o[i].kind == PO_IMM)
+            return true;
+    return false;
+}
+
+static const char *
+check_dot(const struct ptx_ins *in)
+{
+    bool ok_a = in->type == PT_U32 || in->type == PT_S32;
+    bool ok_b = in->type2 == PT_U32 || in->type2 == PT_S32;
+    if (!ok_a || !ok_b)
+        return "expected two source types, each .u32 or .s32 (dp4a.atype.btype, "
+               "dp2a.mode.atype.btype)";
+    bool lohi = (in->flags & (PF_LO | PF_HI)) != 0;
+    if (in->op == PTXOP_DP2A && !lohi)
+        return "dp2a needs .lo or .hi (which two bytes of b)";
+    if (in->op == PTXOP_DP4A && lohi)
+        return "dp4a takes no .lo or .hi";
+    return NULL;
+}
+
+static const char *
+check_cvt(const struct ptx_ins *in)
+{
+    unsigned d = in->type, s = in->type2;
+    bool hd = ptx_half_type(d);
+    if (!hd) {
+        if (in->flags & (PF_RELU | PF_SATFINITE))
+            return ".relu and .satfinite need a .f16, .bf16, .f16x2 or .bf16x2 destination";
+        return NULL;
+    }
+    if (packed(d)) {
+        if (s != PT_F32)
+            return "cvt to .f16x2 or .bf16x2 converts two .f32 values (cvt.rn.f16x2.f32 d, a, b)";
+        if (in->rnd != PR_RN && in->rnd != PR_RZ)
+            return "cvt to .f16x2 or .bf16x2 needs the rounding .rn or .rz";
+        return NULL;
+    }
+    bool narrowing = !ptx_type_is_float(s) || ptx_type_bytes(s) > 2 ||
+                     (d == PT_BF16 && s == PT_F16) || (d == PT_F16 && s == PT_BF16);
+    if (narrowing && (in->rnd == PR_NONE || in->rnd >= PR_RNI))
+        return "a conversion to .f16 or .bf16 needs a rounding modifier (.rn, .rz, .rm, .rp)";
+    if ((in->flags & (PF_RELU | PF_SATFINITE)) && (s != PT_F32 || (in->flags & PF_SAT)))
+        return ".relu and .satfinite convert from .f32 and do not combine with .sat";
+    return NULL;
+}
+
+const char *
+ptx_half_check(const struct ptx_ins *in)
+{
+    unsigned op = in->op, t = in->type;
+    uint32_t fl = in->flags;
+    if (op == PTXOP_DP4A || op == PTXOP_DP2A)
+        return check_dot(in);
+    if (op == PTXOP_CVT)
+        return check_cvt(in);
+    if (op == PTXOP_SET && ptx_half_type(in->type2)) {
+        bool ok = packed(in->type2) ? t == PT_U32 || t == PT_S32 || t == in->type2
+                                    : t != PT_F16X2 && t != PT_BF16X2;
+        if (!ok)
+            return "set with a .f16x2 (.bf16x2) source writes .u32, .s32 or .f16x2 (.bf16x2)";
+        if (has_imm(in))
+            return "half-precision operands must be registers";
+        if ((fl & PF_FTZ) && fmt_of(in->type2) == PTX_HBF16)
+            return ".ftz is not allowed on .bf16 types";
+        return NULL;
+    }
+    if ((fl & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && op != PTXOP_MIN && op != PTXOP_MAX)
+        return ".NaN and .xorsign.abs belong to min and max";
+    if (!ptx_half_type(t))
+        return NULL;                 /* min.NaN.f32 and friends: the parser says unsupported */
+    switch (op) {
+    case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:
+    case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP:
+        break;
+    default:
+        return NULL;                 /* mov, ld, st; the decoder rejects the rest */
+    }
+    bool bf = fmt_of(t) == PTX_HBF16;
+    if (has_imm(in))
+        return "half-precision operands must be registers";
+    if ((fl & PF_FTZ) && bf)
+        return ".ftz is not allowed on .bf16 types";
+    if ((fl & PF_XORSIGN) != 0 && !(fl & PF_ABSMOD))
+        return ".xorsign needs .abs (min/max.xorsign.abs)";
+    if ((fl & PF_ABSMOD) != 0 && !(fl & PF_XORSIGN))
+        return ".abs needs .xorsign (min/max.xorsign.abs)";
+    bool arith = op == PTXOP_ADD || op == PTXOP_SUB || op == PTXOP_MUL || op == PTXOP_FMA;
+    if ((fl & PF_SAT) && (bf || !arith))
+        return ".sat is allowed on .f16/.f16x2 add, sub, mul and fma only";
+    if ((fl & PF_RELU) && op != PTXOP_FMA)
+        return ".relu is allowed on fma only";
+    if ((fl & PF_RELU) && (fl & PF_SAT))
+        return ".relu cannot be combined with .sat";
+    if (in->rnd != PR_NONE && (in->rnd != PR_RN || !arith))
+        return arith ? "the only rounding of half-precision arithmetic is .rn"
+                     : "no rounding modifier is allowed here";
+    if (op == PTXOP_FMA && in->rnd != PR_RN)
+        return "fma needs the rounding modifier .rn";
+    if (op == PTXOP_SETP && !packed(t) && in->nops > 0 && in->o[0].kind == PO_VEC)
+        return "setp on .f16/.bf16 writes one predicate (p|q is for .f16x2/.bf16x2)";
+    return NULL;
+}
