@@ -33,6 +33,7 @@
  * the timing model's latencies come from the config.
  */
 #include "frontend/ptx_sched.h"
+#include "frontend/ptx_lower.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -772,7 +773,10 @@ ptx_schedule(struct ptx_run *r)
     s.regs = xcalloc(SIM_MAX_REGS, sizeof *s.regs);
     for (uint32_t id = 0; id < SIM_MAX_REGS; id++) {
         s.regs[id].read_blk = -1;
-        s.regs[id].width = id < r->id32 || id >= SIM_REG_ACC_BASE ? 0 :
+        /* predicates have their own file; an expansion's temporaries
+         * (ptx_lower.h) are taken as the registers ptxas computes them in
+         * in place (the destination's, or a source's that dies) */
+        s.regs[id].width = id < r->id32 || id >= PTX_TMP_BASE ? 0 :
                            id >= r->id64 && id < r->id64 + r->nvar64 ? 2 : 1;
     }
     for (uint32_t i = 0, blk = 0; i < n_x; i++) {
