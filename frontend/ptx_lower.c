@@ -1244,6 +1244,11 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
             if (x->reconv >= 0 && (uint32_t)x->reconv <= L.n)
                 x->reconv = map[x->reconv];
         }
+        for (uint32_t f = 0; f < r->n_funcs; f++) {
+            if (f > 0)
+                r->funcs[f].entry = map[r->funcs[f].entry];
+            r->funcs[f].end = map[r->funcs[f].end];
+        }
         free(r->x);
         r->x = B.out;
         r->n_x = B.n;
