@@ -40,10 +40,7 @@ ptx_call_add_loc(struct ptx_run *r, const struct xloc *l)
 int32_t
 ptx_call_func(const struct ptx_run *r, int32_t mod)
 {
-    for (uint32_t i = 1; i < r->n_funcs; i++)
-        if (r->funcs[i].mod == mod)
-            return (int32_t)i;
-    return -1;
+    return mod >= 0 && (uint32_t)mod < r->m->n_funcs ? r->fmap[mod] : -1;
 }
 
 /* The line of call number c of body k. */
@@ -73,7 +70,8 @@ param_loc(const struct xfunc *f, const struct ptx_sym *p)
     return l;
 }
 
-/* Mark the functions on a cycle of the call graph. */
+/* Mark the functions on a cycle of the call graph (a call through a
+ * pointer may reach every function whose address is taken). */
 static void
 find_recursion(struct ptx_run *r)
 {
@@ -87,14 +85,17 @@ find_recursion(struct ptx_run *r)
         while (sp > 0 && !r->funcs[f].recursive) {
             const struct ptx_kernel *b = r->funcs[stack[--sp]].body;
             for (uint32_t c = 0; c < b->n_calls; c++) {
-                int32_t g = ptx_call_func(r, b->calls[c].func);
-                if (g < 0)
-                    continue;
-                if ((uint32_t)g == f)
-                    r->funcs[f].recursive = true;
-                if (!seen[g]) {
-                    seen[g] = 1;
-                    stack[sp++] = (uint32_t)g;
+                for (uint32_t g = 1; g < n; g++) {
+                    bool edge = b->calls[c].func < 0 ? r->funcs[g].body->addr_taken
+                                                     : r->funcs[g].mod == b->calls[c].func;
+                    if (!edge)
+                        continue;
+                    if (g == f)
+                        r->funcs[f].recursive = true;
+                    if (!seen[g]) {
+                        seen[g] = 1;
+                        stack[sp++] = g;
+                    }
                 }
             }
         }
@@ -103,12 +104,43 @@ find_recursion(struct ptx_run *r)
     free(seen);
 }
 
+/* Link module function mod (a callee of body b's call c, or -1 for one
+ * that a function pointer may reach: skipped when it cannot run). */
+static int
+link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
+          struct sim_error *err)
+{
+    const struct ptx_module *m = r->m;
+    const struct ptx_kernel *f = &m->funcs[mod];
+    if (r->fmap[mod] >= 0)
+        return SIM_OK;
+    if (!f->defined && c < 0)
+        return SIM_OK;
+    if (!f->defined)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: kernel %s calls %s, which "
+                             "the module declares but does not define (runtime "
+                             "functions such as printf and malloc are not simulated)",
+                             m->path, call_line(b, (uint32_t)c), r->k->name, f->name);
+    if (f->unsupported != NULL && c < 0)
+        return SIM_OK;
+    if (f->unsupported != NULL)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s (called by kernel %s)",
+                             f->unsupported, r->k->name);
+    r->fmap[mod] = (int32_t)r->n_funcs;
+    r->funcs[r->n_funcs++] = (struct xfunc){ .body = f, .name = f->name, .mod = mod,
+                                             .line = f->line, .ret = -1 };
+    return SIM_OK;
+}
+
 int
 ptx_call_link(struct ptx_run *r, struct sim_error *err)
 {
     const struct ptx_module *m = r->m;
     const struct ptx_kernel *k = r->k;
     r->funcs = xcalloc(m->n_funcs + 1, sizeof *r->funcs);
+    r->fmap = xmalloc((m->n_funcs + 1) * sizeof *r->fmap);
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        r->fmap[i] = -1;
     r->n_funcs = 1;
     r->funcs[0] = (struct xfunc){ .body = k, .name = k->name, .mod = -1, .line = k->line,
                                   .ret = -1 };
@@ -117,19 +149,13 @@ ptx_call_link(struct ptx_run *r, struct sim_error *err)
         const struct ptx_kernel *b = r->funcs[i].body;
         for (uint32_t c = 0; c < b->n_calls; c++) {
             int32_t mod = b->calls[c].func;
-            if (mod < 0 || ptx_call_func(r, mod) >= 0)
+            if (mod >= 0) {
+                SIM_FORWARD_IF_ERROR(link_func(r, mod, b, (int32_t)c, err));
                 continue;
-            const struct ptx_kernel *f = &m->funcs[mod];
-            if (!f->defined)
-                return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: kernel %s calls %s, which "
-                                     "the module declares but does not define (runtime "
-                                     "functions such as printf and malloc are not simulated)",
-                                     m->path, call_line(b, c), k->name, f->name);
-            if (f->unsupported != NULL)
-                return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s (called by kernel %s)",
-                                     f->unsupported, k->name);
-            r->funcs[r->n_funcs++] = (struct xfunc){ .body = f, .name = f->name, .mod = mod,
-                                                     .line = f->line, .ret = -1 };
+            }
+            for (uint32_t g = 0; g < m->n_funcs; g++)   /* through a function pointer */
+                if (m->funcs[g].addr_taken)
+                    SIM_FORWARD_IF_ERROR(link_func(r, (int32_t)g, b, -1, err));
         }
     }
     /* positions in x[], register slots, frames */
@@ -345,20 +371,65 @@ loc_set(const struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
 }
 
 /* Copy location src (frame at sfp) to dst (frame at dfp) in lanes m: the
- * size of dst (a parameter or the receiver); both in memory, or a value of
- * at most 8 bytes (ptx_decode.c checks). */
+ * smaller of their sizes (a direct call's are the parameter's); both in
+ * memory, or a value of at most 8 bytes (ptx_decode.c and match_callee
+ * check). */
 static void
 loc_copy(const struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xloc *src,
          uint32_t sfp, const struct xloc *dst, uint32_t dfp, uint32_t m)
 {
+    uint32_t n = src->size < dst->size ? src->size : dst->size;
     if (src->kind == XL_FRAME && dst->kind == XL_FRAME) {
         LANES(m, {
             memmove(frame_mem(r, b, pw, l, (uint64_t)dfp + dst->off),
-                    frame_mem(r, b, pw, l, (uint64_t)sfp + src->off), dst->size);
+                    frame_mem(r, b, pw, l, (uint64_t)sfp + src->off), n);
         });
         return;
     }
-    LANES(m, { loc_set(r, b, pw, dst, dfp, l, loc_get(r, b, pw, src, sfp, l, dst->size)); });
+    LANES(m, { loc_set(r, b, pw, dst, dfp, l, loc_get(r, b, pw, src, sfp, l, n)); });
+}
+
+/* A call through a function pointer: the function lane l0 (the first of
+ * m) calls; *same = the lanes of m calling it too.  An error for a pointer
+ * that is no function's address, or a function that cannot run, or whose
+ * parameters the call's arguments do not fill. */
+static int
+pointer_target(const struct ptx_run *r, const struct pblock *b, struct pwarp *pw,
+               const struct xop *x, uint32_t m, int32_t *fi, uint32_t *same, struct sim_error *err)
+{
+    const struct xcallsite *site = &r->sites[x->off];
+    *fi = -1;
+    *same = 0;
+    uint32_t mm = m;
+    while (mm != 0) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        mm &= mm - 1;
+        uint64_t p = lane_get(pw, &x->a, l), i = (p - PTX_FUNC_BASE) / 16;
+        int32_t f = p >= PTX_FUNC_BASE && (p - PTX_FUNC_BASE) % 16 == 0 && i < r->m->n_funcs
+                    ? r->fmap[i] : -2;
+        if (f < 0)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: call through a function pointer "
+                                 "to %#" PRIx64 ", %s (block %" PRIu64 ", thread %u)",
+                                 r->m->path, x->line, p, f == -2 ? "which is no function's "
+                                 "address" : "a function that is not defined or cannot run",
+                                 b->id, pw->index * 32 + l);
+        if (*fi < 0)
+            *fi = f;
+        if (f == *fi)
+            *same |= 1u << l;
+    }
+    const struct xfunc *callee = &r->funcs[*fi];
+    bool ok = site->nargs == callee->nargs;
+    for (uint32_t a = 0; a < site->nargs && ok; a++) {
+        const struct xloc *src = &r->locs[site->arg0 + a], *dst = &r->locs[callee->arg0 + a];
+        ok = src->size >= dst->size && (dst->size <= 8 || src->kind == XL_FRAME);
+    }
+    if (!ok)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: the call through a function pointer "
+                             "passes %u argument%s that do not match the parameters of %s (%u)",
+                             r->m->path, x->line, site->nargs, site->nargs == 1 ? "" : "s",
+                             callee->name, callee->nargs);
+    return SIM_OK;
 }
 
 /* Save function f's registers (every lane) on the save stack. */
@@ -397,7 +468,17 @@ ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
 {
     struct ptx_callstack *cs = &pw->cs;
     const struct xcallsite *site = &r->sites[x->off];
-    const struct xfunc *callee = &r->funcs[site->func];
+    int32_t fi = site->func;
+    uint32_t rest = 0;
+    if (fi == XCALL_INDIRECT) {
+        /* the lanes calling the first lane's function now; the others
+         * call theirs after it returns, from an entry at this call */
+        uint32_t same;
+        SIM_FORWARD_IF_ERROR(pointer_target(r, b, pw, x, m, &fi, &same, err));
+        rest = m & ~same;
+        m = same;
+    }
+    const struct xfunc *callee = &r->funcs[fi];
     uint64_t nfp = (uint64_t)cs->fp + r->funcs[cs->func].frame, top = nfp + callee->frame;
     if (top > (uint64_t)r->local_bytes + r->stack_limit)
         return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: call stack overflow: the call to %s at "
@@ -406,7 +487,7 @@ ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                              ", warp %u)", r->m->path, x->line, callee->name, cs->n + 1,
                              top - r->local_bytes, r->stack_limit, b->id, pw->index);
     stack_room(cs, (uint32_t)(top - r->local_bytes));
-    size_t saved = cs->active[site->func] > 0 ? save_regs(pw, callee) : SIZE_MAX;
+    size_t saved = cs->active[fi] > 0 ? save_regs(pw, callee) : SIZE_MAX;
     /* the arguments: parameters in memory first (the caller's frame and
      * the callee's do not overlap), then register parameters, read before
      * any is written (a recursive function's registers may be both) */
@@ -438,16 +519,18 @@ ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
     }
     /* the caller's entry waits after the call, with every lane it has */
     pw->stk[pw->sp - 1].pc = pc + 1;
-    if (pw->sp + 1 > pw->stk_cap) {
-        pw->stk_cap = 2 * pw->stk_cap + 1;
+    if (pw->sp + 2 > pw->stk_cap) {
+        pw->stk_cap = 2 * pw->stk_cap + 2;
         pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
     }
-    cs->frames[cs->n++] = (struct call_frame){ site->func, cs->func, (int32_t)x->off, pw->sp,
+    if (rest != 0)
+        pw->stk[pw->sp++] = (struct simt_entry){ pc, pc + 1, rest };
+    cs->frames[cs->n++] = (struct call_frame){ fi, cs->func, (int32_t)x->off, pw->sp,
                                                (uint32_t)nfp, cs->fp, 0, saved };
     pw->stk[pw->sp++] = (struct simt_entry){ callee->entry, -1, m };
-    cs->active[site->func]++;
+    cs->active[fi]++;
     cs->fp = (uint32_t)nfp;
-    cs->func = site->func;
+    cs->func = fi;
     cs->end = callee->end;
     return SIM_OK;
 }

@@ -5,8 +5,10 @@
  *
  * Linking.  ptx_call_link() lays the kernel's instructions out in x[]
  * followed by every function it may call (directly or through other
- * functions), each with registers of its own in the warp's register
- * files.  r->funcs[0] is the kernel.
+ * functions, and, when it calls through a function pointer, every
+ * function whose address the module takes), each with registers of its
+ * own in the warp's register files.  r->funcs[0] is the kernel.  A
+ * function's address is PTX_FUNC_BASE + 16 x its module index.
  *
  * Frames.  Every activation of a function has a frame in the thread's
  * local memory: its .local variables, its parameters (the return
@@ -85,11 +87,15 @@ struct xfunc {
 
 /* A call instruction (r->sites). */
 struct xcallsite {
-    int32_t func;                /* the callee (r->funcs) */
+    int32_t func;                /* the callee (r->funcs), or XCALL_INDIRECT: the function the
+                                    lane's pointer (the call's slot a) names */
     int32_t ret;                 /* the caller's receiver: r->locs[ret], or -1 */
     uint32_t arg0, nargs;        /* the arguments: r->locs[arg0 .. arg0 + nargs) */
     uint32_t line;
 };
+
+/* The callee of an indirect call site (func < 0). */
+#define XCALL_INDIRECT (-1)
 
 /* One call in progress in a warp. */
 struct call_frame {

@@ -798,12 +798,21 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 
 /* Where a call's argument or receiver o is, for a parameter of type t
  * and size bytes (a .param variable of the caller: its frame; a register
- * or an immediate: a slot). */
+ * or an immediate: a slot).  Through a function pointer (t = PT_NONE) the
+ * parameter is not known yet: the size is the operand's own. */
 static int
 call_loc(struct dctx *c, const struct ptx_opnd *o, unsigned t, uint32_t size, const char *what,
          struct xloc *out)
 {
     memset(out, 0, sizeof *out);
+    if (t == PT_NONE) {
+        if (o->kind == PO_IMM)
+            return derr(c, "a constant argument of a call through a function pointer is not "
+                        "supported (pass a .param variable or a register)");
+        size = o->kind == PO_SYM ? (uint32_t)c->body->syms[o->sym].size
+             : cls_of_reg(&c->body->regs[o->reg]) == SC_64 ? 8 : 4;
+        t = size == 8 ? PT_B64 : PT_B32;
+    }
     if (o->kind == PO_SYM) {
         const struct ptx_sym *s = &c->body->syms[o->sym];
         if (s->size < size)
@@ -837,19 +846,26 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
     struct ptx_run *r = c->r;
     const struct ptx_call *pc = &c->body->calls[in->target];
-    int32_t fi = ptx_call_func(r, pc->func);
-    if (fi < 0)
+    int32_t fi = pc->func >= 0 ? ptx_call_func(r, pc->func) : XCALL_INDIRECT;
+    if (pc->func >= 0 && fi < 0)
         return derr(c, "call to a function that is not linked");
-    const struct xfunc *f = &r->funcs[fi];
-    const struct ptx_kernel *fb = f->body;
+    /* a direct call's parameters; through a pointer, the callee's are
+     * matched when it is known (ptx_call_enter) */
+    const struct ptx_kernel *fb = fi >= 0 ? r->funcs[fi].body : NULL;
     x->kind = XK_CALL;
     x->iflags = SIM_IF_BRANCH;
-    x->target = f->entry;
+    x->target = fi >= 0 ? r->funcs[fi].entry : -1;
+    if (fi < 0) {
+        struct ptx_opnd fo = { .kind = PO_REG, .reg = pc->fptr };
+        SIM_FORWARD_IF_ERROR(opnd(c, &fo, SC_64, PT_U64, &x->a, false));
+        add_src(r, x, &x->a);
+    }
     struct xcallsite site = { fi, -1, 0, pc->nargs, in->line };
     struct xloc loc;
-    if (pc->has_ret && fb->n_rets > 0) {
-        SIM_FORWARD_IF_ERROR(call_loc(c, &pc->ret, fb->params[0].type,
-                                      (uint32_t)fb->params[0].size, "return value", &loc));
+    if (pc->has_ret && (fb == NULL || fb->n_rets > 0)) {
+        SIM_FORWARD_IF_ERROR(call_loc(c, &pc->ret, fb ? fb->params[0].type : PT_NONE,
+                                      fb ? (uint32_t)fb->params[0].size : 0, "return value",
+                                      &loc));
         site.ret = (int32_t)ptx_call_add_loc(r, &loc);
         if (loc.kind == XL_SLOT) {
             struct slot sl = { loc.cls, loc.idx };
@@ -858,8 +874,9 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     }
     struct xloc *args = xcalloc(pc->nargs + 1, sizeof *args);
     for (uint32_t a = 0; a < pc->nargs; a++) {
-        const struct ptx_sym *p = &fb->params[fb->n_rets + a];
-        int rc = call_loc(c, &pc->args[a], p->type, (uint32_t)p->size, "argument", &args[a]);
+        const struct ptx_sym *p = fb ? &fb->params[fb->n_rets + a] : NULL;
+        int rc = call_loc(c, &pc->args[a], p ? p->type : PT_NONE, p ? (uint32_t)p->size : 0,
+                          "argument", &args[a]);
         if (rc < 0) {
             free(args);
             return rc;

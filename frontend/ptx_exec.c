@@ -737,6 +737,7 @@ ptx_exec_free(struct ptx_run *r)
     r->n_slots = 0;
     free(r->x);
     free(r->funcs);
+    free(r->fmap);
     free(r->sites);
     free(r->locs);
     free(r->tmpl32);

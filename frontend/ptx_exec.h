@@ -209,6 +209,7 @@ struct ptx_run {
     /* device functions (ptx_call.c) */
     struct xfunc *funcs;         /* [0]: the kernel itself, then the functions it may call */
     uint32_t n_funcs;
+    int32_t *fmap;               /* the module's function i is funcs[fmap[i]]; -1: not linked */
     struct xcallsite *sites;     /* every call instruction's operands */
     uint32_t n_sites;
     struct xloc *locs;           /* arguments and parameters (sites', funcs' ranges) */

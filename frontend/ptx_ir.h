@@ -170,6 +170,8 @@ struct ptx_kernel {
     bool is_func;                /* a .func */
     bool defined;                /* .func: it has a body (else only declared: .extern, or a
                                     prototype before its definition) */
+    bool addr_taken;             /* .func: its address is taken (mov, a table's initialiser):
+                                    a call through a function pointer may reach it */
     struct ptx_sym *params;      /* kernel: its parameters; .func: return parameters
                                     params[0 .. n_rets), then the arguments */
     uint32_t n_params;

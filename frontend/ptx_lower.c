@@ -878,7 +878,8 @@ key_of(const struct lctx *L, uint32_t i)
     if ((x->kind == XK_LD || x->kind == XK_ST) && x->space == PS_PARAM)
         return key_param(L, i);
     switch (x->kind) {
-    case XK_CALL: return LK_CALL;
+    case XK_CALL:
+        return L->r->sites[x->off].func == XCALL_INDIRECT ? LK_CALLABS : LK_CALL;
     case XK_RET:
         return L->r->funcs[L->fn[i]].save_words > 0 ? LK_RETSAVED : LK_RET;
     case XK_FRAMEADDR: return LK_IADDI;     /* IADD3 R, R1, offset */

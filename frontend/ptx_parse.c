@@ -335,6 +335,7 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
         int32_t fn = ps->lx.kind == PTX_TK_WORD && !neg ? ptx_module_func(ps->m, ps->lx.tok) : -1;
         if (fn >= 0 && eb == 8) {
             /* a function table: {f, g} (function pointers) */
+            ps->m->funcs[fn].addr_taken = true;
             v = (int64_t)(PTX_FUNC_BASE + 16 * (uint64_t)fn);
             if ((idx + 1) * eb > s->size)
                 return perr(ps, "too many initialisers for %s", s->name);
@@ -762,6 +763,7 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         if (fn >= 0) {
             o->kind = PO_FUNC;           /* a function's address */
             o->sym = fn;
+            ps->m->funcs[fn].addr_taken = true;
             return next(ps);
         }
         if (s == SYM_UNKNOWN)

@@ -188,8 +188,10 @@ ptx_parse_func(struct parser *ps)
         struct ptx_kernel *e = &m->funcs[earlier];
         if (e->defined)
             return ptx_parse_err(ps, "function %s defined twice", f->name);
+        bool taken = e->addr_taken;
         ptx_body_free(e);                    /* the definition takes the declaration's place */
         *e = *f;
+        e->addr_taken = e->addr_taken || taken;
         memset(f, 0, sizeof *f);
         m->n_funcs--;
         f = e;
@@ -291,11 +293,6 @@ ptx_parse_call(struct parser *ps, struct ptx_ins *ins)
         rc = ptx_parse_err(ps, "a call through a function pointer (%s) needs a prototype or "
                            "call table as its last operand", callee);
         goto fail;
-    }
-    if (c.fptr >= 0) {
-        free(c.args);
-        return ptx_parse_unsupported(ps, "call through a function pointer (%s): only direct "
-                                     "calls are simulated", callee);
     }
     if (c.func >= 0) {
         const struct ptx_kernel *f = &ps->m->funcs[c.func];
