@@ -21,9 +21,29 @@
 #include "frontend/ptxas.h"
 
 static uint32_t
+align_to(uint64_t x, uint32_t a)
+{
+    return (uint32_t)((x + a - 1) / a * a);
+}
+
+static uint32_t
 align16(uint64_t x)
 {
-    return (uint32_t)((x + 15) / 16 * 16);
+    return align_to(x, 16);
+}
+
+/* The strictest alignment (at least 4) of body k's variables of space sp,
+ * or of its parameters of that space (params). */
+static uint32_t
+area_align(const struct ptx_kernel *k, uint8_t sp, bool params)
+{
+    uint32_t a = 4;
+    const struct ptx_sym *s = params ? k->params : k->syms;
+    uint32_t n = params ? k->n_params : k->n_syms;
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i].space == sp && s[i].align > a && s[i].align <= 16)
+            a = s[i].align;
+    return a;
 }
 
 /* ---- linking ------------------------------------------------------------ */
@@ -175,17 +195,20 @@ ptx_call_link(struct ptx_run *r, struct sim_error *err)
         n32 += f->n32;
         n64 += f->n64;
         np += f->np;
+        /* .local variables from 0, then the parameters, then the calls'
+         * .param variables, each area aligned as its strictest member;
+         * frames start 16-aligned */
+        uint32_t site_align = area_align(b, PS_PARAM, false);
         if (i == 0) {
-            /* the kernel: its .local variables from 0, its calls' .param
-             * variables after them */
-            f->site_off = b->callsite_bytes ? align16(b->local_bytes) : (uint32_t)b->local_bytes;
+            f->site_off = b->callsite_bytes ? align_to(b->local_bytes, site_align)
+                                            : (uint32_t)b->local_bytes;
             f->frame = f->site_off + (uint32_t)b->callsite_bytes;
             if (r->n_funcs > 1)
-                f->frame = align16(f->frame);    /* function frames start 16-aligned */
+                f->frame = align16(f->frame);
             continue;
         }
-        f->param_off = align16(b->local_bytes);
-        f->site_off = align16(f->param_off + b->param_bytes);
+        f->param_off = align_to(b->local_bytes, area_align(b, PS_PARAM, true));
+        f->site_off = align_to(f->param_off + b->param_bytes, site_align);
         f->frame = align16(f->site_off + b->callsite_bytes);
         if (f->frame < PTX_FRAME_MIN)
             f->frame = PTX_FRAME_MIN;

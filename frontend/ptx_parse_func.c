@@ -187,7 +187,8 @@ ptx_parse_func(struct parser *ps)
     if (earlier >= 0) {
         struct ptx_kernel *e = &m->funcs[earlier];
         if (e->defined)
-            return ptx_parse_err(ps, "function %s defined twice", f->name);
+            return sim_error_set(ps->lx.err, SIM_ERR_FORMAT, "%s:%u: function %s defined twice "
+                                 "(first at line %u)", ps->lx.path, f->line, f->name, e->line);
         bool taken = e->addr_taken;
         ptx_body_free(e);                    /* the definition takes the declaration's place */
         *e = *f;
