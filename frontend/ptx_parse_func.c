@@ -253,7 +253,9 @@ ptx_parse_call(struct parser *ps, struct ptx_ins *ins)
     SIM_FORWARD_IF_ERROR(next(ps));
     bool proto = false;
     while (is_punct(ps, ',')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
+        rc = next(ps);                       /* c.args may hold the arguments: no return */
+        if (rc < 0)
+            goto fail;
         if (is_punct(ps, '(') && c.nargs == 0 && c.args == NULL && !proto) {
             SIM_FORWARD_IF_ERROR(next(ps));
             c.args = xcalloc(1, sizeof *c.args);   /* an empty list: () */

@@ -572,6 +572,9 @@ static const struct call_err call_errs[] = {
     { 17, "    call.uni (r0), f, (a0), f;", 17, "unexpected 'f' in a call" },
     { 17, "    call.uni (r0), %r1, (a0);", 17, "needs a prototype or call table" },
     { 17, "    call.uni (r0), .f, (a0);", 17, "expected the called function's name" },
+    /* fuzz finding (tests/fuzz/crashers/ptx/call-args-leak.ptx): a lexical
+     * error after the arguments leaked them */
+    { 17, "    call (r0), %r1, (a0), \"p;", 17, "unterminated string" },
     { 11, ".func f()", 11, "function f defined twice (first at line 4)" },
     { 4, ".func (.param .b32 r, .param .b32 q) f(.param .b32 x)", 4, "returns one parameter at most" },
     { 4, ".func (.param .b32 r) (.param .b32 x)", 4, "expected a function name after .func" },
