@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "frontend/ptx_call.h"
 #include "sim/afile.h"
 #include "sim/kvfile.h"
 
@@ -393,6 +394,7 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
     l->path = xstrdup(path);
     l->regs = 32;
     l->repeat = 1;
+    l->stack = PTX_STACK_DEFAULT;
     while ((rc = kvfile_next(&kf, &key, &v, err)) > 0) {
         const char *where = kf.where;
         unsigned lineno = kf.line;
@@ -460,6 +462,16 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
                 break;
             }
             l->repeat = (uint32_t)x;
+        } else if (strcmp(key, "stack") == 0) {
+            char *end;
+            errno = 0;
+            unsigned long x = strtoul(v, &end, 0);
+            if (*end != '\0' || errno != 0 || x < 16 || x > (1u << 20) || v[0] == '-') {
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: bad stack '%s' (bytes of call stack "
+                                   "per thread, 16 .. 1 MiB)", where, v);
+                break;
+            }
+            l->stack = (uint32_t)x;
         } else if (strcmp(key, "arg") == 0) {
             rc = parse_arg(l, v, where, &total, err);
             if (rc < 0)
@@ -490,7 +502,8 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             break;
         } else {
             rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown key '%s' (expected ptx, kernel, "
-                               "grid, block, smem, regs, repeat, arg or output)", where, key);
+                               "grid, block, smem, regs, repeat, stack, arg or output)", where,
+                               key);
             break;
         }
     }

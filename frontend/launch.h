@@ -13,6 +13,7 @@
  *                                       simulated GPU; default: auto when ptxas is on
  *                                       PATH, else 32)
  *   repeat = 1                         launch the kernel this many times in a row
+ *   stack  = 1024                      bytes of call stack per thread (device functions)
  *   arg    = n u32 1048576             scalar argument: NAME TYPE VALUE
  *   arg    = a buffer f32 1048576 random -1 1 seed 7
  *                                      buffer argument: NAME buffer TYPE COUNT INIT
@@ -66,6 +67,8 @@ struct launch {
     bool regs_auto;              /* `regs = auto`: from ptxas -v for the simulated GPU */
     bool regs_given;             /* the file has a regs line */
     uint32_t repeat;             /* launches of the kernel, back to back (default 1) */
+    uint32_t stack;              /* bytes of call stack per thread for device-function frames
+                                    (default PTX_STACK_DEFAULT, CUDA's) */
     struct launch_arg *args;
     uint32_t n_args;
     struct launch_output *outputs;

@@ -124,6 +124,9 @@ px_set_target(void *ctx, unsigned cc)
     resolve_regs(r, cc);
     if (cc >= 90 && cc < 100 && r->target_err.code == 0) {
         r->scheduled = true;
+        /* the functions' stack frames: ptxas's report when regs came from
+         * it (a report for the kernel means one for its functions) */
+        ptx_call_spills(r, cc, r->ptxas_stack >= 0);
         if (ptx_lower(r, &r->target_err) == SIM_OK)
             ptx_schedule(r);
     }

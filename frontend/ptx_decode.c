@@ -4,8 +4,14 @@
  *
  * Register-file slots: 32-bit file = [registers][special registers]
  * [constants]; 64-bit file = [registers][constants]; predicate file =
- * [registers][constants].  Constants (immediates, symbol addresses, kernel
- * parameters) are deduplicated per file.
+ * [registers][constants].  The registers are the kernel's, then those of
+ * each function it calls (ptx_call.c links them).  Constants (immediates,
+ * symbol addresses, kernel parameters) are deduplicated per file.
+ *
+ * In a function, .local and .param variables live in the activation's
+ * frame: their accesses are marked PF_FRAME (relative to the warp's frame
+ * base); ld.param/st.param of a call's arguments and return value are
+ * register moves for the timing model (no memory space).
  */
 #include "frontend/ptx_decode.h"
 #include "frontend/ptx_half.h"
@@ -19,6 +25,9 @@
 struct dctx {
     struct ptx_run *r;
     struct sim_error *err;
+    const struct ptx_kernel *body;   /* the kernel or function being decoded */
+    const struct xfunc *f;       /* its r->funcs entry */
+    bool func;                   /* a function (not the kernel) */
     uint32_t line;
     union r32 *c32;
     uint32_t n_c32, cap_c32;
@@ -39,6 +48,9 @@ derr(struct dctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (c->func)
+        return sim_error_set(c->err, SIM_ERR_FORMAT, "%s:%u: function %s (called by kernel %s): "
+                             "%s", c->r->m->path, c->line, c->body->name, c->r->k->name, msg);
     return sim_error_set(c->err, SIM_ERR_FORMAT, "%s:%u: %s", c->r->m->path, c->line, msg);
 }
 
@@ -186,7 +198,7 @@ mem_cls(const struct dctx *c, const struct ptx_opnd *o, unsigned t)
 {
     uint8_t want = cls_of_type(t);
     if (o->kind == PO_REG && want == SC_32 && t != PT_F32 && t != PT_F16 &&
-        cls_of_reg(&c->r->k->regs[o->reg]) == SC_64)
+        cls_of_reg(&c->body->regs[o->reg]) == SC_64)
         return SC_64;
     return want;
 }
@@ -241,12 +253,33 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
     struct ptx_run *r = c->r;
     if (sym <= -2) {
         return derr(c, "the address of parameter %s cannot be taken",
-                    r->k->params[-sym - 2].name);
+                    c->body->params[-sym - 2].name);
     }
-    const struct ptx_sym *s = &r->k->syms[sym];
+    const struct ptx_sym *s = &c->body->syms[sym];
     switch (s->space) {
-    case PS_SHARED:
     case PS_LOCAL:
+        if (c->func)             /* in the frame: XK_FRAMEADDR (mov) */
+            return derr(c, "the address of %s (a function's .local variable) is taken with "
+                        "mov", s->name);
+        *v = s->offset;
+        return SIM_OK;
+    case PS_SHARED:
+        if (c->func && s->type == 0xff) {
+            /* a module .shared variable: where the kernel placed it */
+            for (uint32_t i = 0; i < r->k->n_syms; i++) {
+                const struct ptx_sym *ks = &r->k->syms[i];
+                if (ks->space == PS_SHARED && ks->type == 0xff && strcmp(ks->name, s->name) == 0) {
+                    *v = ks->external ? r->k->shared_bytes : ks->offset;
+                    return SIM_OK;
+                }
+            }
+            if (s->external) {
+                *v = r->k->shared_bytes;     /* dynamic shared memory */
+                return SIM_OK;
+            }
+            return derr(c, "function %s uses the .shared variable %s, which kernel %s does not "
+                        "(not supported)", c->body->name, s->name, r->k->name);
+        }
         *v = s->offset;
         return SIM_OK;
     case PS_GLOBAL:
@@ -260,6 +293,14 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
     }
 }
 
+/* The slot of register g of the body being decoded. */
+static uint32_t
+reg_slot(const struct dctx *c, const struct ptx_reg *g)
+{
+    return g->index + (g->rclass == RC_PRED ? c->f->rp : g->rclass == RC_64 ? c->f->r64
+                                                                             : c->f->r32);
+}
+
 /* Decode operand o to a slot of class want for a value of type t.
  * allow_sink: '_' is accepted (a destination that is discarded). */
 static int
@@ -270,13 +311,18 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
     out->cls = want;
     switch (o->kind) {
     case PO_REG: {
-        const struct ptx_reg *g = &r->k->regs[o->reg];
+        const struct ptx_reg *g = &c->body->regs[o->reg];
         if (cls_of_reg(g) != want)
             return derr(c, "register %s (.%s) has the wrong size for a .%s operand", g->name,
                         ptx_type_name(g->type), want == SC_PRED ? "pred" : ptx_type_name(t));
-        out->idx = g->index;
+        out->idx = reg_slot(c, g);
         return SIM_OK;
     }
+    case PO_FUNC:
+        if (want != SC_64)
+            return derr(c, "a function's address is 64 bits");
+        out->idx = const64(c, PTX_FUNC_BASE + 16 * (uint64_t)o->sym);
+        return SIM_OK;
     case PO_IMM:
         if (want == SC_PRED)
             out->idx = constp(c, o->imm != 0);
@@ -337,7 +383,7 @@ ptx_decode_opclass(const struct ptx_ins *in)
     switch (in->op) {
     case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST: case PTXOP_ATOM: case PTXOP_RED:
         return in->space == PS_PARAM ? SIM_OPC_INT : SIM_OPC_MEM;
-    case PTXOP_BRA: case PTXOP_EXIT: case PTXOP_RET:
+    case PTXOP_BRA: case PTXOP_EXIT: case PTXOP_RET: case PTXOP_CALL:
         return SIM_OPC_BRANCH;
     case PTXOP_BAR: case PTXOP_BARRIER:
         return (in->flags & PF_WARPSYNC) ? SIM_OPC_NOP : SIM_OPC_BARRIER;
@@ -478,24 +524,50 @@ add_src(struct ptx_run *r, struct xop *x, const struct slot *s)
 static int
 mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
 {
-    struct ptx_run *r = c->r;
     if (o->kind != PO_MEM)
         return derr(c, "expected a memory operand [addr] for '%s'", ptx_op_name(x->op));
     x->off = o->imm;
     x->base.cls = SC_NONE;
     if (o->reg >= 0) {
-        const struct ptx_reg *g = &r->k->regs[o->reg];
+        const struct ptx_reg *g = &c->body->regs[o->reg];
         if (g->rclass == RC_PRED)
             return derr(c, "a predicate cannot be an address");
         x->base.cls = g->rclass == RC_64 ? SC_64 : SC_32;
-        x->base.idx = g->index;
+        x->base.idx = reg_slot(c, g);
+        if (x->space == PS_PARAM)
+            return derr(c, "ld.param/st.param through a register is not supported");
     } else if (o->sym <= -2) {
+        const struct ptx_sym *p = &c->body->params[-o->sym - 2];
         if (x->space != PS_PARAM)
-            return derr(c, "parameter %s accessed outside the .param space",
-                        r->k->params[-o->sym - 2].name);
-        x->off += (int64_t)r->k->params[-o->sym - 2].offset;
+            return derr(c, "parameter %s accessed outside the .param space", p->name);
+        if (p->space == PS_REG)
+            return derr(c, "parameter %s is a register, not in the .param space", p->name);
+        x->off += (int64_t)p->offset;
+        if (c->func) {           /* a function's parameters: in its frame */
+            x->off += c->f->param_off;
+            x->flags |= PF_FRAME;
+        }
     } else if (o->sym >= 0) {
-        const struct ptx_sym *s = &r->k->syms[o->sym];
+        const struct ptx_sym *s = &c->body->syms[o->sym];
+        if (s->space == PS_PARAM) {
+            /* a call's argument or return value: in the caller's frame */
+            if (x->space != PS_PARAM)
+                return derr(c, "the .param variable %s accessed outside the .param space",
+                            s->name);
+            x->off += (int64_t)(c->f->site_off + s->offset);
+            x->flags |= PF_FRAME;
+            return SIM_OK;
+        }
+        if (s->space == PS_LOCAL && c->func) {
+            if (x->space == PS_GENERIC)
+                x->space = PS_LOCAL;
+            if (x->space != PS_LOCAL)
+                return derr(c, "the .local variable %s accessed outside the .local space",
+                            s->name);
+            x->off += (int64_t)(c->f->local_off + s->offset);
+            x->flags |= PF_FRAME;
+            return SIM_OK;
+        }
         uint64_t v;
         SIM_FORWARD_IF_ERROR(sym_value(c, o->sym, &v));
         if (x->space == PS_GENERIC) {
@@ -741,7 +813,7 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
     if (nv > 2)
         return derr(c, "ld.param with more than 2 vector elements is not supported");
-    if (x->off < 0 || (uint64_t)x->off + (uint64_t)eb * nv > r->k->param_bytes)
+    if (x->off < 0 || (uint64_t)x->off + (uint64_t)eb * nv > c->body->param_bytes)
         return derr(c, "ld.param reads outside the parameter space");
     x->kind = XK_PARAM;
     x->vec = (uint8_t)nv;
@@ -787,6 +859,107 @@ half_supported(const struct ptx_ins *in)
     }
 }
 
+/* Where a call's argument or receiver o is, for a parameter of type t
+ * and size bytes (a .param variable of the caller: its frame; a register
+ * or an immediate: a slot).  Through a function pointer (t = PT_NONE) the
+ * parameter is not known yet: the size is the operand's own. */
+static int
+call_loc(struct dctx *c, const struct ptx_opnd *o, unsigned t, uint32_t size, const char *what,
+         struct xloc *out)
+{
+    memset(out, 0, sizeof *out);
+    if (t == PT_NONE) {
+        if (o->kind == PO_IMM)
+            return derr(c, "a constant argument of a call through a function pointer is not "
+                        "supported (pass a .param variable or a register)");
+        size = o->kind == PO_SYM ? (uint32_t)c->body->syms[o->sym].size
+             : cls_of_reg(&c->body->regs[o->reg]) == SC_64 ? 8 : 4;
+        t = size == 8 ? PT_B64 : PT_B32;
+    }
+    if (o->kind == PO_SYM) {
+        const struct ptx_sym *s = &c->body->syms[o->sym];
+        if (s->size < size)
+            return derr(c, "the call's %s %s is %" PRIu64 " bytes, the parameter %u", what,
+                        s->name, s->size, size);
+        out->kind = XL_FRAME;
+        out->off = c->f->site_off + (uint32_t)s->offset;
+        out->size = size;
+        return SIM_OK;
+    }
+    if (size > 8)
+        return derr(c, "the call's %s is a register or constant, the parameter is %u bytes",
+                    what, size);
+    uint8_t want = o->kind == PO_REG ? cls_of_reg(&c->body->regs[o->reg]) : cls_of_type(t);
+    if (want == SC_PRED)
+        return derr(c, "a predicate cannot be passed to or returned from a function");
+    struct slot sl;
+    SIM_FORWARD_IF_ERROR(opnd(c, o, want, t, &sl, false));
+    out->kind = XL_SLOT;
+    out->cls = sl.cls;
+    out->idx = sl.idx;
+    out->size = size;
+    return SIM_OK;
+}
+
+/* call: the callee's entry, and the call site (r->sites) with where its
+ * arguments and receiver are; the registers it passes are its sources,
+ * the one it receives into its destination. */
+static int
+decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    const struct ptx_call *pc = &c->body->calls[in->target];
+    int32_t fi = pc->func >= 0 ? ptx_call_func(r, pc->func) : XCALL_INDIRECT;
+    if (pc->func >= 0 && fi < 0)
+        return derr(c, "call to a function that is not linked");
+    /* a direct call's parameters; through a pointer, the callee's are
+     * matched when it is known (ptx_call_enter) */
+    const struct ptx_kernel *fb = fi >= 0 ? r->funcs[fi].body : NULL;
+    x->kind = XK_CALL;
+    x->iflags = SIM_IF_BRANCH;
+    x->target = fi >= 0 ? r->funcs[fi].entry : -1;
+    if (fi < 0) {
+        struct ptx_opnd fo = { .kind = PO_REG, .reg = pc->fptr };
+        SIM_FORWARD_IF_ERROR(opnd(c, &fo, SC_64, PT_U64, &x->a, false));
+        add_src(r, x, &x->a);
+    }
+    struct xcallsite site = { fi, -1, 0, pc->nargs, in->line };
+    struct xloc loc;
+    if (pc->has_ret && (fb == NULL || fb->n_rets > 0)) {
+        SIM_FORWARD_IF_ERROR(call_loc(c, &pc->ret, fb ? fb->params[0].type : PT_NONE,
+                                      fb ? (uint32_t)fb->params[0].size : 0, "return value",
+                                      &loc));
+        site.ret = (int32_t)ptx_call_add_loc(r, &loc);
+        if (loc.kind == XL_SLOT) {
+            struct slot sl = { loc.cls, loc.idx };
+            add_dst(r, x, &sl);
+        }
+    }
+    struct xloc *args = xcalloc(pc->nargs + 1, sizeof *args);
+    for (uint32_t a = 0; a < pc->nargs; a++) {
+        const struct ptx_sym *p = fb ? &fb->params[fb->n_rets + a] : NULL;
+        int rc = call_loc(c, &pc->args[a], p ? p->type : PT_NONE, p ? (uint32_t)p->size : 0,
+                          "argument", &args[a]);
+        if (rc < 0) {
+            free(args);
+            return rc;
+        }
+        if (args[a].kind == XL_SLOT) {
+            struct slot sl = { args[a].cls, args[a].idx };
+            add_src(r, x, &sl);
+        }
+    }
+    site.arg0 = r->n_locs;
+    for (uint32_t a = 0; a < pc->nargs; a++)
+        ptx_call_add_loc(r, &args[a]);
+    free(args);
+    if ((r->n_sites & (r->n_sites - 1)) == 0)
+        r->sites = xrealloc(r->sites, (r->n_sites ? 2 * r->n_sites : 16) * sizeof *r->sites);
+    x->off = r->n_sites;
+    r->sites[r->n_sites++] = site;
+    return SIM_OK;
+}
+
 static int
 decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
@@ -815,10 +988,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     x->guard = -1;
     x->kind = XK_ALU;
     if (in->guard >= 0) {
-        const struct ptx_reg *g = &r->k->regs[in->guard];
-        x->guard = (int32_t)g->index;
+        const struct ptx_reg *g = &c->body->regs[in->guard];
+        x->guard = (int32_t)reg_slot(c, g);
         x->guard_neg = in->guard_neg;
-        struct slot gs = { SC_PRED, g->index };
+        struct slot gs = { SC_PRED, (uint32_t)x->guard };
         add_src(r, x, &gs);
     }
     bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
@@ -833,8 +1006,12 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         break;
     case PTXOP_EXIT:
     case PTXOP_RET:
-        x->kind = XK_EXIT;
-        x->iflags = SIM_IF_EXIT;
+        /* a function's ret goes back to the caller; a kernel's ends the thread */
+        x->kind = in->op == PTXOP_RET && c->func ? XK_RET : XK_EXIT;
+        x->iflags = x->kind == XK_RET ? SIM_IF_BRANCH : SIM_IF_EXIT;
+        break;
+    case PTXOP_CALL:
+        SIM_FORWARD_IF_ERROR(decode_call(c, in, x));
         break;
     case PTXOP_BAR:
     case PTXOP_BARRIER:
@@ -881,13 +1058,15 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         const struct ptx_opnd *mo = st ? &o[0] : &o[1];
         const struct ptx_opnd *vo = st ? &o[1] : &o[0];
         SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
-        if (x->space == PS_PARAM) {
+        if (x->space == PS_PARAM && !(x->flags & PF_FRAME)) {
             if (st)
-                return derr(c, "st.param is not supported");
+                return derr(c, "st.param to a kernel parameter");
             return decode_param_load(c, in, x);
         }
         x->kind = st ? XK_ST : XK_LD;
-        x->iflags = st ? SIM_IF_STORE : SIM_IF_LOAD;
+        /* a call's argument or return value, or a function's parameter:
+         * a register move for the model */
+        x->iflags = x->space == PS_PARAM ? 0 : st ? SIM_IF_STORE : SIM_IF_LOAD;
         if (in->flags & PF_BYPASS_L1)
             x->iflags |= SIM_IF_BYPASS_L1;
         unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
@@ -1025,11 +1204,20 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             }
             break;
         }
+        if (c->func && o[1].kind == PO_SYM && o[1].sym >= 0 &&
+            c->body->syms[o[1].sym].space == PS_LOCAL) {
+            /* the address of a function's .local variable: in its frame */
+            x->kind = XK_FRAMEADDR;
+            x->off = (int64_t)(c->f->local_off + c->body->syms[o[1].sym].offset) + o[1].imm;
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
+            add_dst(r, x, &x->d);
+            break;
+        }
         SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
         SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
         add_dst(r, x, &x->d);
         add_src(r, x, &x->a);
-        if (o[1].kind == PO_SYM && o[1].sym >= 0 && r->k->syms[o[1].sym].space == PS_SHARED)
+        if (o[1].kind == PO_SYM && o[1].sym >= 0 && c->body->syms[o[1].sym].space == PS_SHARED)
             x->flags |= PF_SHSYM;
         break;
     }
@@ -1150,19 +1338,33 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
     memset(&c, 0, sizeof c);
     c.r = r;
     c.err = err;
-    r->nvar32 = k->n_rclass[RC_32];
-    r->nvar64 = k->n_rclass[RC_64];
-    r->nvarp = k->n_rclass[RC_PRED];
+    SIM_FORWARD_IF_ERROR(ptx_call_link(r, err));
+    const struct xfunc *last = &r->funcs[r->n_funcs - 1];
+    r->nvar32 = last->r32 + last->n32;
+    r->nvar64 = last->r64 + last->n64;
+    r->nvarp = last->rp + last->np;
     r->sreg_base = r->nvar32;
     r->id32 = r->nvarp;
     r->id64 = r->nvarp + r->nvar32;
-    r->x = xcalloc(k->n_ins ? k->n_ins : 1, sizeof *r->x);
-    r->n_x = k->n_ins;
+    r->n_x = (uint32_t)last->end;
+    r->x = xcalloc(r->n_x ? r->n_x : 1, sizeof *r->x);
     int rc = SIM_OK;
-    for (uint32_t i = 0; i < k->n_ins && rc == SIM_OK; i++) {
-        c.line = k->ins[i].line;
-        rc = decode_ins(&c, &k->ins[i], &r->x[i]);
-        r->x[i].spc = i * 16;
+    for (uint32_t fi = 0; fi < r->n_funcs && rc == SIM_OK; fi++) {
+        const struct xfunc *f = &r->funcs[fi];
+        c.body = f->body;
+        c.f = f;
+        c.func = fi > 0;
+        for (uint32_t i = 0; i < c.body->n_ins && rc == SIM_OK; i++) {
+            struct xop *x = &r->x[f->entry + (int32_t)i];
+            c.line = c.body->ins[i].line;
+            rc = decode_ins(&c, &c.body->ins[i], x);
+            x->spc = ((uint32_t)f->entry + i) * 16;
+            if (x->kind == XK_BRA) {     /* body-relative: to x[] */
+                x->target += f->entry;
+                if (x->reconv >= 0)
+                    x->reconv += f->entry;
+            }
+        }
     }
     if (rc < 0) {
         free(c.c32);
@@ -1176,9 +1378,8 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
     r->const32 = c.c32;
     r->const64 = c.c64;
     r->constp = c.cp;
-    /* shared and local memory per block / thread */
+    /* shared memory per block (local memory per thread: ptx_call_link) */
     r->shared_static = (uint32_t)k->shared_bytes;
     r->shared_bytes = (uint32_t)k->shared_bytes + r->l->smem;
-    r->local_bytes = (uint32_t)k->local_bytes;
     return SIM_OK;
 }

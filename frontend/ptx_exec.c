@@ -3,7 +3,7 @@
  * at a time (see ptx_exec.h).
  * This file holds the SIMT reconvergence stack, memory accesses (with
  * bounds and alignment checks) and the warp-wide operations; per-lane
- * arithmetic is in ptx_alu.c.
+ * arithmetic is in ptx_alu.c, calls and frames in ptx_call.c.
  */
 #include "frontend/ptx_lanes.h"
 #include "frontend/ptx_mma.h"
@@ -51,6 +51,16 @@ mem_error(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsign
                          r->m->path, x->line, what, a, b->id, w * 32 + l);
 }
 
+/* The timing-model address of lane l's local address a: local memory is
+ * interleaved per lane, 4 bytes at a time, over the thread's local address
+ * space (its frame and call stack). */
+static sim_addr_t
+local_taddr(const struct ptx_run *r, const struct pblock *b, unsigned w, unsigned l, uint64_t a)
+{
+    uint64_t gw = b->id * r->wpb + w;
+    return PTX_LOCAL_TRACE + ((gw * (r->local_span / 4) + a / 4) * 32 + l) * 4 + a % 4;
+}
+
 /* Resolve the address of lane l for an access of `bytes` in `space`. */
 static int
 resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned space, sim_addr_t a,
@@ -77,15 +87,17 @@ resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned sp
         out->space = SIM_SPACE_SHARED;
         out->taddr = a;
         return SIM_OK;
-    case PS_LOCAL: {
-        if (a + bytes > r->local_bytes)
-            return mem_error(r, x, b, w, l, "out-of-bounds local-memory access", a, err);
-        uint32_t t = w * 32 + l;
-        out->p = b->local + (size_t)t * r->local_bytes + a;
+    case PS_LOCAL:
+    case PS_PARAM: {             /* .param: a frame's parameters and call arguments */
+        if (a + bytes > r->local_bytes) {
+            out->p = ptx_call_stack_mem(r, &b->warps[w], l, a, bytes);
+            if (out->p == NULL)
+                return mem_error(r, x, b, w, l, "out-of-bounds local-memory access", a, err);
+        } else {
+            out->p = b->local + ((size_t)w * 32 + l) * r->local_bytes + a;
+        }
         out->space = SIM_SPACE_LOCAL;
-        /* local memory is interleaved per lane, 4 bytes at a time */
-        uint64_t gw = b->id * r->wpb + w;
-        out->taddr = PTX_LOCAL_TRACE + ((gw * (r->local_bytes / 4) + a / 4) * 32 + l) * 4 + a % 4;
+        out->taddr = local_taddr(r, b, w, l, a);
         return SIM_OK;
     }
     default: {
@@ -108,11 +120,11 @@ lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
 {
     if (x->base.cls == SC_32)
         return (uint32_t)(pw->r32[(size_t)x->base.idx * 32 + l].u + (uint32_t)x->off);
-    uint64_t base = 0;
+    uint64_t base = (x->flags & PF_FRAME) ? pw->cs.fp : 0;
     if (x->base.cls == SC_64)
         base = pw->r64[(size_t)x->base.idx * 32 + l].u;
     uint64_t a = base + (uint64_t)x->off;
-    return x->space == PS_SHARED || x->space == PS_LOCAL ? (uint32_t)a : a;
+    return x->space == PS_SHARED || x->space == PS_LOCAL || x->space == PS_PARAM ? (uint32_t)a : a;
 }
 
 static uint64_t
@@ -596,6 +608,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->exited = 0;
     pw->icount = 0;
     pw->index = w;
+    ptx_call_warp_init(r, pw);
 }
 
 void
@@ -611,6 +624,8 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
             b->warps[w].r64 = xmalloc((size_t)r->n64 * 32 * sizeof(union r64) + 1);
             b->warps[w].pred = xmalloc((size_t)r->npred * sizeof(uint32_t) + 1);
             b->warps[w].loop_iter = xcalloc(r->n_unroll + 1, sizeof(uint32_t));
+            b->warps[w].stk_cap = PTX_STACK_MAX;
+            b->warps[w].stk = xmalloc(PTX_STACK_MAX * sizeof(struct simt_entry));
         }
         b->allocated = true;
     }
@@ -642,13 +657,17 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
     struct pblock *b = &r->blocks[slot];
     struct pwarp *pw = &b->warps[w];
     struct simt_entry *top;
-    const int32_t end = (int32_t)r->n_x;
 
     /* Run the warp's instructions until one issues: an operation ptxas
      * folded away (ptx_lower.c) executes here but is not handed out. */
     for (;;) {
-        /* find the path to run: pop reconverged and finished entries */
+        /* find the path to run: pop reconverged and finished entries, and
+         * finished calls */
         for (;;) {
+            if (pw->cs.n > 0 && pw->sp <= pw->cs.frames[pw->cs.n - 1].base_sp) {
+                ptx_call_leave(r, b, pw);
+                continue;
+            }
             if (pw->sp == 0)
                 return 0;
             top = &pw->stk[pw->sp - 1];
@@ -656,8 +675,12 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
                 pw->sp--;
                 continue;
             }
-            if (top->pc >= end) {
-                retire_lanes(pw, top->mask);   /* ran off the end: implicit exit */
+            if (top->pc >= pw->cs.end) {
+                /* ran off the end: an implicit exit, or return */
+                if (pw->cs.n > 0)
+                    ptx_call_ret(pw, top->mask);
+                else
+                    retire_lanes(pw, top->mask);
                 pw->sp--;
                 continue;
             }
@@ -705,6 +728,29 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             SIM_FORWARD_IF_ERROR(exec_mem(r, b, pw, x, m, wi, err));
             if (x->vbytes != 0)
                 wi->width = x->vbytes;   /* the merged access ptxas issues */
+            if (x->space == PS_PARAM) {  /* a call's argument: a register move */
+                wi->space = SIM_SPACE_NONE;
+                wi->width = 0;
+            }
+            break;
+        case XK_CALL:
+            advance = false;
+            if (m == 0) {
+                top->pc = pc + 1;
+                break;
+            }
+            SIM_FORWARD_IF_ERROR(ptx_call_enter(r, b, pw, x, pc, m, err));
+            break;
+        case XK_RET:
+            ptx_call_ret(pw, m);
+            break;
+        case XK_FRAMEADDR:
+            LANES(m, { lane_set(pw, &x->d, l, pw->cs.fp + (uint64_t)x->off); });
+            break;
+        case XK_SPILL:
+            LANES(m, { wi->addr[l] = local_taddr(r, b, w, l, pw->cs.fp + (uint64_t)x->off); });
+            wi->space = SIM_SPACE_LOCAL;
+            wi->width = 4;
             break;
         case XK_MMA:
         case XK_WMMA:
@@ -742,11 +788,17 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             } else if (m == 0) {
                 top->pc = pc + 1;
             } else {
-                if (pw->sp + 2 > PTX_STACK_MAX)
+                int base = pw->cs.n > 0 ? pw->cs.frames[pw->cs.n - 1].base_sp : 0;
+                if (pw->sp - base + 2 > PTX_STACK_MAX)
                     return sim_error_set(err, SIM_ERR_UNSUPPORTED,
                                          "%s:%u: divergence nested deeper than %d levels",
                                          r->m->path, x->line, PTX_STACK_MAX / 2);
-                int32_t rpc = x->reconv >= 0 ? x->reconv : end;
+                if (pw->sp + 2 > pw->stk_cap) {
+                    pw->stk_cap = 2 * pw->stk_cap + 2;
+                    pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
+                    top = &pw->stk[pw->sp - 1];
+                }
+                int32_t rpc = x->reconv >= 0 ? x->reconv : pw->cs.end;
                 top->pc = rpc;
                 pw->stk[pw->sp++] = (struct simt_entry){ pc + 1, rpc, active & ~m };
                 pw->stk[pw->sp++] = (struct simt_entry){ x->target, rpc, m };
@@ -802,6 +854,8 @@ ptx_exec_free(struct ptx_run *r)
             free(b->warps[w].r64);
             free(b->warps[w].pred);
             free(b->warps[w].loop_iter);
+            free(b->warps[w].stk);
+            ptx_call_warp_free(&b->warps[w]);
         }
         free(b->warps);
         free(b->smem);
@@ -811,6 +865,10 @@ ptx_exec_free(struct ptx_run *r)
     r->blocks = NULL;
     r->n_slots = 0;
     free(r->x);
+    free(r->funcs);
+    free(r->fmap);
+    free(r->sites);
+    free(r->locs);
     free(r->tmpl32);
     free(r->tmpl64);
     free(r->const32);

@@ -13,11 +13,17 @@
  * Divergence uses a SIMT reconvergence stack: a divergent branch pushes
  * the not-taken and taken paths, both ending at the branch's immediate
  * post-dominator, where the entries pop and the lanes run together again.
+ *
+ * Device functions are linked after the kernel in x[] (ptx_call.h): a
+ * call pushes a frame on the warp's call stack and an entry for the
+ * calling lanes on the SIMT stack; the caller's entry waits after the
+ * call, so lanes that did not call rejoin the callers when they return.
  */
 #ifndef SMSIM_FRONTEND_PTX_EXEC_H
 #define SMSIM_FRONTEND_PTX_EXEC_H
 
 #include "frontend/launch.h"
+#include "frontend/ptx_call.h"
 #include "frontend/ptx_ir.h"
 #include "sim/inst.h"
 
@@ -62,8 +68,16 @@ enum xkind {
     XK_WLOAD, XK_WSTORE,         /* wmma.load / wmma.store: frag[], base/off, stride in b */
     XK_CPASYNC,                  /* cp.async: global (base, off) -> shared (base2, off2) */
     XK_LDMATRIX, XK_STMATRIX,    /* ldmatrix / stmatrix .m8n8 .b16: frag[0 .. vec - 1] */
-    XK_TIMING                    /* an operation of a lowered instruction that only takes time
+    XK_TIMING,                   /* an operation of a lowered instruction that only takes time
                                     (ptx_lower.c) */
+    XK_CALL,                     /* call: off = its call site (r->sites), target = the callee's
+                                    entry (ptx_call.c) */
+    XK_RET,                      /* ret in a function: the lanes return to the caller */
+    XK_FRAMEADDR,                /* d <- the frame base + off (mov of a function's .local
+                                    variable's address) */
+    XK_SPILL                     /* a register saved to or restored from the frame (ptxas's
+                                    callee-saved registers, ptx_lower.c): only takes time, at
+                                    frame address off */
 };
 
 /* Control operations inside an expansion (ptx_lower.c): the fast path of
@@ -83,7 +97,9 @@ struct xop {
     struct slot d, d2, a, b, c, e;   /* destination(s), sources */
     struct slot v[4];            /* vector registers of ld/st */
     struct slot base;            /* memory base register (SC_NONE: absolute) */
-    int64_t off;                 /* memory offset (symbol address included) */
+    int64_t off;                 /* memory offset (symbol address included; with PF_FRAME
+                                    relative to the running function's frame); XK_CALL: the
+                                    call site */
     struct slot frag[32];        /* mma, wmma: fragment registers (ptx_mma.h) */
     uint8_t ctype, btype;        /* mma, wmma.mma: C's and B's types (x->type: D's, type2: A's) */
     uint8_t shape;               /* enum ptx_shape */
@@ -124,6 +140,8 @@ struct xop {
 #define PTX_ASYNC_SLOTS 8u
 #define PTX_ASYNC_REG SIM_REG_ACC_BASE
 
+/* SIMT stack entries one function's divergence may use (the stack grows by
+ * that much per call) */
 #define PTX_STACK_MAX 72
 /* ptxas unrolls a small counted loop 4 times (ptx_lower.c): its control
  * (counter, compare, branch) issues once per PTX_UNROLL iterations */
@@ -139,8 +157,10 @@ struct pwarp {
     union r32 *r32;              /* [n32 slots][32 lanes] */
     union r64 *r64;              /* [n64 slots][32 lanes] */
     uint32_t *pred;              /* [npred slots] lane masks */
-    struct simt_entry stk[PTX_STACK_MAX];
+    struct simt_entry *stk;      /* the SIMT stack, stk_cap entries */
     int sp;                      /* entries on the stack */
+    int stk_cap;
+    struct ptx_callstack cs;     /* calls in progress (ptx_call.h) */
     uint32_t exited;             /* lanes that have executed exit/ret */
     uint32_t carry;              /* per-lane carry flag (add.cc / addc) */
     uint64_t icount;             /* warp instructions executed (the %clock proxy) */
@@ -154,7 +174,8 @@ struct pblock {
     uint32_t ctaid[3];
     uint32_t sm;                 /* SM the block runs on (%smid) */
     uint8_t *smem;               /* shared memory: static + dynamic bytes */
-    uint8_t *local;              /* local memory: local_bytes per thread */
+    uint8_t *local;              /* local memory: local_bytes per thread (the call stack beyond
+                                    is per warp: ptx_call.h) */
     struct pwarp *warps;         /* warps_per_block */
     bool allocated;
 };
@@ -189,7 +210,19 @@ struct ptx_run {
     union r64 *tmpl64;
     uint32_t sreg_base;          /* r32 slot of special register 0 */
     uint32_t shared_static, shared_bytes; /* bytes per block */
-    uint32_t local_bytes;        /* per thread */
+    uint32_t local_bytes;        /* per thread: the kernel's frame (its .local and .param
+                                    variables); function frames follow, up to stack_limit */
+    uint32_t local_span;         /* per thread: local_bytes + stack_limit (the local address
+                                    space the timing addresses interleave) */
+    /* device functions (ptx_call.c) */
+    struct xfunc *funcs;         /* [0]: the kernel itself, then the functions it may call */
+    uint32_t n_funcs;
+    int32_t *fmap;               /* the module's function i is funcs[fmap[i]]; -1: not linked */
+    struct xcallsite *sites;     /* every call instruction's operands */
+    uint32_t n_sites;
+    struct xloc *locs;           /* arguments and parameters (sites', funcs' ranges) */
+    uint32_t n_locs;
+    uint32_t stack_limit;        /* bytes of call stack per thread (launch file `stack`) */
     /* opcode names seen (for the timing records and dumps) */
     char **opnames;
     uint32_t n_opnames;

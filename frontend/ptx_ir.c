@@ -219,27 +219,39 @@ free_syms(struct ptx_sym *s, uint32_t n)
     free(s);
 }
 
+/* Release what body k owns (not k itself). */
+void
+ptx_body_free(struct ptx_kernel *k)
+{
+    free(k->name);
+    free(k->unsupported);
+    free_syms(k->params, k->n_params);
+    for (uint32_t r = 0; r < k->n_regs; r++)
+        free(k->regs[r].name);
+    free(k->regs);
+    free_syms(k->syms, k->n_syms);
+    free(k->ins);
+    for (uint32_t l = 0; l < k->n_labels; l++)
+        free(k->labels[l]);
+    free(k->labels);
+    free(k->label_at);
+    for (uint32_t c = 0; c < k->n_calls; c++)
+        free(k->calls[c].args);
+    free(k->calls);
+    memset(k, 0, sizeof *k);
+}
+
 void
 ptx_module_free(struct ptx_module *m)
 {
     if (m == NULL)
         return;
-    for (uint32_t i = 0; i < m->n_kernels; i++) {
-        struct ptx_kernel *k = &m->kernels[i];
-        free(k->name);
-        free(k->unsupported);
-        free_syms(k->params, k->n_params);
-        for (uint32_t r = 0; r < k->n_regs; r++)
-            free(k->regs[r].name);
-        free(k->regs);
-        free_syms(k->syms, k->n_syms);
-        free(k->ins);
-        for (uint32_t l = 0; l < k->n_labels; l++)
-            free(k->labels[l]);
-        free(k->labels);
-        free(k->label_at);
-    }
+    for (uint32_t i = 0; i < m->n_kernels; i++)
+        ptx_body_free(&m->kernels[i]);
     free(m->kernels);
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        ptx_body_free(&m->funcs[i]);
+    free(m->funcs);
     free_syms(m->syms, m->n_syms);
     for (uint32_t i = 0; i < m->n_mnems; i++)
         free(m->mnems[i]);
@@ -279,6 +291,15 @@ ptx_module_find(struct ptx_module *m, const char *name)
         }
     }
     return found;
+}
+
+int32_t
+ptx_module_func(const struct ptx_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        if (strcmp(m->funcs[i].name, name) == 0)
+            return (int32_t)i;
+    return -1;
 }
 
 int

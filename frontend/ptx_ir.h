@@ -1,12 +1,16 @@
 /*
  * ptx_ir.h - the parsed form of a PTX module (private to frontend/ptx_*.c).
  *
- * A module holds module-scope symbols (.global, .const, extern .shared)
- * and kernels (.entry).  A kernel holds its parameters, its registers
- * (each declared name -> a class and an index in that class's register
- * file), its own symbols (.shared, .local) and its instructions, with
- * branch targets resolved to instruction indices and, after analysis,
- * each branch's reconvergence point (immediate post-dominator).
+ * A module holds module-scope symbols (.global, .const, extern .shared),
+ * kernels (.entry) and device functions (.func).  A kernel or function
+ * (a "body") holds its parameters, its registers (each declared name -> a
+ * class and an index in that class's register file), its own symbols
+ * (.shared, .local, and the .param variables of its calls) and its
+ * instructions, with branch targets resolved to instruction indices and,
+ * after analysis, each branch's reconvergence point (immediate
+ * post-dominator).  A call names its callee by index in the module's
+ * functions; a function's registers, .local and .param space are its own
+ * (ptx_call.c gives every activation a frame).
  */
 #ifndef SMSIM_FRONTEND_PTX_IR_H
 #define SMSIM_FRONTEND_PTX_IR_H
@@ -68,8 +72,10 @@ enum {
     PF_NAN = 1u << 23,            /* min/max.NaN: a NaN input gives NaN */
     PF_XORSIGN = 1u << 24,        /* min/max.xorsign.abs (the pair; ptx_half.c checks both) */
     PF_ABSMOD = 1u << 25,         /* the .abs of .xorsign.abs */
-    PF_SATFINITE = 1u << 26       /* .satfinite: cvt, overflow gives the largest finite value;
+    PF_SATFINITE = 1u << 26,      /* .satfinite: cvt, overflow gives the largest finite value;
                                      mma/wmma s32, the sums saturate */
+    PF_FRAME = 1u << 27           /* (decoded) the address is relative to the running
+                                     function's frame (its .local and .param variables) */
 };
 
 /* Special registers. */
@@ -84,7 +90,13 @@ enum ptx_sreg {
 /* Register classes: which file a register lives in. */
 enum ptx_rclass { RC_PRED, RC_32, RC_64 };
 
-enum ptx_okind { PO_NONE, PO_REG, PO_IMM, PO_SREG, PO_SYM, PO_MEM, PO_LABEL, PO_VEC, PO_SINK };
+enum ptx_okind { PO_NONE, PO_REG, PO_IMM, PO_SREG, PO_SYM, PO_MEM, PO_LABEL, PO_VEC, PO_SINK,
+                 PO_FUNC /* a function's address: sym = its index in the module's funcs */ };
+
+/* The address a function's name stands for (mov.u64 %rd, f; a function
+ * table's initialiser): PTX_FUNC_BASE + 16 x its index in the module's
+ * funcs, outside every memory window. */
+#define PTX_FUNC_BASE UINT64_C(0x0000300000000000)
 
 /* Registers in a vector operand { } (a wmma fragment has 8). */
 #define PTX_MAX_VEC 8
@@ -129,7 +141,8 @@ struct ptx_ins {
     uint32_t flags;              /* PF_* */
     uint32_t line;               /* source line */
     uint16_t mnem;               /* index of the mnemonic text in the module's table */
-    int32_t target;              /* bra: instruction index of the target */
+    int32_t target;              /* bra: instruction index of the target; call: index in the
+                                    body's calls */
     int32_t reconv;              /* bra: reconvergence point (IPDOM), -1 = exit */
     struct ptx_opnd o[PTX_MAX_OPNDS];
 };
@@ -150,14 +163,35 @@ struct ptx_sym {
     uint64_t offset;             /* in its space: shared/local offset, param offset */
     uint8_t *init;               /* initial contents (global/const), size bytes, or NULL */
     uint8_t type;                /* element type (params) */
+    bool hidden;                 /* a .param variable of a call whose { } scope has closed */
 };
 
+/* The operands of a call instruction (ptx_kernel.calls):
+ * call{.uni} (ret), func, (args);  or, through a function pointer,
+ * call{.uni} (ret), %rd, (args), prototype; */
+struct ptx_call {
+    int32_t func;                /* callee: index in the module's funcs; -1: indirect */
+    int32_t fptr;                /* indirect: the register holding the address, else -1 */
+    bool has_ret;
+    struct ptx_opnd ret;         /* receives the return value: a .param variable or register */
+    struct ptx_opnd *args;       /* .param variables, registers or immediates */
+    uint32_t nargs;
+};
+
+/* A kernel (.entry) or a device function (.func). */
 struct ptx_kernel {
     char *name;
     uint32_t line;
-    struct ptx_sym *params;
+    bool is_func;                /* a .func */
+    bool defined;                /* .func: it has a body (else only declared: .extern, or a
+                                    prototype before its definition) */
+    bool addr_taken;             /* .func: its address is taken (mov, a table's initialiser):
+                                    a call through a function pointer may reach it */
+    struct ptx_sym *params;      /* kernel: its parameters; .func: return parameters
+                                    params[0 .. n_rets), then the arguments */
     uint32_t n_params;
-    uint64_t param_bytes;
+    uint32_t n_rets;             /* .func: return parameters (0 or 1) */
+    uint64_t param_bytes;        /* bytes of the .param parameters (offsets in that block) */
     struct ptx_reg *regs;
     uint32_t n_regs;
     uint32_t n_rclass[3];        /* registers per class */
@@ -165,10 +199,15 @@ struct ptx_kernel {
     uint32_t n_syms;
     uint64_t shared_bytes;       /* static shared memory (kernel + module .shared used) */
     uint64_t local_bytes;        /* .local per thread */
+    uint64_t callsite_bytes;     /* the body's own .param variables (call arguments and return
+                                    values; each its own offset) */
+    struct ptx_call *calls;      /* the call instructions' operands */
+    uint32_t n_calls;
     struct ptx_ins *ins;
     uint32_t n_ins;
     char *unsupported;           /* the first unsupported instruction's message
-                                  * ("path:line: ..."), or NULL: the kernel cannot be
+                                  * ("path:line: kernel|function NAME: ..."), or NULL: the
+                                  * kernel (or a kernel calling the function) cannot be
                                   * launched, the module's others can */
     char **labels;               /* label names, index = label id */
     int32_t *label_at;           /* label id -> instruction index */
@@ -184,6 +223,8 @@ struct ptx_module {
     uint32_t n_syms;
     struct ptx_kernel *kernels;
     uint32_t n_kernels;
+    struct ptx_kernel *funcs;    /* device functions, declared or defined, in order */
+    uint32_t n_funcs;
     char **mnems;                /* distinct mnemonics as written ("ld.global.f32") */
     uint32_t n_mnems;
 };
@@ -203,5 +244,11 @@ int ptx_module_mnem(struct ptx_module *m, const char *text);
  * immediate post-dominator of its basic block (-1 = the exit).  Errors
  * name path and the kernel. */
 int ptx_ir_reconvergence(struct ptx_kernel *k, const char *path, struct sim_error *err);
+
+/* Release what body k owns, and zero it (ptx_module_free frees them all). */
+void ptx_body_free(struct ptx_kernel *k);
+
+/* The module's function called name, or -1. */
+int32_t ptx_module_func(const struct ptx_module *m, const char *name);
 
 #endif /* SMSIM_FRONTEND_PTX_IR_H */

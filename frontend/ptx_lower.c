@@ -26,7 +26,19 @@
  *    unconditional branch right after a conditional one that jumps over
  *    it is folded into it (the condition is inverted);
  *  - ld.local/st.local of a local array whose every access has a constant
- *    address are registers (ptxas -v reports no stack frame for it).
+ *    address are registers (ptxas -v reports no stack frame for it);
+ *  - device-function calls (ptxas's calling convention passes arguments,
+ *    results and the return address in registers): a call is MOV (the
+ *    return address) and CALL.REL.NOINC, a ret MOV and HFMA2.MMA (the
+ *    return address pair) and RET.REL.NODEC; a parameter's ld.param and
+ *    the st.param of a value nothing else reads fold away, a stored
+ *    constant or a value that must outlive the call elsewhere is a MOV; a
+ *    function that calls keeps its return address in another register
+ *    (MOV); a function with a stack frame moves the stack pointer on entry
+ *    and before returning, and a recursive one stores its callee-saved
+ *    registers on entry and loads them before returning (STL/LDL,
+ *    ptx_call_spills: ptxas -v's spills, else the registers live across
+ *    its calls).
  * Between ptxas's register allocator and its scheduler some choices stay
  * unpredictable (a register copy kept here and there); the counts match
  * the listings within a few per cent (doc/correlation.md).
@@ -97,6 +109,10 @@ mark_uniform(struct ptx_run *r, bool *div_branch)
     uint32_t nid = r->npred + r->nvar32 + r->nvar64 + 1, n = r->n_x;
     bool *nonuni = xcalloc(nid, sizeof *nonuni);
     bool *divergent = xcalloc(n ? n : 1, sizeof *divergent);
+    uint32_t *fend = xmalloc((n ? n : 1) * sizeof *fend);   /* the end of each one's body */
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        for (int32_t i = r->funcs[f].entry; i < r->funcs[f].end; i++)
+            fend[i] = (uint32_t)r->funcs[f].end;
     for (bool changed = true; changed;) {
         changed = false;
         memset(divergent, 0, n * sizeof *divergent);
@@ -105,7 +121,8 @@ mark_uniform(struct ptx_run *r, bool *div_branch)
             if (x->kind != XK_BRA || x->guard < 0 || !nonuni[x->guard])
                 continue;
             uint32_t lo = x->target >= 0 && (uint32_t)x->target < i ? (uint32_t)x->target : i + 1;
-            uint32_t hi = x->reconv >= 0 && (uint32_t)x->reconv <= n ? (uint32_t)x->reconv : n;
+            uint32_t hi = x->reconv >= 0 && (uint32_t)x->reconv <= n ? (uint32_t)x->reconv
+                                                                       : fend[i];
             for (uint32_t j = lo; j < hi; j++)
                 divergent[j] = true;
         }
@@ -141,6 +158,7 @@ mark_uniform(struct ptx_run *r, bool *div_branch)
     }
     free(nonuni);
     free(divergent);
+    free(fend);
 }
 
 
@@ -159,6 +177,7 @@ struct lctx {
     int32_t *lead;               /* per instruction: the merged load it belongs to, or -1 */
     uint8_t *vbytes;             /* per leader: bytes per lane of the merged load */
     uint8_t *body;               /* per instruction: the unrolled loop it is in (tag), or 0 */
+    int32_t *fn;                 /* per instruction: the function it is in (r->funcs) */
 };
 
 /* The register id of slot s, or -1 for a constant or special register. */
@@ -876,11 +895,48 @@ key_alu(const struct lctx *L, const struct xop *x)
     }
 }
 
+/* A call's argument or return value, or a function's parameter: ptxas
+ * passes them in registers.  A parameter's load and the store of a value
+ * nothing else reads fold away (the value is computed in the register the
+ * callee reads, or read where the callee left it); a stored constant is a
+ * move, and so is a value that must live on in another register: an
+ * argument read again after its call, a loaded value read after a later
+ * call (outer's first inner() result). */
+static unsigned
+key_param(const struct lctx *L, uint32_t i)
+{
+    const struct xop *x = &L->x[i];
+    if (x->kind == XK_ST) {
+        if (is_imm(L, &x->v[0]))
+            return LK_MOVI;
+        int32_t id = sid(L, &x->v[0]);
+        return id >= 0 && n_uses(L, id) > 1 ? LK_MOV : LK_SILENT;
+    }
+    int32_t id = sid(L, &x->v[0]);
+    int32_t end = L->r->funcs[L->fn[i]].end, call = -1;
+    for (int32_t j = (int32_t)i + 1; j < end && call < 0; j++)
+        if (L->x[j].kind == XK_CALL)
+            call = j;
+    if (id < 0 || call < 0)
+        return LK_SILENT;
+    for (uint32_t k = 0; k < n_uses(L, id); k++)
+        if ((int32_t)uses(L, id)[k] > call)
+            return LK_MOV;
+    return LK_SILENT;
+}
+
 static unsigned
 key_of(const struct lctx *L, uint32_t i)
 {
     const struct xop *x = &L->x[i];
+    if ((x->kind == XK_LD || x->kind == XK_ST) && x->space == PS_PARAM)
+        return key_param(L, i);
     switch (x->kind) {
+    case XK_CALL:
+        return L->r->sites[x->off].func == XCALL_INDIRECT ? LK_CALLABS : LK_CALL;
+    case XK_RET:
+        return L->r->funcs[L->fn[i]].save_words > 0 ? LK_RETSAVED : LK_RET;
+    case XK_FRAMEADDR: return LK_IADDI;     /* IADD3 R, R1, offset */
     case XK_ALU: return key_alu(L, x);
     case XK_PARAM: return LK_PARAM;
     case XK_MOVE_CLOCK: return LK_CLOCK;
@@ -947,6 +1003,7 @@ if_convert(struct lctx *L, struct ptx_run *r)
             const struct xop *x = &L->x[j];
             ok = !label[j] && x->guard < 0 && x->kind != XK_BRA && x->kind != XK_EXIT &&
                  x->kind != XK_BAR && x->kind != XK_NOP && x->kind != XK_MOVE_CLOCK &&
+                 x->kind != XK_CALL && x->kind != XK_RET &&
                  L->lead[j] < 0 && !ptx_lower_emit_control(L->key[j]);
             ops += L->key[j] == LK_SILENT ? 0 : ptx_lower_emit_count(L->key[j]);
         }
@@ -1010,7 +1067,8 @@ mark_unrolled(struct lctx *L, struct ptx_run *r)
         for (uint32_t j = h; j < e && ok; j++) {
             const struct xop *x = &L->x[j];
             ok = x->kind != XK_BRA && x->kind != XK_EXIT && x->kind != XK_BAR &&
-                 x->kind != XK_NOP && x->kind != XK_MOVE_CLOCK;
+                 x->kind != XK_NOP && x->kind != XK_MOVE_CLOCK && x->kind != XK_CALL &&
+                 x->kind != XK_RET;
             ops += L->key[j] == LK_SILENT ? 0 : ptx_lower_emit_count(L->key[j]);
         }
         for (uint32_t j = 0; j < L->n && ok; j++)   /* one block: no label inside */
@@ -1119,7 +1177,7 @@ merge_loads(struct lctx *L)
             const struct xop *y = &L->x[j];
             if (y->kind == XK_BRA || y->kind == XK_EXIT || y->kind == XK_BAR ||
                 y->kind == XK_NOP || y->kind == XK_ST || y->kind == XK_ATOM ||
-                y->kind == XK_RED)
+                y->kind == XK_RED || y->kind == XK_CALL || y->kind == XK_RET)
                 break;
             bool writes_base = false;
             for (unsigned k = 0; k < y->n_fdst; k++)
@@ -1171,6 +1229,80 @@ forward_sources(struct lctx *L, struct xop *x)
     }
 }
 
+/* ---- function entries and returns --------------------------------------------- */
+
+/* Does an operation of kind k end its basic block? */
+static bool
+terminator_kind(unsigned k)
+{
+    return k == XK_BRA || k == XK_EXIT || k == XK_CALL || k == XK_RET;
+}
+
+/* A standalone operation of key that is an integer move or add on a
+ * vector register (the stack pointer R1, the return address). */
+static int
+emit_int(struct lower_emit *B, unsigned key, uint32_t line)
+{
+    int rc = ptx_lower_emit_standalone(B, key);
+    B->out[B->n - 1].opclass = SIM_OPC_INT;
+    B->out[B->n - 1].line = line;
+    return rc;
+}
+
+/* A callee-saved register stored to word k of the frame, or loaded from it
+ * (restore: into timing register t). */
+static int
+emit_spill(struct lower_emit *B, const struct xfunc *f, unsigned k, bool restore, uint16_t t)
+{
+    int rc = ptx_lower_emit_standalone(B, restore ? LK_RESTORE : LK_SAVE);
+    struct xop *x = &B->out[B->n - 1];
+    x->kind = XK_SPILL;
+    x->opclass = SIM_OPC_MEM;
+    x->iflags = restore ? SIM_IF_LOAD : SIM_IF_STORE;
+    x->space = PS_LOCAL;
+    x->off = 4 * (int64_t)k;
+    x->line = f->line;
+    if (restore)
+        x->dst[x->n_dst++] = t;
+    return rc;
+}
+
+/* The operations ptxas puts at a function's entry: the stack pointer and
+ * the callee-saved registers stored when it has a frame, else a copy of
+ * its return address when it calls (the call overwrites R0). */
+static int
+emit_prologue(struct lower_emit *B, const struct xfunc *f, bool calls)
+{
+    int rc = SIM_OK;
+    if (f->sp_adjust)
+        rc = emit_int(B, LK_SPDOWN, f->line);
+    for (unsigned k = 0; k < f->save_words && rc == SIM_OK; k++)
+        rc = emit_spill(B, f, k, false, 0);
+    if (rc == SIM_OK && calls && f->save_words == 0)
+        rc = emit_int(B, LK_KEEPRA, f->line);
+    return rc;
+}
+
+/* A function's ret: the callee-saved registers loaded (the return address
+ * among them: the return waits for them), the stack pointer moved back,
+ * the return. */
+static int
+emit_return(struct lower_emit *B, const struct xfunc *f, const struct xop *o, unsigned key)
+{
+    int rc = SIM_OK;
+    uint16_t t = (uint16_t)(PTX_TMP_BASE + B->tmp++ % PTX_TMP_COUNT);
+    for (unsigned k = 0; k < f->save_words && rc == SIM_OK; k++)
+        rc = emit_spill(B, f, k, true, t);
+    if (rc == SIM_OK && f->sp_adjust)
+        rc = emit_int(B, LK_SPUP, o->line);
+    uint32_t first = B->n;
+    if (rc == SIM_OK)
+        rc = ptx_lower_emit_key(B, o, key, 0);
+    for (uint32_t q = first; q < B->n && f->save_words > 0; q++)
+        ptx_lower_emit_add_id(B->out[q].src, &B->out[q].n_src, SIM_MAX_SRC, t);
+    return rc;
+}
+
 int
 ptx_lower(struct ptx_run *r, struct sim_error *err)
 {
@@ -1200,6 +1332,13 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     L.lead = xmalloc(n * sizeof *L.lead);
     L.vbytes = xcalloc(n, sizeof *L.vbytes);
     L.body = xcalloc(n, sizeof *L.body);
+    L.fn = xcalloc(n, sizeof *L.fn);
+    bool *calls = xcalloc(r->n_funcs, sizeof *calls);   /* the function calls another */
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        for (int32_t i = r->funcs[f].entry; i < r->funcs[f].end; i++) {
+            L.fn[i] = (int32_t)f;
+            calls[f] = calls[f] || r->x[i].kind == XK_CALL;
+        }
     for (uint32_t i = 0; i < L.n; i++) {
         L.lead[i] = -1;
         L.key[i] = LK_COUNT;                 /* not decided */
@@ -1232,6 +1371,14 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
         sync_at[R] = true;
         ssy_before[i] = true;
     }
+    /* a call that may diverge (no .uni): BSSY before, BSYNC after, as
+     * around ptxas's indirect calls */
+    for (uint32_t i = 0; i + 1 < L.n; i++)
+        if (r->x[i].kind == XK_CALL && !(r->x[i].flags & PF_UNI) && L.fn[i + 1] == L.fn[i] &&
+            !sync_at[i + 1]) {
+            ssy_before[i] = true;
+            sync_at[i + 1] = true;
+        }
     /* a merged load's leader writes its members' registers */
     for (uint32_t i = 0; i < L.n; i++) {
         struct xop *x = &r->x[i];
@@ -1251,6 +1398,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     for (uint32_t i = 0; i < L.n; i++) {
         total += (L.key[i] == LK_SILENT ? 1 : L.key[i] == LK_TENSOR ? PTX_PARTS_MAX :
                   ptx_lower_emit_count(L.key[i])) + sync_at[i] + ssy_before[i];
+        total += r->funcs[L.fn[i]].save_words + 2;   /* a prologue or epilogue, at most */
         global = global || (is_mem(&r->x[i]) && (r->x[i].space == PS_GLOBAL ||
                                                    r->x[i].space == PS_GENERIC));
     }
@@ -1262,10 +1410,14 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
         rc = ptx_lower_emit_standalone(&B, LK_GDESC);
     for (uint32_t i = 0; i < L.n && rc == SIM_OK; i++) {
         const struct xop *o = &r->x[i];
+        const struct xfunc *f = &r->funcs[L.fn[i]];
         if (i == 0 || o->kind == XK_BRA || r->x[i - 1].kind == XK_BRA ||
-            r->x[i - 1].kind == XK_EXIT)
+            r->x[i - 1].kind == XK_EXIT || r->x[i - 1].kind == XK_CALL ||
+            r->x[i - 1].kind == XK_RET || (int32_t)i == f->entry)
             ptx_lower_emit_block(&B);     /* a new basic block (roughly) */
         map[i] = (int32_t)B.n;
+        if ((int32_t)i == f->entry && L.fn[i] > 0)
+            rc = emit_prologue(&B, f, calls[L.fn[i]]);
         if (sync_at[i] && rc == SIM_OK)
             rc = ptx_lower_emit_standalone(&B, LK_SYNC);
         if (ssy_before[i] && rc == SIM_OK)
@@ -1279,10 +1431,22 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
             out->n_dst = out->n_src = 0;
             continue;
         }
-        if (L.key[i] == LK_TENSOR)
+        if (o->kind == XK_CALL || o->kind == XK_RET) {
+            /* the call waits for its arguments, the return for its result:
+             * the registers their st.param stored (ptxas waits at the CALL
+             * for the load that made its argument) */
+            struct xop c = *o;
+            for (int32_t j = (int32_t)i - 1; j >= f->entry && !terminator_kind(r->x[j].kind); j--)
+                if (r->x[j].kind == XK_ST && r->x[j].space == PS_PARAM)
+                    for (unsigned k = 0; k < r->x[j].n_src; k++)
+                        ptx_lower_emit_add_id(c.src, &c.n_src, SIM_MAX_SRC, r->x[j].src[k]);
+            rc = o->kind == XK_RET ? emit_return(&B, f, &c, L.key[i])
+                                   : ptx_lower_emit_key(&B, &c, L.key[i], L.body[i]);
+        } else if (L.key[i] == LK_TENSOR) {
             rc = ptx_lower_mma(&B, o);
-        else
+        } else {
             rc = ptx_lower_emit_key(&B, o, L.key[i], L.body[i]);
+        }
     }
     map[L.n] = (int32_t)B.n;
     /* a branch to the kernel's first instruction still skips the entry loads */
@@ -1293,6 +1457,11 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
                 x->target = map[x->target];
             if (x->reconv >= 0 && (uint32_t)x->reconv <= L.n)
                 x->reconv = map[x->reconv];
+        }
+        for (uint32_t f = 0; f < r->n_funcs; f++) {
+            if (f > 0)
+                r->funcs[f].entry = map[r->funcs[f].entry];
+            r->funcs[f].end = map[r->funcs[f].end];
         }
         free(r->x);
         r->x = B.out;
@@ -1313,5 +1482,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     free(L.lead);
     free(L.vbytes);
     free(L.body);
+    free(L.fn);
+    free(calls);
     return rc;
 }

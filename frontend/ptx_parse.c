@@ -2,14 +2,16 @@
  * ptx_parse.c - PTX text -> struct ptx_module (see ptx_parse.h).
  *
  * The tokenizer (ptx_lex.c) feeds a recursive-descent reader.  Names
- * are resolved while parsing: registers against the kernel's .reg
- * declarations, memory and address operands against the kernel's params,
- * its .shared/.local declarations and module-scope symbols; labels are
- * resolved when the kernel's body ends.  Every error names file:line.
+ * are resolved while parsing: registers against the body's .reg
+ * declarations, memory and address operands against the body's params,
+ * its .shared/.local/.param declarations and module-scope symbols, a
+ * call's callee against the functions declared so far (PTX declares a
+ * function before its first call); labels are resolved when the body
+ * ends.  Kernels (.entry) and device functions (.func) are read by the
+ * same body parser.  Every error names file:line.
  */
-#include "frontend/ptx_parse.h"
+#include "frontend/ptx_parse_internal.h"
 #include "frontend/ptx_half.h"
-#include "frontend/ptx_lex.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,18 +36,6 @@ static const struct {
     { "%total_smem_size", SR_TOTAL_SMEM }, { "%globaltimer", SR_GLOBALTIMER },
 };
 
-struct parser {
-    struct ptx_lex lx;           /* the tokenizer: the current token, file and line */
-    struct ptx_module *m;
-    struct ptx_kernel *k;        /* kernel being parsed */
-    /* name lookup in the kernel being parsed */
-    struct ptx_names regs;           /* visible register name -> index in k->regs */
-    struct ptx_names labels;         /* label name -> index in k->labels */
-    int32_t *shadow;             /* per register: the one its name hid, or -1 */
-    uint32_t scope_mark[PTX_MAX_SCOPES]; /* k->n_regs when each open '{' began */
-    unsigned depth;              /* open braces in the kernel body */
-    bool nounroll;               /* a .pragma "nounroll" applies to the next instruction */
-};
 
 static int
 perr(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -61,32 +51,6 @@ perr(struct parser *ps, const char *fmt, ...)
     return ptx_lex_error(&ps->lx, "%s", msg);
 }
 
-static int
-next(struct parser *ps)
-{
-    return ptx_lex_next(&ps->lx);
-}
-
-static bool
-is_punct(const struct parser *ps, char c)
-{
-    return ptx_lex_is_punct(&ps->lx, c);
-}
-
-static bool
-is_word(const struct parser *ps, const char *w)
-{
-    return ptx_lex_is_word(&ps->lx, w);
-}
-
-static int
-expect_punct(struct parser *ps, char c)
-{
-    return ptx_lex_expect(&ps->lx, c);
-}
-
-#define PARSE_SKIPPED 1          /* an instruction was skipped (not an error) */
-
 /* Skip the rest of an instruction statement, its ';' included. */
 static int
 skip_instruction(struct parser *ps)
@@ -99,11 +63,18 @@ skip_instruction(struct parser *ps)
     return PARSE_SKIPPED;
 }
 
-/* An instruction the simulator does not support, in a kernel body: the
- * kernel keeps the first such message and the statement is skipped (to
- * its ';'), so the module's other kernels still run; launching this one
- * is the error (ptx.c).  Returns PARSE_SKIPPED.  Outside a kernel: an
- * error. */
+/* "kernel" or "function", for messages about body k. */
+static const char *
+body_kind(const struct ptx_kernel *k)
+{
+    return k->is_func ? "function" : "kernel";
+}
+
+/* An instruction the simulator does not support, in a kernel or function
+ * body: the body keeps the first such message and the statement is
+ * skipped (to its ';'), so the module's other kernels still run;
+ * launching this one, or one that calls this function, is the error
+ * (ptx.c).  Returns PARSE_SKIPPED.  Outside a body: an error. */
 static int
 unsupported(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -120,10 +91,32 @@ unsupported(struct parser *ps, const char *fmt, ...)
     if (ps->k->unsupported == NULL) {
         size_t n = strlen(ps->lx.path) + strlen(ps->k->name) + strlen(msg) + 40;
         ps->k->unsupported = xmalloc(n);
-        snprintf(ps->k->unsupported, n, "%s:%u: kernel %s: %s", ps->lx.path, ps->lx.line, ps->k->name,
-                 msg);
+        snprintf(ps->k->unsupported, n, "%s:%u: %s %s: %s", ps->lx.path, ps->lx.line,
+                 body_kind(ps->k), ps->k->name, msg);
     }
     return skip_instruction(ps);
+}
+
+int
+ptx_parse_err(struct parser *ps, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return perr(ps, "%s", msg);
+}
+
+int
+ptx_parse_unsupported(struct parser *ps, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return unsupported(ps, "%s", msg);
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -176,11 +169,14 @@ scope_open(struct parser *ps)
 {
     if (ps->depth == PTX_MAX_SCOPES)
         return perr(ps, "blocks nested more than %d deep", PTX_MAX_SCOPES);
+    ps->sym_mark[ps->depth] = ps->k->n_syms;
     ps->scope_mark[ps->depth++] = ps->k->n_regs;
     return SIM_OK;
 }
 
-/* Close a scope: its registers go out of view, uncovering what they hid. */
+/* Close a scope: its registers go out of view, uncovering what they hid,
+ * and so do the .param variables declared in it (each call sequence
+ * declares its own param0, retval0 in a { } of its own). */
 static void
 scope_close(struct parser *ps)
 {
@@ -188,6 +184,9 @@ scope_close(struct parser *ps)
     uint32_t mark = ps->scope_mark[--ps->depth];
     for (uint32_t i = k->n_regs; i-- > mark;)
         ptx_names_put(&ps->regs, k->regs[i].name, ps->shadow[i]);
+    for (uint32_t i = ps->sym_mark[ps->depth]; i < k->n_syms; i++)
+        if (k->syms[i].space == PS_PARAM)
+            k->syms[i].hidden = true;
 }
 
 static int32_t
@@ -199,10 +198,11 @@ find_module_sym(const struct ptx_module *m, const char *name)
     return -1;
 }
 
-/* A symbol visible in kernel k: its params, its own declarations, then
- * module symbols (copied into the kernel table on first use, with the
- * module index in .offset's place kept via init == NULL and a marker).
- * Returns the index in k->syms. */
+/* A symbol visible in body k: its params, its own declarations (the
+ * latest visible one), then module symbols (copied into the body's table
+ * on first use, with the module index in .offset's place kept via init ==
+ * NULL and a marker).  Returns the index in k->syms (params: -2 - their
+ * index). */
 static int32_t
 find_sym(struct parser *ps, const char *name)
 {
@@ -210,8 +210,8 @@ find_sym(struct parser *ps, const char *name)
     for (uint32_t i = 0; i < k->n_params; i++)
         if (strcmp(k->params[i].name, name) == 0)
             return -(int32_t)i - 2;      /* params: -2, -3, ... */
-    for (uint32_t i = 0; i < k->n_syms; i++)
-        if (strcmp(k->syms[i].name, name) == 0)
+    for (uint32_t i = k->n_syms; i-- > 0;)
+        if (!k->syms[i].hidden && strcmp(k->syms[i].name, name) == 0)
             return (int32_t)i;
     int32_t g = find_module_sym(ps->m, name);
     if (g < 0)
@@ -333,6 +333,22 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
         }
         int64_t v;
         uint8_t fk = 0;
+        int32_t fn = ps->lx.kind == PTX_TK_WORD && !neg ? ptx_module_func(ps->m, ps->lx.tok) : -1;
+        if (fn >= 0 && eb == 8) {
+            /* a function table: {f, g} (function pointers) */
+            ps->m->funcs[fn].addr_taken = true;
+            v = (int64_t)(PTX_FUNC_BASE + 16 * (uint64_t)fn);
+            if ((idx + 1) * eb > s->size)
+                return perr(ps, "too many initialisers for %s", s->name);
+            memcpy(s->init + idx * eb, &v, eb);
+            idx++;
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (brace && is_punct(ps, ',')) {
+                SIM_FORWARD_IF_ERROR(next(ps));
+                continue;
+            }
+            break;
+        }
         if (ps->lx.kind != PTX_TK_NUM)
             return perr(ps, "expected a number in the initialiser of %s", s->name);
         if (!ptx_lex_float(ps->lx.tok, &v, &fk) && !ptx_lex_int(ps->lx.tok, &v))
@@ -768,6 +784,13 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
             return next(ps);
         }
         int32_t s = find_sym(ps, ps->lx.tok);
+        int32_t fn = s == SYM_UNKNOWN ? ptx_module_func(ps->m, ps->lx.tok) : -1;
+        if (fn >= 0) {
+            o->kind = PO_FUNC;           /* a function's address */
+            o->sym = fn;
+            ps->m->funcs[fn].addr_taken = true;
+            return next(ps);
+        }
         if (s == SYM_UNKNOWN)
             return perr(ps, "no register or variable called '%s'", ps->lx.tok);
         o->kind = PO_SYM;
@@ -878,9 +901,6 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         *dot = '\0';
     int op = find_op(mn);
     if (op < 0) {
-        if (strcmp(mn, "call") == 0)
-            return unsupported(ps, "unsupported instruction 'call' (device function calls are "
-                               "not simulated; compile with the callee inlined)");
         if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
             return unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
                                "simulated)", ps->lx.tok);
@@ -907,8 +927,13 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         return unsupported(ps, "unsupported instruction '%s' (only bar.sync is simulated)",
                            ps->lx.tok);
     SIM_FORWARD_IF_ERROR(next(ps));
+    if (ins.op == PTXOP_CALL) {
+        int rc = ptx_parse_call(ps, &ins);
+        if (rc != SIM_OK)
+            return rc;
+    }
     bool branch = ins.op == PTXOP_BRA;
-    while (!is_punct(ps, ';')) {
+    while (ins.op != PTXOP_CALL && !is_punct(ps, ';')) {
         if (ps->lx.kind == PTX_TK_EOF)
             return perr(ps, "missing ';' after '%s'", mn);
         if (ins.nops == PTX_MAX_OPNDS)
@@ -935,7 +960,8 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     }
     unsigned lo, hi;
     operand_range(&ins, &lo, &hi);
-    if (ins.nops < lo || ins.nops > hi)  /* a form smsim does not know: only its kernel fails */
+    if (ins.op != PTXOP_CALL && (ins.nops < lo || ins.nops > hi))
+        /* a form smsim does not know: only its kernel fails */
         return unsupported(ps, "'%s' takes %u operand%s, found %u", mn, lo, lo == 1 ? "" : "s",
                            ins.nops);
     if (branch && ins.o[0].kind != PO_LABEL)
@@ -959,7 +985,8 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     return next(ps);
 }
 
-/* The body of a kernel; current token is the '{' after its signature. */
+/* The body of a kernel or function; current token is the '{' after its
+ * signature. */
 static int
 parse_body(struct parser *ps)
 {
@@ -970,7 +997,7 @@ parse_body(struct parser *ps)
     depth = 1;
     while (depth > 0) {
         if (ps->lx.kind == PTX_TK_EOF)
-            return perr(ps, "kernel %s: missing '}'", k->name);
+            return perr(ps, "%s %s: missing '}'", body_kind(k), k->name);
         if (is_punct(ps, '{')) {
             depth++;
             SIM_FORWARD_IF_ERROR(scope_open(ps));
@@ -1000,11 +1027,11 @@ parse_body(struct parser *ps)
                     ps->nounroll = true;
                 SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else if (strcmp(d, ".param") == 0) {
-                /* a call's argument or return value: calls are not simulated */
-                int rc = unsupported(ps, "'.param' in a kernel body (the arguments of a "
-                                     "device function call; calls are not simulated)");
-                if (rc < 0)
-                    return rc;
+                /* a call's argument or return value, visible in its { } */
+                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_PARAM, false, &k->syms, &k->n_syms));
+            } else if (strcmp(d, ".callprototype") == 0) {
+                /* label: .callprototype (ret) _ (params); the type of an indirect call */
+                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".maxnreg") == 0 ||
                        strcmp(d, ".maxntid") == 0) {
                 SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
@@ -1058,7 +1085,7 @@ parse_body(struct parser *ps)
             SIM_FORWARD_IF_ERROR(next(ps));
             continue;
         }
-        return perr(ps, "unexpected '%s' in kernel %s", ps->lx.tok, k->name);
+        return perr(ps, "unexpected '%s' in %s %s", ps->lx.tok, body_kind(k), k->name);
     }
     /* resolve labels */
     for (uint32_t i = 0; i < k->n_labels; i++) {
@@ -1070,110 +1097,14 @@ parse_body(struct parser *ps)
                 use = k->ins[j].line;
                 break;
             }
-        return sim_error_set(ps->lx.err, SIM_ERR_FORMAT, "%s:%u: kernel %s: undefined label %s",
-                             ps->lx.path, use, k->name, k->labels[i]);
+        return sim_error_set(ps->lx.err, SIM_ERR_FORMAT, "%s:%u: %s %s: undefined label %s",
+                             ps->lx.path, use, body_kind(k), k->name, k->labels[i]);
     }
     for (uint32_t i = 0; i < k->n_ins; i++) {
         struct ptx_ins *in = &k->ins[i];
         if (in->op == PTXOP_BRA)
             in->target = k->label_at[in->o[0].label];
     }
-    return SIM_OK;
-}
-
-/* An optional parameter array suffix "[N]" (1 <= N <= 65536): *d = N, or
- * 1 when there is none. */
-static int
-parse_param_dim(struct parser *ps, int64_t *d)
-{
-    *d = 1;
-    if (!is_punct(ps, '['))
-        return SIM_OK;
-    SIM_FORWARD_IF_ERROR(next(ps));
-    if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, d) || *d <= 0 || *d > 65536)
-        return perr(ps, "bad parameter array size");
-    SIM_FORWARD_IF_ERROR(next(ps));
-    return expect_punct(ps, ']');
-}
-
-/* .entry NAME ( params ) [performance directives] { body } */
-static int
-parse_entry(struct parser *ps)
-{
-    struct ptx_module *m = ps->m;
-    if (ps->lx.kind != PTX_TK_WORD)
-        return perr(ps, "expected a kernel name after .entry");
-    m->kernels = xrealloc(m->kernels, (m->n_kernels + 1) * sizeof *m->kernels);
-    struct ptx_kernel *k = &m->kernels[m->n_kernels++];
-    memset(k, 0, sizeof *k);
-    k->name = dup(ps->lx.tok);
-    k->line = ps->lx.line;
-    ps->k = k;
-    ptx_names_free(&ps->regs);
-    ptx_names_free(&ps->labels);
-    ps->depth = 0;
-    SIM_FORWARD_IF_ERROR(next(ps));
-    if (is_punct(ps, '(')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        while (!is_punct(ps, ')')) {
-            if (!is_word(ps, ".param"))
-                return perr(ps, "expected .param in the parameter list of %s, found '%s'",
-                            k->name, ps->lx.tok);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            /* reuse the variable parser up to the name; params end with ',' or ')' */
-            uint32_t align = 0;
-            uint8_t type = 0;
-            while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
-                if (strcmp(ps->lx.tok, ".align") == 0) {
-                    SIM_FORWARD_IF_ERROR(next(ps));
-                    int64_t a;
-                    if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096)
-                        return perr(ps, "bad .align '%s'", ps->lx.tok);
-                    align = (uint32_t)a;
-                } else if (parse_type_word(ps->lx.tok, &type) != 0 && strcmp(ps->lx.tok, ".ptr") != 0 &&
-                           strncmp(ps->lx.tok, ".global", 7) != 0 && strncmp(ps->lx.tok, ".const", 6) != 0 &&
-                           strncmp(ps->lx.tok, ".shared", 7) != 0 && strncmp(ps->lx.tok, ".local", 6) != 0) {
-                    return perr(ps, "unexpected '%s' in a parameter", ps->lx.tok);
-                }
-                SIM_FORWARD_IF_ERROR(next(ps));
-            }
-            if (type == 0 || ps->lx.kind != PTX_TK_WORD)
-                return perr(ps, "malformed parameter of %s", k->name);
-            struct ptx_sym p = { 0 };
-            p.name = dup(ps->lx.tok);
-            p.space = PS_PARAM;
-            p.type = type;
-            p.size = ptx_type_bytes(type);
-            int64_t d = 1;
-            int rc = next(ps);
-            if (rc == SIM_OK)
-                rc = parse_param_dim(ps, &d);
-            if (rc < 0) {
-                free(p.name);
-                return rc;
-            }
-            p.size *= (uint64_t)d;
-            p.align = align ? align : ptx_type_bytes(type);
-            k->param_bytes = (k->param_bytes + p.align - 1) / p.align * p.align;
-            p.offset = k->param_bytes;
-            k->param_bytes += p.size;
-            k->params = xrealloc(k->params, (k->n_params + 1) * sizeof *k->params);
-            k->params[k->n_params++] = p;
-            if (is_punct(ps, ','))
-                SIM_FORWARD_IF_ERROR(next(ps));
-            else if (!is_punct(ps, ')'))
-                return perr(ps, "expected ',' or ')' in the parameters of %s", k->name);
-        }
-        SIM_FORWARD_IF_ERROR(next(ps));
-    }
-    while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
-        /* .maxntid 256, 1, 1  .reqntid  .minnctapersm  .maxnreg  .noreturn ... */
-        SIM_FORWARD_IF_ERROR(next(ps));
-        while (ps->lx.kind == PTX_TK_NUM || is_punct(ps, ','))
-            SIM_FORWARD_IF_ERROR(next(ps));
-    }
-    SIM_FORWARD_IF_ERROR(parse_body(ps));
-    ps->k = NULL;
     return SIM_OK;
 }
 
@@ -1217,9 +1148,10 @@ parse_module(struct parser *ps)
             /* qualifier: look at what follows */
             if (is_word(ps, ".entry")) {
                 SIM_FORWARD_IF_ERROR(next(ps));
-                SIM_FORWARD_IF_ERROR(parse_entry(ps));
+                SIM_FORWARD_IF_ERROR(ptx_parse_entry(ps));
             } else if (is_word(ps, ".func")) {
-                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
+                SIM_FORWARD_IF_ERROR(next(ps));
+                SIM_FORWARD_IF_ERROR(ptx_parse_func(ps));
             } else if (is_word(ps, ".global") || is_word(ps, ".const") || is_word(ps, ".shared")) {
                 uint8_t sp = is_word(ps, ".global") ? PS_GLOBAL : is_word(ps, ".const") ? PS_CONST
                                                                                          : PS_SHARED;
@@ -1229,9 +1161,9 @@ parse_module(struct parser *ps)
                 return perr(ps, "unexpected '%s' after %s", ps->lx.tok, d);
             }
         } else if (strcmp(d, ".entry") == 0) {
-            SIM_FORWARD_IF_ERROR(parse_entry(ps));
+            SIM_FORWARD_IF_ERROR(ptx_parse_entry(ps));
         } else if (strcmp(d, ".func") == 0) {
-            SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
+            SIM_FORWARD_IF_ERROR(ptx_parse_func(ps));
         } else if (strcmp(d, ".global") == 0 || strcmp(d, ".const") == 0 ||
                    strcmp(d, ".shared") == 0) {
             uint8_t sp = strcmp(d, ".global") == 0 ? PS_GLOBAL : strcmp(d, ".const") == 0 ? PS_CONST
@@ -1264,12 +1196,13 @@ align_up(uint64_t x, uint64_t a)
     return a ? (x + a - 1) / a * a : x;
 }
 
-/* Assign shared and local offsets of kernel k (static shared first, then
- * extern shared, 16-aligned, at the end). */
+/* Assign shared and local offsets of body k (static shared first, then
+ * extern shared, 16-aligned, at the end), and the offsets of its .param
+ * variables in their own area (callsite_bytes). */
 static void
 layout_kernel(struct ptx_kernel *k)
 {
-    uint64_t sh = 0, lo = 0;
+    uint64_t sh = 0, lo = 0, pa = 0;
     for (uint32_t i = 0; i < k->n_syms; i++) {
         struct ptx_sym *s = &k->syms[i];
         if (s->space == PS_SHARED && !s->external) {
@@ -1280,14 +1213,57 @@ layout_kernel(struct ptx_kernel *k)
             lo = align_up(lo, s->align);
             s->offset = lo;
             lo += s->size;
+        } else if (s->space == PS_PARAM) {
+            pa = align_up(pa, s->align);
+            s->offset = pa;
+            pa += s->size;
         }
     }
+    k->callsite_bytes = align_up(pa, 8);
     sh = align_up(sh, 16);
     for (uint32_t i = 0; i < k->n_syms; i++)
         if (k->syms[i].space == PS_SHARED && k->syms[i].external)
             k->syms[i].offset = sh;
     k->shared_bytes = sh;
     k->local_bytes = align_up(lo, 8);
+}
+
+/* ---- for ptx_parse_func.c ---------------------------------------------- */
+
+void *
+ptx_parse_grow(void *p, uint32_t n, size_t size)
+{
+    return grow(p, n, size);
+}
+
+int32_t
+ptx_parse_find_reg(const struct parser *ps, const char *name)
+{
+    return find_reg(ps, name);
+}
+
+int
+ptx_parse_add_reg(struct parser *ps, const char *name, uint8_t type)
+{
+    return add_reg(ps, name, type);
+}
+
+int
+ptx_parse_type_word(const char *w, uint8_t *t)
+{
+    return parse_type_word(w, t);
+}
+
+int
+ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
+{
+    return parse_operand(ps, o, in_branch);
+}
+
+int
+ptx_parse_body(struct parser *ps)
+{
+    return parse_body(ps);
 }
 
 /* ---- entry points -------------------------------------------------------- */
@@ -1309,6 +1285,10 @@ ptx_parse_text(const char *name, const char *text, size_t len, struct ptx_module
     for (uint32_t i = 0; rc == SIM_OK && i < ps.m->n_kernels; i++) {
         layout_kernel(&ps.m->kernels[i]);
         rc = ptx_ir_reconvergence(&ps.m->kernels[i], name, err);
+    }
+    for (uint32_t i = 0; rc == SIM_OK && i < ps.m->n_funcs; i++) {
+        layout_kernel(&ps.m->funcs[i]);
+        rc = ptx_ir_reconvergence(&ps.m->funcs[i], name, err);
     }
     if (rc < 0) {
         ptx_module_free(ps.m);

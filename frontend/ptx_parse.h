@@ -2,11 +2,13 @@
  * ptx_parse.h - read a PTX file into a struct ptx_module.
  *
  * Accepts PTX as nvcc emits it (ISA 6.x-9.x, and the older 4.x/5.x of
- * seed 001's listings): module directives, .entry kernels with .param,
- * .reg, .shared, .local declarations, module-scope .global/.const/.shared
- * data, labels, predicated instructions, vector and memory operands.
- * Anything it does not support (an unknown instruction or modifier, a
- * call, a texture) is an error naming the file and line.
+ * seed 001's listings): module directives, .entry kernels and .func
+ * device functions with .param, .reg, .shared, .local declarations,
+ * module-scope .global/.const/.shared data, labels, predicated
+ * instructions, vector and memory operands, calls.  Anything it does not
+ * support (an unknown instruction or modifier, a texture) is an error
+ * naming the file and line: for the body holding it when it is an
+ * instruction (ptx_kernel.unsupported), else for the module.
  */
 #ifndef SMSIM_FRONTEND_PTX_PARSE_H
 #define SMSIM_FRONTEND_PTX_PARSE_H

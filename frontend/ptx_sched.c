@@ -119,9 +119,13 @@ ptx_sched_latency(const struct xop *x)
 {
     if (x->silent)
         return 0;                /* folded away: its readers wait for its inputs */
+    if ((x->kind == XK_LD || x->kind == XK_ST) && x->space == PS_PARAM)
+        return 4;                /* a call's argument or result: a register move */
     switch (x->kind) {
     case XK_CPASYNC:
         return 300;
+    case XK_SPILL:
+        return (x->iflags & SIM_IF_LOAD) ? 300 : 1;   /* a local load, as ld.local */
     case XK_WLOAD:
     case XK_LD:
     case XK_ATOM:
@@ -162,10 +166,13 @@ sched_pipe(const struct xop *x)
 {
     if (x->silent)
         return SP_NONE;
+    if ((x->kind == XK_LD || x->kind == XK_ST) && x->space == PS_PARAM)
+        return SP_INT;           /* a call's argument or result: a register move */
     switch (x->kind) {
     case XK_LD: case XK_ST: case XK_ATOM: case XK_RED: case XK_CPASYNC: case XK_WLOAD:
-    case XK_WSTORE:
+    case XK_WSTORE: case XK_SPILL:
         return SP_LSU;
+    case XK_FRAMEADDR:
     case XK_ALU: case XK_TIMING: case XK_SHFL: case XK_VOTE: case XK_ACTIVEMASK:
         break;
     default:
@@ -193,10 +200,11 @@ fence_like(const struct xop *x)
            x->kind == XK_CPASYNC || x->ids_truncated;
 }
 
+/* Does x end its block (a branch, an exit, a call or a return)? */
 static bool
 terminator(const struct xop *x)
 {
-    return x->kind == XK_BRA || x->kind == XK_EXIT;
+    return x->kind == XK_BRA || x->kind == XK_EXIT || x->kind == XK_CALL || x->kind == XK_RET;
 }
 
 static void
@@ -607,7 +615,8 @@ static bool
 variable_latency(const struct xop *x)
 {
     if (x->kind == XK_LD || x->kind == XK_ATOM || x->kind == XK_SHFL || x->kind == XK_VOTE ||
-        x->kind == XK_MOVE_CLOCK || x->kind == XK_CPASYNC || x->kind == XK_WLOAD)
+        x->kind == XK_MOVE_CLOCK || x->kind == XK_CPASYNC || x->kind == XK_WLOAD ||
+        (x->kind == XK_SPILL && (x->iflags & SIM_IF_LOAD)))
         return true;
     switch (x->opclass) {
     case SIM_OPC_SFU: case SIM_OPC_SFU_EX2: case SIM_OPC_CONV: case SIM_OPC_SREG:
@@ -761,6 +770,9 @@ ptx_schedule(struct ptx_run *r)
         if (fence_like(x))
             leader[i] = leader[i + 1] = true;
     }
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        if ((uint32_t)r->funcs[f].entry < n_x)
+            leader[r->funcs[f].entry] = true;    /* a function's entry */
     hoist_over_regions(r, leader);
     for (uint32_t i = 0; i < n_x; i++)
         if (r->x[i].ctl == XC_SYNC)

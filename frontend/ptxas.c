@@ -178,9 +178,10 @@ print_text(FILE *fp, void *arg)
     fputs(arg, fp);
 }
 
-/* Parse the report for kernel; returns true if found. */
+/* Parse the report for kernel (func: a device function, which has no
+ * register line of its own); returns true if found. */
 static bool
-parse_report(const char *text, const char *kernel, struct ptxas_info *out)
+parse_report(const char *text, const char *kernel, bool func, struct ptxas_info *out)
 {
     bool in_kernel = false, props = false, got_regs = false;
     size_t kl = strlen(kernel);
@@ -204,6 +205,7 @@ parse_report(const char *text, const char *kernel, struct ptxas_info *out)
                 out->stack = st;
                 out->spill_stores = ss;
                 out->spill_loads = sl;
+                got_regs = got_regs || func;
             }
             props = false;
         } else if (in_kernel && (q = strstr(line, "Used ")) != NULL) {
@@ -221,9 +223,9 @@ parse_report(const char *text, const char *kernel, struct ptxas_info *out)
     return got_regs;
 }
 
-int
-ptxas_kernel_info(const char *ptx_path, const char *kernel, unsigned sm,
-                  struct ptxas_info *out, struct sim_error *err)
+static int
+report_info(const char *ptx_path, const char *kernel, bool func, unsigned sm,
+            struct ptxas_info *out, struct sim_error *err)
 {
     size_t len;
     char *ptx = read_all(ptx_path, &len);
@@ -246,10 +248,24 @@ ptxas_kernel_info(const char *ptx_path, const char *kernel, unsigned sm,
             afile_write(path, print_text, report, &ignored);   /* a cache: best effort */
         }
     }
-    bool found = parse_report(report, kernel, out);
+    bool found = parse_report(report, kernel, func, out);
     free(report);
     if (!found)
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s: ptxas -v reports no kernel '%s' for "
-                             "sm_%u", ptx_path, kernel, sm);
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: ptxas -v reports no %s '%s' for "
+                             "sm_%u", ptx_path, func ? "function" : "kernel", kernel, sm);
     return SIM_OK;
+}
+
+int
+ptxas_kernel_info(const char *ptx_path, const char *kernel, unsigned sm,
+                  struct ptxas_info *out, struct sim_error *err)
+{
+    return report_info(ptx_path, kernel, false, sm, out, err);
+}
+
+int
+ptxas_function_info(const char *ptx_path, const char *func, unsigned sm,
+                    struct ptxas_info *out, struct sim_error *err)
+{
+    return report_info(ptx_path, func, true, sm, out, err);
 }

@@ -34,4 +34,9 @@ bool ptxas_available(void);
 int ptxas_kernel_info(const char *ptx_path, const char *kernel, unsigned sm,
                       struct ptxas_info *out, struct sim_error *err);
 
+/* The same for device function func (regs is 0: ptxas reports registers
+ * per kernel). */
+int ptxas_function_info(const char *ptx_path, const char *func, unsigned sm,
+                        struct ptxas_info *out, struct sim_error *err);
+
 #endif /* SMSIM_FRONTEND_PTXAS_H */

@@ -21,6 +21,7 @@ struct ldst {
     uint32_t cc_sets;
     uint64_t port_free;          /* ticks: L1 data port */
     uint64_t port_occ;           /* ticks per sector */
+    uint64_t line_occ;           /* ticks per distinct line of a request (0: no limit) */
     uint64_t smem_free;          /* ticks: shared-memory pipe */
     uint64_t cc_free;            /* ticks: constant cache port */
     uint64_t rd_free, wr_free;   /* ticks: the SM's read and write ports to the L2 */
@@ -42,6 +43,8 @@ ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
     u->cc = cache_new((uint64_t)c->const_size_kb * 1024, 4, c->l1_line_size);
     u->cc_sets = cache_sets(u->cc);
     u->port_occ = (MEM_TICKS(1) + c->l1_sectors_per_cycle - 1) / c->l1_sectors_per_cycle;
+    if (c->l1_lines_per_cycle > 0)
+        u->line_occ = (MEM_TICKS(1) + c->l1_lines_per_cycle - 1) / c->l1_lines_per_cycle;
     if (c->l1_l2_read_bytes_per_cycle > 0)
         u->rd_occ = (uint64_t)((double)c->l1_sector_size / c->l1_l2_read_bytes_per_cycle *
                                (double)MEM_TICKS(1) + 0.5);
@@ -353,7 +356,9 @@ l1_caches(const struct ldst *u, const struct warp_inst *wi)
 }
 
 /* Coalesce wi and reserve the L1 data port for its sectors from cycle t:
- * at[i] = the cycle line i's sectors pass the port. */
+ * at[i] = the cycle line i's sectors pass the port.  A line takes its
+ * sectors' share of l1.sectors_per_cycle, and at least its share of
+ * l1.lines_per_cycle (the tag stage). */
 static unsigned
 coalesce_through_port(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t,
                       struct ldst_line *ln, sim_cycle_t *at)
@@ -363,7 +368,7 @@ coalesce_through_port(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t,
     uint64_t port = max_u64(MEM_TICKS(t), u->port_free);
     for (unsigned i = 0; i < n; i++) {
         at[i] = ceil_cycles(port);
-        port += (uint64_t)sim_popc32(ln[i].mask) * u->port_occ;
+        port += max_u64((uint64_t)sim_popc32(ln[i].mask) * u->port_occ, u->line_occ);
     }
     u->port_free = port;
     return n;

@@ -465,6 +465,61 @@ START_TEST(test_tensor_cp_async_stages)
 }
 END_TEST
 
+/* ---- calls: device functions (recursion, frames, pointers) --------------- */
+
+static int
+ref_fib(int n)
+{
+    return n < 2 ? n : ref_fib(n - 1) + ref_fib(n - 2);
+}
+
+static int
+ref_rsum(int n, int *acc)
+{
+    if (n == 0)
+        return 0;
+    int r = ref_rsum(n - 1, acc) + n;
+    *acc += r;
+    return r;
+}
+
+START_TEST(test_calls)
+{
+    struct run r;
+    run_kernel("calls", &r);
+    const int32_t *in = buf(r.in, "in"), *out = buf(r.out, "out");
+    const uint64_t *wide = buf(r.out, "wide");
+    const float *fout = buf(r.out, "fout");
+    int n = (int)scalar(r.in, "n");
+    float *want = calloc((size_t)n * 2, sizeof *want), *got = calloc((size_t)n * 2, sizeof *got);
+    for (int t = 0; t < n; t++) {
+        int v = in[t], acc = 0;
+        uint64_t f = 1;
+        for (unsigned k = 2; k <= (unsigned)(v & 31); k++)
+            f *= k;
+        int rs = ref_rsum(v & 7, &acc);
+        int fp = ((v & 1) ? 2 * v : -v) + ((t & 1) ? -t : 2 * t);
+        int outer = (t & 1) ? (v * 3 + 1) + ((v + 1) * 3 + 1) : 0;
+        ck_assert_msg(out[t * 8] == ref_fib(v & 7) && wide[t] == f && out[t * 8 + 1] == outer &&
+                      out[t * 8 + 2] == rs && out[t * 8 + 3] == acc && out[t * 8 + 4] == fp,
+                      "thread %d (v = %d): fib %d, fact %llu, outer %d, rsum %d/%d, pointers %d", t,
+                      v, out[t * 8], (unsigned long long)wide[t], out[t * 8 + 1], out[t * 8 + 2],
+                      out[t * 8 + 3], out[t * 8 + 4]);
+        ck_assert_int_eq(out[t * 8 + 5], 0);
+        want[2 * t] = fmaf((float)v, 1.25f, 0.5f * (float)v) + (float)t - (float)((v & 7) * 3);
+        want[2 * t + 1] = (float)t + 2.0f * (float)t;
+        got[2 * t] = fout[2 * t];
+        got[2 * t + 1] = fout[2 * t + 1];
+    }
+    for (int t = n; t < 384; t++)     /* threads past n return before any call */
+        ck_assert_msg(out[t * 8] == 0 && wide[t] == 0, "thread %d wrote", t);
+    expect_close_f32("calls fout", got, want, (size_t)n * 2, 1e-6);
+    free(want);
+    free(got);
+    run_free(&r);
+}
+END_TEST
+
 static Suite *
 kernels_suite(void)
 {
@@ -481,6 +536,7 @@ kernels_suite(void)
     tcase_add_loop_test(tc, test_tensor_forms, 0, (int)SIM_ARRAY_LEN(tensor_cases));
     tcase_add_test(tc, test_tensor_ldmatrix);
     tcase_add_test(tc, test_tensor_cp_async_stages);
+    tcase_add_test(tc, test_calls);
     suite_add_tcase(s, tc);
     return s;
 }

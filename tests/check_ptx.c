@@ -182,7 +182,7 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    cvt.rni.f32.s32 %r3, %r2;", 20, "integer rounding modifier" },
     /* unsupported features: exit 2, never silently */
     { 20, "    frobnicate.u32 %r3, %r2;", 20, "unsupported instruction 'frobnicate.u32'" },
-    { 20, "    call foo;", 20, "device function calls are not simulated" },
+    { 20, "    call foo;", 20, "call to undeclared function 'foo'" },
     { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [t, {%r1,%r2}];", 20, "textures" },
     { 20, "    atom.global.frob.u32 %r3, [%rd2], 1;", 20, "unsupported modifier '.frob'" },
     { 20, "    shfl.sync.frob.b32 %r3, %r2, 1, 31, -1;", 20, "unsupported modifier '.frob'" },

@@ -1,0 +1,601 @@
+/*
+ * ptx_call.c - device-function calls: linking, frames, the per-warp call
+ * stack (see ptx_call.h).
+ *
+ * Invariants.  x[] holds the kernel's operations, then each linked
+ * function's, contiguously (funcs[i].entry .. end); every function entry
+ * is a basic-block leader.  A warp's call frames nest like its SIMT
+ * stack: frames[j].base_sp is the number of entries when call j began, and
+ * the entries above it run that call's callee; when the stack falls to
+ * base_sp the call is over (ptx_exec_step calls ptx_call_leave).  Frame
+ * bases grow with depth: frame j's base is its caller's base plus the
+ * caller's frame size, so an activation never overlaps another.
+ */
+#include "frontend/ptx_call.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/ptx_lanes.h"
+#include "frontend/ptxas.h"
+
+static uint32_t
+align_to(uint64_t x, uint32_t a)
+{
+    return (uint32_t)((x + a - 1) / a * a);
+}
+
+static uint32_t
+align16(uint64_t x)
+{
+    return align_to(x, 16);
+}
+
+/* The strictest alignment (at least 4) of body k's variables of space sp,
+ * or of its parameters of that space (params). */
+static uint32_t
+area_align(const struct ptx_kernel *k, uint8_t sp, bool params)
+{
+    uint32_t a = 4;
+    const struct ptx_sym *s = params ? k->params : k->syms;
+    uint32_t n = params ? k->n_params : k->n_syms;
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i].space == sp && s[i].align > a && s[i].align <= 16)
+            a = s[i].align;
+    return a;
+}
+
+/* ---- linking ------------------------------------------------------------ */
+
+uint32_t
+ptx_call_add_loc(struct ptx_run *r, const struct xloc *l)
+{
+    if ((r->n_locs & (r->n_locs - 1)) == 0)   /* grow at powers of two */
+        r->locs = xrealloc(r->locs, (r->n_locs ? 2 * r->n_locs : 16) * sizeof *r->locs);
+    r->locs[r->n_locs] = *l;
+    return r->n_locs++;
+}
+
+int32_t
+ptx_call_func(const struct ptx_run *r, int32_t mod)
+{
+    return mod >= 0 && (uint32_t)mod < r->m->n_funcs ? r->fmap[mod] : -1;
+}
+
+/* The line of call number c of body k. */
+static uint32_t
+call_line(const struct ptx_kernel *k, uint32_t c)
+{
+    for (uint32_t i = 0; i < k->n_ins; i++)
+        if (k->ins[i].op == PTXOP_CALL && k->ins[i].target == (int32_t)c)
+            return k->ins[i].line;
+    return k->line;
+}
+
+/* Parameter p of function f (linked as f's register bases say) as a
+ * location in f's frame or register files. */
+static struct xloc
+param_loc(const struct xfunc *f, const struct ptx_sym *p)
+{
+    struct xloc l = { .kind = XL_FRAME, .size = (uint32_t)p->size };
+    if (p->space != PS_REG) {
+        l.off = f->param_off + (uint32_t)p->offset;
+        return l;
+    }
+    const struct ptx_reg *g = &f->body->regs[p->offset];
+    l.kind = XL_SLOT;
+    l.cls = g->rclass == RC_PRED ? SC_PRED : g->rclass == RC_64 ? SC_64 : SC_32;
+    l.idx = g->index + (l.cls == SC_PRED ? f->rp : l.cls == SC_64 ? f->r64 : f->r32);
+    return l;
+}
+
+/* Mark the functions on a cycle of the call graph (a call through a
+ * pointer may reach every function whose address is taken). */
+static void
+find_recursion(struct ptx_run *r)
+{
+    uint32_t n = r->n_funcs;
+    uint8_t *seen = xmalloc(n);
+    uint32_t *stack = xmalloc((n + 1) * sizeof *stack);
+    for (uint32_t f = 1; f < n; f++) {
+        memset(seen, 0, n);
+        uint32_t sp = 0;
+        stack[sp++] = f;
+        while (sp > 0 && !r->funcs[f].recursive) {
+            const struct ptx_kernel *b = r->funcs[stack[--sp]].body;
+            for (uint32_t c = 0; c < b->n_calls; c++) {
+                for (uint32_t g = 1; g < n; g++) {
+                    bool edge = b->calls[c].func < 0 ? r->funcs[g].body->addr_taken
+                                                     : r->funcs[g].mod == b->calls[c].func;
+                    if (!edge)
+                        continue;
+                    if (g == f)
+                        r->funcs[f].recursive = true;
+                    if (!seen[g]) {
+                        seen[g] = 1;
+                        stack[sp++] = g;
+                    }
+                }
+            }
+        }
+    }
+    free(stack);
+    free(seen);
+}
+
+/* Link module function mod (a callee of body b's call c, or -1 for one
+ * that a function pointer may reach: skipped when it cannot run). */
+static int
+link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
+          struct sim_error *err)
+{
+    const struct ptx_module *m = r->m;
+    const struct ptx_kernel *f = &m->funcs[mod];
+    if (r->fmap[mod] >= 0)
+        return SIM_OK;
+    if (!f->defined && c < 0)
+        return SIM_OK;
+    if (!f->defined)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: kernel %s calls %s, which "
+                             "the module declares but does not define (runtime "
+                             "functions such as printf and malloc are not simulated)",
+                             m->path, call_line(b, (uint32_t)c), r->k->name, f->name);
+    if (f->unsupported != NULL && c < 0)
+        return SIM_OK;
+    if (f->unsupported != NULL)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s (called by kernel %s)",
+                             f->unsupported, r->k->name);
+    r->fmap[mod] = (int32_t)r->n_funcs;
+    r->funcs[r->n_funcs++] = (struct xfunc){ .body = f, .name = f->name, .mod = mod,
+                                             .line = f->line, .ret = -1 };
+    return SIM_OK;
+}
+
+int
+ptx_call_link(struct ptx_run *r, struct sim_error *err)
+{
+    const struct ptx_module *m = r->m;
+    const struct ptx_kernel *k = r->k;
+    r->funcs = xcalloc(m->n_funcs + 1, sizeof *r->funcs);
+    r->fmap = xmalloc((m->n_funcs + 1) * sizeof *r->fmap);
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        r->fmap[i] = -1;
+    r->n_funcs = 1;
+    r->funcs[0] = (struct xfunc){ .body = k, .name = k->name, .mod = -1, .line = k->line,
+                                  .ret = -1 };
+    /* every function the kernel may reach, breadth first */
+    for (uint32_t i = 0; i < r->n_funcs; i++) {
+        const struct ptx_kernel *b = r->funcs[i].body;
+        for (uint32_t c = 0; c < b->n_calls; c++) {
+            int32_t mod = b->calls[c].func;
+            if (mod >= 0) {
+                SIM_FORWARD_IF_ERROR(link_func(r, mod, b, (int32_t)c, err));
+                continue;
+            }
+            for (uint32_t g = 0; g < m->n_funcs; g++)   /* through a function pointer */
+                if (m->funcs[g].addr_taken)
+                    SIM_FORWARD_IF_ERROR(link_func(r, (int32_t)g, b, -1, err));
+        }
+    }
+    /* positions in x[], register slots, frames */
+    uint32_t pos = 0, n32 = 0, n64 = 0, np = 0;
+    for (uint32_t i = 0; i < r->n_funcs; i++) {
+        struct xfunc *f = &r->funcs[i];
+        const struct ptx_kernel *b = f->body;
+        f->entry = (int32_t)pos;
+        pos += b->n_ins;
+        f->end = (int32_t)pos;
+        f->r32 = n32;
+        f->n32 = b->n_rclass[RC_32];
+        f->r64 = n64;
+        f->n64 = b->n_rclass[RC_64];
+        f->rp = np;
+        f->np = b->n_rclass[RC_PRED];
+        n32 += f->n32;
+        n64 += f->n64;
+        np += f->np;
+        /* .local variables from 0, then the parameters, then the calls'
+         * .param variables, each area aligned as its strictest member;
+         * frames start 16-aligned */
+        uint32_t site_align = area_align(b, PS_PARAM, false);
+        if (i == 0) {
+            f->site_off = b->callsite_bytes ? align_to(b->local_bytes, site_align)
+                                            : (uint32_t)b->local_bytes;
+            f->frame = f->site_off + (uint32_t)b->callsite_bytes;
+            if (r->n_funcs > 1)
+                f->frame = align16(f->frame);
+            continue;
+        }
+        f->param_off = align_to(b->local_bytes, area_align(b, PS_PARAM, true));
+        f->site_off = align_to(f->param_off + b->param_bytes, site_align);
+        f->frame = align16(f->site_off + b->callsite_bytes);
+        if (f->frame < PTX_FRAME_MIN)
+            f->frame = PTX_FRAME_MIN;
+    }
+    if (pos > 10000000)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s: kernel %s and the functions it calls "
+                             "have more than 10 million instructions", m->path, k->name);
+    for (uint32_t i = 1; i < r->n_funcs; i++) {
+        struct xfunc *f = &r->funcs[i];
+        const struct ptx_kernel *b = f->body;
+        if (b->n_rets > 0) {
+            struct xloc l = param_loc(f, &b->params[0]);
+            f->ret = (int32_t)ptx_call_add_loc(r, &l);
+        }
+        f->arg0 = r->n_locs;
+        f->nargs = b->n_params - b->n_rets;
+        for (uint32_t p = b->n_rets; p < b->n_params; p++) {
+            struct xloc l = param_loc(f, &b->params[p]);
+            if (l.kind == XL_SLOT && l.cls == SC_PRED)
+                return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: function %s: predicate "
+                                     "parameters are not supported", m->path, b->line, b->name);
+            ptx_call_add_loc(r, &l);
+        }
+    }
+    find_recursion(r);
+    r->stack_limit = r->n_funcs > 1 ? r->l->stack : 0;
+    r->local_bytes = r->funcs[0].frame;
+    r->local_span = r->local_bytes + r->stack_limit;
+    return SIM_OK;
+}
+
+/* ---- what ptxas makes of a call on sm_90 ------------------------------------ */
+
+/* 4-byte registers live across a call in f: written before a call and
+ * read after it (in program order), plus the return address. */
+static uint32_t
+live_across(const struct ptx_run *r, const struct xfunc *f)
+{
+    uint32_t nid = r->npred + r->nvar32 + r->nvar64;
+    uint8_t *live = xcalloc(nid ? nid : 1, 1);
+    uint8_t *written = xcalloc(nid ? nid : 1, 1);
+    for (int32_t c = f->entry; c < f->end; c++) {
+        if (r->x[c].kind != XK_CALL)
+            continue;
+        memset(written, 0, nid);
+        for (int32_t i = f->entry; i < c; i++)
+            for (unsigned d = 0; d < r->x[i].n_dst; d++)
+                if (r->x[i].dst[d] < nid)
+                    written[r->x[i].dst[d]] = 1;
+        for (int32_t i = c + 1; i < f->end; i++)
+            for (unsigned s = 0; s < r->x[i].n_src; s++)
+                if (r->x[i].src[s] < nid && written[r->x[i].src[s]])
+                    live[r->x[i].src[s]] = 1;
+    }
+    uint32_t words = 1;                  /* the return address */
+    for (uint32_t id = r->npred; id < nid; id++)
+        if (live[id])
+            words += id >= r->id64 ? 2 : 1;
+    free(written);
+    free(live);
+    return words;
+}
+
+void
+ptx_call_spills(struct ptx_run *r, unsigned cc, bool ask_ptxas)
+{
+    for (uint32_t i = 1; i < r->n_funcs; i++) {
+        struct xfunc *f = &r->funcs[i];
+        struct ptxas_info info;
+        struct sim_error err = { 0 };
+        f->save_words = 0;
+        f->sp_adjust = false;
+        if (ask_ptxas && ptxas_function_info(r->l->ptx_path, f->name, cc, &info, &err) == SIM_OK) {
+            /* a recursive function's spills are the registers it keeps
+             * across its calls (fib: 5 STL on entry, 5 LDL before RET) */
+            f->save_words = (uint16_t)(f->recursive ? info.spill_stores / 4 : 0);
+            f->sp_adjust = info.stack > 0;
+        } else if (f->recursive) {
+            uint32_t w = live_across(r, f);
+            f->save_words = (uint16_t)(w > 255 ? 255 : w);
+            f->sp_adjust = true;
+        }
+    }
+}
+
+/* ---- the call stack -------------------------------------------------------- */
+
+void
+ptx_call_warp_init(struct ptx_run *r, struct pwarp *pw)
+{
+    struct ptx_callstack *cs = &pw->cs;
+    cs->n = 0;
+    cs->fp = 0;
+    cs->func = 0;
+    cs->end = r->n_funcs > 0 ? r->funcs[0].end : (int32_t)r->n_x;
+    cs->save_len = 0;
+    if (r->n_funcs > 1) {
+        if (cs->active == NULL)
+            cs->active = xcalloc(r->n_funcs, sizeof *cs->active);
+        memset(cs->active, 0, r->n_funcs * sizeof *cs->active);
+    }
+    if (cs->mem_hi > 0)
+        memset(cs->mem, 0, 32 * (size_t)cs->mem_cap);
+    cs->mem_hi = 0;
+}
+
+void
+ptx_call_warp_free(struct pwarp *pw)
+{
+    struct ptx_callstack *cs = &pw->cs;
+    free(cs->frames);
+    free(cs->active);
+    free(cs->save);
+    free(cs->mem);
+    memset(cs, 0, sizeof *cs);
+}
+
+/* Make the call stack hold need bytes per lane (need <= the limit). */
+static void
+stack_room(struct ptx_callstack *cs, uint32_t need)
+{
+    if (need > cs->mem_hi)
+        cs->mem_hi = need;
+    if (need <= cs->mem_cap)
+        return;
+    uint32_t cap = cs->mem_cap ? cs->mem_cap : 64;
+    while (cap < need)
+        cap *= 2;
+    uint8_t *mem = xcalloc(32 * (size_t)cap, 1);
+    for (unsigned l = 0; l < 32 && cs->mem_cap > 0; l++)
+        memcpy(mem + (size_t)l * cap, cs->mem + (size_t)l * cs->mem_cap, cs->mem_cap);
+    free(cs->mem);
+    cs->mem = mem;
+    cs->mem_cap = cap;
+}
+
+uint8_t *
+ptx_call_stack_mem(const struct ptx_run *r, struct pwarp *pw, unsigned l, uint64_t a,
+                   unsigned bytes)
+{
+    const struct ptx_callstack *cs = &pw->cs;
+    /* the stack in use ends with the running function's frame */
+    uint64_t top = (uint64_t)cs->fp + (r->n_funcs > 0 ? r->funcs[cs->func].frame : 0);
+    if (a < r->local_bytes || a + bytes > top || a + bytes - r->local_bytes > cs->mem_cap)
+        return NULL;
+    return cs->mem + (size_t)l * cs->mem_cap + (a - r->local_bytes);
+}
+
+/* Lane l's memory at local address a (a frame: the kernel's, or one on the
+ * call stack, whose room was made). */
+static uint8_t *
+frame_mem(const struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned l, uint64_t a)
+{
+    if (a < r->local_bytes)
+        return b->local + ((size_t)pw->index * 32 + l) * r->local_bytes + a;
+    return pw->cs.mem + (size_t)l * pw->cs.mem_cap + (a - r->local_bytes);
+}
+
+/* Lane l's value of location x in the frame at fp (at most 8 bytes). */
+static uint64_t
+loc_get(const struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xloc *x,
+        uint32_t fp, unsigned l, uint32_t size)
+{
+    if (x->kind == XL_SLOT) {
+        struct slot s = { x->cls, x->idx };
+        return lane_get(pw, &s, l);
+    }
+    uint64_t v = 0;
+    memcpy(&v, frame_mem(r, b, pw, l, (uint64_t)fp + x->off), size < 8 ? size : 8);
+    return v;
+}
+
+static void
+loc_set(const struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xloc *x,
+        uint32_t fp, unsigned l, uint64_t v)
+{
+    if (x->kind == XL_SLOT) {
+        struct slot s = { x->cls, x->idx };
+        lane_set(pw, &s, l, v);
+        return;
+    }
+    memcpy(frame_mem(r, b, pw, l, (uint64_t)fp + x->off), &v, x->size < 8 ? x->size : 8);
+}
+
+/* Copy location src (frame at sfp) to dst (frame at dfp) in lanes m: the
+ * smaller of their sizes (a direct call's are the parameter's); both in
+ * memory, or a value of at most 8 bytes (ptx_decode.c and match_callee
+ * check). */
+static void
+loc_copy(const struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xloc *src,
+         uint32_t sfp, const struct xloc *dst, uint32_t dfp, uint32_t m)
+{
+    uint32_t n = src->size < dst->size ? src->size : dst->size;
+    if (src->kind == XL_FRAME && dst->kind == XL_FRAME) {
+        LANES(m, {
+            memmove(frame_mem(r, b, pw, l, (uint64_t)dfp + dst->off),
+                    frame_mem(r, b, pw, l, (uint64_t)sfp + src->off), n);
+        });
+        return;
+    }
+    LANES(m, { loc_set(r, b, pw, dst, dfp, l, loc_get(r, b, pw, src, sfp, l, n)); });
+}
+
+/* A call through a function pointer: the function lane l0 (the first of
+ * m) calls; *same = the lanes of m calling it too.  An error for a pointer
+ * that is no function's address, or a function that cannot run, or whose
+ * parameters the call's arguments do not fill. */
+static int
+pointer_target(const struct ptx_run *r, const struct pblock *b, struct pwarp *pw,
+               const struct xop *x, uint32_t m, int32_t *fi, uint32_t *same, struct sim_error *err)
+{
+    const struct xcallsite *site = &r->sites[x->off];
+    *fi = -1;
+    *same = 0;
+    uint32_t mm = m;
+    while (mm != 0) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        mm &= mm - 1;
+        uint64_t p = lane_get(pw, &x->a, l), i = (p - PTX_FUNC_BASE) / 16;
+        int32_t f = p >= PTX_FUNC_BASE && (p - PTX_FUNC_BASE) % 16 == 0 && i < r->m->n_funcs
+                    ? r->fmap[i] : -2;
+        if (f < 0)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: call through a function pointer "
+                                 "to %#" PRIx64 ", %s (block %" PRIu64 ", thread %u)",
+                                 r->m->path, x->line, p, f == -2 ? "which is no function's "
+                                 "address" : "a function that is not defined or cannot run",
+                                 b->id, pw->index * 32 + l);
+        if (*fi < 0)
+            *fi = f;
+        if (f == *fi)
+            *same |= 1u << l;
+    }
+    const struct xfunc *callee = &r->funcs[*fi];
+    bool ok = site->nargs == callee->nargs;
+    for (uint32_t a = 0; a < site->nargs && ok; a++) {
+        const struct xloc *src = &r->locs[site->arg0 + a], *dst = &r->locs[callee->arg0 + a];
+        ok = src->size >= dst->size && (dst->size <= 8 || src->kind == XL_FRAME);
+    }
+    if (!ok)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: the call through a function pointer "
+                             "passes %u argument%s that do not match the parameters of %s (%u)",
+                             r->m->path, x->line, site->nargs, site->nargs == 1 ? "" : "s",
+                             callee->name, callee->nargs);
+    return SIM_OK;
+}
+
+/* Save function f's registers (every lane) on the save stack. */
+static size_t
+save_regs(struct pwarp *pw, const struct xfunc *f)
+{
+    struct ptx_callstack *cs = &pw->cs;
+    size_t b32 = (size_t)f->n32 * 32 * sizeof(union r32), b64 = (size_t)f->n64 * 32 * sizeof(union r64);
+    size_t bp = (size_t)f->np * sizeof(uint32_t), at = cs->save_len;
+    if (at + b32 + b64 + bp > cs->save_cap) {
+        cs->save_cap = 2 * (at + b32 + b64 + bp) + 256;
+        cs->save = xrealloc(cs->save, cs->save_cap);
+    }
+    memcpy(cs->save + at, pw->r32 + (size_t)f->r32 * 32, b32);
+    memcpy(cs->save + at + b32, pw->r64 + (size_t)f->r64 * 32, b64);
+    memcpy(cs->save + at + b32 + b64, pw->pred + f->rp, bp);
+    cs->save_len = at + b32 + b64 + bp;
+    return at;
+}
+
+static void
+restore_regs(struct pwarp *pw, const struct xfunc *f, size_t at)
+{
+    struct ptx_callstack *cs = &pw->cs;
+    size_t b32 = (size_t)f->n32 * 32 * sizeof(union r32), b64 = (size_t)f->n64 * 32 * sizeof(union r64);
+    size_t bp = (size_t)f->np * sizeof(uint32_t);
+    memcpy(pw->r32 + (size_t)f->r32 * 32, cs->save + at, b32);
+    memcpy(pw->r64 + (size_t)f->r64 * 32, cs->save + at + b32, b64);
+    memcpy(pw->pred + f->rp, cs->save + at + b32 + b64, bp);
+    cs->save_len = at;
+}
+
+int
+ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+               int32_t pc, uint32_t m, struct sim_error *err)
+{
+    struct ptx_callstack *cs = &pw->cs;
+    const struct xcallsite *site = &r->sites[x->off];
+    int32_t fi = site->func;
+    uint32_t rest = 0;
+    if (fi == XCALL_INDIRECT) {
+        /* the lanes calling the first lane's function now; the others
+         * call theirs after it returns, from an entry at this call */
+        uint32_t same;
+        SIM_FORWARD_IF_ERROR(pointer_target(r, b, pw, x, m, &fi, &same, err));
+        rest = m & ~same;
+        m = same;
+    }
+    const struct xfunc *callee = &r->funcs[fi];
+    uint64_t nfp = (uint64_t)cs->fp + r->funcs[cs->func].frame, top = nfp + callee->frame;
+    if (top > (uint64_t)r->local_bytes + r->stack_limit)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: call stack overflow: the call to %s at "
+                             "depth %u needs %" PRIu64 " bytes of stack per thread, more than "
+                             "the %u bytes allowed (launch file key stack; block %" PRIu64
+                             ", warp %u)", r->m->path, x->line, callee->name, cs->n + 1,
+                             top - r->local_bytes, r->stack_limit, b->id, pw->index);
+    stack_room(cs, (uint32_t)(top - r->local_bytes));
+    size_t saved = cs->active[fi] > 0 ? save_regs(pw, callee) : SIZE_MAX;
+    /* the arguments: parameters in memory first (the caller's frame and
+     * the callee's do not overlap), then register parameters, read before
+     * any is written (a recursive function's registers may be both) */
+    bool in_regs = false;
+    for (uint32_t a = 0; a < site->nargs; a++) {
+        const struct xloc *src = &r->locs[site->arg0 + a], *dst = &r->locs[callee->arg0 + a];
+        if (dst->kind == XL_FRAME)
+            loc_copy(r, b, pw, src, cs->fp, dst, (uint32_t)nfp, m);
+        else
+            in_regs = true;
+    }
+    if (in_regs) {
+        uint64_t *v = xmalloc((size_t)site->nargs * 32 * sizeof *v);
+        for (uint32_t a = 0; a < site->nargs; a++) {
+            const struct xloc *src = &r->locs[site->arg0 + a], *dst = &r->locs[callee->arg0 + a];
+            if (dst->kind == XL_SLOT)
+                LANES(m, { v[a * 32 + l] = loc_get(r, b, pw, src, cs->fp, l, dst->size); });
+        }
+        for (uint32_t a = 0; a < site->nargs; a++) {
+            const struct xloc *dst = &r->locs[callee->arg0 + a];
+            if (dst->kind == XL_SLOT)
+                LANES(m, { loc_set(r, b, pw, dst, (uint32_t)nfp, l, v[a * 32 + l]); });
+        }
+        free(v);
+    }
+    if (cs->n == cs->cap) {
+        cs->cap = cs->cap ? 2 * cs->cap : 8;
+        cs->frames = xrealloc(cs->frames, cs->cap * sizeof *cs->frames);
+    }
+    /* the caller's entry waits after the call, with every lane it has */
+    pw->stk[pw->sp - 1].pc = pc + 1;
+    if (pw->sp + 2 > pw->stk_cap) {
+        pw->stk_cap = 2 * pw->stk_cap + 2;
+        pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
+    }
+    if (rest != 0)
+        pw->stk[pw->sp++] = (struct simt_entry){ pc, pc + 1, rest };
+    cs->frames[cs->n++] = (struct call_frame){ fi, cs->func, (int32_t)x->off, pw->sp,
+                                               (uint32_t)nfp, cs->fp, 0, saved };
+    pw->stk[pw->sp++] = (struct simt_entry){ callee->entry, -1, m };
+    cs->active[fi]++;
+    cs->fp = (uint32_t)nfp;
+    cs->func = fi;
+    cs->end = callee->end;
+    return SIM_OK;
+}
+
+void
+ptx_call_ret(struct pwarp *pw, uint32_t m)
+{
+    struct call_frame *fr = &pw->cs.frames[pw->cs.n - 1];
+    for (int i = fr->base_sp; i < pw->sp; i++)
+        pw->stk[i].mask &= ~m;
+    fr->returned |= m;
+}
+
+void
+ptx_call_leave(struct ptx_run *r, struct pblock *b, struct pwarp *pw)
+{
+    struct ptx_callstack *cs = &pw->cs;
+    const struct call_frame *fr = &cs->frames[cs->n - 1];
+    const struct xcallsite *site = &r->sites[fr->site];
+    const struct xfunc *callee = &r->funcs[fr->func];
+    uint32_t m = fr->returned;
+    const struct xloc *src = callee->ret >= 0 ? &r->locs[callee->ret] : NULL;
+    const struct xloc *dst = site->ret >= 0 ? &r->locs[site->ret] : NULL;
+    uint64_t v[32];
+    bool late = false;
+    if (src != NULL && dst != NULL && m != 0) {
+        if (src->kind == XL_FRAME && dst->kind == XL_FRAME) {
+            loc_copy(r, b, pw, src, fr->fp, dst, fr->caller_fp, m);
+        } else {
+            /* a register on either side: read it before the callee's
+             * registers are restored (they may be the receiver's) */
+            LANES(m, { v[l] = loc_get(r, b, pw, src, fr->fp, l, dst->size); });
+            late = true;
+        }
+    }
+    if (fr->saved != SIZE_MAX)
+        restore_regs(pw, callee, fr->saved);
+    if (late)
+        LANES(m, { loc_set(r, b, pw, dst, fr->caller_fp, l, v[l]); });
+    cs->active[fr->func]--;
+    cs->fp = fr->caller_fp;
+    cs->func = fr->caller;
+    cs->end = r->funcs[fr->caller].end;
+    cs->n--;
+}
