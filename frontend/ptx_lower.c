@@ -1303,6 +1303,67 @@ emit_return(struct lower_emit *B, const struct xfunc *f, const struct xop *o, un
     return rc;
 }
 
+/* Is instruction i a move of the constant 0: of an immediate 0, or a copy
+ * of a register whose last write before it in its basic block (from
+ * `start`) is one (ptxas propagates constants)? */
+static bool
+zero_move(const struct lctx *L, uint32_t i, uint32_t start)
+{
+    const struct xop *x = &L->x[i];
+    unsigned key = L->key[i];
+    if (x->guard >= 0 || x->vec > 1 || (key != LK_MOVI && key != LK_MOV) ||
+        ptx_type_bytes(x->type) != 4 || x->opclass == SIM_OPC_UNIFORM)
+        return false;            /* a uniform zero is UMOV URn, URZ */
+    if (key == LK_MOVI)
+        return imm_value(L, &x->a) == 0;
+    int32_t id = sid(L, &x->a);
+    for (uint32_t j = i; id >= 0 && j-- > start;) {
+        const struct xop *y = &L->x[j];
+        bool writes = false;
+        for (unsigned k = 0; k < y->n_dst && !writes; k++)
+            writes = y->dst[k] == (uint16_t)id;
+        if (writes)
+            return is_alu(y, PTXOP_MOV) && y->guard < 0 && is_imm(L, &y->a) &&
+                   ptx_type_bytes(y->type) == 4 && imm_value(L, &y->a) == 0;
+    }
+    return false;
+}
+
+/* ptxas clears registers two at a time: CS2R Rn, SRZ writes a 64-bit zero
+ * (the wmma_gemm and mma_tf32_chain listings clear their accumulators with
+ * CS2R R4, SRZ; CS2R R6, SRZ ...).  Moves of 0 in one basic block go in
+ * pairs: the first is a CS2R, its partner issues nothing. */
+static void
+pair_zero_moves(struct lctx *L)
+{
+    bool *leader = xcalloc(L->n + 1, sizeof *leader);
+    for (uint32_t i = 0; i < L->n; i++) {
+        const struct xop *x = &L->x[i];
+        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < L->n)
+            leader[x->target] = true;
+        if (x->kind == XK_BRA || x->kind == XK_EXIT || x->kind == XK_BAR)
+            leader[i + 1] = true;
+    }
+    int32_t open = -1;
+    uint32_t start = 0;
+    for (uint32_t i = 0; i < L->n; i++) {
+        if (leader[i]) {
+            open = -1;
+            start = i;
+        }
+        if (!zero_move(L, i, start))
+            continue;
+        if (open < 0) {
+            L->key[i] = LK_ZERO2;
+            open = (int32_t)i;
+        } else {
+            L->key[i] = LK_SILENT;   /* the other half of the CS2R at `open` */
+            open = -1;
+        }
+    }
+    free(leader);
+}
+
 int
 ptx_lower(struct ptx_run *r, struct sim_error *err)
 {
@@ -1351,6 +1412,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     for (uint32_t i = 0; i < L.n; i++)
         if (L.key[i] == LK_COUNT)
             L.key[i] = (uint16_t)key_of(&L, i);
+    pair_zero_moves(&L);
     merge_loads(&L);
     if_convert(&L, r);
     mark_unrolled(&L, r);

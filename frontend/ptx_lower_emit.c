@@ -206,7 +206,8 @@ name_op(struct lower_emit *B, const struct lower_row *row, struct xop *o, bool k
         return sim_error_set(B->err, SIM_ERR_INTERNAL, "ptx_lower_sm90.def: '%s' is not a "
                              "Hopper SASS opcode", full);
     if (!keep_class && o->opclass != SIM_OPC_UNIFORM)
-        o->opclass = strncmp(full, "MUFU.EX2", 8) == 0 ? SIM_OPC_SFU_EX2 : d.opclass;
+        o->opclass = strncmp(full, "MUFU.EX2", 8) == 0 ? SIM_OPC_SFU_EX2 :
+                     strcmp(full, "CS2R") == 0 && o->op == PTXOP_MOV ? SIM_OPC_INT : d.opclass;
     o->npipe = (uint8_t)sass_npipe_of(SASS_HOPPER, full, strlen(full));
     if (o->npipe == SASS_NPIPE_ALU)
         B->load[0] += BAL_ALU;
