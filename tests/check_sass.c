@@ -100,6 +100,12 @@ START_TEST(modifiers)
     ck_assert_uint_eq(dec(SASS_TURING, "ULDC.64").opclass, SIM_OPC_UNIFORM);
     ck_assert_uint_eq(dec(SASS_AMPERE, "HMMA.16816.F32").opclass, SIM_OPC_TENSOR);
     ck_assert_uint_eq(dec(SASS_AMPERE, "LDGSTS.E.BYPASS.128").width, 16);
+    /* LDGSTS .BYPASS is cp.async.cg: L1 bypassed */
+    ck_assert_uint_eq(dec(SASS_AMPERE, "LDGSTS.E.BYPASS.128").flags, SIM_IF_LOAD | SIM_IF_BYPASS_L1);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "LDGSTS.E.LTC128B.128").flags, SIM_IF_LOAD);
+    /* LDSM's .16 is the element size, not a width */
+    ck_assert_uint_eq(dec(SASS_HOPPER, "LDSM.16.M88.4").width, 0);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "STSM.16.MT88.2").width, 0);
     ck_assert_uint_eq(dec(SASS_HOPPER, "HGMMA.64x64x16.F32").opclass, SIM_OPC_TENSOR);
     struct sass_decoded x;
     ck_assert_int_eq(sass_decode(SASS_VOLTA, "FROB.X", 6, &x), -1);
@@ -278,6 +284,72 @@ START_TEST(operand_sizes)
 }
 END_TEST
 
+/* The writer names a shape whose operand sizes give back the registers:
+ * HMMA/IMMA by their fragments, LDSM by its matrices, and a shared load
+ * of one register and 16 bytes per lane (PTX ldmatrix .x1) as LDSM. */
+START_TEST(encode_picks_shapes)
+{
+    struct warp_inst wi;
+    char mn[128];
+    const char *why;
+    const uint16_t frag[] = { 12, 13, 14, 15, 18, 19, 4, 5, 6, 7 };
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_TENSOR;
+    wi.n_dst = 4;
+    for (unsigned k = 0; k < 4; k++)
+        wi.dst[k] = (uint16_t)(4 + k);
+    wi.n_src = 10;
+    memcpy(wi.src, frag, sizeof frag);
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "HMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.16816.F32");
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "IMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "IMMA.16832.S8.S8");
+    wi.n_dst = 2;                            /* f16 accumulators: C is R4, R5 */
+    wi.n_src = 8;
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "HMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.16816.F16");
+    wi.opclass = SIM_OPC_TENSOR_HALF;        /* A 2, B 1, C 4 */
+    const uint16_t half[] = { 12, 13, 18, 4, 5, 6, 7 };
+    wi.n_dst = 4;
+    wi.n_src = 7;
+    memcpy(wi.src, half, sizeof half);
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.1688.F32");
+    /* registers of no shape: still an HMMA of the class */
+    wi.opclass = SIM_OPC_TENSOR;
+    wi.n_src = 3;
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "HMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.16816.F32");
+    /* LDSM by its matrices */
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_MEM;
+    wi.space = SIM_SPACE_SHARED;
+    wi.flags = SIM_IF_LOAD;
+    wi.width = 16;
+    wi.n_dst = 2;
+    wi.dst[0] = 4;
+    wi.dst[1] = 5;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, "LDSM", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDSM.16.M88.2");
+    wi.n_dst = 1;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDSM.16.M88");
+    wi.n_dst = 4;
+    wi.dst[2] = 6;
+    wi.dst[3] = 7;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDS.128");
+    /* cp.async.cg */
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_MEM;
+    wi.space = SIM_SPACE_GLOBAL;
+    wi.flags = SIM_IF_LOAD | SIM_IF_BYPASS_L1;
+    wi.width = 16;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, "LDGSTS", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDGSTS.E.BYPASS.128");
+}
+END_TEST
+
 static Suite *
 sass_suite(void)
 {
@@ -289,6 +361,7 @@ sass_suite(void)
     tcase_add_test(tc, encode_round_trips);
     tcase_add_test(tc, encode_keeps_own_opcode);
     tcase_add_test(tc, operand_sizes);
+    tcase_add_test(tc, encode_picks_shapes);
     suite_add_tcase(s, tc);
     return s;
 }
