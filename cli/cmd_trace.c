@@ -217,6 +217,10 @@ trace_export(int argc, char **argv)
     if (tot.approximated > 0)
         printf("  note: %" PRIu64 " IEEE divide/reciprocal/square-root instructions written as MUFU "
                "(SASS builds them from several instructions)\n", tot.approximated);
+    if (tot.async_approx > 0)
+        printf("  note: %" PRIu64 " async copies/waits approximated (a binary version without "
+               "LDGSTS, or cp.async.wait_all): read back, they wait differently\n",
+               tot.async_approx);
     if (tot.regs_folded > 0 || tot.regs_dropped > 0)
         printf("  note: %" PRIu64 " register ids above 254 folded into R0..R254, %" PRIu64
                " registers beyond Accel-Sim's one destination / four sources left out\n",

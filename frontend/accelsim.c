@@ -8,7 +8,11 @@
  * disagrees with the lines that follow, a missing warp, a thread block
  * outside the grid or given twice, too few or too many blocks, and any
  * malformed token are errors naming file:line; MemcpyHtoD warm-up uses the
- * full 64-bit address; R255 (RZ) creates no dependence.
+ * full 64-bit address; R255 (RZ) creates no dependence.  Beyond what
+ * Accel-Sim models: every register of a wide operand is a dependence
+ * (frontend/sass_regs.h: pairs, quads, MMA fragments, LDSM matrices), and
+ * LDGSTS / LDGDEPBAR / DEPBAR.LE are cp.async groups a DEPBAR waits for
+ * (frontend/async.h).
  *
  * Invariants: blocks are opened in increasing id order and the k-th
  * `#BEGIN_TB` section of the file is block k (the order Accel-Sim issues
@@ -25,7 +29,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "frontend/async.h"
 #include "frontend/sass_isa.h"
+#include "frontend/sass_regs.h"
 #include "frontend/smtrec.h"
 #include "frontend/textin.h"
 #include "sim/stats.h"
@@ -45,18 +51,30 @@ struct as_block {
     uint32_t n_warps;            /* allocated */
 };
 
+/* What an instruction does to its warp's asynchronous-copy groups
+ * (frontend/async.h). */
+enum as_async {
+    AS_ASYNC_NONE,
+    AS_ASYNC_COPY,               /* LDGSTS: a copy of the open group */
+    AS_ASYNC_COMMIT,             /* LDGDEPBAR: closes the open group */
+    AS_ASYNC_WAIT                /* DEPBAR.LE: waits for all committed groups but the
+                                    newest `immediate` */
+};
+
 /* Decoded-mnemonic cache: the full opcode string -> its meaning. */
 struct mn_entry {
     char *key;
     struct sass_decoded d;
     bool unknown;
     uint8_t npipe;               /* enum sass_npipe */
+    uint8_t async;               /* enum as_async */
     bool reads_pred;             /* BRA, EXIT: reads the implicit predicate (accelsim.h) */
 };
 
 struct as_src {
     struct accelsim_opts opts;
     uint32_t preds;              /* implicit predicates written so far in the warp parsed */
+    uint32_t groups;             /* async-copy groups it has committed (LDGDEPBAR) */
     char *list_path;             /* kernelslist.g, or NULL for a single kernel file */
     char *single;                /* the kernel file when opened directly */
     textin *list;
@@ -226,6 +244,23 @@ mn_clear(struct as_src *s)
     s->mn_cap = s->mn_n = 0;
 }
 
+/* The async-copy role of opcode `name` in mnemonic k[0, n): the trace
+ * does not name DEPBAR's scoreboard (NVBit passes only its immediate), so
+ * every DEPBAR.LE is a wait on the LDGSTS groups (SB0); in a warp that has
+ * committed none (every trace before Ampere) it waits on nothing. */
+static uint8_t
+async_kind(const char *name, const char *k, size_t n)
+{
+    if (strcmp(name, "LDGSTS") == 0)
+        return AS_ASYNC_COPY;
+    if (strcmp(name, "LDGDEPBAR") == 0)
+        return AS_ASYNC_COMMIT;
+    if (strcmp(name, "DEPBAR") == 0 && n >= 9 && memcmp(k + 6, ".LE", 3) == 0 &&
+        (n == 9 || k[9] == '.'))
+        return AS_ASYNC_WAIT;
+    return AS_ASYNC_NONE;
+}
+
 static struct mn_entry *
 mn_lookup(struct as_src *s, const char *k, size_t n)
 {
@@ -266,6 +301,8 @@ mn_lookup(struct as_src *s, const char *k, size_t n)
         e->d.width = 0;
     }
     e->npipe = (uint8_t)(e->unknown ? SASS_NPIPE_NONE : sass_npipe_of(s->isa, k, n));
+    e->async = (uint8_t)(e->unknown ? AS_ASYNC_NONE : async_kind(sass_isa_op(s->isa, e->d.op)->name,
+                                                                 k, n));
     e->reads_pred = (n >= 3 && memcmp(k, "BRA", 3) == 0 && (n == 3 || k[3] == '.')) ||
                     (n >= 4 && memcmp(k, "EXIT", 4) == 0 && (n == 4 || k[4] == '.'));
     s->mn_n++;
@@ -585,17 +622,6 @@ space_of(uint8_t mem)
     }
 }
 
-/* Registers written or read as pairs/quads: a 64-bit FP result, a wide load. */
-static unsigned
-dst_span(const struct warp_inst *wi)
-{
-    if (wi->opclass == SIM_OPC_FP64 || wi->opclass == SIM_OPC_FP64_FMA)
-        return 2;
-    if (wi->opclass == SIM_OPC_MEM && (wi->flags & SIM_IF_LOAD) && wi->width >= 8)
-        return wi->width / 4u;
-    return 1;
-}
-
 static void
 add_reg(uint16_t *list, uint8_t *n, unsigned max, unsigned r, unsigned span)
 {
@@ -843,19 +869,23 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
         if (n > 0)
             return lerr(t, err, "unexpected '%.*s' after the immediate", (int)n, k);
     }
-    unsigned span = dst_span(wi);
+    /* wide operands: pairs, quads, matrix fragments (sass_regs.h) */
+    struct sass_regs rs;
+    sass_regs_of(me->key, strlen(me->key), &me->d, wi->width, &rs);
     for (unsigned i = 0; i < nd; i++)
         if (dregs[i] != REG_NONE)
-            add_reg(wi->dst, &wi->n_dst, SIM_MAX_DST, dregs[i], span);
-    unsigned sspan = wi->opclass == SIM_OPC_FP64 || wi->opclass == SIM_OPC_FP64_FMA ? 2 : 1;
-    for (unsigned i = 0; i < ns; i++) {
-        unsigned sp = sspan;
-        if (wi->opclass == SIM_OPC_MEM && (wi->flags & SIM_IF_STORE) && i == ns - 1 &&
-            wi->width >= 8)
-            sp = wi->width / 4u;                       /* the data register of a wide store */
+            add_reg(wi->dst, &wi->n_dst, SIM_MAX_DST, dregs[i], rs.dst);
+    for (unsigned i = 0; i < ns; i++)
         if (sregs[i] != REG_NONE)
-            add_reg(wi->src, &wi->n_src, SIM_MAX_SRC, sregs[i], sp);
-    }
+            add_reg(wi->src, &wi->n_src, SIM_MAX_SRC, sregs[i], sass_regs_src(&rs, i, ns));
+    /* async copies (frontend/async.h): LDGSTS writes its group's register,
+     * DEPBAR.LE reads those of the groups it waits for */
+    if (me->async == AS_ASYNC_COPY && wi->n_dst < SIM_MAX_DST)
+        wi->dst[wi->n_dst++] = async_reg(s->groups);
+    else if (me->async == AS_ASYNC_COMMIT)
+        s->groups++;
+    else if (me->async == AS_ASYNC_WAIT)
+        async_wait_regs(s->groups, wi->aux, wi->src, &wi->n_src, SIM_MAX_SRC);
     /* the implicit predicates (accelsim.h): compares write them in
      * rotation, a branch reads the latest */
     if (wi->opclass == SIM_OPC_SETP && wi->n_dst < SIM_MAX_DST)
@@ -980,6 +1010,7 @@ as_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_er
         struct smtrec_state enc;
         smtrec_reset(&enc);
         s->preds = 0;
+        s->groups = 0;
         for (uint64_t i = 0; i < ninst; i++) {
             r = textin_next(t, &line, &len, err);
             if (r < 0)

@@ -25,7 +25,9 @@
  * the next of AS_REG_PREDS ids in rotation (no false write-after-write
  * between compares) and each BRA and EXIT read the latest: the dependence
  * the SASS has on nearly every conditional branch.  The exporter does not
- * write them. */
+ * write them, nor the async-copy group registers (frontend/async.h) that
+ * LDGSTS writes and DEPBAR.LE reads, which it writes as the tracer does
+ * (no destination; the immediate). */
 #define AS_REG_UR 256u
 #define AS_REG_P 320u
 #define AS_REG_UP 328u
@@ -70,6 +72,11 @@ struct accelsim_export_totals {
     uint64_t approximated;       /* instructions written as a MUFU (IEEE div/rcp/sqrt) */
     uint64_t regs_folded;        /* register ids of no trace register file, written modulo 255 */
     uint64_t regs_dropped;       /* destinations beyond the first, sources beyond the fourth */
+    uint64_t async_approx;       /* async copies and waits that read back waiting otherwise:
+                                    written for an instruction set without LDGSTS (a plain
+                                    load, a wait on nothing), or PTX's wait_all (a commit and
+                                    a wait in one instruction; read back, it does not wait
+                                    for the group it commits) */
 };
 
 /* Write every kernel of src into directory dir (created if missing):

@@ -8,11 +8,22 @@
  * The output is tracer format 5 without line numbers: what Accel-Sim's
  * post-processor writes.  Mnemonics come from sass_encode(), which
  * guarantees that smsim reads each line back with the same class, flags,
- * space and width; register ids above 254 are folded into R0..R254 and at
- * most one destination and four sources are written (Accel-Sim's limits;
- * SASS-derived streams never exceed them).  Addresses use base+stride when
- * the active lanes are contiguous with a constant stride, else
- * base+delta, as the NVBit tracer does.
+ * space and width, and picks shapes (HMMA.16816.F32, LDSM.16.M88.4) whose
+ * operand sizes give back the registers (sass_regs.h): each operand is
+ * written as its first register.  Register ids above 254 are folded into
+ * R0..R254 and at most one destination and four sources are written
+ * (Accel-Sim's limits; SASS-derived streams never exceed them).
+ * Addresses use base+stride when the active lanes are contiguous with a
+ * constant stride, else base+delta, as the NVBit tracer does.
+ *
+ * Asynchronous copies (frontend/async.h) are written as Accel-Sim's tracer
+ * records them: a copy (an instruction writing a group register) as an
+ * LDGSTS without destination, a commit as LDGDEPBAR, a wait (a no-op
+ * reading group registers) as DEPBAR.LE with the number of newest groups
+ * it does not wait for as its immediate, which the reader turns back into
+ * the same registers.  Commits are recognised by name (LDGDEPBAR,
+ * cp.async.commit_group, cp.async.wait_all), so each warp's group count
+ * follows the source's.
  */
 #include "frontend/accelsim.h"
 
@@ -23,8 +34,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "frontend/async.h"
 #include "frontend/record.h"
 #include "frontend/sass_isa.h"
+#include "frontend/sass_regs.h"
 #include "sim/afile.h"
 
 /* Generic-window bases written in the header (no generic accesses are
@@ -36,6 +49,7 @@ struct wbuf {
     char *p;
     size_t len, cap;
     uint64_t n;                  /* lines */
+    uint32_t groups;             /* async-copy groups the warp has committed */
 };
 
 struct exporter {
@@ -162,6 +176,7 @@ ex_block_begin(void *ctx, uint64_t id, struct sim_error *err)
     for (uint32_t w = 0; w < e->wpb; w++) {
         e->w[w].len = 0;
         e->w[w].n = 0;
+        e->w[w].groups = 0;
     }
     return SIM_OK;
 }
@@ -197,6 +212,54 @@ write_addrs(struct wbuf *b, const struct warp_inst *wi)
     }
 }
 
+/* What an instruction is to its warp's async-copy groups. */
+enum ex_async { EX_NONE, EX_COPY, EX_COMMIT, EX_WAIT, EX_COMMIT_WAIT };
+
+static bool
+name_has(const char *name, const char *part)
+{
+    return name != NULL && strstr(name, part) != NULL;
+}
+
+/* The async role of wi (source opcode name `name`, may be NULL). */
+static int
+async_role(const struct warp_inst *wi, const char *name)
+{
+    bool writes = false, reads = false;
+    for (unsigned i = 0; i < wi->n_dst; i++)
+        writes = writes || async_is_reg(wi->dst[i]);
+    for (unsigned i = 0; i < wi->n_src; i++)
+        reads = reads || async_is_reg(wi->src[i]);
+    if (writes && wi->opclass == SIM_OPC_MEM)
+        return EX_COPY;
+    if (wi->opclass != SIM_OPC_NOP)
+        return EX_NONE;
+    if (name != NULL && (strcmp(name, "LDGDEPBAR") == 0 || name_has(name, "commit_group")))
+        return EX_COMMIT;
+    if (name_has(name, "wait_all"))
+        return EX_COMMIT_WAIT;
+    return reads ? EX_WAIT : EX_NONE;
+}
+
+/* Copy of wi without the registers the reader adds itself: the implicit
+ * predicates of a SASS-read stream (accelsim.h) and the group registers. */
+static void
+trace_regs(const struct warp_inst *wi, bool sass, struct warp_inst *v)
+{
+    *v = *wi;
+    v->n_dst = v->n_src = 0;
+    for (unsigned i = 0; i < wi->n_dst; i++) {
+        unsigned r = wi->dst[i];
+        if (!async_is_reg(r) && !(sass && r >= AS_REG_PRED && r < AS_REG_PRED + AS_REG_PREDS))
+            v->dst[v->n_dst++] = wi->dst[i];
+    }
+    for (unsigned i = 0; i < wi->n_src; i++) {
+        unsigned r = wi->src[i];
+        if (!async_is_reg(r) && !(sass && r >= AS_REG_PRED && r < AS_REG_PRED + AS_REG_PREDS))
+            v->src[v->n_src++] = wi->src[i];
+    }
+}
+
 static int
 ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
 {
@@ -204,12 +267,27 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
     struct wbuf *b = &e->w[warp];
     char mn[128];
     const char *why = NULL;
-    const char *base = NULL;
+    const char *base = NULL, *name = NULL;
 
-    if (e->ki.isa == SIM_ISA_SASS && sass_isa_of_version(e->ki.isa_version) == e->isa &&
-        e->src->ops->opcode_name != NULL)
-        base = e->src->ops->opcode_name(e->src->ctx, wi->opcode);
-    int r = sass_encode(e->isa, wi, base, mn, sizeof mn, &why);
+    if (e->src->ops->opcode_name != NULL)
+        name = e->src->ops->opcode_name(e->src->ctx, wi->opcode);
+    if (e->ki.isa == SIM_ISA_SASS && sass_isa_of_version(e->ki.isa_version) == e->isa)
+        base = name;
+    /* the implicit predicates and group registers are the reader's, not the trace's */
+    bool sass = e->ki.isa == SIM_ISA_SASS;
+    struct warp_inst v;
+    trace_regs(wi, sass, &v);
+    int role = async_role(wi, name);
+    uint32_t aux = wi->aux;
+    if (role == EX_COPY && base == NULL)
+        base = "LDGSTS";
+    else if (role == EX_COMMIT && base == NULL)
+        base = "LDGDEPBAR";
+    else if (role == EX_WAIT || role == EX_COMMIT_WAIT)
+        base = "DEPBAR";
+    if (role == EX_COMMIT || role == EX_COMMIT_WAIT)
+        b->groups++;
+    int r = sass_encode(e->isa, &v, base, mn, sizeof mn, &why);
     if (r < 0)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u pc "
                              "%#x: cannot write a %s instruction as %s SASS: %s", e->ki.name,
@@ -217,38 +295,45 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
                              sass_isa_name(e->isa), why);
     if (r > 0)
         e->tot->approximated++;
+    bool has_ldgsts = sass_isa_find(e->isa, "LDGSTS", 6) >= 0;
+    if (role == EX_WAIT || role == EX_COMMIT_WAIT) {
+        /* DEPBAR.LE N: N = the newest groups not waited for, from the
+         * newest group register read (the last) */
+        unsigned newest = 0;
+        for (unsigned i = 0; i < wi->n_src; i++)
+            if (async_is_reg(wi->src[i]))
+                newest = wi->src[i] - ASYNC_REG;
+        aux = b->groups > 0 ? (b->groups - 1 - newest) % ASYNC_SLOTS : 0;
+        if (strcmp(mn, "DEPBAR") == 0)
+            snprintf(mn, sizeof mn, "DEPBAR.LE");
+        /* wait_all commits in the same instruction: the reader, which
+         * commits on LDGDEPBAR only, does not wait for that last group */
+        if (role == EX_COMMIT_WAIT || !has_ldgsts)
+            e->tot->async_approx++;
+    } else if (role == EX_NONE && strcmp(mn, "DEPBAR") == 0 &&
+               (wi->aux >= b->groups || wi->aux >= ASYNC_SLOTS)) {
+        snprintf(mn, sizeof mn, "DEPBAR.LE");    /* waits for no group: as it was read */
+    } else if (role == EX_COPY && !has_ldgsts) {
+        e->tot->async_approx++;                  /* a plain load nothing waits for */
+    }
     wb_printf(b, "%04x %08x", wi->pc, wi->active_mask);
-    /* the implicit predicate of a SASS-read stream is the reader's, not the trace's */
-    bool sass = e->ki.isa == SIM_ISA_SASS;
-    unsigned nd = wi->n_dst;
-    while (sass && nd > 0 && wi->dst[nd - 1] >= AS_REG_PRED &&
-           wi->dst[nd - 1] < AS_REG_PRED + AS_REG_PREDS)
-        nd--;
-    if (nd > 0) {
+    /* operands by their first registers (sass_regs.h) */
+    struct sass_decoded d;
+    struct sass_regs rs = { 1, { 1, 1, 1 }, 1, 0 };
+    if (sass_decode(e->isa, mn, strlen(mn), &d) == 0)
+        sass_regs_of(mn, strlen(mn), &d, v.opclass == SIM_OPC_MEM ? v.width : 0, &rs);
+    if (v.n_dst > 0) {
         wb_printf(b, " 1");
-        reg_out(e, b, wi->dst[0]);
-        /* SASS-read streams list pairs of a wide result; one names them */
-        unsigned extra = nd - 1;
-        bool consecutive = true;
-        for (unsigned i = 1; i < nd; i++)
-            consecutive = consecutive && wi->dst[i] == wi->dst[0] + i;
-        if (!consecutive)
-            e->tot->regs_dropped += extra;
+        reg_out(e, b, v.dst[0]);
+        if (!sass_regs_dst_fits(&rs, v.dst, v.n_dst))
+            e->tot->regs_dropped += v.n_dst - 1u;   /* not the one operand it names */
     } else {
         wb_printf(b, " 0");
     }
     wb_printf(b, " %s", mn);
-    /* sources: a wide operand was listed as consecutive registers; write
-     * its first only */
-    unsigned srcs[SIM_MAX_SRC], ns = 0;
-    for (unsigned i = 0; i < wi->n_src; i++) {
-        if (sass && wi->src[i] >= AS_REG_PRED && wi->src[i] < AS_REG_PRED + AS_REG_PREDS)
-            continue;
-        if (ns > 0 && wi->src[i] == srcs[ns - 1] + 1 && (wi->opclass == SIM_OPC_FP64 ||
-            wi->opclass == SIM_OPC_FP64_FMA || (wi->opclass == SIM_OPC_MEM && wi->width >= 8)))
-            continue;
-        srcs[ns++] = wi->src[i];
-    }
+    uint16_t srcs[SIM_MAX_SRC];
+    bool exact;
+    unsigned ns = sass_regs_split(&rs, v.src, v.n_src, srcs, SIM_MAX_SRC, &exact);
     if (ns > 4) {
         e->tot->regs_dropped += ns - 4;
         ns = 4;
@@ -271,7 +356,7 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
     } else {
         wb_printf(b, " 0");
     }
-    wb_printf(b, " %" PRIu32 "\n", wi->aux);
+    wb_printf(b, " %" PRIu32 "\n", aux);
     b->n++;
     e->tot->warp_insts++;
     return SIM_OK;

@@ -752,7 +752,7 @@ decode_ldmatrix(struct dctx *c, const struct ptx_ins *in, struct xop *x)
  * wait_group N and wait_all.  Functionally the copy is done when it
  * executes (a program may not read the destination before its wait).  For
  * the timing model it is a global load (LDGSTS) that writes its group's
- * accumulating register (PTX_ASYNC_REG), which wait_group N reads for
+ * accumulating register (frontend/async.h), which wait_group N reads for
  * every group but the newest N: the warp goes on until a wait, which holds
  * it until those copies have landed. */
 static int

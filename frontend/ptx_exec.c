@@ -494,10 +494,8 @@ async_group_op(struct pwarp *pw, const struct xop *x, struct warp_inst *wi)
         pw->async_groups++;
     if (x->mode == PM_COMMIT)
         return;
-    uint32_t g = pw->async_groups, keep = x->mode == PM_WAIT ? x->vec : 0;
-    uint32_t lo = g > PTX_ASYNC_SLOTS ? g - PTX_ASYNC_SLOTS : 0;
-    for (uint32_t k = lo; k + keep < g && wi->n_src < SIM_MAX_SRC; k++)
-        wi->src[wi->n_src++] = (uint16_t)(PTX_ASYNC_REG + k % PTX_ASYNC_SLOTS);
+    async_wait_regs(pw->async_groups, x->mode == PM_WAIT ? x->vec : 0, wi->src, &wi->n_src,
+                    SIM_MAX_SRC);
 }
 
 /* ---- warp-wide operations ------------------------------------------------ */
@@ -768,7 +766,7 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
         case XK_CPASYNC:
             SIM_FORWARD_IF_ERROR(exec_cp_async(r, b, pw, x, m, wi, err));
             wi->n_dst = 1;                /* its group's register */
-            wi->dst[0] = (uint16_t)(PTX_ASYNC_REG + pw->async_groups % PTX_ASYNC_SLOTS);
+            wi->dst[0] = async_reg(pw->async_groups);
             break;
         case XK_SHFL:
             exec_shfl(pw, x, m);

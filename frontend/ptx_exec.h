@@ -22,6 +22,7 @@
 #ifndef SMSIM_FRONTEND_PTX_EXEC_H
 #define SMSIM_FRONTEND_PTX_EXEC_H
 
+#include "frontend/async.h"
 #include "frontend/launch.h"
 #include "frontend/ptx_call.h"
 #include "frontend/ptx_ir.h"
@@ -132,14 +133,6 @@ struct xop {
     uint16_t fdst[SIM_MAX_DST], fsrc[SIM_MAX_SRC];
 };
 
-/* cp.async groups: the copies of committed group g write the accumulating
- * register (sim/types.h) PTX_ASYNC_REG + g % PTX_ASYNC_SLOTS, and
- * cp.async.wait_group N reads those of every group but the newest N (more
- * than PTX_ASYNC_SLOTS groups in flight share registers: a wait may then
- * wait longer than it must, never shorter). */
-#define PTX_ASYNC_SLOTS 8u
-#define PTX_ASYNC_REG SIM_REG_ACC_BASE
-
 /* SIMT stack entries one function's divergence may use (the stack grows by
  * that much per call) */
 #define PTX_STACK_MAX 72
@@ -165,7 +158,7 @@ struct pwarp {
     uint32_t carry;              /* per-lane carry flag (add.cc / addc) */
     uint64_t icount;             /* warp instructions executed (the %clock proxy) */
     uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
-    uint32_t async_groups;       /* cp.async groups committed */
+    uint32_t async_groups;       /* cp.async groups committed (frontend/async.h) */
     uint32_t index;              /* warp index in the block */
 };
 

@@ -1303,6 +1303,20 @@ emit_return(struct lower_emit *B, const struct xfunc *f, const struct xop *o, un
     return rc;
 }
 
+/* Is register id read as part of a register tuple (an MMA's fragment, a
+ * vector store's data), which ptxas allocates as consecutive registers? */
+static bool
+tuple_use(const struct lctx *L, int32_t id)
+{
+    for (uint32_t k = 0; k < n_uses(L, id); k++) {
+        const struct xop *u = &L->x[uses(L, id)[k]];
+        if (u->kind == XK_MMA || u->kind == XK_WMMA || u->kind == XK_WSTORE ||
+            u->kind == XK_STMATRIX || (u->kind == XK_ST && u->vec > 1))
+            return true;
+    }
+    return false;
+}
+
 /* Is instruction i a move of the constant 0: of an immediate 0, or a copy
  * of a register whose last write before it in its basic block (from
  * `start`) is one (ptxas propagates constants)? */
@@ -1312,8 +1326,10 @@ zero_move(const struct lctx *L, uint32_t i, uint32_t start)
     const struct xop *x = &L->x[i];
     unsigned key = L->key[i];
     if (x->guard >= 0 || x->vec > 1 || (key != LK_MOVI && key != LK_MOV) ||
-        ptx_type_bytes(x->type) != 4 || x->opclass == SIM_OPC_UNIFORM)
-        return false;            /* a uniform zero is UMOV URn, URZ */
+        ptx_type_bytes(x->type) != 4 || x->opclass == SIM_OPC_UNIFORM || x->n_dst != 1 ||
+        !tuple_use(L, (int32_t)x->dst[0]))
+        return false;            /* a uniform zero is UMOV URn, URZ; a lone register's
+                                    IMAD.MOV.U32 Rn, RZ, RZ, RZ (the divergent listing) */
     if (key == LK_MOVI)
         return imm_value(L, &x->a) == 0;
     int32_t id = sid(L, &x->a);
@@ -1329,10 +1345,11 @@ zero_move(const struct lctx *L, uint32_t i, uint32_t start)
     return false;
 }
 
-/* ptxas clears registers two at a time: CS2R Rn, SRZ writes a 64-bit zero
- * (the wmma_gemm and mma_tf32_chain listings clear their accumulators with
- * CS2R R4, SRZ; CS2R R6, SRZ ...).  Moves of 0 in one basic block go in
- * pairs: the first is a CS2R, its partner issues nothing. */
+/* ptxas clears the registers of a tuple two at a time: CS2R Rn, SRZ
+ * writes a 64-bit zero (the wmma_gemm and mma_tf32_chain listings clear
+ * their accumulators with CS2R R4, SRZ; CS2R R6, SRZ ...).  Moves of 0 in one basic block go in
+ * pairs: the first is a CS2R, its partner issues nothing; one left over
+ * stays a move (call_poly's HFMA2.MMA R3, -RZ, RZ, 0, 0). */
 static void
 pair_zero_moves(struct lctx *L)
 {
@@ -1354,9 +1371,9 @@ pair_zero_moves(struct lctx *L)
         if (!zero_move(L, i, start))
             continue;
         if (open < 0) {
-            L->key[i] = LK_ZERO2;
-            open = (int32_t)i;
+            open = (int32_t)i;       /* a CS2R when a partner follows in the block */
         } else {
+            L->key[open] = LK_ZERO2;
             L->key[i] = LK_SILENT;   /* the other half of the CS2R at `open` */
             open = -1;
         }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frontend/sass_regs.h"
 #include "sim/stats.h"
 
 #define SASS_OP(name, cls, mem, flags, help) \
@@ -181,6 +182,8 @@ sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
     uint8_t cls = op->opclass, f = op->flags, flags = 0;
     unsigned width = 0;
     bool bypass = false, strong = false;
+    /* LDSM.16.M88.4: .16 is the element size, not the access width */
+    bool matrix = strcmp(op->name, "LDSM") == 0 || strcmp(op->name, "STSM") == 0;
     for (const char *p = dot; p != NULL && p < mn + len;) {
         const char *t = p + 1;
         const char *e = memchr(t, '.', (size_t)(mn + len - t));
@@ -188,9 +191,10 @@ sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
         if (cls == SIM_OPC_CONV && (tok_is(t, n, "F64") || tok_is(t, n, "S64") || tok_is(t, n, "U64")))
             cls = SIM_OPC_CONV64;
         if (op->mem != SASS_MEM_NONE) {
-            if (width == 0)
+            if (width == 0 && !matrix)
                 width = width_of(t, n);
-            if (tok_is(t, n, "CG") || tok_is(t, n, "CV"))
+            /* .BYPASS: LDGSTS.E.BYPASS.128 is cp.async.cg, which skips L1 */
+            if (tok_is(t, n, "CG") || tok_is(t, n, "CV") || tok_is(t, n, "BYPASS"))
                 bypass = true;
             if (strong && (tok_is(t, n, "GPU") || tok_is(t, n, "SYS")))
                 bypass = true;
@@ -345,8 +349,8 @@ candidates(const struct warp_inst *wi)
     static const char *const c_stg[] = { "STG", "ST", NULL };
     static const char *const c_atomg[] = { "ATOMG", "ATOM", NULL };
     static const char *const c_red[] = { "REDG", "RED", NULL };
-    static const char *const c_lds[] = { "LDS", NULL };
-    static const char *const c_sts[] = { "STS", NULL };
+    static const char *const c_lds[] = { "LDS", "LDSM", NULL };
+    static const char *const c_sts[] = { "STS", "STSM", NULL };
     static const char *const c_atoms[] = { "ATOMS", "LDSLK", NULL };
     static const char *const c_ldl[] = { "LDL", NULL };
     static const char *const c_stl[] = { "STL", NULL };
@@ -394,18 +398,44 @@ candidates(const struct warp_inst *wi)
     }
 }
 
-/* Append the modifiers wi needs to opcode name into buf. */
+/* Shape modifiers of opcodes whose operand sizes the mnemonic gives
+ * (sass_regs.h), most common first, for an instruction of class cls;
+ * "" is the opcode without one. */
+static const char *const *
+shapes(const char *name, unsigned cls)
+{
+    static const char *const plain[] = { "", NULL };
+    static const char *const hmma[] = { ".16816.F32", ".16816.F16", "", NULL };
+    static const char *const hmma_half[] = { ".1688.F32", ".1688.F16", NULL };
+    static const char *const imma[] = { ".16832.S8.S8", ".8816.S8.S8", "", NULL };
+    static const char *const imma_half[] = { ".16816.S8.S8", NULL };
+    static const char *const dmma[] = { ".884", "", NULL };
+    static const char *const matrix[] = { ".16.M88.4", ".16.M88.2", ".16.M88", NULL };
+    bool half = cls == SIM_OPC_TENSOR_HALF;
+    if (strcmp(name, "HMMA") == 0)
+        return half ? hmma_half : hmma;
+    if (strcmp(name, "IMMA") == 0)
+        return half ? imma_half : imma;
+    if (strcmp(name, "DMMA") == 0)
+        return dmma;
+    if (strcmp(name, "LDSM") == 0 || strcmp(name, "STSM") == 0)
+        return matrix;
+    return plain;
+}
+
+/* Write opcode name, shape modifiers and the modifiers wi needs into buf. */
 static void
-build(int isa, const struct warp_inst *wi, const char *name, char *buf, size_t n)
+build(int isa, const struct warp_inst *wi, const char *name, const char *shape, char *buf,
+      size_t n)
 {
     static const char *const wtok[17] = { [1] = ".U8", [2] = ".U16", [8] = ".64", [16] = ".128" };
-    size_t k = (size_t)snprintf(buf, n, "%s", name);
+    size_t k = (size_t)snprintf(buf, n, "%s%s", name, shape);
     const char *extra = "";
     if (wi->opclass == SIM_OPC_CONV64)
         extra = ".F64";
     else if (wi->opclass == SIM_OPC_BARRIER)
         extra = ".SYNC";
-    else if (wi->opclass == SIM_OPC_TENSOR_HALF)
+    else if (wi->opclass == SIM_OPC_TENSOR_HALF && shape[0] == '\0')
         extra = ".1688.F32";             /* half an HMMA.16816 (tensor_half, above) */
     else if (strcmp(name, "MUFU") == 0)
         extra = wi->opclass == SIM_OPC_FP32_SQRT ? ".SQRT" :
@@ -415,18 +445,28 @@ build(int isa, const struct warp_inst *wi, const char *name, char *buf, size_t n
         k += (size_t)snprintf(buf + k, n - k, "%s", extra);
     if (wi->opclass != SIM_OPC_MEM || k >= n)
         return;
+    if (strcmp(name, "LDSM") == 0 || strcmp(name, "STSM") == 0)
+        return;                          /* the width is the line's, the shape says the rest */
     uint8_t mem = mem_of_space(wi->space);
+    bool bypass = (wi->flags & SIM_IF_BYPASS_L1) && mem == SASS_MEM_GLOBAL;
     if (mem == SASS_MEM_GLOBAL)
         k += (size_t)snprintf(buf + k, n - k, ".E");
+    if (k < n && bypass && strcmp(name, "LDGSTS") == 0) {
+        k += (size_t)snprintf(buf + k, n - k, ".BYPASS");    /* as ptxas writes cp.async.cg */
+        bypass = false;
+    }
     if (k < n && wi->width <= 16 && wtok[wi->width] != NULL)
         k += (size_t)snprintf(buf + k, n - k, "%s", wtok[wi->width]);
-    if (k < n && (wi->flags & SIM_IF_BYPASS_L1) && mem == SASS_MEM_GLOBAL)
+    if (k < n && bypass)
         snprintf(buf + k, n - k, "%s", isa >= SASS_VOLTA ? ".STRONG.GPU" : ".CG");
 }
 
-/* True if mnemonic decodes to wi's timing-relevant fields. */
+/* True if mnemonic decodes to wi's timing-relevant fields and, with
+ * regs, if wi's registers are operands of the sizes it implies
+ * (sass_regs.h), so that a reader expanding its first registers gets
+ * wi's back. */
 static bool
-matches(int isa, const struct warp_inst *wi, const char *mn)
+matches(int isa, const struct warp_inst *wi, const char *mn, bool regs)
 {
     struct sass_decoded d;
     if (sass_decode(isa, mn, strlen(mn), &d) != 0)
@@ -442,7 +482,33 @@ matches(int isa, const struct warp_inst *wi, const char *mn)
         return false;
     /* the width travels in the trace's mem_width field; the modifier must
      * not contradict it (a missing one reads as 4) */
-    return d.width == 0 || wi->opclass != SIM_OPC_MEM || d.width == wi->width;
+    if (d.width != 0 && wi->opclass == SIM_OPC_MEM && d.width != wi->width)
+        return false;
+    if (!regs)
+        return true;
+    struct sass_regs r;
+    uint16_t first[SIM_MAX_SRC];
+    bool exact;
+    sass_regs_of(mn, strlen(mn), &d, wi->opclass == SIM_OPC_MEM ? wi->width : 0, &r);
+    if (!sass_regs_dst_fits(&r, wi->dst, wi->n_dst))
+        return false;
+    sass_regs_split(&r, wi->src, wi->n_src, first, SIM_MAX_SRC, &exact);
+    return exact;
+}
+
+/* Try opcode name with each of its shapes; true with buf set if one
+ * matches. */
+static bool
+try_opcode(int isa, const struct warp_inst *wi, const char *name, bool regs, char *buf, size_t n)
+{
+    if (sass_isa_find(isa, name, strlen(name)) < 0)
+        return false;
+    for (const char *const *sh = shapes(name, wi->opclass); *sh != NULL; sh++) {
+        build(isa, wi, name, *sh, buf, n);
+        if (matches(isa, wi, buf, regs))
+            return true;
+    }
+    return false;
 }
 
 int
@@ -453,21 +519,22 @@ sass_encode(int isa, const struct warp_inst *wi, const char *base, char *buf, si
         *why = "unknown instruction set";
         return -1;
     }
-    if (base != NULL && sass_isa_find(isa, base, strlen(base)) >= 0) {
-        build(isa, wi, base, buf, n);
-        if (matches(isa, wi, buf))
+    /* first an opcode whose operand sizes give back wi's registers, then
+     * any of the right class */
+    for (int pass = 0; pass < 2; pass++) {
+        bool regs = pass == 0;
+        if (base != NULL && try_opcode(isa, wi, base, regs, buf, n))
             return 0;
-    }
-    for (const char *const *c = candidates(wi); *c != NULL; c++) {
-        if (sass_isa_find(isa, *c, strlen(*c)) < 0)
-            continue;
-        build(isa, wi, *c, buf, n);
-        if (matches(isa, wi, buf))
-            return 0;
-        /* classes SASS has no single instruction for (IEEE divide, square
-         * root, reciprocal) are written as the MUFU they are built on */
-        if (strcmp(*c, "MUFU") == 0)
-            return 1;
+        for (const char *const *c = candidates(wi); *c != NULL; c++) {
+            if (try_opcode(isa, wi, *c, regs, buf, n))
+                return 0;
+            /* classes SASS has no single instruction for (IEEE divide, square
+             * root, reciprocal) are written as the MUFU they are built on */
+            if (!regs && strcmp(*c, "MUFU") == 0 && sass_isa_find(isa, "MUFU", 4) >= 0) {
+                build(isa, wi, *c, "", buf, n);
+                return 1;
+            }
+        }
     }
     *why = "no opcode of this instruction set has the instruction's class and memory kind";
     return -1;

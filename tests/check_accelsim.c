@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "frontend/accelsim.h"
+#include "frontend/ptx.h"
 #include "frontend/record.h"
 #include "frontend/smt.h"
 #include "sim/stats.h"
@@ -458,6 +459,213 @@ START_TEST(xz_equals_text)
 END_TEST
 #endif
 
+/* ---- asynchronous copies and wide operands ----------------------------------- */
+
+/* Write testlib_dir/w.traceg: one block of one warp of SASS binary
+ * version `bin`, running the n instruction lines of body. */
+static void
+write_warp(unsigned bin, const char *const *body, unsigned n)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/w.traceg", testlib_dir);
+    FILE *fp = fopen(p, "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "-kernel name = w\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
+            "-shmem = 4096\n-nregs = 32\n-binary version = %u\n-cuda stream id = 0\n"
+            "-shmem base_addr = 0x00007f0ff0000000\n"
+            "-local mem base_addr = 0x00007f0ff2000000\n-nvbit version = 1.7\n"
+            "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n#traces format = ...\n\n"
+            "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = %u\n", bin, n);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(fp, "%s\n", body[i]);
+    fprintf(fp, "#END_TB\n");
+    ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* Latencies the timing tests count with: a first-touch global load is a
+ * DRAM access of DRAM_LAT cycles, FP32 operations take FADD_LAT. */
+#define DRAM_LAT 450u
+#define FADD_LAT 4u
+#define TIMING_CFG "dram.latency = 450; l2.hit_latency = 200; op.fp32.latency = 4;" \
+                   "smem.latency = 23; op.tensor.latency = 33"
+
+/* Cycles of the one-warp Ampere kernel body[0, n) on a small GPU
+ * (testlib). */
+static uint64_t
+warp_cycles(const char *const *body, unsigned n)
+{
+    char p[512];
+    struct inst_source src;
+    struct sim_config c;
+    write_warp(86, body, n);
+    snprintf(p, sizeof p, "%s/w.traceg", testlib_dir);
+    open_trace(p, ACCELSIM_UNKNOWN_ERROR, &src);
+    testlib_small_config(&c, TIMING_CFG);
+    sim *s = testlib_run(&c, &src);
+    uint64_t cycles = sim_kernel(s, 0)->cycles;
+    sim_destroy(s);
+    inst_source_destroy(&src);
+    return cycles;
+}
+
+/* A cp.async pipeline of two groups, one 16-byte copy each (one lane,
+ * one DRAM sector: no bandwidth queueing): copy A (group 0) and its
+ * commit; `delay` dependent FADDs of R10; copy B (group 1), whose global
+ * address register is R10, so it issues after them, and its commit;
+ * DEPBAR.LE keep (keep < 0: no DEPBAR); `tail` dependent FADDs of R20
+ * (nothing the copies write); EXIT.  Returns the cycles. */
+static uint64_t
+async_cycles(unsigned delay, int keep, unsigned tail, bool one_group)
+{
+    static char lines[256][96];
+    const char *body[256];
+    unsigned n = 0, pc = 0;
+#define LINE(...) (snprintf(lines[n], sizeof lines[n], __VA_ARGS__), body[n] = lines[n], n++, \
+                   pc += 16)
+    LINE("%04x 00000001 0 LDGSTS.E.BYPASS.128 2 R0 R2 16 0 0x7f0000000000 0", pc);
+    if (!one_group)
+        LINE("%04x ffffffff 0 LDGDEPBAR 0 0 0", pc);
+    for (unsigned i = 0; i < delay; i++)
+        LINE("%04x ffffffff 1 R10 FADD 2 R10 R10 0 0", pc);
+    LINE("%04x 00000001 0 LDGSTS.E.BYPASS.128 2 R1 R10 16 0 0x7f0000100000 0", pc);
+    LINE("%04x ffffffff 0 LDGDEPBAR 0 0 0", pc);
+    if (keep >= 0)
+        LINE("%04x ffffffff 0 DEPBAR.LE 0 0 %d", pc, keep);
+    for (unsigned i = 0; i < tail; i++)
+        LINE("%04x ffffffff 1 R20 FADD 2 R20 R20 0 0", pc);
+    LINE("%04x ffffffff 0 EXIT 0 0 0", pc);
+#undef LINE
+    ck_assert_uint_lt(n, SIM_ARRAY_LEN(lines));
+    return warp_cycles(body, n);
+}
+
+/* LDGSTS writes its group's accumulating register, LDGDEPBAR closes the
+ * group, DEPBAR.LE N waits for all committed groups but the newest N
+ * (frontend/async.h).  Copy A issues at 0 and lands at DRAM_LAT; copy B
+ * issues after its commit (1) and `delay` FADDs, at 2 + delay x FADD_LAT,
+ * and lands DRAM_LAT later; the tail's first FADD issues the cycle after
+ * the DEPBAR, and the kernel ends when the last FADD's result or the last
+ * copy lands. */
+START_TEST(async_copy_groups)
+{
+    const uint64_t tail = 50 * FADD_LAT, b_issue = 2 + 10 * FADD_LAT;
+    /* (b) DEPBAR.LE 1 waits for group 0 only: the tail starts after A */
+    ck_assert_uint_eq(async_cycles(10, 1, 50, false), DRAM_LAT + 1 + tail);
+    /* (c) DEPBAR.LE 0 waits for both: the tail starts after B */
+    ck_assert_uint_eq(async_cycles(10, 0, 50, false), b_issue + DRAM_LAT + 1 + tail);
+    /* a wait for none (N >= the committed groups) or no DEPBAR: the tail
+     * runs at once and the kernel ends when B lands */
+    ck_assert_uint_eq(async_cycles(10, 2, 50, false), b_issue + DRAM_LAT);
+    ck_assert_uint_eq(async_cycles(10, -1, 50, false), b_issue + DRAM_LAT);
+    /* (a) two groups in flight: B issues at 6, while A is, and the wait
+     * for both ends DRAM_LAT after B, not after two DRAM accesses */
+    ck_assert_uint_eq(async_cycles(1, 0, 10, false), 2 + FADD_LAT + DRAM_LAT + 1 + 10 * FADD_LAT);
+    /* two copies of one group (no LDGDEPBAR between them) write one
+     * register without waiting for each other; the group's wait lasts
+     * until the later lands (B at 1 + 10 x FADD_LAT) */
+    ck_assert_uint_eq(async_cycles(10, 0, 50, true), b_issue - 1 + DRAM_LAT + 1 + tail);
+    ck_assert_uint_eq(async_cycles(10, 1, 50, true), b_issue - 1 + DRAM_LAT);
+}
+END_TEST
+
+/* The instructions of testlib_dir/w.traceg, decoded (at most max). */
+static unsigned
+read_warp(const char *path, struct warp_inst *w, unsigned max)
+{
+    struct inst_source src;
+    struct kernel_info ki;
+    struct sim_error err = { 0 };
+    open_trace(path, ACCELSIM_UNKNOWN_ERROR, &src);
+    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
+    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
+    ck_assert_msg(src.ops->block_begin(src.ctx, 0, 0, 0, &err) == SIM_OK, "%s", err.msg);
+    unsigned n = 0;
+    while (n < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &w[n], &err) == 1)
+        n++;
+    inst_source_destroy(&src);
+    return n;
+}
+
+static void
+expect_regs(const struct warp_inst *wi, unsigned line, const char *dst, const char *src)
+{
+    char d[128] = "", s[128] = "";
+    size_t k = 0;
+    for (unsigned i = 0; i < wi->n_dst; i++)
+        k += (size_t)snprintf(d + k, sizeof d - k, "%s%u", i ? "," : "", wi->dst[i]);
+    k = 0;
+    for (unsigned i = 0; i < wi->n_src; i++)
+        k += (size_t)snprintf(s + k, sizeof s - k, "%s%u", i ? "," : "", wi->src[i]);
+    ck_assert_msg(strcmp(d, dst) == 0 && strcmp(s, src) == 0, "line %u: dst %s src %s, "
+                  "expected dst %s src %s", line, d, s, dst, src);
+}
+
+/* Wide operands of tensor operations and LDSM/STSM: the registers the
+ * PTX ISA's fragments per thread take (sass_regs.h). */
+static const char *const WIDE[] = {
+    "0000 ffffffff 1 R4 HMMA.16816.F32 3 R12 R18 R4 0 0",        /* A 4, B 2, C/D 4 */
+    "0010 ffffffff 1 R4 HMMA.16816.F16 3 R12 R18 R4 0 0",        /* C/D 2 */
+    "0020 ffffffff 1 R4 HMMA.1688.F32.TF32 3 R12 R18 R4 0 0",    /* A 4, B 2, C/D 4 */
+    "0030 ffffffff 1 R4 HMMA.1688.F32 3 R12 R18 R4 0 0",         /* A 2, B 1, C/D 4 */
+    "0040 ffffffff 1 R4 HMMA.1684.F32.TF32 3 R12 R18 R4 0 0",    /* A 2, B 1, C/D 4 */
+    "0050 ffffffff 1 R4 IMMA.16832.S8.S8 3 R12 R18 R4 0 0",      /* A 4, B 2, C/D 4 */
+    "0060 ffffffff 1 R4 IMMA.16816.U8.S8.SAT 3 R12 R18 R4 0 0",  /* A 2, B 1, C/D 4 */
+    "0070 ffffffff 1 R4 HMMA.16816.F32.BF16 3 R12 R18 R255 0 0", /* C = RZ: none */
+    "0080 ffffffff 1 R4 LDSM.16.M88.4 1 R0 16 1 0x0 16 0",        /* 4 matrices */
+    "0090 ffffffff 1 R4 LDSM.16.MT88.2 1 R0 16 1 0x0 16 0",       /* 2 */
+    "00a0 ffffffff 1 R4 LDSM.16.M88 1 R0 16 1 0x0 16 0",          /* 1 */
+    "00b0 ffffffff 0 STSM.16.M88.4 2 R0 R4 16 1 0x0 16 0",        /* data: 4 */
+    "00c0 ffffffff 1 R4 DMMA.884 3 R12 R18 R4 0 0",              /* f64: A 2, B 2, C/D 4 */
+    "00d0 ffffffff 0 EXIT 0 0 0",
+};
+
+START_TEST(wide_operands)
+{
+    struct warp_inst w[16];
+    char p[512];
+    snprintf(p, sizeof p, "%s/w.traceg", testlib_dir);
+    write_warp(90, WIDE, SIM_ARRAY_LEN(WIDE));
+    ck_assert_uint_eq(read_warp(p, w, 16), SIM_ARRAY_LEN(WIDE));
+    expect_regs(&w[0], 0, "4,5,6,7", "12,13,14,15,18,19,4,5,6,7");
+    ck_assert_uint_eq(w[0].opclass, SIM_OPC_TENSOR);
+    expect_regs(&w[1], 1, "4,5", "12,13,14,15,18,19,4,5");
+    expect_regs(&w[2], 2, "4,5,6,7", "12,13,14,15,18,19,4,5,6,7");
+    expect_regs(&w[3], 3, "4,5,6,7", "12,13,18,4,5,6,7");
+    ck_assert_uint_eq(w[3].opclass, SIM_OPC_TENSOR_HALF);
+    expect_regs(&w[4], 4, "4,5,6,7", "12,13,18,4,5,6,7");
+    expect_regs(&w[5], 5, "4,5,6,7", "12,13,14,15,18,19,4,5,6,7");
+    expect_regs(&w[6], 6, "4,5,6,7", "12,13,18,4,5,6,7");
+    expect_regs(&w[7], 7, "4,5,6,7", "12,13,14,15,18,19");
+    expect_regs(&w[8], 8, "4,5,6,7", "0");
+    ck_assert_uint_eq(w[8].width, 16);
+    expect_regs(&w[9], 9, "4,5", "0");
+    expect_regs(&w[10], 10, "4", "0");
+    expect_regs(&w[11], 11, "", "0,4,5,6,7");
+    expect_regs(&w[12], 12, "4,5,6,7", "12,13,18,19,4,5,6,7");
+}
+END_TEST
+
+/* An HMMA.16816 waits for a load into the fourth register of its A
+ * fragment (R15 of R12..R15), not for one into the register after it. */
+START_TEST(mma_waits_for_its_whole_fragment)
+{
+    static char load[96];
+    const char *body[] = { load, "0010 ffffffff 1 R4 HMMA.16816.F32 3 R12 R18 R4 0 0",
+                           "0020 ffffffff 0 EXIT 0 0 0" };
+    const uint64_t tensor_lat = 33;                 /* op.tensor.latency of TIMING_CFG */
+    snprintf(load, sizeof load, "0000 00000001 1 R15 LDG.E 1 R2 4 0 0x7f0000000000 0");
+    ck_assert_uint_eq(warp_cycles(body, 3), DRAM_LAT + tensor_lat);
+    /* R16 is no operand: the HMMA issues at 1, the kernel ends when the
+     * load lands */
+    snprintf(load, sizeof load, "0000 00000001 1 R16 LDG.E 1 R2 4 0 0x7f0000000000 0");
+    ck_assert_uint_eq(warp_cycles(body, 3), DRAM_LAT);
+    /* the fourth register of C (R7 of R4..R7) too */
+    snprintf(load, sizeof load, "0000 00000001 1 R7 LDG.E 1 R2 4 0 0x7f0000000000 0");
+    ck_assert_uint_eq(warp_cycles(body, 3), DRAM_LAT + tensor_lat);
+}
+END_TEST
+
+
 /* ---- export -> import ----------------------------------------------------------- */
 
 /* Statistics of every kernel of a run, flattened. */
@@ -515,6 +723,166 @@ START_TEST(export_import_round_trips)
 }
 END_TEST
 
+/* The async copies and the wide operands read back as they were written:
+ * a hand-written Hopper warp exported and re-read gives the same records. */
+static const char *const ASYNC_WIDE[] = {
+    "0000 00000001 0 LDGSTS.E.BYPASS.128 2 R0 R2 16 0 0x7f0000000000 0",
+    "0010 ffffffff 0 LDGDEPBAR 0 0 0",
+    "0020 00000003 0 LDGSTS.E.LTC128B.128 2 R1 R10 16 1 0x7f0000100000 16 0",
+    "0030 ffffffff 0 LDGDEPBAR 0 0 0",
+    "0040 ffffffff 0 DEPBAR.LE 0 0 1",
+    "0050 ffffffff 0 DEPBAR.LE 0 0 5",                           /* waits for none */
+    "0060 ffffffff 0 DEPBAR.LE 0 0 0",
+};
+
+START_TEST(export_keeps_groups_and_fragments)
+{
+    const char *body[32];
+    unsigned n = 0;
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(ASYNC_WIDE); i++)
+        body[n++] = ASYNC_WIDE[i];
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(WIDE); i++)
+        body[n++] = WIDE[i];
+    write_warp(90, body, n);
+    char in[512], out[512];
+    snprintf(in, sizeof in, "%s/w.traceg", testlib_dir);
+    snprintf(out, sizeof out, "%s/export", testlib_dir);
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    struct accelsim_export_opts eo = { 0 };
+    struct accelsim_export_totals et;
+    open_trace(in, ACCELSIM_UNKNOWN_ERROR, &src);
+    ck_assert_msg(accelsim_export(&src, out, &eo, &et, &err) == SIM_OK, "%s", err.msg);
+    inst_source_destroy(&src);
+    ck_assert_uint_eq(et.regs_dropped + et.regs_folded + et.approximated + et.async_approx, 0);
+    static struct warp_inst a[32], b[32];
+    ck_assert_uint_eq(read_warp(in, a, 32), n);
+    ck_assert_uint_eq(read_warp(out, b, 32), n);
+    /* the group registers: copies write 0 and 1, the waits read 0 (LE 1),
+     * nothing (LE 5), 0 and 1 (LE 0) */
+    expect_regs(&a[0], 0, "65472", "0,2");
+    expect_regs(&a[2], 2, "65473", "1,10");
+    expect_regs(&a[4], 4, "", "65472");
+    expect_regs(&a[5], 5, "", "");
+    expect_regs(&a[6], 6, "", "65472,65473");
+    for (unsigned i = 0; i < n; i++) {
+        ck_assert_msg(a[i].opcode == b[i].opcode && a[i].opclass == b[i].opclass &&
+                      a[i].flags == b[i].flags && a[i].aux == b[i].aux &&
+                      a[i].width == b[i].width && a[i].space == b[i].space &&
+                      a[i].active_mask == b[i].active_mask, "line %u differs", i);
+        char dst[128] = "", srcs[128] = "";
+        size_t k = 0;
+        for (unsigned j = 0; j < a[i].n_dst; j++)
+            k += (size_t)snprintf(dst + k, sizeof dst - k, "%s%u", j ? "," : "", a[i].dst[j]);
+        k = 0;
+        for (unsigned j = 0; j < a[i].n_src; j++)
+            k += (size_t)snprintf(srcs + k, sizeof srcs - k, "%s%u", j ? "," : "", a[i].src[j]);
+        expect_regs(&b[i], i, dst, srcs);
+    }
+}
+END_TEST
+
+/* A digest of the group registers every instruction of a source writes
+ * and reads, in record order. */
+struct acc_digest {
+    uint64_t h, with_acc;
+};
+
+static int
+digest_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
+{
+    struct acc_digest *d = ctx;
+    bool any = false;
+    (void)err;
+    d->h = d->h * 1000003u + warp;
+    for (unsigned i = 0; i < wi->n_dst; i++)
+        if (wi->dst[i] >= SIM_REG_ACC_BASE) {
+            d->h = d->h * 1000003u + wi->dst[i];
+            any = true;
+        }
+    for (unsigned i = 0; i < wi->n_src; i++)
+        if (wi->src[i] >= SIM_REG_ACC_BASE) {
+            d->h = d->h * 1000003u + 7u * wi->src[i];
+            any = true;
+        }
+    d->with_acc += any;
+    return SIM_OK;
+}
+
+static int
+digest_kernel(void *ctx, const struct kernel_info *ki, struct sim_error *err)
+{
+    (void)ctx;
+    (void)ki;
+    (void)err;
+    return SIM_OK;
+}
+
+static int
+digest_block(void *ctx, uint64_t id, struct sim_error *err)
+{
+    struct acc_digest *d = ctx;
+    (void)err;
+    d->h = d->h * 1000003u + id;
+    return SIM_OK;
+}
+
+static int
+digest_end(void *ctx, struct sim_error *err)
+{
+    (void)ctx;
+    (void)err;
+    return SIM_OK;
+}
+
+static struct acc_digest
+digest(struct inst_source *src)
+{
+    struct acc_digest d = { 0, 0 };
+    struct record_sink sink = { digest_kernel, digest_block, digest_inst, digest_end, digest_end,
+                                &d };
+    struct record_totals rt;
+    struct sim_error err = { 0 };
+    ck_assert_msg(record_drive(src, &sink, &rt, &err) == SIM_OK, "%s", err.msg);
+    return d;
+}
+
+/* A PTX cp.async pipeline (traces/tensor/cp_async_stages.launch: commit,
+ * wait_group 1 per stage) exported as Hopper SASS reads back with the
+ * group registers it had. */
+START_TEST(export_ptx_cp_async)
+{
+    char launch[512], out[512];
+    const char *srcdir = getenv("srcdir");
+    snprintf(launch, sizeof launch, "%s/traces/tensor/cp_async_stages.launch",
+             srcdir ? srcdir : ".");
+    snprintf(out, sizeof out, "%s/export", testlib_dir);
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    ck_assert_msg(ptx_source_open(launch, &src, &err) == SIM_OK, "%s", err.msg);
+    struct acc_digest want = digest(&src);
+    inst_source_destroy(&src);
+    ck_assert_uint_gt(want.with_acc, 1000);
+    ck_assert_msg(ptx_source_open(launch, &src, &err) == SIM_OK, "%s", err.msg);
+    struct accelsim_export_opts eo = { 90 };
+    struct accelsim_export_totals et;
+    ck_assert_msg(accelsim_export(&src, out, &eo, &et, &err) == SIM_OK, "%s", err.msg);
+    inst_source_destroy(&src);
+    ck_assert_uint_eq(et.async_approx, 0);
+    open_trace(out, ACCELSIM_UNKNOWN_ERROR, &src);
+    struct acc_digest got = digest(&src);
+    inst_source_destroy(&src);
+    ck_assert_uint_eq(got.with_acc, want.with_acc);
+    ck_assert_uint_eq(got.h, want.h);
+    /* Volta has no LDGSTS: the copies and waits are approximations, said so */
+    ck_assert_msg(ptx_source_open(launch, &src, &err) == SIM_OK, "%s", err.msg);
+    eo.binary_version = 70;
+    ck_assert_msg(accelsim_export(&src, out, &eo, &et, &err) == SIM_OK, "%s", err.msg);
+    inst_source_destroy(&src);
+    ck_assert_uint_gt(et.async_approx, 0);
+}
+END_TEST
+
 static Suite *
 accelsim_suite(void)
 {
@@ -530,6 +898,9 @@ accelsim_suite(void)
     tcase_add_loop_test(tc, malformed_traces, 0, (int)SIM_ARRAY_LEN(bad));
     tcase_add_test(tc, unknown_opcode_policy);
     tcase_add_test(tc, kernel_lists);
+    tcase_add_test(tc, async_copy_groups);
+    tcase_add_test(tc, wide_operands);
+    tcase_add_test(tc, mma_waits_for_its_whole_fragment);
 #ifdef HAVE_LZMA
     tcase_add_test(tc, xz_equals_text);
 #endif
@@ -537,6 +908,8 @@ accelsim_suite(void)
     tc = tcase_create("export");
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_loop_test(tc, export_import_round_trips, 0, (int)SIM_ARRAY_LEN(bundled));
+    tcase_add_test(tc, export_keeps_groups_and_fragments);
+    tcase_add_test(tc, export_ptx_cp_async);
     suite_add_tcase(s, tc);
     return s;
 }

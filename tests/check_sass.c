@@ -1,10 +1,12 @@
 /*
  * check_sass.c - the SASS opcode tables and mnemonic decoding/encoding
- * (frontend/sass_isa.c).
+ * (frontend/sass_isa.c), and the registers per operand of a mnemonic
+ * (frontend/sass_regs.c).
  */
 #include <string.h>
 
 #include "frontend/sass_isa.h"
+#include "frontend/sass_regs.h"
 #include "testlib.h"
 
 /* Every table: sorted, unique, classes and spaces consistent, so lookups
@@ -98,6 +100,12 @@ START_TEST(modifiers)
     ck_assert_uint_eq(dec(SASS_TURING, "ULDC.64").opclass, SIM_OPC_UNIFORM);
     ck_assert_uint_eq(dec(SASS_AMPERE, "HMMA.16816.F32").opclass, SIM_OPC_TENSOR);
     ck_assert_uint_eq(dec(SASS_AMPERE, "LDGSTS.E.BYPASS.128").width, 16);
+    /* LDGSTS .BYPASS is cp.async.cg: L1 bypassed */
+    ck_assert_uint_eq(dec(SASS_AMPERE, "LDGSTS.E.BYPASS.128").flags, SIM_IF_LOAD | SIM_IF_BYPASS_L1);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "LDGSTS.E.LTC128B.128").flags, SIM_IF_LOAD);
+    /* LDSM's .16 is the element size, not a width */
+    ck_assert_uint_eq(dec(SASS_HOPPER, "LDSM.16.M88.4").width, 0);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "STSM.16.MT88.2").width, 0);
     ck_assert_uint_eq(dec(SASS_HOPPER, "HGMMA.64x64x16.F32").opclass, SIM_OPC_TENSOR);
     struct sass_decoded x;
     ck_assert_int_eq(sass_decode(SASS_VOLTA, "FROB.X", 6, &x), -1);
@@ -198,6 +206,150 @@ START_TEST(encode_keeps_own_opcode)
 }
 END_TEST
 
+/* Registers per operand (sass_regs.h): pairs, quads, matrix fragments. */
+static const struct {
+    int isa;
+    const char *mn;
+    unsigned width;
+    uint8_t dst, a, b, c, last;
+} sizes[] = {
+    { SASS_AMPERE, "HMMA.16816.F32", 0, 4, 4, 2, 4, 0 },
+    { SASS_AMPERE, "HMMA.16816.F32.BF16", 0, 4, 4, 2, 4, 0 },
+    { SASS_AMPERE, "HMMA.16816.F16", 0, 2, 4, 2, 2, 0 },
+    { SASS_AMPERE, "HMMA.1688.F32", 0, 4, 2, 1, 4, 0 },
+    { SASS_TURING, "HMMA.1688.F16", 0, 2, 2, 1, 2, 0 },
+    { SASS_AMPERE, "HMMA.1688.F32.TF32", 0, 4, 4, 2, 4, 0 },
+    { SASS_AMPERE, "HMMA.1684.F32.TF32", 0, 4, 2, 1, 4, 0 },
+    { SASS_AMPERE, "IMMA.16832.S8.S8", 0, 4, 4, 2, 4, 0 },
+    { SASS_AMPERE, "IMMA.16816.U8.S8.SAT", 0, 4, 2, 1, 4, 0 },
+    { SASS_AMPERE, "IMMA.16864.S4.S4", 0, 4, 4, 2, 4, 0 },
+    { SASS_TURING, "IMMA.8816.S8.S8", 0, 2, 1, 1, 2, 0 },
+    { SASS_AMPERE, "DMMA.884", 0, 4, 2, 2, 4, 0 },
+    /* not expanded: Volta's quad-pair HMMA.884, sparse, fragments over 8 */
+    { SASS_VOLTA, "HMMA.884.F32.F32.STEP0", 0, 1, 1, 1, 1, 0 },
+    { SASS_AMPERE, "HMMA.SP.16832.F32", 0, 1, 1, 1, 1, 0 },
+    { SASS_HOPPER, "DMMA.16816", 0, 1, 1, 1, 1, 0 },
+    { SASS_HOPPER, "HGMMA.64x64x16.F32", 0, 1, 1, 1, 1, 0 },
+    { SASS_HOPPER, "LDSM.16.M88.4", 16, 4, 1, 1, 1, 0 },
+    { SASS_HOPPER, "LDSM.16.MT88.2", 16, 2, 1, 1, 1, 0 },
+    { SASS_HOPPER, "LDSM.16.M88", 16, 1, 1, 1, 1, 0 },
+    { SASS_HOPPER, "STSM.16.M88.4", 16, 1, 1, 1, 1, 4 },
+    { SASS_VOLTA, "LDG.E.128.SYS", 16, 4, 1, 1, 1, 0 },
+    { SASS_VOLTA, "LDG.E.SYS", 4, 1, 1, 1, 1, 0 },
+    { SASS_VOLTA, "STG.E.64.SYS", 8, 1, 1, 1, 1, 2 },
+    { SASS_VOLTA, "ATOMG.E.ADD.64.STRONG.GPU", 8, 2, 1, 1, 1, 2 },
+    { SASS_VOLTA, "DFMA", 0, 2, 2, 2, 2, 0 },
+    { SASS_VOLTA, "FFMA", 0, 1, 1, 1, 1, 0 },
+};
+
+START_TEST(operand_sizes)
+{
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(sizes); i++) {
+        struct sass_decoded d = dec(sizes[i].isa, sizes[i].mn);
+        struct sass_regs r;
+        sass_regs_of(sizes[i].mn, strlen(sizes[i].mn), &d, sizes[i].width, &r);
+        ck_assert_msg(r.dst == sizes[i].dst && r.src[0] == sizes[i].a && r.src[1] == sizes[i].b &&
+                      r.src[2] == sizes[i].c && r.last == sizes[i].last,
+                      "%s: dst %u, sources %u %u %u, last %u", sizes[i].mn, r.dst, r.src[0],
+                      r.src[1], r.src[2], r.last);
+        /* the writer's split inverts the reader's expansion: operands at
+         * R4, R12, R20, R28 (4 sources) and at R4, R12 (2) */
+        for (unsigned ns = 2; ns <= 4; ns += 2) {
+            uint16_t regs[SIM_MAX_SRC + 8], first[8];
+            unsigned n = 0;
+            for (unsigned p = 0; p < ns; p++)
+                for (unsigned k = 0; k < sass_regs_src(&r, p, ns) && n < SIM_ARRAY_LEN(regs); k++)
+                    regs[n++] = (uint16_t)(4 + 8 * p + k);
+            bool exact;
+            ck_assert_uint_eq(sass_regs_split(&r, regs, n, first, 8, &exact), ns);
+            ck_assert_msg(exact, "%s: %u sources not split exactly", sizes[i].mn, ns);
+            for (unsigned p = 0; p < ns; p++)
+                ck_assert_uint_eq(first[p], 4 + 8 * p);
+        }
+        uint16_t dst[8];
+        for (unsigned k = 0; k < r.dst; k++)
+            dst[k] = (uint16_t)(4 + k);
+        ck_assert(sass_regs_dst_fits(&r, dst, r.dst));
+        ck_assert(r.dst == 1 || !sass_regs_dst_fits(&r, dst, 1u));
+    }
+    /* registers that are not operands of these sizes: not exact */
+    struct sass_regs r;
+    struct sass_decoded d = dec(SASS_AMPERE, "HMMA.16816.F32");
+    sass_regs_of("HMMA.16816.F32", 14, &d, 0, &r);
+    const uint16_t ptx[] = { 22, 23, 24, 25, 26, 27, 17, 19, 20, 21 };
+    uint16_t first[8];
+    bool exact;
+    sass_regs_split(&r, ptx, SIM_ARRAY_LEN(ptx), first, 8, &exact);
+    ck_assert(!exact);
+}
+END_TEST
+
+/* The writer names a shape whose operand sizes give back the registers:
+ * HMMA/IMMA by their fragments, LDSM by its matrices, and a shared load
+ * of one register and 16 bytes per lane (PTX ldmatrix .x1) as LDSM. */
+START_TEST(encode_picks_shapes)
+{
+    struct warp_inst wi;
+    char mn[128];
+    const char *why;
+    const uint16_t frag[] = { 12, 13, 14, 15, 18, 19, 4, 5, 6, 7 };
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_TENSOR;
+    wi.n_dst = 4;
+    for (unsigned k = 0; k < 4; k++)
+        wi.dst[k] = (uint16_t)(4 + k);
+    wi.n_src = 10;
+    memcpy(wi.src, frag, sizeof frag);
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "HMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.16816.F32");
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "IMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "IMMA.16832.S8.S8");
+    wi.n_dst = 2;                            /* f16 accumulators: C is R4, R5 */
+    wi.n_src = 8;
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "HMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.16816.F16");
+    wi.opclass = SIM_OPC_TENSOR_HALF;        /* A 2, B 1, C 4 */
+    const uint16_t half[] = { 12, 13, 18, 4, 5, 6, 7 };
+    wi.n_dst = 4;
+    wi.n_src = 7;
+    memcpy(wi.src, half, sizeof half);
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.1688.F32");
+    /* registers of no shape: still an HMMA of the class */
+    wi.opclass = SIM_OPC_TENSOR;
+    wi.n_src = 3;
+    ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "HMMA", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "HMMA.16816.F32");
+    /* LDSM by its matrices */
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_MEM;
+    wi.space = SIM_SPACE_SHARED;
+    wi.flags = SIM_IF_LOAD;
+    wi.width = 16;
+    wi.n_dst = 2;
+    wi.dst[0] = 4;
+    wi.dst[1] = 5;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, "LDSM", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDSM.16.M88.2");
+    wi.n_dst = 1;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDSM.16.M88");
+    wi.n_dst = 4;
+    wi.dst[2] = 6;
+    wi.dst[3] = 7;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDS.128");
+    /* cp.async.cg */
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_MEM;
+    wi.space = SIM_SPACE_GLOBAL;
+    wi.flags = SIM_IF_LOAD | SIM_IF_BYPASS_L1;
+    wi.width = 16;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, "LDGSTS", mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "LDGSTS.E.BYPASS.128");
+}
+END_TEST
+
 static Suite *
 sass_suite(void)
 {
@@ -208,6 +360,8 @@ sass_suite(void)
     tcase_add_test(tc, modifiers);
     tcase_add_test(tc, encode_round_trips);
     tcase_add_test(tc, encode_keeps_own_opcode);
+    tcase_add_test(tc, operand_sizes);
+    tcase_add_test(tc, encode_picks_shapes);
     suite_add_tcase(s, tc);
     return s;
 }

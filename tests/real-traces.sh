@@ -13,8 +13,10 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # name and the warp instructions Nsight Compute counted for its launch
+# (mma_tf32_chain_1w: HMMA.1688.F32.TF32, whose fragments of 4, 2 and 4
+# registers must read back the same)
 for t in "probe_empty_g1_b32 2" "traces_micro_inst_lat_fma_ilp4 1828" "traces_knn 48209" \
-         "traces_ftest 102405"; do
+         "traces_ftest 102405" "modern_mma_tf32_chain_1w 16419"; do
     set -- $t
     d="$srcdir/traces/hopper/$1"
     out=$("$SMSIM" run --config h100 --trace "$d" 2>&1) || { fail "$1: run: $out"; continue; }
