@@ -68,6 +68,9 @@ static const char *const LOOP_PTX[] = {
     "}",
 };
 
+/* The launch file's `regs` (0: none given). */
+static unsigned t_regs;
+
 /* Write lines to testlib_dir/k.ptx and a launch file for one warp, 32
  * 32-bit outputs and the scalar `n`; open it. */
 static void
@@ -85,6 +88,8 @@ open_kernel(const char *const *lines, size_t n, uint32_t scalar, struct inst_sou
     ck_assert_ptr_nonnull(fp);
     fprintf(fp, "ptx = k.ptx\nkernel = k\ngrid = 1\nblock = 32\n"
                 "arg = out buffer u32 32 zeros\narg = n u32 %u\n", scalar);
+    if (t_regs != 0)
+        fprintf(fp, "regs = %u\n", t_regs);
     fclose(fp);
     struct sim_error err = { 0 };
     ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
@@ -699,6 +704,108 @@ END_TEST
  * them), and every expansion has exactly one row that performs the PTX
  * instruction -- checked by lowering each key's instruction above; here
  * the names. */
+/* The register budget: eight independent loads and a sum of them.  With
+ * registers to spare ptxas issues every load first; at the launch's
+ * `regs` (the kernel's live values and little more) the scheduler may not
+ * hold all eight in flight: the first add comes before the last load. */
+START_TEST(test_register_budget)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    ld.global.f32 %f1, [%rd2];",
+        "    ld.global.f32 %f2, [%rd2+16];",
+        "    add.f32 %f9, %f1, %f2;",
+        "    ld.global.f32 %f3, [%rd2+32];",
+        "    add.f32 %f9, %f9, %f3;",
+        "    ld.global.f32 %f4, [%rd2+48];",
+        "    add.f32 %f9, %f9, %f4;",
+        "    ld.global.f32 %f5, [%rd2+64];",
+        "    add.f32 %f9, %f9, %f5;",
+        "    ld.global.f32 %f6, [%rd2+80];",
+        "    add.f32 %f9, %f9, %f6;",
+        "    ld.global.f32 %f7, [%rd2+96];",
+        "    add.f32 %f9, %f9, %f7;",
+        "    ld.global.f32 %f8, [%rd2+112];",
+        "    add.f32 %f9, %f9, %f8;",
+        "    st.global.f32 [%rd4], %f9;",
+        KTAIL,
+    };
+    unsigned first_add[2], last_load[2];
+    const unsigned budget[2] = { 64, 6 };
+    for (unsigned c = 0; c < 2; c++) {
+        struct warp_inst w[64];
+        char nm[64][NAME_MAX];
+        t_regs = budget[c];
+        unsigned n = stream_named(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, nm, 64);
+        t_regs = 0;
+        first_add[c] = last_load[c] = 0;
+        for (unsigned i = 0; i < n; i++) {
+            if (strcmp(nm[i], "FADD") == 0 && first_add[c] == 0)
+                first_add[c] = i;
+            if (strcmp(nm[i], "LDG.E") == 0)
+                last_load[c] = i;
+        }
+        ck_assert_msg(first_add[c] > 0, "regs %u: %u operations, no FADD (%s ...)", budget[c], n,
+                      n > 0 ? nm[n - 1] : "-");
+    }
+    ck_assert_msg(last_load[0] < first_add[0], "64 registers: loads %u, add %u", last_load[0],
+                  first_add[0]);
+    ck_assert_msg(last_load[1] > first_add[1], "6 registers: loads %u, add %u", last_load[1],
+                  first_add[1]);
+    uint32_t a[32], b[32];                   /* the order changes, the results do not */
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
+    t_regs = 6;
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
+    t_regs = 0;
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
+/* Zeros of a register tuple (a vector store's data) are cleared two at a
+ * time with CS2R, a lone zero with a move; a 64-bit product made before a
+ * loop is not made again at each use in the loop. */
+START_TEST(test_zero_pairs_and_invariants)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.f32 %f1, 0f00000000;",
+        "    mov.f32 %f2, 0f00000000;",
+        "    mov.f32 %f3, 0f00000000;",
+        "    mov.f32 %f4, 0f00000000;",
+        "    mov.u32 %r5, 0;",                    /* a lone zero: a move */
+        "    cvt.u64.u32 %rd5, %r1;",
+        "    mul.lo.s64 %rd6, %rd5, 12345;",      /* before the loop */
+        "    mov.u32 %r3, 0;",
+        "$L_loop:",
+        "    .pragma \"nounroll\";",
+        "    cvt.u64.u32 %rd7, %r3;",
+        "    add.s64 %rd8, %rd6, %rd7;",
+        "    cvt.u32.u64 %r4, %rd8;",
+        "    add.s32 %r5, %r5, %r4;",
+        "    add.s32 %r3, %r3, 1;",
+        "    setp.lt.u32 %p1, %r3, 8;",
+        "    @%p1 bra $L_loop;",
+        "    st.global.u32 [%rd4], %r5;",
+        "    st.global.v4.f32 [%rd2+64], {%f1, %f2, %f3, %f4};",
+        KTAIL,
+    };
+    struct warp_inst w[256];
+    char nm[256][NAME_MAX];
+    unsigned n = stream_named(ptx, SIM_ARRAY_LEN(ptx), 3, 90, w, nm, 256);
+    unsigned cs2r = 0, wide = 0;
+    for (unsigned i = 0; i < n; i++) {
+        cs2r += strcmp(nm[i], "CS2R") == 0;
+        wide += strcmp(nm[i], "IMAD.WIDE.U32") == 0;
+    }
+    ck_assert_uint_eq(cs2r, 2);              /* f1:f2 and f3:f4 */
+    ck_assert_msg(wide <= 1, "the product is made %u times", wide);
+    uint32_t a[32], b[32];
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 3, 0, a);
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 3, 90, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
 START_TEST(test_table)
 {
     unsigned n = ptx_lower_emit_rows();
@@ -731,6 +838,8 @@ suite(void)
     tcase_add_test(tc, test_uniform_regions);
     tcase_add_test(tc, test_fold_address);
     tcase_add_test(tc, test_int64);
+    tcase_add_test(tc, test_register_budget);
+    tcase_add_test(tc, test_zero_pairs_and_invariants);
     tcase_add_test(tc, test_fold_modifiers);
     tcase_add_test(tc, test_merged_loads);
     tcase_add_test(tc, test_branches);
