@@ -463,20 +463,6 @@ want_add64(const struct lctx *L, const struct xop *c, int32_t id)
 
 /* mul.wide (and a 64-bit mul.lo) fuses into every add.s64 that reads it:
  * an IMAD.WIDE each (copy_bw recomputes 3 x stride in its loop). */
-/* Is instruction c inside a loop (a backward branch's body) that
- * instruction p, before it, is not in? */
-static bool
-loop_between(const struct lctx *L, uint32_t p, uint32_t c)
-{
-    for (uint32_t b = c; b < L->n; b++) {
-        const struct xop *x = &L->x[b];
-        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target <= c &&
-            (uint32_t)x->target > p)
-            return true;
-    }
-    return false;
-}
-
 static bool
 fuse_wide(struct lctx *L, uint32_t p)
 {
@@ -489,10 +475,6 @@ fuse_wide(struct lctx *L, uint32_t p)
         uint32_t c = uses(L, id)[k];
         if (c <= p || L->absorbed[c] || !want_add64(L, &L->x[c], id) ||
             (uniform_factors(L, x) && L->x[c].opclass != SIM_OPC_UNIFORM))
-            return false;
-        /* a product made before a loop is not made again at each use in
-         * it (wmma_gemm's row offset: one IMAD before its k loop) */
-        if (!is_int(x, 4) && !(x->flags & PF_WIDE) && loop_between(L, p, c))
             return false;
     }
     for (uint32_t k = 0; k < nu; k++)
