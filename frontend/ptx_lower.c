@@ -53,115 +53,8 @@
 #include "frontend/ptx_lower_emit.h"
 #include "frontend/ptx_lower_mma.h"
 #include "frontend/ptx_mma.h"
+#include "frontend/ptx_uniform.h"
 #include "frontend/sass_isa.h"
-/* ---- the uniform datapath ------------------------------------------------ */
-
-/* Does x read a special register whose value differs between the lanes
- * of a warp (%tid, %laneid, %lanemask_*, the clocks)? */
-static bool
-reads_lane_sreg(const struct ptx_run *r, const struct xop *x)
-{
-    const struct slot *sl[5] = { &x->a, &x->b, &x->c, &x->e, &x->base };
-    for (unsigned i = 0; i < 5; i++) {
-        if (sl[i]->cls != SC_32 || sl[i]->idx < r->sreg_base ||
-            sl[i]->idx >= r->sreg_base + SR_COUNT)
-            continue;
-        switch (sl[i]->idx - r->sreg_base) {
-        case SR_TID_X: case SR_TID_Y: case SR_TID_Z: case SR_LANEID: case SR_CLOCK:
-        case SR_CLOCK64: case SR_LANEMASK_EQ: case SR_LANEMASK_LT: case SR_LANEMASK_LE:
-        case SR_LANEMASK_GT: case SR_LANEMASK_GE: case SR_GLOBALTIMER:
-            return true;
-        default:
-            break;
-        }
-    }
-    return false;
-}
-
-/* Could x's result live in the uniform datapath (an integer or predicate
- * operation, or a parameter)? */
-static bool
-uniform_kind(const struct xop *x)
-{
-    if (x->kind == XK_PARAM)
-        return true;
-    if (x->kind != XK_ALU || x->op == PTXOP_CVT || ptx_type_is_float(x->type))
-        return false;
-    return x->opclass == SIM_OPC_INT || x->opclass == SIM_OPC_INT_MUL ||
-           x->opclass == SIM_OPC_SETP;
-}
-
-/* ptxas keeps values that are the same in every lane of a warp (loop
- * counters and trip counts, block offsets) in uniform registers and
- * computes them on the uniform datapath (UIADD3, UMOV, ULDC, ...).  Find
- * them: a register is uniform when every instruction writing it is an
- * integer operation of uniform sources (immediates, parameters, %ctaid,
- * %ntid, %nctaid, %warpid, uniform registers), unguarded or guarded by a
- * uniform predicate, and outside the region of a branch on a non-uniform
- * predicate (from the branch or its target to its reconvergence point);
- * the least fixed point of those rules.  The integer adds, moves and logic
- * that write one become class `uniform` (op.uniform.*: on the H100 a
- * uniform result reaches a vector instruction 6 cycles after it issues,
- * the SASS stall counts of UIADD3 -> ISETP). */
-static void
-mark_uniform(struct ptx_run *r, bool *div_branch)
-{
-    uint32_t nid = r->npred + r->nvar32 + r->nvar64 + 1, n = r->n_x;
-    bool *nonuni = xcalloc(nid, sizeof *nonuni);
-    bool *divergent = xcalloc(n ? n : 1, sizeof *divergent);
-    uint32_t *fend = xmalloc((n ? n : 1) * sizeof *fend);   /* the end of each one's body */
-    for (uint32_t f = 0; f < r->n_funcs; f++)
-        for (int32_t i = r->funcs[f].entry; i < r->funcs[f].end; i++)
-            fend[i] = (uint32_t)r->funcs[f].end;
-    for (bool changed = true; changed;) {
-        changed = false;
-        memset(divergent, 0, n * sizeof *divergent);
-        for (uint32_t i = 0; i < n; i++) {
-            const struct xop *x = &r->x[i];
-            if (x->kind != XK_BRA || x->guard < 0 || !nonuni[x->guard])
-                continue;
-            uint32_t lo = x->target >= 0 && (uint32_t)x->target < i ? (uint32_t)x->target : i + 1;
-            uint32_t hi = x->reconv >= 0 && (uint32_t)x->reconv <= n ? (uint32_t)x->reconv
-                                                                       : fend[i];
-            for (uint32_t j = lo; j < hi; j++)
-                divergent[j] = true;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            const struct xop *x = &r->x[i];
-            bool nu = !uniform_kind(x) || divergent[i] || reads_lane_sreg(r, x) ||
-                      (x->guard >= 0 && nonuni[x->guard]);
-            for (unsigned k = 0; k < x->n_src && !nu; k++)
-                nu = x->src[k] < nid && nonuni[x->src[k]];
-            for (unsigned k = 0; k < x->n_dst && nu; k++)
-                if (x->dst[k] < nid && !nonuni[x->dst[k]]) {
-                    nonuni[x->dst[k]] = true;
-                    changed = true;
-                }
-        }
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        struct xop *x = &r->x[i];
-        if (x->kind == XK_ALU && x->op == PTXOP_SETP && x->opclass == SIM_OPC_FP32)
-            x->opclass = SIM_OPC_SETP;      /* FSETP: the ALU, and the predicate latency */
-        if ((x->kind != XK_ALU && x->kind != XK_PARAM) ||
-            (x->opclass != SIM_OPC_INT && x->opclass != SIM_OPC_INT_MUL) || x->n_dst == 0)
-            continue;
-        bool uni = true;
-        for (unsigned k = 0; k < x->n_dst; k++)
-            uni = uni && x->dst[k] < nid && !nonuni[x->dst[k]];
-        if (uni)
-            x->opclass = SIM_OPC_UNIFORM;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        const struct xop *x = &r->x[i];
-        div_branch[i] = x->kind == XK_BRA && x->guard >= 0 && nonuni[x->guard];
-    }
-    free(nonuni);
-    free(divergent);
-    free(fend);
-}
-
-
 /* ---- analysis context ---------------------------------------------------- */
 
 struct lctx {
@@ -1394,7 +1287,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
                              "lowering to SASS operations needs fewer than %u", r->m->path,
                              r->k->name, top, PTX_TMP_BASE);
     bool *div_branch = xcalloc(r->n_x ? r->n_x : 1, sizeof *div_branch);
-    mark_uniform(r, div_branch);
+    ptx_uniform_mark(r, div_branch);
     for (uint32_t i = 0; i < r->n_x; i++) {
         struct xop *x = &r->x[i];
         x->n_fdst = x->n_dst;
