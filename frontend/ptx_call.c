@@ -466,9 +466,12 @@ save_regs(struct pwarp *pw, const struct xfunc *f)
         cs->save_cap = 2 * (at + b32 + b64 + bp) + 256;
         cs->save = xrealloc(cs->save, cs->save_cap);
     }
-    memcpy(cs->save + at, pw->r32 + (size_t)f->r32 * 32, b32);
-    memcpy(cs->save + at + b32, pw->r64 + (size_t)f->r64 * 32, b64);
-    memcpy(cs->save + at + b32 + b64, pw->pred + f->rp, bp);
+    if (b32 > 0)                 /* a file the kernel has no register of may be NULL */
+        memcpy(cs->save + at, pw->r32 + (size_t)f->r32 * 32, b32);
+    if (b64 > 0)
+        memcpy(cs->save + at + b32, pw->r64 + (size_t)f->r64 * 32, b64);
+    if (bp > 0)
+        memcpy(cs->save + at + b32 + b64, pw->pred + f->rp, bp);
     cs->save_len = at + b32 + b64 + bp;
     return at;
 }
@@ -479,9 +482,12 @@ restore_regs(struct pwarp *pw, const struct xfunc *f, size_t at)
     struct ptx_callstack *cs = &pw->cs;
     size_t b32 = (size_t)f->n32 * 32 * sizeof(union r32), b64 = (size_t)f->n64 * 32 * sizeof(union r64);
     size_t bp = (size_t)f->np * sizeof(uint32_t);
-    memcpy(pw->r32 + (size_t)f->r32 * 32, cs->save + at, b32);
-    memcpy(pw->r64 + (size_t)f->r64 * 32, cs->save + at + b32, b64);
-    memcpy(pw->pred + f->rp, cs->save + at + b32 + b64, bp);
+    if (b32 > 0)
+        memcpy(pw->r32 + (size_t)f->r32 * 32, cs->save + at, b32);
+    if (b64 > 0)
+        memcpy(pw->r64 + (size_t)f->r64 * 32, cs->save + at + b32, b64);
+    if (bp > 0)
+        memcpy(pw->pred + f->rp, cs->save + at + b32 + b64, bp);
     cs->save_len = at;
 }
 

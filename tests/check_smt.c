@@ -50,7 +50,7 @@ gen(unsigned kern, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *
     for (unsigned i = 0; i < wi->n_dst; i++)
         wi->dst[i] = (uint16_t)((h >> (i * 5)) % SIM_MAX_REGS);
     for (unsigned i = 0; i < wi->n_src; i++)
-        wi->src[i] = (uint16_t)((h >> (i * 7)) % SIM_MAX_REGS);
+        wi->src[i] = (uint16_t)((h >> (i * 7 % 48)) % SIM_MAX_REGS);   /* 12 sources: wrap */
     wi->aux = h % 6 == 0 ? (uint32_t)(h >> 40) : 0;
     if (h % 2 == 0) {
         static const uint8_t w[] = { 1, 2, 4, 8, 16 };
