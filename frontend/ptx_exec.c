@@ -334,7 +334,7 @@ wmma_elem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     if (load) {
         uint32_t v = 0;
         memcpy(&v, ac->p, es);
-        regs[el->reg] |= (v & mask) << sh;
+        regs[el->reg] = (regs[el->reg] & ~(mask << sh)) | (v & mask) << sh;
     } else {
         uint32_t v = (regs[el->reg] >> sh) & mask;
         memcpy(ac->p, &v, es);
@@ -356,7 +356,7 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     struct ptx_mma_desc d;
     ptx_mma_desc_of(x, &d);
     unsigned f = x->atom, t = x->type;
-    unsigned es = (t == PT_S8 || t == PT_U8) ? 1 : (t == PT_F16 || t == PT_BF16) ? 2 : 4;
+    unsigned es = ptx_mma_esize(t);
     bool load = x->kind == XK_WLOAD, col_major = (x->flags & PF_COLMAJOR) != 0;
     struct ptx_frag_elem el[PTX_FRAG_MAX];
     struct ptx_frag_part parts[PTX_PARTS_MAX];
@@ -376,52 +376,39 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         sim_addr_t base = lane_addr(pw, x, l);
         uint64_t ld = x->b.cls != SC_NONE ? (uint32_t)lane_get(pw, &x->b, l) : 16;
         unsigned n = ptx_mma_frag(&d, f, l, el);
-        uint32_t regs[PTX_FRAG_MAX] = { 0 };
+        uint32_t regs[PTX_FRAG_MAX];
         for (unsigned i = 0; i < dist; i++)
             regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
-        if (load && part == NULL)
-            memset(regs, 0, sizeof regs);
         struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
         sim_addr_t first = 0;
-        bool have_first = false;
         unsigned cnt = part != NULL ? part->nelem : n;
         for (unsigned q = 0; q < cnt; q++) {
             const struct ptx_frag_elem *e = &el[part != NULL ? part->elem[q] : q];
             uint64_t off = ptx_mma_offset(e->row, e->col, col_major, ld, es);
-            if (load && part != NULL)
-                regs[e->reg] &= ~(((es == 4 ? UINT32_MAX : (1u << (8 * es)) - 1)) << (8 * es * e->sub));
             SIM_FORWARD_IF_ERROR(wmma_elem(r, b, pw, x, l, base, off, e, es, load, regs, &ac, err));
-            if (!have_first) {
+            if (q == 0)
                 first = ac.taddr;
-                have_first = true;
-            }
         }
         if (load)
             for (unsigned i = 0; i < nregs; i++)
                 lane_set(pw, &x->frag[i], l, regs[i % dist]);
-        /* what the model sees */
-        sim_addr_t taddr = first;
-        uint64_t off;
-        if (part == NULL) {
-            off = ((uint64_t)(l / 2) * ld + (l % 2) * (16 / es)) * es;
-            taddr = 0;
-        } else if (part->ldsm) {
-            if (!ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, l, &off))
+        /* what the model sees: the part's first element, or a row address
+         * (an LDSM's, or the unsplit fragment's 16-byte piece) */
+        if (part == NULL || part->ldsm) {
+            uint64_t off = ((uint64_t)(l / 2) * ld + (l % 2) * (16 / es)) * es;
+            if (part != NULL && !ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, l, &off))
                 ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, 0, &off);
-            taddr = 0;
-        }
-        if (taddr == 0 && (part == NULL || part->ldsm)) {
             if (resolve(r, b, pw->index, l, x->space, base + off, 1, x, &ac, err) != SIM_OK) {
                 sim_error_clear(err);
                 ac.taddr = base + off;   /* past a small matrix's end: timing only */
             }
-            taddr = ac.taddr;
+            first = ac.taddr;
         }
         if (!space_set) {
             wi->space = ac.space;
             space_set = true;
         }
-        wi->addr[l] = taddr;
+        wi->addr[l] = first;
     }
     return SIM_OK;
 }

@@ -24,14 +24,21 @@ ptx_lex_init(struct ptx_lex *lx, const char *name, const char *text, size_t len,
 }
 
 int
-ptx_lex_error(struct ptx_lex *lx, const char *fmt, ...)
+ptx_lex_verror(struct ptx_lex *lx, const char *fmt, va_list ap)
 {
     char msg[768];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return sim_error_set(lx->err, SIM_ERR_FORMAT, "%s:%u: %s", lx->path, lx->line, msg);
+}
+
+int
+ptx_lex_error(struct ptx_lex *lx, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = ptx_lex_verror(lx, fmt, ap);
     va_end(ap);
-    return sim_error_set(lx->err, SIM_ERR_FORMAT, "%s:%u: %s", lx->path, lx->line, msg);
+    return rc;
 }
 
 /* ---- name tables --------------------------------------------------------- */

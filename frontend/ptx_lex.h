@@ -10,6 +10,7 @@
 #ifndef SMSIM_FRONTEND_PTX_LEX_H
 #define SMSIM_FRONTEND_PTX_LEX_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +41,8 @@ int ptx_lex_next(struct ptx_lex *lx);
 
 /* A format error at the current token's line: "path:line: message". */
 int ptx_lex_error(struct ptx_lex *lx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ptx_lex_verror(struct ptx_lex *lx, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 static inline bool
 ptx_lex_is_punct(const struct ptx_lex *lx, char c)

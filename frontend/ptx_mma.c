@@ -56,9 +56,8 @@ per_reg(unsigned t)
     return is_int8(t) ? 4 : is_half(t) ? 2 : 1;
 }
 
-/* Bytes of an element of type t in memory. */
-static unsigned
-esize(unsigned t)
+unsigned
+ptx_mma_esize(unsigned t)
 {
     return is_int8(t) ? 1 : is_half(t) ? 2 : 4;
 }
@@ -350,7 +349,7 @@ ptx_mma_parts(const struct ptx_mma_desc *d, unsigned f, bool col_major, bool sha
               struct ptx_frag_part *out)
 {
     struct ptx_frag_elem el[PTX_FRAG_MAX];
-    unsigned t = ptx_mma_frag_type(d, f), es = esize(t);
+    unsigned t = ptx_mma_frag_type(d, f), es = ptx_mma_esize(t);
     unsigned n = ptx_mma_frag(d, f, 0, el), np = 0;
     if (shared && es == 2 && (f == 'a' || f == 'b')) {
         /* ldmatrix: 512 bytes (32 rows of 16) an operation, and each

@@ -79,6 +79,9 @@ bool ptx_mma_supported(const struct ptx_mma_desc *d, const char **why);
  * them, and how many of them are distinct (the rest repeat them). */
 unsigned ptx_mma_frag_regs(const struct ptx_mma_desc *d, unsigned f, unsigned *distinct);
 
+/* Bytes of an element of type t in memory (s8/u8 1, f16/bf16 2, else 4). */
+unsigned ptx_mma_esize(unsigned t);
+
 /* The element type of fragment f. */
 unsigned ptx_mma_frag_type(const struct ptx_mma_desc *d, unsigned f);
 

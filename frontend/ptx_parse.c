@@ -36,19 +36,14 @@ static const struct {
     { "%total_smem_size", SR_TOTAL_SMEM }, { "%globaltimer", SR_GLOBALTIMER },
 };
 
-
-static int
-perr(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
-perr(struct parser *ps, const char *fmt, ...)
+int
+ptx_parse_err(struct parser *ps, const char *fmt, ...)
 {
-    char msg[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = ptx_lex_verror(&ps->lx, fmt, ap);
     va_end(ap);
-    return ptx_lex_error(&ps->lx, "%s", msg);
+    return rc;
 }
 
 /* Skip the rest of an instruction statement, its ';' included. */
@@ -58,7 +53,7 @@ skip_instruction(struct parser *ps)
     while (ps->lx.kind != PTX_TK_EOF && !is_punct(ps, ';'))
         SIM_FORWARD_IF_ERROR(next(ps));
     if (ps->lx.kind == PTX_TK_EOF)
-        return perr(ps, "missing ';' at the end of an instruction");
+        return ptx_parse_err(ps, "missing ';' at the end of an instruction");
     SIM_FORWARD_IF_ERROR(next(ps));
     return PARSE_SKIPPED;
 }
@@ -75,39 +70,6 @@ body_kind(const struct ptx_kernel *k)
  * skipped (to its ';'), so the module's other kernels still run;
  * launching this one, or one that calls this function, is the error
  * (ptx.c).  Returns PARSE_SKIPPED.  Outside a body: an error. */
-static int
-unsupported(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
-unsupported(struct parser *ps, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (ps->k == NULL)
-        return perr(ps, "%s", msg);
-    if (ps->k->unsupported == NULL) {
-        size_t n = strlen(ps->lx.path) + strlen(ps->k->name) + strlen(msg) + 40;
-        ps->k->unsupported = xmalloc(n);
-        snprintf(ps->k->unsupported, n, "%s:%u: %s %s: %s", ps->lx.path, ps->lx.line,
-                 body_kind(ps->k), ps->k->name, msg);
-    }
-    return skip_instruction(ps);
-}
-
-int
-ptx_parse_err(struct parser *ps, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return perr(ps, "%s", msg);
-}
-
 int
 ptx_parse_unsupported(struct parser *ps, const char *fmt, ...)
 {
@@ -116,7 +78,15 @@ ptx_parse_unsupported(struct parser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return unsupported(ps, "%s", msg);
+    if (ps->k == NULL)
+        return ptx_parse_err(ps, "%s", msg);
+    if (ps->k->unsupported == NULL) {
+        size_t n = strlen(ps->lx.path) + strlen(ps->k->name) + strlen(msg) + 40;
+        ps->k->unsupported = xmalloc(n);
+        snprintf(ps->k->unsupported, n, "%s:%u: %s %s: %s", ps->lx.path, ps->lx.line,
+                 body_kind(ps->k), ps->k->name, msg);
+    }
+    return skip_instruction(ps);
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -168,7 +138,7 @@ static int
 scope_open(struct parser *ps)
 {
     if (ps->depth == PTX_MAX_SCOPES)
-        return perr(ps, "blocks nested more than %d deep", PTX_MAX_SCOPES);
+        return ptx_parse_err(ps, "blocks nested more than %d deep", PTX_MAX_SCOPES);
     ps->sym_mark[ps->depth] = ps->k->n_syms;
     ps->scope_mark[ps->depth++] = ps->k->n_regs;
     return SIM_OK;
@@ -258,9 +228,9 @@ add_reg(struct parser *ps, const char *name, uint8_t type)
     struct ptx_kernel *k = ps->k;
     int32_t old = find_reg(ps, name);
     if (old >= 0 && ps->depth > 0 && (uint32_t)old >= ps->scope_mark[ps->depth - 1])
-        return perr(ps, "register %s declared twice in one scope", name);
+        return ptx_parse_err(ps, "register %s declared twice in one scope", name);
     if (k->n_regs >= 100000)
-        return perr(ps, "more than 100000 registers");
+        return ptx_parse_err(ps, "more than 100000 registers");
     k->regs = grow(k->regs, k->n_regs, sizeof *k->regs);
     ps->shadow = grow(ps->shadow, k->n_regs, sizeof *ps->shadow);
     ps->shadow[k->n_regs] = old;
@@ -280,13 +250,13 @@ parse_reg_decl(struct parser *ps)
 {
     uint8_t type;
     if (ps->lx.kind == PTX_TK_WORD && strncmp(ps->lx.tok, ".v", 2) == 0)
-        return perr(ps, "vector registers (.reg %s) are not supported", ps->lx.tok);
+        return ptx_parse_err(ps, "vector registers (.reg %s) are not supported", ps->lx.tok);
     if (ps->lx.kind != PTX_TK_WORD || parse_type_word(ps->lx.tok, &type) != 0)
-        return perr(ps, "expected a register type after .reg, found '%s'", ps->lx.tok);
+        return ptx_parse_err(ps, "expected a register type after .reg, found '%s'", ps->lx.tok);
     SIM_FORWARD_IF_ERROR(next(ps));
     for (;;) {
         if (ps->lx.kind != PTX_TK_WORD || ps->lx.tok[0] == '.' || isdigit((unsigned char)ps->lx.tok[0]))
-            return perr(ps, "expected a register name, found '%s'", ps->lx.tok);
+            return ptx_parse_err(ps, "expected a register name, found '%s'", ps->lx.tok);
         char name[256];
         snprintf(name, sizeof name, "%s", ps->lx.tok);
         SIM_FORWARD_IF_ERROR(next(ps));
@@ -294,7 +264,7 @@ parse_reg_decl(struct parser *ps)
             SIM_FORWARD_IF_ERROR(next(ps));
             int64_t cnt;
             if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &cnt) || cnt < 0 || cnt > 100000)
-                return perr(ps, "expected a register count in %s<N>", name);
+                return ptx_parse_err(ps, "expected a register count in %s<N>", name);
             SIM_FORWARD_IF_ERROR(next(ps));
             SIM_FORWARD_IF_ERROR(expect_punct(ps, '>'));
             for (int64_t i = 0; i < cnt; i++) {
@@ -323,7 +293,7 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
     if (brace)
         SIM_FORWARD_IF_ERROR(next(ps));
     if (s->size == 0 || s->size > (64u << 20))
-        return perr(ps, "initialised variable %s has no size or is too large", s->name);
+        return ptx_parse_err(ps, "initialised variable %s has no size or is too large", s->name);
     s->init = xcalloc(1, s->size);
     for (;;) {
         bool neg = false;
@@ -339,7 +309,7 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
             ps->m->funcs[fn].addr_taken = true;
             v = (int64_t)(PTX_FUNC_BASE + 16 * (uint64_t)fn);
             if ((idx + 1) * eb > s->size)
-                return perr(ps, "too many initialisers for %s", s->name);
+                return ptx_parse_err(ps, "too many initialisers for %s", s->name);
             memcpy(s->init + idx * eb, &v, eb);
             idx++;
             SIM_FORWARD_IF_ERROR(next(ps));
@@ -350,9 +320,9 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
             break;
         }
         if (ps->lx.kind != PTX_TK_NUM)
-            return perr(ps, "expected a number in the initialiser of %s", s->name);
+            return ptx_parse_err(ps, "expected a number in the initialiser of %s", s->name);
         if (!ptx_lex_float(ps->lx.tok, &v, &fk) && !ptx_lex_int(ps->lx.tok, &v))
-            return perr(ps, "bad number '%s' in the initialiser of %s", ps->lx.tok, s->name);
+            return ptx_parse_err(ps, "bad number '%s' in the initialiser of %s", ps->lx.tok, s->name);
         if (fk == 2 && t == PT_F32) {
             double d;
             memcpy(&d, &v, 8);
@@ -381,7 +351,7 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
             v = -v;
         }
         if ((idx + 1) * eb > s->size)
-            return perr(ps, "too many initialisers for %s", s->name);
+            return ptx_parse_err(ps, "too many initialisers for %s", s->name);
         memcpy(s->init + idx * eb, &v, eb);   /* little-endian host */
         idx++;
         SIM_FORWARD_IF_ERROR(next(ps));
@@ -409,10 +379,10 @@ parse_var_shape(struct parser *ps, uint8_t space, uint8_t type, struct ptx_sym *
         } else {
             int64_t d;
             if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
-                return perr(ps, "bad array size '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "bad array size '%s'", ps->lx.tok);
             }
             if (s->size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
-                return perr(ps, "array too large");
+                return ptx_parse_err(ps, "array too large");
             }
             s->size *= (uint64_t)d;
             SIM_FORWARD_IF_ERROR(next(ps));
@@ -421,7 +391,7 @@ parse_var_shape(struct parser *ps, uint8_t space, uint8_t type, struct ptx_sym *
     }
     if (unsized) {
         if (space != PS_SHARED) {
-            return perr(ps, "unsized array %s outside shared memory", s->name);
+            return ptx_parse_err(ps, "unsized array %s outside shared memory", s->name);
         }
         s->size = 0;
         s->external = true;
@@ -446,18 +416,18 @@ parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym *
             SIM_FORWARD_IF_ERROR(next(ps));
             int64_t a;
             if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096 || (a & (a - 1)))
-                return perr(ps, "bad .align value '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "bad .align value '%s'", ps->lx.tok);
             align = (uint32_t)a;
         } else if (parse_type_word(ps->lx.tok, &type) != 0 && strncmp(ps->lx.tok, ".v", 2) != 0 &&
                    strcmp(ps->lx.tok, ".ptr") != 0 && strcmp(ps->lx.tok, ".attribute") != 0) {
-            return perr(ps, "unexpected '%s' in a variable declaration", ps->lx.tok);
+            return ptx_parse_err(ps, "unexpected '%s' in a variable declaration", ps->lx.tok);
         }
         SIM_FORWARD_IF_ERROR(next(ps));
     }
     if (type == 0)
-        return perr(ps, "variable declaration without a type");
+        return ptx_parse_err(ps, "variable declaration without a type");
     if (ps->lx.kind != PTX_TK_WORD)
-        return perr(ps, "expected a variable name, found '%s'", ps->lx.tok);
+        return ptx_parse_err(ps, "expected a variable name, found '%s'", ps->lx.tok);
     struct ptx_sym s = { 0 };
     s.name = dup(ps->lx.tok);
     s.space = space;
@@ -550,7 +520,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         else if (*ntypes == 3)
             ins->type4 = t;
         else
-            return perr(ps, "'%s': more than four types", ps->lx.tok);
+            return ptx_parse_err(ps, "'%s': more than four types", ps->lx.tok);
         (*ntypes)++;
         if (ins->op == PTXOP_WMMA || ins->op == PTXOP_MMA)
             ins->vec = (uint8_t)*ntypes;
@@ -563,7 +533,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
                 ins->shape = (uint8_t)i;
                 return SIM_OK;
             }
-        return unsupported(ps, "unsupported shape '.%s' on '%s' (supported: mma .m16n8k4 "
+        return ptx_parse_unsupported(ps, "unsupported shape '.%s' on '%s' (supported: mma .m16n8k4 "
                            ".m16n8k8 .m16n8k16 .m16n8k32; wmma .m16n16k16 .m32n8k16 .m8n32k16 "
                            ".m16n16k8; ldmatrix/stmatrix .m8n8)", w, ptx_op_name(ins->op));
     }
@@ -638,7 +608,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             return SIM_OK;
         }
     }
-    return unsupported(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
+    return ptx_parse_unsupported(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
 }
 
 static uint8_t
@@ -663,8 +633,8 @@ parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
     int32_t r = find_reg(ps, ps->lx.tok);
     if (r < 0) {
         if (strncmp(ps->lx.tok, "%envreg", 7) == 0 || strncmp(ps->lx.tok, "%pm", 3) == 0)
-            return perr(ps, "special register %s is not supported", ps->lx.tok);
-        return perr(ps, "undeclared register '%s'", ps->lx.tok);
+            return ptx_parse_err(ps, "special register %s is not supported", ps->lx.tok);
+        return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
     }
     o->kind = PO_REG;
     o->reg = r;
@@ -688,18 +658,18 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         o->kind = PO_VEC;
         for (;;) {
             if (o->nvec == PTX_MAX_VEC)
-                return perr(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
+                return ptx_parse_err(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
             if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
                 o->regs[o->nvec++] = -1;
                 SIM_FORWARD_IF_ERROR(next(ps));
             } else if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
                 int32_t r = find_reg(ps, ps->lx.tok);
                 if (r < 0)
-                    return perr(ps, "undeclared register '%s'", ps->lx.tok);
+                    return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
                 o->regs[o->nvec++] = r;
                 SIM_FORWARD_IF_ERROR(next(ps));
             } else {
-                return perr(ps, "expected a register in a vector operand, found '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "expected a register in a vector operand, found '%s'", ps->lx.tok);
             }
             if (is_punct(ps, ',')) {
                 SIM_FORWARD_IF_ERROR(next(ps));
@@ -715,22 +685,22 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
             int32_t r = find_reg(ps, ps->lx.tok);
             if (r < 0)
-                return perr(ps, "undeclared register '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
             o->reg = r;
             SIM_FORWARD_IF_ERROR(next(ps));
         } else if (ps->lx.kind == PTX_TK_WORD) {
             int32_t s = find_sym(ps, ps->lx.tok);
             if (s == SYM_UNKNOWN)
-                return perr(ps, "no register or variable called '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "no register or variable called '%s'", ps->lx.tok);
             o->sym = s;
             SIM_FORWARD_IF_ERROR(next(ps));
         } else if (ps->lx.kind == PTX_TK_NUM) {
             if (!ptx_lex_int(ps->lx.tok, &o->imm))
-                return perr(ps, "bad address '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "bad address '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             return expect_punct(ps, ']');
         } else {
-            return perr(ps, "expected an address, found '%s'", ps->lx.tok);
+            return ptx_parse_err(ps, "expected an address, found '%s'", ps->lx.tok);
         }
         if (is_punct(ps, '+') || is_punct(ps, '-')) {
             bool minus = is_punct(ps, '-');
@@ -741,7 +711,7 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
             }
             int64_t off;
             if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &off))
-                return perr(ps, "bad address offset '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "bad address offset '%s'", ps->lx.tok);
             o->imm = minus ? -off : off;
             SIM_FORWARD_IF_ERROR(next(ps));
         }
@@ -754,7 +724,7 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
             SIM_FORWARD_IF_ERROR(next(ps));
         }
         if (ps->lx.kind != PTX_TK_NUM)
-            return perr(ps, "expected a number after '-', found '%s'", ps->lx.tok);
+            return ptx_parse_err(ps, "expected a number after '-', found '%s'", ps->lx.tok);
         o->kind = PO_IMM;
         if (ptx_lex_float(ps->lx.tok, &o->imm, &o->fimm)) {
             if (minus) {
@@ -767,7 +737,7 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
             if (minus)
                 o->imm = -o->imm;
         } else {
-            return perr(ps, "bad number '%s'", ps->lx.tok);
+            return ptx_parse_err(ps, "bad number '%s'", ps->lx.tok);
         }
         return next(ps);
     }
@@ -792,19 +762,19 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
             return next(ps);
         }
         if (s == SYM_UNKNOWN)
-            return perr(ps, "no register or variable called '%s'", ps->lx.tok);
+            return ptx_parse_err(ps, "no register or variable called '%s'", ps->lx.tok);
         o->kind = PO_SYM;
         o->sym = s;
         SIM_FORWARD_IF_ERROR(next(ps));
         if (is_punct(ps, '+')) {
             SIM_FORWARD_IF_ERROR(next(ps));
             if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &o->imm))
-                return perr(ps, "bad symbol offset '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "bad symbol offset '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
         }
         return SIM_OK;
     }
-    return perr(ps, "unexpected '%s' in an operand", ps->lx.tok);
+    return ptx_parse_err(ps, "unexpected '%s' in an operand", ps->lx.tok);
 }
 
 /* Intern a mnemonic's text; returns its index. */
@@ -813,7 +783,7 @@ intern_mnem(struct parser *ps, const char *text, uint16_t *out)
 {
     int i = ptx_module_mnem(ps->m, text);
     if (i < 0)
-        return perr(ps, "more than 65535 distinct instruction forms");
+        return ptx_parse_err(ps, "more than 65535 distinct instruction forms");
     *out = (uint16_t)i;
     return SIM_OK;
 }
@@ -902,9 +872,9 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     int op = find_op(mn);
     if (op < 0) {
         if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
-            return unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
+            return ptx_parse_unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
                                "simulated)", ps->lx.tok);
-        return unsupported(ps, "unsupported instruction '%s'", ps->lx.tok);
+        return ptx_parse_unsupported(ps, "unsupported instruction '%s'", ps->lx.tok);
     }
     ins.op = (uint16_t)op;
     SIM_FORWARD_IF_ERROR(intern_mnem(ps, ps->lx.tok, &ins.mnem));
@@ -920,11 +890,11 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     }
     if (ins.op == PTXOP_LD || ins.op == PTXOP_LDU || ins.op == PTXOP_ST) {
         if (ins.type == PT_NONE)
-            return perr(ps, "'%s' needs a data type", ps->lx.tok);
+            return ptx_parse_err(ps, "'%s' needs a data type", ps->lx.tok);
     }
     if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) &&
         (strstr(ps->lx.tok, ".red") != NULL || (ins.flags & PF_ARRIVE)))
-        return unsupported(ps, "unsupported instruction '%s' (only bar.sync is simulated)",
+        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (only bar.sync is simulated)",
                            ps->lx.tok);
     SIM_FORWARD_IF_ERROR(next(ps));
     if (ins.op == PTXOP_CALL) {
@@ -935,9 +905,9 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     bool branch = ins.op == PTXOP_BRA;
     while (ins.op != PTXOP_CALL && !is_punct(ps, ';')) {
         if (ps->lx.kind == PTX_TK_EOF)
-            return perr(ps, "missing ';' after '%s'", mn);
+            return ptx_parse_err(ps, "missing ';' after '%s'", mn);
         if (ins.nops == PTX_MAX_OPNDS)
-            return perr(ps, "too many operands for '%s'", mn);
+            return ptx_parse_err(ps, "too many operands for '%s'", mn);
         struct ptx_opnd *o = &ins.o[ins.nops];
         SIM_FORWARD_IF_ERROR(parse_operand(ps, o, branch));
         if (is_punct(ps, '|')) {
@@ -946,7 +916,7 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
             struct ptx_opnd second;
             SIM_FORWARD_IF_ERROR(parse_operand(ps, &second, false));
             if (o->kind != PO_REG || (second.kind != PO_REG && second.kind != PO_SINK))
-                return perr(ps, "bad destination pair in '%s'", mn);
+                return ptx_parse_err(ps, "bad destination pair in '%s'", mn);
             o->kind = PO_VEC;
             o->nvec = 2;
             o->regs[0] = o->reg;
@@ -956,28 +926,28 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (is_punct(ps, ','))
             SIM_FORWARD_IF_ERROR(next(ps));
         else if (!is_punct(ps, ';'))
-            return perr(ps, "expected ',' or ';' after an operand of '%s', found '%s'", mn, ps->lx.tok);
+            return ptx_parse_err(ps, "expected ',' or ';' after an operand of '%s', found '%s'", mn, ps->lx.tok);
     }
     unsigned lo, hi;
     operand_range(&ins, &lo, &hi);
     if (ins.op != PTXOP_CALL && (ins.nops < lo || ins.nops > hi))
         /* a form smsim does not know: only its kernel fails */
-        return unsupported(ps, "'%s' takes %u operand%s, found %u", mn, lo, lo == 1 ? "" : "s",
+        return ptx_parse_unsupported(ps, "'%s' takes %u operand%s, found %u", mn, lo, lo == 1 ? "" : "s",
                            ins.nops);
     if (branch && ins.o[0].kind != PO_LABEL)
-        return perr(ps, "indirect branches are not supported");
+        return ptx_parse_err(ps, "indirect branches are not supported");
     if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_half_type(ins.type) &&
         (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
-        return unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "
+        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "
                            "on .f16, .bf16, .f16x2 and .bf16x2)", ps->m->mnems[ins.mnem]);
     const char *why = ptx_half_check(&ins);
     if (why != NULL)
-        return perr(ps, "'%s': %s", ps->m->mnems[ins.mnem], why);
+        return ptx_parse_err(ps, "'%s': %s", ps->m->mnems[ins.mnem], why);
     struct ptx_kernel *k = ps->k;
     if ((k->n_ins & (k->n_ins - 1)) == 0)   /* grow at powers of two */
         k->ins = xrealloc(k->ins, (k->n_ins ? 2 * k->n_ins : 16) * sizeof *k->ins);
     if (k->n_ins >= 10000000)
-        return perr(ps, "more than 10 million instructions in a kernel");
+        return ptx_parse_err(ps, "more than 10 million instructions in a kernel");
     if (ps->nounroll)
         ins.flags |= PF_NOUNROLL;
     ps->nounroll = false;
@@ -997,7 +967,7 @@ parse_body(struct parser *ps)
     depth = 1;
     while (depth > 0) {
         if (ps->lx.kind == PTX_TK_EOF)
-            return perr(ps, "%s %s: missing '}'", body_kind(k), k->name);
+            return ptx_parse_err(ps, "%s %s: missing '}'", body_kind(k), k->name);
         if (is_punct(ps, '{')) {
             depth++;
             SIM_FORWARD_IF_ERROR(scope_open(ps));
@@ -1036,7 +1006,7 @@ parse_body(struct parser *ps)
                        strcmp(d, ".maxntid") == 0) {
                 SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else {
-                return perr(ps, "unsupported directive '%s' in a kernel body", d);
+                return ptx_parse_err(ps, "unsupported directive '%s' in a kernel body", d);
             }
             continue;
         }
@@ -1051,7 +1021,7 @@ parse_body(struct parser *ps)
             if (is_punct(ps, ':')) {
                 int32_t l = find_label(ps, name);
                 if (k->label_at[l] >= 0)
-                    return perr(ps, "label %s defined twice", name);
+                    return ptx_parse_err(ps, "label %s defined twice", name);
                 k->label_at[l] = (int32_t)k->n_ins;
                 SIM_FORWARD_IF_ERROR(next(ps));
                 continue;
@@ -1074,10 +1044,10 @@ parse_body(struct parser *ps)
             }
             int32_t g = ps->lx.kind == PTX_TK_WORD ? find_reg(ps, ps->lx.tok) : -1;
             if (g < 0 || k->regs[g].rclass != RC_PRED)
-                return perr(ps, "expected a predicate register after '@', found '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "expected a predicate register after '@', found '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             if (ps->lx.kind != PTX_TK_WORD)
-                return perr(ps, "expected an instruction after the guard, found '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "expected an instruction after the guard, found '%s'", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(parse_instruction(ps, g, neg, line));
             continue;
         }
@@ -1085,7 +1055,7 @@ parse_body(struct parser *ps)
             SIM_FORWARD_IF_ERROR(next(ps));
             continue;
         }
-        return perr(ps, "unexpected '%s' in %s %s", ps->lx.tok, body_kind(k), k->name);
+        return ptx_parse_err(ps, "unexpected '%s' in %s %s", ps->lx.tok, body_kind(k), k->name);
     }
     /* resolve labels */
     for (uint32_t i = 0; i < k->n_labels; i++) {
@@ -1115,7 +1085,7 @@ parse_module(struct parser *ps)
     SIM_FORWARD_IF_ERROR(next(ps));
     while (ps->lx.kind != PTX_TK_EOF) {
         if (ps->lx.kind != PTX_TK_WORD || ps->lx.tok[0] != '.')
-            return perr(ps, "expected a directive at module scope, found '%s'", ps->lx.tok);
+            return ptx_parse_err(ps, "expected a directive at module scope, found '%s'", ps->lx.tok);
         char d[64];
         snprintf(d, sizeof d, "%s", ps->lx.tok);
         SIM_FORWARD_IF_ERROR(next(ps));
@@ -1123,9 +1093,9 @@ parse_module(struct parser *ps)
             unsigned major = 0, minor = 0;
             char extra;
             if (sscanf(ps->lx.tok, "%u.%u%c", &major, &minor, &extra) != 2)
-                return perr(ps, "bad .version '%s' (expected MAJOR.MINOR)", ps->lx.tok);
+                return ptx_parse_err(ps, "bad .version '%s' (expected MAJOR.MINOR)", ps->lx.tok);
             if (major < 1 || major > PTX_MAX_VERSION_MAJOR)
-                return perr(ps, "PTX ISA version %s is not supported (1.0 .. %d.x)", ps->lx.tok,
+                return ptx_parse_err(ps, "PTX ISA version %s is not supported (1.0 .. %d.x)", ps->lx.tok,
                             PTX_MAX_VERSION_MAJOR);
             snprintf(m->version, sizeof m->version, "%s", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
@@ -1139,7 +1109,7 @@ parse_module(struct parser *ps)
         } else if (strcmp(d, ".address_size") == 0) {
             int64_t a;
             if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || (a != 32 && a != 64))
-                return perr(ps, "bad .address_size '%s'", ps->lx.tok);
+                return ptx_parse_err(ps, "bad .address_size '%s'", ps->lx.tok);
             m->address_size = (uint32_t)a;
             SIM_FORWARD_IF_ERROR(next(ps));
         } else if (strcmp(d, ".visible") == 0 || strcmp(d, ".weak") == 0 ||
@@ -1158,7 +1128,7 @@ parse_module(struct parser *ps)
                 SIM_FORWARD_IF_ERROR(next(ps));
                 SIM_FORWARD_IF_ERROR(parse_var_decl(ps, sp, ext, &m->syms, &m->n_syms));
             } else {
-                return perr(ps, "unexpected '%s' after %s", ps->lx.tok, d);
+                return ptx_parse_err(ps, "unexpected '%s' after %s", ps->lx.tok, d);
             }
         } else if (strcmp(d, ".entry") == 0) {
             SIM_FORWARD_IF_ERROR(ptx_parse_entry(ps));
@@ -1180,7 +1150,7 @@ parse_module(struct parser *ps)
                     SIM_FORWARD_IF_ERROR(next(ps));
             }
         } else {
-            return perr(ps, "unsupported directive '%s'", d);
+            return ptx_parse_err(ps, "unsupported directive '%s'", d);
         }
     }
     if (m->n_kernels == 0)
