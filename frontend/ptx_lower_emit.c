@@ -149,14 +149,19 @@ uniform_form(const char *mn, char *buf, size_t n)
 
 /* The weights of ptxas's choice between the ALU and the FMA form of an
  * integer add, move or shift ("A|B" rows): an operation goes to the pipe
- * with the smaller weighted count so far in its block.  Calibrated on the
- * listings of the iadd ILP 16-128 loops (traces_micro_inst_lat.sass), where
- * ptxas issues 103 of 240 adds as IADD3 and 137 as VIADD (43 %: weights
- * 4 : 3); an FP32 operation, which the FMA pipe's two halves share, counts
- * half an integer one. */
+ * with the smaller weighted count so far in its block, to the FMA form when
+ * the two are equal (a block's first add is a VIADD, its first constant an
+ * IMAD.MOV.U32: the iadd ILP 1-8 and frcp ILP 1 loops, the spin probe's
+ * loop in probe_probe.sass).  Calibrated on the listings of
+ * traces_micro_inst_lat.sass: in the iadd ILP 16-128 loops ptxas issues 103
+ * of 240 adds as IADD3 and 137 as VIADD (43 %: weights 4 : 3); in the frcp
+ * ILP 16-128 loops, whose FFMA/FADD share the FMA pipe with the range
+ * check's add, it issues that add as IADD3 for 91 % of the reciprocals,
+ * which an FP32 operation weighing as much as an IMAD reproduces (half an
+ * IMAD: 16 % IADD3). */
 #define BAL_ALU 4
 #define BAL_IMAD 3
-#define BAL_FP32 2
+#define BAL_FP32 3
 
 
 /* Choose row's mnemonic for an operation of class `orig_class` (UNIFORM
@@ -184,7 +189,7 @@ name_op(struct lower_emit *B, const struct lower_row *row, struct xop *o, bool k
             size_t n = bar != NULL ? (size_t)(bar - p) : strlen(p);
             unsigned np = sass_npipe_of(SASS_HOPPER, p, n);
             unsigned w = B->load[np == SASS_NPIPE_ALU ? 0 : np == SASS_NPIPE_FMA ? 1 : 2];
-            if (w < best) {
+            if (w < best || (w == best && np == SASS_NPIPE_FMA)) {
                 best = w;
                 snprintf(alt, sizeof alt, "%.*s", (int)n, p);
             }

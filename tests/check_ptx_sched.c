@@ -468,6 +468,61 @@ START_TEST(test_fold_address)
 }
 END_TEST
 
+/* ptxas's choice between the ALU and the FMA form of an add (IADD3 or
+ * VIADD) by the pipes' weighted use so far in the block: the FMA form when
+ * they are equal (a block's first add), and an FP32 multiply weighing as
+ * much as an IMAD (3) against an ALU operation's 4: after four FMULs and
+ * two LOP3s (12 : 8) the add is an IADD3, after four and three (12 : 12)
+ * a VIADD.  With FP32 at 2, the second would be a VIADD; at 4, the third
+ * an IADD3. */
+START_TEST(test_pipe_balance)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    cvt.rn.f32.u32 %f1, %r2;",
+        "    bra.uni $L_a;",
+        "$L_a:",
+        "    add.s32 %r3, %r2, 5;",
+        "    bra.uni $L_b;",
+        "$L_b:",
+        "    mul.f32 %f2, %f1, %f1;", "    mul.f32 %f3, %f2, %f1;",
+        "    mul.f32 %f4, %f3, %f1;", "    mul.f32 %f5, %f4, %f1;",
+        "    and.b32 %r4, %r2, 3;", "    and.b32 %r5, %r2, 6;",
+        "    add.s32 %r6, %r2, 7;",
+        "    bra.uni $L_c;",
+        "$L_c:",
+        "    mul.f32 %f6, %f5, %f1;", "    mul.f32 %f7, %f6, %f1;",
+        "    mul.f32 %f8, %f7, %f1;", "    mul.f32 %f9, %f8, %f1;",
+        "    and.b32 %r7, %r2, 12;", "    and.b32 %r8, %r2, 24;", "    and.b32 %r9, %r2, 48;",
+        "    add.s32 %r10, %r2, 9;",
+        "    bra.uni $L_d;",
+        "$L_d:",
+        "    mov.b32 %r11, %f9;",
+        "    xor.b32 %r12, %r3, %r4;", "    xor.b32 %r12, %r12, %r5;",
+        "    xor.b32 %r12, %r12, %r6;", "    xor.b32 %r12, %r12, %r7;",
+        "    xor.b32 %r12, %r12, %r8;", "    xor.b32 %r12, %r12, %r9;",
+        "    xor.b32 %r12, %r12, %r10;", "    xor.b32 %r12, %r12, %r11;",
+        "    st.global.u32 [%rd4], %r12;",
+        KTAIL,
+    };
+    static struct warp_inst w[256];
+    static char nm[256][NAME_MAX];
+    unsigned k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, nm, 256);
+    char got[256] = "";
+    for (unsigned i = 0; i < k; i++)
+        if (strcmp(nm[i], "VIADD") == 0 || strcmp(nm[i], "IADD3") == 0) {
+            strncat(got, got[0] ? " " : "", sizeof got - strlen(got) - 1);
+            strncat(got, nm[i], sizeof got - strlen(got) - 1);
+        }
+    ck_assert_str_eq(got, "VIADD IADD3 VIADD");
+    uint32_t a[32], b[32];
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
+    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_msg(a[i] == b[i], "lane %u: %#x as written, %#x lowered", i, a[i], b[i]);
+}
+END_TEST
+
 /* 64-bit integers: two operations an add, compare or select; shl + add is
  * LEA, LEA.HI.X; a multiply by a small constant plus an immediate is two
  * moves and three IMADs; a right shift by 32 or more one SHF; a zero
@@ -841,6 +896,7 @@ suite(void)
     tcase_add_test(tc, test_branches);
     tcase_add_test(tc, test_unrolled_loop);
     tcase_add_test(tc, test_sequences);
+    tcase_add_test(tc, test_pipe_balance);
     tcase_add_test(tc, test_table);
     suite_add_tcase(s, tc);
     return s;
