@@ -452,6 +452,28 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             }
             l->regs = (uint32_t)x;
             l->regs_given = true;
+        } else if (strncmp(key, "regs.sm_", 8) == 0) {
+            char *end, *vend;
+            errno = 0;
+            unsigned long cc = strtoul(key + 8, &end, 10);
+            unsigned long x = strtoul(v, &vend, 0);
+            if (*end != '\0' || end == key + 8 || cc < 10 || cc > 199 || errno != 0 ||
+                *vend != '\0' || x == 0 || x > 255 || v[0] == '-') {
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: bad '%s = %s' (expected regs.sm_NN = "
+                                   "1 .. 255 registers per thread, e.g. regs.sm_90 = 32)", where,
+                                   key, v);
+                break;
+            }
+            unsigned i;
+            for (i = 0; i < l->n_regs_arch && l->regs_cc[i] != cc; i++)
+                ;
+            if (i < l->n_regs_arch || l->n_regs_arch == LAUNCH_MAX_REGS_ARCH) {
+                rc = sim_error_set(err, SIM_ERR_FORMAT, i < l->n_regs_arch ? "%s: '%s' given "
+                                   "twice" : "%s: more than 16 regs.sm_NN lines (%s)", where, key);
+                break;
+            }
+            l->regs_cc[l->n_regs_arch] = (uint32_t)cc;
+            l->regs_arch[l->n_regs_arch++] = (uint32_t)x;
         } else if (strcmp(key, "repeat") == 0) {
             char *end;
             errno = 0;
@@ -502,7 +524,7 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             break;
         } else {
             rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown key '%s' (expected ptx, kernel, "
-                               "grid, block, smem, regs, repeat, stack, arg or output)", where,
+                               "grid, block, smem, regs, regs.sm_NN, repeat, stack, arg or output)", where,
                                key);
             break;
         }

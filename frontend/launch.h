@@ -12,6 +12,9 @@
  *   regs   = 32 | auto                 registers per thread (auto: ptxas -v for the
  *                                       simulated GPU; default: auto when ptxas is on
  *                                       PATH, else 32)
+ *   regs.sm_90 = 32                    registers per thread when the simulated GPU is
+ *                                       sm_90 (ptxas -v for that architecture; repeatable
+ *                                       for other sm_NN); overrides regs there
  *   repeat = 1                         launch the kernel this many times in a row
  *   stack  = 1024                      bytes of call stack per thread (device functions)
  *   arg    = n u32 1048576             scalar argument: NAME TYPE VALUE
@@ -57,6 +60,8 @@ struct launch_output {
     uint32_t line;
 };
 
+#define LAUNCH_MAX_REGS_ARCH 16      /* regs.sm_NN lines in one launch file */
+
 struct launch {
     char *path;                  /* the launch file */
     char *ptx_path;              /* resolved */
@@ -66,6 +71,9 @@ struct launch {
     uint32_t regs;               /* registers per thread (for occupancy) */
     bool regs_auto;              /* `regs = auto`: from ptxas -v for the simulated GPU */
     bool regs_given;             /* the file has a regs line */
+    uint32_t regs_cc[LAUNCH_MAX_REGS_ARCH];  /* regs.sm_NN lines: NN, */
+    uint32_t regs_arch[LAUNCH_MAX_REGS_ARCH]; /* and their registers per thread */
+    uint32_t n_regs_arch;
     uint32_t repeat;             /* launches of the kernel, back to back (default 1) */
     uint32_t stack;              /* bytes of call stack per thread for device-function frames
                                     (default PTX_STACK_DEFAULT, CUDA's) */

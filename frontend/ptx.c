@@ -86,7 +86,8 @@ px_block_end(void *ctx, uint32_t slot)
  * expansions, the static schedule and its stall counts are modelled on
  * sm_90's SASS (frontend/ptx_lower.c, ptx_sched.c); for other families the
  * PTX instructions and order stay until their tables exist. */
-/* Registers per thread from ptxas -v for sm_<cc> when the launch file says
+/* Registers per thread: the launch file's `regs.sm_<cc>` for the simulated
+ * GPU; else from ptxas -v for sm_<cc> when the launch file says
  * `regs = auto`, or gives none and a ptxas is available (ptxas.h); the
  * stack frame it reports tells the lowering whether local arrays live in
  * registers.  Without a report, `auto` falls back to 32 and says so. */
@@ -95,6 +96,11 @@ resolve_regs(struct ptx_run *r, unsigned cc)
 {
     struct launch *l = r->l;
     r->ptxas_stack = -1;
+    for (unsigned i = 0; i < l->n_regs_arch; i++)
+        if (l->regs_cc[i] == cc) {
+            l->regs = l->regs_arch[i];
+            return;
+        }
     if (!l->regs_auto && (l->regs_given || !ptxas_available()))
         return;
     struct ptxas_info info;

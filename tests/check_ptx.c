@@ -137,6 +137,27 @@ START_TEST(base_runs)
 }
 END_TEST
 
+/* regs.sm_NN: the registers per thread for the simulated GPU's architecture
+ * (ptxas -v for it), `regs` for the others. */
+START_TEST(regs_per_arch)
+{
+    static const unsigned cc[] = { 90, 61 }, want[] = { 40, 24 };
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    launch_case(0, NULL, "regs = 24\nregs.sm_90 = 40\nregs.sm_80 = 48");
+    for (unsigned i = 0; i < 2; i++) {
+        struct inst_source src;
+        struct kernel_info ki;
+        struct sim_error err = { 0 };
+        ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+        src.ops->set_target(src.ctx, cc[i]);
+        ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
+        ck_assert_uint_eq(ki.regs_per_thread, want[i]);
+        inst_source_destroy(&src);
+    }
+}
+END_TEST
+
 /* Fuzz finding (tests/fuzz/crashers/ptx/branch-to-end-label.ptx): a branch
  * to a label after the last instruction read past the block table when
  * reconvergence points were computed.  Such a branch ends the warp. */
@@ -265,6 +286,8 @@ static const struct launch_err launch_errs[] = {
     { 4, "block = 2048", NULL, 4, "at most 1024 threads" },
     { 0, NULL, "smem = -4", 7, "bad smem" },
     { 0, NULL, "regs = 300", 7, "bad regs '300'" },
+    { 0, NULL, "regs.sm_90 = 0", 7, "bad 'regs.sm_90 = 0'" },
+    { 0, NULL, "regs.sm_x = 32", 7, "expected regs.sm_NN = 1 .. 255" },
     { 0, NULL, "repeat = 0", 7, "bad repeat '0'" },
     /* arguments */
     { 5, "arg = out buffer u33 32 zeros", NULL, 5, "unknown element type 'u33'" },
@@ -1043,6 +1066,7 @@ ptx_suite(void)
     TCase *tc = tcase_create("errors");
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, base_runs);
+    tcase_add_test(tc, regs_per_arch);
     tcase_add_test(tc, label_at_end);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
