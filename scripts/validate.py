@@ -13,7 +13,9 @@ binary.)  It runs, each through the full timing model:
              the measured cycles of validation/measured.tsv, errors, mean
              absolute error and Pearson correlation; then every measurement
              of validation/measured.tsv and validation/measured/*.tsv next to
-             the simulated cycles of its kernel;
+             the simulated cycles of its kernel; and leave one GPU out:
+             dram.efficiency calibrated on two GPUs' visible cases, the
+             third GPU's cases predicted with it (LOGO_KEY, LOGO_GRID);
   seed 002   the H100 micro-benchmarks of traces/micro/ on the h100 config:
              the instruction ILP sweeps, the pointer-chase latencies and the
              copy / L2 bandwidth curves, next to the seed's visible figures;
@@ -23,7 +25,7 @@ binary.)  It runs, each through the full timing model:
 and an acceptance table (the criteria of the accuracy work).  It rewrites
 the generated parts of doc/validation.md (between `<!-- generated:NAME
 begin -->` and `<!-- generated:NAME end -->`; the prose around them is
-kept), the data files validation/{results,measurements,h100-ilp,
+kept), the data files validation/{results,logo,measurements,h100-ilp,
 h100-latency,h100-bandwidth,ftest,acceptance}.tsv and, with gnuplot, the
 plots doc/validation-{scatter,ilp,bandwidth}.{svg,png}.  Output is
 deterministic and every file is written atomically.
@@ -129,6 +131,16 @@ SEED004 = [
     ("rtx4070", "RTX 4070", 0.003, 0.620, 5.620),
 ]
 
+# Leave-one-GPU-out on seed 001: dram.efficiency is the one value of the seed GPUs' configs that
+# no hardware fact gives (the report measures no bandwidth).  For each GPU it is calibrated on the
+# visible cases of the other two (the lowest mean absolute error over a grid of 0.1 steps, refined
+# by 0.05 on both sides of each fold's best; ties: the lower value) and that GPU's cases are
+# predicted with it.  The GTX 1070's measurements are held out, so
+# its fold is calibrated on both visible GPUs, and each visible GPU's fold on the other one alone.
+LOGO_KEY = "dram.efficiency"
+LOGO_GRID = ["%.2f" % (0.40 + 0.10 * i) for i in range(6)]       # 0.40 ... 0.90
+LOGO_STEP = 0.05                                                  # the refinement
+
 TOLERANCE_PCT = 10.0      # each visible case / target
 MAE_LIMIT_PCT = 7.0       # mean absolute error of the visible seed-001 cases
 
@@ -172,6 +184,14 @@ class ValidateRunner(Runner):
         launch = os.path.join(ROOT, "validation", "seed-ptx", kernel + ".launch")
         return json.loads(self.call(["validate", "--launch", launch, "--config", gpu, "--json"],
                                     ok=(0, 4)))
+
+    def config_field(self, gpu, key):
+        """The resolved value of one config field, as `smsim config show` prints it."""
+        m = re.search(r"^%s = (\S+)" % re.escape(key), self.call(["config", "show", gpu]),
+                      re.MULTILINE)
+        if m is None:
+            raise PipelineError("smsim config show %s: no field %s" % (gpu, key))
+        return m.group(1)
 
     def case(self, kernel, gpu):
         case = os.path.join(ROOT, "validation", "cases", "%s-%s.case" % (kernel, gpu))
@@ -220,6 +240,9 @@ def plan(quick):
     for k, g in s001:
         jobs[("validate", k, g)] = ("validate", (k, g))
         jobs[("case", k, g)] = ("case", (k, g))
+        jobs.update(logo_jobs(k, g, LOGO_GRID))
+    for g in sorted({g for _, g in s001}):
+        jobs[("config", g)] = ("config_field", (g, LOGO_KEY))
     meas = measurement_rows()
     for m in meas:
         if ("validate", m["kernel"], m["gpu"]) in jobs:
@@ -244,6 +267,38 @@ def plan(quick):
         p = os.path.join(ROOT, "traces", "ftest.launch")
         jobs[("run", p, g)] = ("run", (p, g))
     return jobs, meas, s001
+
+
+def logo_jobs(kernel, gpu, values):
+    launch = os.path.join(ROOT, "validation", "seed-ptx", kernel + ".launch")
+    return {("logo", kernel, gpu, v): ("run", (launch, gpu, ("%s=%s" % (LOGO_KEY, v),)))
+            for v in values}
+
+
+def logo_values(res):
+    """The LOGO_KEY values run for every seed-001 case so far, in increasing order."""
+    cases = {(key[1], key[2]) for key in res if key[0] == "logo"}
+    runs = {(key[1], key[2], key[3]) for key in res if key[0] == "logo"}
+    vals = {key[3] for key in res if key[0] == "logo"}
+    return sorted((v for v in vals if all((k, g, v) in runs for k, g in cases)), key=float)
+
+
+def logo_refine(res, s001):
+    """Jobs for the second stage: LOGO_STEP on both sides of each fold's best value."""
+    measured = {(k, g): res[("validate", k, g)]["measured_cycles"] for k, g in s001
+                if res[("validate", k, g)].get("measured_cycles")}
+    gpus = sorted({g for _, g in s001})
+    extra = set()
+    for held in gpus:
+        v, _, _ = logo_fold(res, s001, measured, [g for g in gpus if g != held])
+        if v is not None:
+            extra |= {"%.2f" % (float(v) + d) for d in (-LOGO_STEP, LOGO_STEP)}
+    extra = {v for v in extra if 0.0 < float(v) <= 1.0 and ("logo", s001[0][0], s001[0][1], v)
+             not in res}
+    jobs = {}
+    for k, g in s001:
+        jobs.update(logo_jobs(k, g, sorted(extra)))
+    return jobs
 
 
 def bandwidth_files(quick):
@@ -336,6 +391,84 @@ def build_seed001(rep, res, s001):
         % (len(rows), len(vis), fnum(mae, "%.1f"), fnum(mb, "%.1f"),
            fnum(stats["simulated"][1], "%.3f")))
     rep.plots["scatter"] = bool(vis)
+
+
+def logo_fold(res, s001, measured, train):
+    """Calibrate LOGO_KEY on the visible cases of the GPUs in train: (value, their mean
+    absolute error %, number of cases), or (None, None, 0) when none is visible."""
+    cases = [(k, g) for k, g in s001 if g in train and (k, g) in measured]
+    if not cases:
+        return None, None, 0
+    best = None
+    for v in logo_values(res):
+        mae = mean([abs(pct(res[("logo", k, g, v)]["cycles"], measured[(k, g)]))
+                    for k, g in cases])
+        if best is None or mae < best[1] - 1e-9:
+            best = (v, mae)
+    return best[0], best[1], len(cases)
+
+
+def build_logo(rep, res, s001):
+    names = dict(SEED001_GPUS)
+    gpus = [g for g, _ in SEED001_GPUS if any(g == x for _, x in s001)]
+    measured = {(k, g): res[("validate", k, g)]["measured_cycles"] for k, g in s001
+                if res[("validate", k, g)].get("measured_cycles")}
+    rows, tsv_rows, errs, chosen = [], [], [], {}
+    for held in gpus:
+        train = [g for g in gpus if g != held]
+        v, tmae, n = logo_fold(res, s001, measured, train)
+        chosen[held] = v
+        on = " + ".join(names[g] for g in train if any((k, g) in measured for k in
+                                                       SEED001_KERNELS)) or "—"
+        for k in SEED001_KERNELS:
+            if (k, held) not in s001:
+                continue
+            pred = res[("logo", k, held, v)]["cycles"] if v is not None else None
+            meas = measured.get((k, held))
+            e = pct(pred, meas) if pred is not None and meas else None
+            if e is not None:
+                errs.append(abs(e))
+            rows.append([names[held], k, "%s (%d cases)" % (on, n), v or "—",
+                         fnum(tmae, "%.1f"), fint(pred), fint(meas) if meas else "held out",
+                         fpct(e)])
+            tsv_rows.append([held, k, ",".join(train), v or "", "%.1f" % tmae if n else "",
+                             fint(pred), "%d" % meas if meas else "held-out", fpct(e)])
+    grid_rows = []
+    shown = [g for g in gpus if any((k, g) in measured for k in SEED001_KERNELS)]
+    for v in logo_values(res):
+        cells = []
+        for g in shown:
+            cs = [abs(pct(res[("logo", k, g, v)]["cycles"], measured[(k, g)]))
+                  for k in SEED001_KERNELS if (k, g) in measured]
+            cells.append(fnum(mean(cs), "%.1f"))
+        grid_rows.append([v] + cells)
+    cfg = {g: res[("config", g)] for g in gpus}
+    whole = chosen.get(gpus[-1])      # the fold calibrated on every visible GPU (the GTX 1070's)
+    agree = whole is not None and all(float(cfg[g]) == float(whole) for g in gpus)
+    md = [md_table(["predicted GPU", "kernel", "%s calibrated on" % LOGO_KEY, "value",
+                    "calibration MAE %", "predicted", "measured", "error %"],
+                   "lllrrrrr", rows), ""]
+    md.append("Over the %d predictions with a visible measurement: mean absolute error %s %%, "
+              "largest %s %%.  The configs hold %s = %s: %s.  Mean absolute error of each "
+              "GPU's visible cases at every value run:"
+              % (len(errs), fnum(mean(errs), "%.1f"), fnum(max(errs) if errs else None, "%.1f"),
+                 LOGO_KEY, ", ".join("%s (%s)" % (cfg[g], names[g]) for g in gpus),
+                 "the %s fold's value" % names[gpus[-1]] if agree else
+                 "**not** the %s fold's %s (set it in the configs)" % (names[gpus[-1]], whole)))
+    md.append("")
+    md.append(md_table([LOGO_KEY] + ["%s MAE %%" % names[g] for g in shown],
+                       "l" + "r" * len(shown), grid_rows))
+    rep.sections["seed001-logo"] = "\n".join(md)
+    rep.files["validation/logo.tsv"] = tsv(
+        ["written by scripts/validate.py (make validate): seed 001 leave-one-GPU-out;",
+         "%s calibrated on the visible cases of the other GPUs, then the held GPU predicted"
+         % LOGO_KEY],
+        ["gpu", "kernel", "calibrated_on", "value", "calibration_mae_pct", "predicted",
+         "measured", "error_pct"], tsv_rows)
+    rep.summary.append(
+        "Seed 001 leave-one-GPU-out (%s calibrated on the other GPUs): %d predictions with a "
+        "measurement, mean absolute error %s %%; the GTX 1070 fold chose %s."
+        % (LOGO_KEY, len(errs), fnum(mean(errs), "%.1f"), chosen.get("gtx1070") or "—"))
 
 
 def build_measurements(rep, res, meas):
@@ -716,8 +849,10 @@ def main():
         runner = ValidateRunner(os.path.abspath(a.smsim), tmp)
         jobs, meas, s001 = plan(a.quick)
         res = execute(runner, jobs, a.jobs)
+        res.update(execute(runner, logo_refine(res, s001), a.jobs))
         rep = Report()
         build_seed001(rep, res, s001)
+        build_logo(rep, res, s001)
         build_measurements(rep, res, meas)
         build_ilp(rep, res)
         build_latency(rep, res)

@@ -13,7 +13,7 @@ test_name=validate
     >"$tmp/a.out" 2>"$tmp/a.err" || { fail "validate.py --quick: exit $?"; cat "$tmp/a.err"; }
 grep -q '^Met [0-9]* of [0-9]* acceptance criteria' "$tmp/a.out" || fail "no acceptance line"
 doc=$tmp/a/doc/validation.md
-for s in summary seed001 measurements h100-ilp h100-latency h100-bandwidth ftest; do
+for s in summary seed001 seed001-logo measurements h100-ilp h100-latency h100-bandwidth ftest; do
     sed -n "/generated:$s begin/,/generated:$s end/p" "$doc" >"$tmp/sec"
     [ "$(grep -c '^|' "$tmp/sec")" -ge 3 ] || fail "section $s has no table rows"
 done
@@ -33,6 +33,12 @@ for x in r:
     assert x["kernel"] == "knn" and int(x["simulated"]) > 0 and int(x["manybsp_seed"]) > 0
     assert int(x["manybsp_extracted"]) > 0
     assert x["measured"] == "held-out" or int(x["measured"]) > 0
+g = rows("logo.tsv")              # leave one GPU out: one fold per GPU, knn only
+assert sorted(x["gpu"] for x in g) == ["940mx", "gtx1070", "gtx760"], g
+for x in g:
+    assert x["kernel"] == "knn" and 0 < float(x["value"]) <= 1 and int(x["predicted"]) > 0
+    assert x["measured"] == "held-out" or int(x["measured"]) > 0
+assert [x["calibrated_on"] for x in g if x["gpu"] == "gtx1070"] == ["gtx760,940mx"], g
 i = rows("h100-ilp.tsv")
 assert i[0]["op"] == "fadd" and i[0]["ilp"] == "1" and 0 < float(i[0]["cycles_per_inst"]) < 1000
 assert float(rows("h100-latency.tsv")[0]["cycles"]) > 0
