@@ -14,8 +14,9 @@ binary.)  It runs, each through the full timing model:
              absolute error and Pearson correlation; then every measurement
              of validation/measured.tsv and validation/measured/*.tsv next to
              the simulated cycles of its kernel; and leave one GPU out:
-             dram.efficiency calibrated on two GPUs' visible cases, the
-             third GPU's cases predicted with it (LOGO_KEY, LOGO_GRID);
+             dram.efficiency and pipe.dpu.holds_issue calibrated on two
+             GPUs' visible cases, the third GPU's cases predicted with them
+             (LOGO_KEYS, LOGO_GRID);
   seed 002   the H100 micro-benchmarks of traces/micro/ on the h100 config:
              the instruction ILP sweeps, the pointer-chase latencies and the
              copy / L2 bandwidth curves, next to the seed's visible figures;
@@ -131,15 +132,36 @@ SEED004 = [
     ("rtx4070", "RTX 4070", 0.003, 0.620, 5.620),
 ]
 
-# Leave-one-GPU-out on seed 001: dram.efficiency is the one value of the seed GPUs' configs that
-# no hardware fact gives (the report measures no bandwidth).  For each GPU it is calibrated on the
-# visible cases of the other two (the lowest mean absolute error over a grid of 0.1 steps, refined
-# by 0.05 on both sides of each fold's best; ties: the lower value) and that GPU's cases are
-# predicted with it.  The GTX 1070's measurements are held out, so
-# its fold is calibrated on both visible GPUs, and each visible GPU's fold on the other one alone.
-LOGO_KEY = "dram.efficiency"
-LOGO_GRID = ["%.2f" % (0.40 + 0.10 * i) for i in range(6)]       # 0.40 ... 0.90
+# Leave-one-GPU-out on seed 001: the seed GPUs' configs have two values no hardware fact gives:
+# dram.efficiency (the report measures no bandwidth) and pipe.dpu.holds_issue (whether a warp's FP64
+# instruction keeps its scheduler from issuing while it feeds the 1- or 2-lane DPU; NVIDIA documents
+# neither way).  For each GPU the pair is calibrated on the visible cases of the other two (the
+# lowest mean absolute error over efficiency 0.1 steps x off/on, the efficiency refined by 0.05 on
+# both sides of each fold's best; ties: the lower value, off before on) and that GPU's cases are
+# predicted with it.  The GTX 1070's measurements are held out, so its fold is calibrated on both
+# visible GPUs, and each visible GPU's fold on the other one alone.  A value is "EFF/HOLD".
+LOGO_KEYS = ("dram.efficiency", "pipe.dpu.holds_issue")
+LOGO_GRID = ["%.2f/%s" % (0.40 + 0.10 * i, h) for i in range(6) for h in ("off", "on")]
 LOGO_STEP = 0.05                                                  # the refinement
+LOGO_NAME = "dram.efficiency / pipe.dpu.holds_issue"
+
+
+def logo_sets(v):
+    """The --set arguments of a leave-one-GPU-out value "EFF/HOLD"."""
+    eff, hold = v.split("/")
+    return ("%s=%s" % (LOGO_KEYS[0], eff),
+            "%s=%s" % (LOGO_KEYS[1], "true" if hold == "on" else "false"))
+
+
+def logo_order(v):
+    eff, hold = v.split("/")
+    return (float(eff), hold == "on")
+
+
+def logo_config_value(res, gpu):
+    """The "EFF/HOLD" a config holds, from its two fields as `config show` prints them."""
+    return "%.2f/%s" % (float(res[("config", gpu, LOGO_KEYS[0])]),
+                        "on" if res[("config", gpu, LOGO_KEYS[1])] == "true" else "off")
 
 TOLERANCE_PCT = 10.0      # each visible case / target
 MAE_LIMIT_PCT = 7.0       # mean absolute error of the visible seed-001 cases
@@ -242,7 +264,8 @@ def plan(quick):
         jobs[("case", k, g)] = ("case", (k, g))
         jobs.update(logo_jobs(k, g, LOGO_GRID))
     for g in sorted({g for _, g in s001}):
-        jobs[("config", g)] = ("config_field", (g, LOGO_KEY))
+        for key in LOGO_KEYS:
+            jobs[("config", g, key)] = ("config_field", (g, key))
     meas = measurement_rows()
     for m in meas:
         if ("validate", m["kernel"], m["gpu"]) in jobs:
@@ -271,16 +294,15 @@ def plan(quick):
 
 def logo_jobs(kernel, gpu, values):
     launch = os.path.join(ROOT, "validation", "seed-ptx", kernel + ".launch")
-    return {("logo", kernel, gpu, v): ("run", (launch, gpu, ("%s=%s" % (LOGO_KEY, v),)))
-            for v in values}
+    return {("logo", kernel, gpu, v): ("run", (launch, gpu, logo_sets(v))) for v in values}
 
 
 def logo_values(res):
-    """The LOGO_KEY values run for every seed-001 case so far, in increasing order."""
+    """The LOGO_KEYS values run for every seed-001 case so far, in increasing order."""
     cases = {(key[1], key[2]) for key in res if key[0] == "logo"}
     runs = {(key[1], key[2], key[3]) for key in res if key[0] == "logo"}
     vals = {key[3] for key in res if key[0] == "logo"}
-    return sorted((v for v in vals if all((k, g, v) in runs for k, g in cases)), key=float)
+    return sorted((v for v in vals if all((k, g, v) in runs for k, g in cases)), key=logo_order)
 
 
 def logo_refine(res, s001):
@@ -292,12 +314,13 @@ def logo_refine(res, s001):
     for held in gpus:
         v, _, _ = logo_fold(res, s001, measured, [g for g in gpus if g != held])
         if v is not None:
-            extra |= {"%.2f" % (float(v) + d) for d in (-LOGO_STEP, LOGO_STEP)}
-    extra = {v for v in extra if 0.0 < float(v) <= 1.0 and ("logo", s001[0][0], s001[0][1], v)
-             not in res}
+            eff, hold = v.split("/")
+            extra |= {"%.2f/%s" % (float(eff) + d, hold) for d in (-LOGO_STEP, LOGO_STEP)}
+    extra = {v for v in extra if 0.0 < logo_order(v)[0] <= 1.0 and
+             ("logo", s001[0][0], s001[0][1], v) not in res}
     jobs = {}
     for k, g in s001:
-        jobs.update(logo_jobs(k, g, sorted(extra)))
+        jobs.update(logo_jobs(k, g, sorted(extra, key=logo_order)))
     return jobs
 
 
@@ -394,7 +417,7 @@ def build_seed001(rep, res, s001):
 
 
 def logo_fold(res, s001, measured, train):
-    """Calibrate LOGO_KEY on the visible cases of the GPUs in train: (value, their mean
+    """Calibrate LOGO_KEYS on the visible cases of the GPUs in train: (value, their mean
     absolute error %, number of cases), or (None, None, 0) when none is visible."""
     cases = [(k, g) for k, g in s001 if g in train and (k, g) in measured]
     if not cases:
@@ -442,33 +465,33 @@ def build_logo(rep, res, s001):
                   for k in SEED001_KERNELS if (k, g) in measured]
             cells.append(fnum(mean(cs), "%.1f"))
         grid_rows.append([v] + cells)
-    cfg = {g: res[("config", g)] for g in gpus}
+    cfg = {g: logo_config_value(res, g) for g in gpus}
     whole = chosen.get(gpus[-1])      # the fold calibrated on every visible GPU (the GTX 1070's)
-    agree = whole is not None and all(float(cfg[g]) == float(whole) for g in gpus)
-    md = [md_table(["predicted GPU", "kernel", "%s calibrated on" % LOGO_KEY, "value",
+    agree = whole is not None and all(logo_order(cfg[g]) == logo_order(whole) for g in gpus)
+    md = [md_table(["predicted GPU", "kernel", "%s calibrated on" % LOGO_NAME, "value",
                     "calibration MAE %", "predicted", "measured", "error %"],
                    "lllrrrrr", rows), ""]
     md.append("Over the %d predictions with a visible measurement: mean absolute error %s %%, "
               "largest %s %%.  The configs hold %s = %s: %s.  Mean absolute error of each "
               "GPU's visible cases at every value run:"
               % (len(errs), fnum(mean(errs), "%.1f"), fnum(max(errs) if errs else None, "%.1f"),
-                 LOGO_KEY, ", ".join("%s (%s)" % (cfg[g], names[g]) for g in gpus),
+                 LOGO_NAME, ", ".join("%s (%s)" % (cfg[g], names[g]) for g in gpus),
                  "the %s fold's value" % names[gpus[-1]] if agree else
                  "**not** the %s fold's %s (set it in the configs)" % (names[gpus[-1]], whole)))
     md.append("")
-    md.append(md_table([LOGO_KEY] + ["%s MAE %%" % names[g] for g in shown],
+    md.append(md_table([LOGO_NAME] + ["%s MAE %%" % names[g] for g in shown],
                        "l" + "r" * len(shown), grid_rows))
     rep.sections["seed001-logo"] = "\n".join(md)
     rep.files["validation/logo.tsv"] = tsv(
         ["written by scripts/validate.py (make validate): seed 001 leave-one-GPU-out;",
          "%s calibrated on the visible cases of the other GPUs, then the held GPU predicted"
-         % LOGO_KEY],
+         % LOGO_NAME],
         ["gpu", "kernel", "calibrated_on", "value", "calibration_mae_pct", "predicted",
          "measured", "error_pct"], tsv_rows)
     rep.summary.append(
         "Seed 001 leave-one-GPU-out (%s calibrated on the other GPUs): %d predictions with a "
         "measurement, mean absolute error %s %%; the GTX 1070 fold chose %s."
-        % (LOGO_KEY, len(errs), fnum(mean(errs), "%.1f"), chosen.get("gtx1070") or "—"))
+        % (LOGO_NAME, len(errs), fnum(mean(errs), "%.1f"), chosen.get("gtx1070") or "—"))
 
 
 def build_measurements(rep, res, meas):

@@ -119,6 +119,7 @@ derive_costs(struct sim *s)
         s->costs.cost[o] = config_op_cost(c, o);
     }
     s->costs.lookahead = 1;
+    s->costs.dpu_holds_issue = c->pipe_dpu_holds_issue;
 }
 
 sim *

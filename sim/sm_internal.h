@@ -96,6 +96,8 @@ struct sm_sched {
     sim_cycle_t retry[SM_NW];    /* by position: the warp cannot issue before this cycle
                                     (valid while its wait bit is set) */
     uint64_t pipe_busy[SIM_PIPE_COUNT]; /* lane-slots: pipe accepts while < (cycle+1)*lanes */
+    sim_cycle_t hold;            /* the scheduler issues nothing before this cycle: it is
+                                    still feeding a DPU instruction (pipe.dpu.holds_issue) */
 };
 
 /* The scalar state of one warp slot, one host cache line: checking a warp
@@ -240,6 +242,7 @@ struct sm_costs {
     uint64_t cost[SIM_OPC_COUNT];    /* lane-slots per warp instruction */
     uint32_t lanes[SIM_PIPE_COUNT];
     uint32_t lookahead;              /* issue window of the running kernel (1 = in order) */
+    bool dpu_holds_issue;            /* pipe.dpu.holds_issue */
 };
 
 /* sm.c */

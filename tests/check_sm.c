@@ -229,6 +229,44 @@ START_TEST(test_independent_stream_reaches_throughput)
 }
 END_TEST
 
+/* Alternating independent FP64 and FP32 instructions (n pairs), EXIT. */
+static int
+gen_alt64(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const uint64_t *n = arg;
+    (void)block;
+    (void)warp;
+    if (k > 2 * *n)
+        return 0;
+    if (k == 2 * *n)
+        tl_exit(wi);
+    else
+        tl_alu(wi, k % 2 == 0 ? SIM_OPC_FP64 : SIM_OPC_FP32, (int)(10 + k % 200), 1, 2);
+    return 1;
+}
+
+/* pipe.dpu.holds_issue: a DPU instruction keeps its scheduler from issuing
+ * for the 16 cycles it feeds a 2-lane DPU.  Without it the FP32 one issues
+ * the next cycle and the DPU paces the stream at 16 cycles a pair (the
+ * last FP64 at 16 (n - 1), its result 8 later); with it the FP32 one
+ * waits the 16 cycles, and the next FP64 issues one cycle after it: 17 a
+ * pair, the last FP32 at 17 (n - 1) + 16, its result 4 later. */
+START_TEST(test_dpu_holds_issue)
+{
+    const char *base = "op.fp64.latency = 8; op.fp32.latency = 4; pipe.dpu.lanes = 2";
+    char cfg[256];
+    for (uint64_t n = 1; n <= 40; n += 13) {
+        struct sim_config c;
+        struct testlib_kernel k = { "alt64", 1, 32, 32, 0, gen_alt64, &n };
+        testlib_small_config(&c, base);
+        ck_assert_uint_eq(testlib_cycles(&c, &k), 16 * (n - 1) + 8);
+        snprintf(cfg, sizeof cfg, "%s; pipe.dpu.holds_issue = true", base);
+        testlib_small_config(&c, cfg);
+        ck_assert_uint_eq(testlib_cycles(&c, &k), 17 * (n - 1) + 16 + 4);
+    }
+}
+END_TEST
+
 START_TEST(test_dual_issue)
 {
     /* Kepler-like: 48 FP32 lanes per scheduler, two dispatch units: 3 per 2 cycles */
@@ -1137,6 +1175,7 @@ sm_suite(void)
     tcase_add_test(tc, test_independent_stream_reaches_throughput);
     tcase_add_test(tc, test_sfu_ex2_own_latency);
     tcase_add_test(tc, test_dual_issue);
+    tcase_add_test(tc, test_dpu_holds_issue);
     tcase_add_test(tc, test_taken_branch_penalty_exact);
     tcase_add_test(tc, test_lookahead_issues_past_a_stall);
     tcase_add_test(tc, test_lookahead_respects_every_hazard);
