@@ -101,7 +101,7 @@ sched_add_warp(struct sm *sm, struct sm_sched *s, uint8_t warp)
     s->far &= ~(UINT64_C(1) << s->n);
     s->retry[s->n] = 0;
     s->warps[s->n++] = warp;
-    sm->skip_until[s - sm->sched] = 0;
+    sm->skip_until[s - sm->sched] = sm->issue_hold[s - sm->sched];
 }
 
 void
@@ -110,7 +110,7 @@ sched_remove_warp(struct sm *sm, struct sm_sched *s, uint8_t warp)
     unsigned i = index_of(s, warp);
     SIM_ASSERT(i < s->n);
     take_out(s, i);
-    sm->skip_until[s - sm->sched] = 0;
+    sm->skip_until[s - sm->sched] = sm->issue_hold[s - sm->sched];
     if (s->have_last && s->last == warp)
         s->have_last = false;
 }

@@ -246,10 +246,10 @@ check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
         sm->warp[w].state = W_ACTIVE;
         sm->warp[w].hold = false;
         sched_unwait(&sm->sched[sm->warp[w].sched], w);
-        sm->skip_until[sm->warp[w].sched] = 0;
+        sm->skip_until[sm->warp[w].sched] = sm->issue_hold[sm->warp[w].sched];
         /* released in a tick, before its scheduler's turn: evaluated in it
          * (unless the scheduler is still feeding the DPU) */
-        if (sm->warp[w].sched > sm->tick_at && now >= sm->sched[sm->warp[w].sched].hold)
+        if (sm->warp[w].sched > sm->tick_at && now >= sm->issue_hold[sm->warp[w].sched])
             sm->tick_due |= 1u << sm->warp[w].sched;
         sm->warp[w].next = max_c(sm->warp[w].next, release);
         warp_fetch(sm, w, now);
@@ -713,8 +713,10 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
 
     s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + k->cost[opc];
-    if (p == SIM_PIPE_DPU && k->dpu_holds_issue)   /* fed lanes-wide: nothing else issues */
-        s->hold = max_c(s->hold, now + (k->cost[opc] + k->lanes[p] - 1) / k->lanes[p]);
+    if (p == SIM_PIPE_DPU && k->dpu_holds_issue) {  /* fed lanes-wide: nothing else issues */
+        sim_cycle_t *h = &sm->issue_hold[s - sm->sched];
+        *h = max_c(*h, now + (k->cost[opc] + k->lanes[p] - 1) / k->lanes[p]);
+    }
     const struct sim_observer *ob = sm->obs;
     if (ob->on_issue != NULL)
         ob->on_issue(ob->ctx, sm->id, (uint32_t)(s - sm->sched), now, wi);
@@ -912,13 +914,12 @@ sm_tick(struct sm *sm, sim_cycle_t now)
     sm->tick_cycle = now;
     if (sm->n_warps == 0)
         return;                  /* empty: its slots are idle until a block arrives */
-    /* only the schedulers whose skip_until and hold have come are evaluated
-     * (and one whose barrier a warp of an earlier one completes in this
-     * tick: check_barrier()); the others' slots keep their reason
-     * (sm->acct[]) */
+    /* only the schedulers whose skip_until has come are evaluated (and one
+     * whose barrier a warp of an earlier one completes in this tick:
+     * check_barrier()); the others' slots keep their reason (sm->acct[]) */
     uint32_t due = 0;
     for (uint32_t i = 0; i < sm->n_sched; i++)
-        due |= (uint32_t)(now >= sm->skip_until[i] && now >= sm->sched[i].hold) << i;
+        due |= (uint32_t)(now >= sm->skip_until[i]) << i;
     if (again || sim_failed(sm->sim))     /* failure: set only between ticks (sm_flush) */
         due = 0;
     sm->tick_due = due;
@@ -931,18 +932,17 @@ sm_tick(struct sm *sm, sim_cycle_t now)
         SIM_ASSERT_AT(now, sm->acct[i] <= now);   /* evaluated once a cycle */
         sm->st.slot[sm->reason[i]] += now - sm->acct[i];
         int why = s->n == 0 ? SM_R_IDLE : eval_sched(sm, s, now, &r);
-        sm->skip_until[i] = why == SM_R_ISSUED ? 0 : r;
+        bool held = why == SM_R_ISSUED && sm->issue_hold[i] > now + 1;
+        sm->skip_until[i] = held ? sm->issue_hold[i] : why == SM_R_ISSUED ? 0 : r;
         sm->st.slot[why]++;
         /* the cycles a DPU instruction holds the scheduler count as pipe_busy */
-        sm->reason[i] = (uint8_t)(why == SM_R_ISSUED && s->hold > now + 1 ? SM_R_PIPE_BUSY : why);
+        sm->reason[i] = (uint8_t)(held ? SM_R_PIPE_BUSY : why);
         sm->acct[i] = now + 1;
         issued |= why == SM_R_ISSUED;
     }
     sm->tick_at = SIM_MAX_SUBPARTITIONS;     /* outside a tick: check_barrier() adds nothing */
-    for (uint32_t i = 0; i < sm->n_sched; i++) {
-        sim_cycle_t at = max_c(sm->skip_until[i], sm->sched[i].hold);
-        next = at < next ? at : next;
-    }
+    for (uint32_t i = 0; i < sm->n_sched; i++)
+        next = sm->skip_until[i] < next ? sm->skip_until[i] : next;
     next = (issued | (next <= now)) ? now + 1 : next;   /* issued, or asked again in this
                                                            cycle: the next one */
     /* watchdog: resident warps that will not issue for longer than the

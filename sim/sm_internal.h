@@ -96,8 +96,6 @@ struct sm_sched {
     sim_cycle_t retry[SM_NW];    /* by position: the warp cannot issue before this cycle
                                     (valid while its wait bit is set) */
     uint64_t pipe_busy[SIM_PIPE_COUNT]; /* lane-slots: pipe accepts while < (cycle+1)*lanes */
-    sim_cycle_t hold;            /* the scheduler issues nothing before this cycle: it is
-                                    still feeding a DPU instruction (pipe.dpu.holds_issue) */
 };
 
 /* The scalar state of one warp slot, one host cache line: checking a warp
@@ -197,13 +195,17 @@ struct sm {
     uint32_t n_pend_blk;         /* entries of pend_blk[] */
     /* by scheduler: */
     sim_cycle_t skip_until[SIM_MAX_SUBPARTITIONS]; /* no warp can issue before this cycle
-                                    (cache of the last evaluation that issued nothing; 0 when
-                                    a warp was added, removed or released from a barrier) */
+                                    (cache of the last evaluation that issued nothing, or the
+                                    issue_hold[] of one that issued; issue_hold[] when a warp
+                                    was added, removed or released from a barrier) */
     uint8_t reason[SIM_MAX_SUBPARTITIONS];   /* classification of the last evaluated cycle,
                                                 and, while now < skip_until, of every cycle */
     sim_cycle_t acct[SIM_MAX_SUBPARTITIONS]; /* first cycle not yet classified: the cycles from
                                     here to the scheduler's next evaluation all take reason[]
                                     (added to st.slot[] then, or by sm_catch_up()) */
+    sim_cycle_t issue_hold[SIM_MAX_SUBPARTITIONS]; /* the scheduler issues nothing before
+                                    this cycle: it is still feeding a DPU instruction
+                                    (pipe.dpu.holds_issue); never above skip_until[] */
     struct sm_stats st;
     struct sb_entry *sb;         /* [SM_NW * SM_SB_MAX] */
     struct warp_inst *ib;        /* [SM_NW * ibuf] */
