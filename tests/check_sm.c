@@ -707,6 +707,11 @@ START_TEST(test_reference_scheduler_same_results)
         "sm.count = 1; sm.subpartitions = 2; sched.policy = gto; sm.dispatch_units = 2",
         "sm.count = 3; sm.subpartitions = 1; sched.policy = lrr; sm.max_blocks = 2",
         "sm.count = 2; sm.subpartitions = 4; sched.policy = gto; sched.lookahead = 8",
+        /* the mix's SFU operations on a 2-lane DPU that holds its scheduler */
+        "sm.count = 2; sm.subpartitions = 2; sched.policy = gto; sm.dispatch_units = 2; "
+        "op.sfu.pipe = dpu; pipe.dpu.lanes = 2; pipe.dpu.holds_issue = true",
+        "sm.count = 1; sm.subpartitions = 4; sched.policy = lrr; "
+        "op.sfu.pipe = dpu; pipe.dpu.lanes = 1; pipe.dpu.holds_issue = true",
     };
     unsigned compared = 0;
     for (unsigned c = 0; c < SIM_ARRAY_LEN(cfgs); c++) {
@@ -714,7 +719,7 @@ START_TEST(test_reference_scheduler_same_results)
         for (int ref = 0; ref < 2; ref++) {
             struct sim_config cfg;
             struct inst_source src;
-            char text[256];
+            char text[320];
             struct testlib_kernel k = { "mix", 9, 160, 32, 0, gen_mix, NULL };
             snprintf(text, sizeof text, "%s; sim.reference_scheduler = %s", cfgs[c],
                      ref ? "true" : "false");
@@ -798,6 +803,25 @@ START_TEST(test_every_slot_classified_once)
     }
     ck_assert_uint_eq(sum, sim_kernel(s, 0)->cycles * 4 * 2);
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), 400 * 2 * 2);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+
+    /* a DPU that holds its scheduler: the held cycles are pipe_busy, once */
+    uint64_t n64 = 20;
+    struct testlib_kernel k3 = { "alt64", 24, 128, 32, 0, gen_alt64, &n64 };
+    testlib_small_config(&c, "sm.count = 2; sm.subpartitions = 4; pipe.dpu.lanes = 2; "
+                             "pipe.dpu.holds_issue = true");
+    testlib_source(&src, &k3, 1);
+    s = testlib_run(&c, &src);
+    sum = 0;
+    for (unsigned i = 0; i < 7; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
+        sum += testlib_stat(s, 0, nm);
+    }
+    ck_assert_uint_eq(sum, sim_kernel(s, 0)->cycles * 4 * 2);
+    ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), testlib_stat(s, 0, "sm.warp_insts"));
+    ck_assert_uint_gt(testlib_stat(s, 0, "sm.slot.pipe_busy"), 24 * 4 * 20 * 15 / 2);
     sim_destroy(s);
     inst_source_destroy(&src);
 }
