@@ -764,23 +764,31 @@ gen_short(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst
     return k < 2;
 }
 
+/* The scheduler-cycles of kernel 0 over every slot classification. */
+static uint64_t
+slot_sum(sim *s)
+{
+    static const char *const slots[] = { "issued", "no_inst", "scoreboard", "memory",
+                                         "pipe_busy", "barrier", "idle" };
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < SIM_ARRAY_LEN(slots); i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
+        sum += testlib_stat(s, 0, nm);
+    }
+    return sum;
+}
+
 START_TEST(test_every_slot_classified_once)
 {
     struct sim_config c;
     struct memgen g = { 50, SIM_SPACE_GLOBAL, SIM_IF_LOAD, 4, 4, 128 };
     struct testlib_kernel k = { "mix", 7, 192, 32, 0, gen_mem, &g };
     struct inst_source src;
-    static const char *const slots[] = { "issued", "no_inst", "scoreboard", "memory",
-                                         "pipe_busy", "barrier", "idle" };
     testlib_small_config(&c, "sm.count = 3; sm.subpartitions = 4");
     testlib_source(&src, &k, 1);
     sim *s = testlib_run(&c, &src);
-    uint64_t sum = 0;
-    for (unsigned i = 0; i < 7; i++) {
-        char nm[64];
-        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
-        sum += testlib_stat(s, 0, nm);
-    }
+    uint64_t sum = slot_sum(s);
     ck_assert_uint_eq(sum, sim_kernel(s, 0)->cycles * 4 * 3);
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), testlib_stat(s, 0, "sm.warp_insts"));
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.warp_insts"), 7 * 6 * 51);
@@ -795,12 +803,7 @@ START_TEST(test_every_slot_classified_once)
     testlib_small_config(&c, "sm.count = 2; sm.subpartitions = 4; sm.max_blocks = 4");
     testlib_source(&src, &k2, 1);
     s = testlib_run(&c, &src);
-    sum = 0;
-    for (unsigned i = 0; i < 7; i++) {
-        char nm[64];
-        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
-        sum += testlib_stat(s, 0, nm);
-    }
+    sum = slot_sum(s);
     ck_assert_uint_eq(sum, sim_kernel(s, 0)->cycles * 4 * 2);
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), 400 * 2 * 2);
     sim_destroy(s);
@@ -813,12 +816,7 @@ START_TEST(test_every_slot_classified_once)
                              "pipe.dpu.holds_issue = true");
     testlib_source(&src, &k3, 1);
     s = testlib_run(&c, &src);
-    sum = 0;
-    for (unsigned i = 0; i < 7; i++) {
-        char nm[64];
-        snprintf(nm, sizeof nm, "sm.slot.%s", slots[i]);
-        sum += testlib_stat(s, 0, nm);
-    }
+    sum = slot_sum(s);
     ck_assert_uint_eq(sum, sim_kernel(s, 0)->cycles * 4 * 2);
     ck_assert_uint_eq(testlib_stat(s, 0, "sm.slot.issued"), testlib_stat(s, 0, "sm.warp_insts"));
     ck_assert_uint_gt(testlib_stat(s, 0, "sm.slot.pipe_busy"), 24 * 4 * 20 * 15 / 2);
