@@ -573,17 +573,8 @@ static unsigned
 read_warp(const char *path, struct warp_inst *w, unsigned max)
 {
     struct inst_source src;
-    struct kernel_info ki;
-    struct sim_error err = { 0 };
     open_trace(path, ACCELSIM_UNKNOWN_ERROR, &src);
-    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
-    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
-    ck_assert_msg(src.ops->block_begin(src.ctx, 0, 0, 0, &err) == SIM_OK, "%s", err.msg);
-    unsigned n = 0;
-    while (n < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &w[n], &err) == 1)
-        n++;
-    inst_source_destroy(&src);
-    return n;
+    return testlib_warp0(&src, 0, w, NULL, 0, max);
 }
 
 static void

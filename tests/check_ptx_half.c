@@ -623,18 +623,8 @@ issued(const char *body, char (*names)[40], unsigned max)
     snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     struct inst_source src;
     struct sim_error err = { 0 };
-    struct kernel_info ki;
     ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
-    src.ops->set_target(src.ctx, 90);
-    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
-    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
-    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
-    unsigned k = 0;
-    struct warp_inst wi;
-    while (k < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1)
-        snprintf(names[k++], 40, "%s", src.ops->opcode_name(src.ctx, wi.opcode));
-    inst_source_destroy(&src);
-    return k;
+    return testlib_warp0(&src, 90, NULL, names[0], 40, max);
 }
 
 static unsigned
@@ -717,19 +707,12 @@ START_TEST(lowering_param_halves)
     fclose(fp);
     struct inst_source src;
     struct sim_error err = { 0 };
-    struct kernel_info ki;
+    char names[256][40];
     ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
-    src.ops->set_target(src.ctx, 90);
-    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
-    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
-    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
-    unsigned params = 0;
-    struct warp_inst wi;
-    while (inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1) {
-        const char *nm = src.ops->opcode_name(src.ctx, wi.opcode);
-        params += strcmp(nm, "ULDC") == 0 || strcmp(nm, "LDC") == 0;
-    }
-    inst_source_destroy(&src);
+    unsigned n = testlib_warp0(&src, 90, NULL, names[0], 40, 256), params = 0;
+    ck_assert_uint_lt(n, 256);                   /* the whole stream */
+    for (unsigned i = 0; i < n; i++)
+        params += strcmp(names[i], "ULDC") == 0 || strcmp(names[i], "LDC") == 0;
     ck_assert_uint_eq(params, 1 + 3);            /* the stack pointer; p0, p1 once, p2 */
     emulate(path, 90, &src);                     /* {1, 2} x {1, 1} + {1, 1} = {2, 3}, + 7 */
     ck_assert_uint_eq(*(const uint32_t *)ptx_source_launch(&src)->args[0].data,

@@ -104,25 +104,8 @@ stream_named(const char *const *lines, size_t n, uint32_t scalar, unsigned cc,
              struct warp_inst *out, char (*names)[NAME_MAX], unsigned max)
 {
     struct inst_source src;
-    struct sim_error err = { 0 };
-    struct kernel_info ki;
     open_kernel(lines, n, scalar, &src);
-    if (cc != 0)
-        src.ops->set_target(src.ctx, cc);
-    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
-    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
-    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
-    unsigned k = 0;
-    struct warp_inst wi;
-    while (k < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1) {
-        if (names != NULL) {
-            const char *nm = src.ops->opcode_name(src.ctx, wi.opcode);
-            snprintf(names[k], NAME_MAX, "%s", nm != NULL ? nm : "?");
-        }
-        out[k++] = wi;
-    }
-    inst_source_destroy(&src);
-    return k;
+    return testlib_warp0(&src, cc, out, names != NULL ? names[0] : NULL, NAME_MAX, max);
 }
 
 static unsigned
@@ -146,6 +129,20 @@ outputs(const char *const *lines, size_t n, uint32_t scalar, unsigned cc, uint32
     ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
     memcpy(out, ptx_source_launch(&src)->args[0].data, 32 * sizeof *out);
     inst_source_destroy(&src);
+}
+
+/* The kernel's outputs are the same lowered and scheduled for sm_90 as
+ * executed as nvcc wrote it; the lowered ones into b (32 words, or NULL). */
+static void
+same_outputs(const char *const *lines, size_t n, uint32_t scalar, uint32_t *b)
+{
+    uint32_t a[32], own[32];
+    if (b == NULL)
+        b = own;
+    outputs(lines, n, scalar, 0, a);
+    outputs(lines, n, scalar, 90, b);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_msg(a[i] == b[i], "lane %u: %#x as written, %#x lowered", i, a[i], b[i]);
 }
 
 /* Index of the loop's first instruction in the second pass through it
@@ -287,9 +284,7 @@ START_TEST(test_same_results)
         ck_assert_msg(a[i] == b[i], "lane %u: %#x in the PTX order, %#x scheduled", i, a[i], b[i]);
     /* and the values are not trivial: lanes differ */
     ck_assert_uint_ne(a[0], a[1]);
-    outputs(LOOP_PTX, SIM_ARRAY_LEN(LOOP_PTX), 7, 0, a);
-    outputs(LOOP_PTX, SIM_ARRAY_LEN(LOOP_PTX), 7, 90, b);
-    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    same_outputs(LOOP_PTX, SIM_ARRAY_LEN(LOOP_PTX), 7, NULL);
 }
 END_TEST
 
@@ -437,11 +432,7 @@ expect_issued(const char *const *lines, size_t n, uint32_t scalar, const char *w
     }
     issued(lines, n, scalar, got, sizeof got);
     ck_assert_msg(strcmp(got, want) == 0, "issued: %s\nexpected: %s", got, want);
-    uint32_t a[32], b[32];
-    outputs(lines, n, scalar, 0, a);
-    outputs(lines, n, scalar, 90, b);
-    for (unsigned i = 0; i < 32; i++)
-        ck_assert_msg(a[i] == b[i], "lane %u: %#x as written, %#x lowered", i, a[i], b[i]);
+    same_outputs(lines, n, scalar, NULL);
 }
 
 /* Folded away: cvta, the add of an immediate that is only an address
@@ -515,11 +506,7 @@ START_TEST(test_pipe_balance)
             strncat(got, nm[i], sizeof got - strlen(got) - 1);
         }
     ck_assert_str_eq(got, "VIADD IADD3 VIADD");
-    uint32_t a[32], b[32];
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
-    for (unsigned i = 0; i < 32; i++)
-        ck_assert_msg(a[i] == b[i], "lane %u: %#x as written, %#x lowered", i, a[i], b[i]);
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
 }
 END_TEST
 
@@ -557,10 +544,7 @@ START_TEST(test_int64)
     for (const char *p = got; (p = strchr(p, ' ')) != NULL; p++)
         ops++;
     ck_assert_uint_eq(ops, 6 + 15 + 2);
-    uint32_t a[32], b[32];
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
-    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
 }
 END_TEST
 
@@ -619,10 +603,8 @@ START_TEST(test_merged_loads)
             ck_assert_uint_eq(w[i].n_dst, 4);
             ck_assert_uint_eq(w[i].width, 16);
         }
-    uint32_t a[32], b[32];
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 0, a);
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 90, b);
-    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    uint32_t b[32];
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 5, b);
     ck_assert_uint_eq(b[3], 3 + 3 + 5 + 3);
 }
 END_TEST
@@ -665,10 +647,7 @@ START_TEST(test_branches)
     }
     ck_assert_uint_eq(guarded_off, 2);       /* the add and the multiply, predicated off */
     ck_assert_uint_ge(bra, 2);               /* the branch over the loop and its back edge */
-    uint32_t a[32], b[32];
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 0, a);
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 5, 90, b);
-    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 5, NULL);
 }
 END_TEST
 
@@ -708,10 +687,7 @@ START_TEST(test_unrolled_loop)
     for (unsigned i = 0; i < k; i++)
         bra += strcmp(nm[i], "BRA") == 0;
     ck_assert_uint_eq(bra, 12);
-    uint32_t a[32], b[32];
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 12, 0, a);
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 12, 90, b);
-    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 12, NULL);
 }
 END_TEST
 
@@ -748,10 +724,7 @@ START_TEST(test_sequences)
     for (unsigned i = 0; i + 1 < k; i++)
         if (strcmp(nm[i], "BRA") == 0)        /* the model sees it taken */
             ck_assert_uint_ne(w[i + 1].pc, w[i].pc + 16);
-    uint32_t a[32], b[32];
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
-    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
 }
 END_TEST
 
@@ -850,10 +823,7 @@ START_TEST(test_zero_pairs)
     for (unsigned i = 0; i < n; i++)
         cs2r += strcmp(nm[i], "CS2R") == 0;
     ck_assert_uint_eq(cs2r, 2);              /* f1:f2 and f3:f4 */
-    uint32_t a[32], b[32];
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 3, 0, a);
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 3, 90, b);
-    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 3, NULL);
 }
 END_TEST
 

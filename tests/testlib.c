@@ -195,6 +195,34 @@ testlib_stat(const sim *s, size_t kernel, const char *name)
     return v;
 }
 
+unsigned
+testlib_warp0(struct inst_source *src, unsigned cc, struct warp_inst *out, char *names,
+              size_t name_len, unsigned max)
+{
+    struct sim_error err = { 0 };
+    struct kernel_info ki;
+    struct warp_inst wi;
+    if (cc != 0) {
+        ck_assert_ptr_nonnull(src->ops->set_target);
+        src->ops->set_target(src->ctx, cc);
+    }
+    ck_assert_msg(src->ops->next_kernel(src->ctx, &ki, &err) == 1, "%s", err.msg);
+    ck_assert_msg(src->ops->kernel_begin(src->ctx, 1, 1, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(src->ops->block_begin(src->ctx, 0, 0, 0, &err) == SIM_OK, "%s", err.msg);
+    unsigned k = 0;
+    while (k < max && inst_source_next(src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1) {
+        if (names != NULL) {
+            const char *nm = src->ops->opcode_name(src->ctx, wi.opcode);
+            snprintf(names + k * name_len, name_len, "%s", nm != NULL ? nm : "?");
+        }
+        if (out != NULL)
+            out[k] = wi;
+        k++;
+    }
+    inst_source_destroy(src);
+    return k;
+}
+
 static void
 base(struct warp_inst *wi, unsigned opclass)
 {

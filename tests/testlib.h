@@ -54,6 +54,13 @@ uint64_t testlib_cycles(const struct sim_config *cfg, const struct testlib_kerne
 /* Value of a counter (total) in kernel i's statistics. */
 uint64_t testlib_stat(const sim *s, size_t kernel, const char *name);
 
+/* Warp 0 of block 0 of src's next kernel (a grid of one block), after
+ * set_target(cc) when cc != 0: its first max instructions into out and
+ * their opcode names ("?" for none), name_len bytes each, into names
+ * (either may be NULL).  Destroys src; returns the count. */
+unsigned testlib_warp0(struct inst_source *src, unsigned cc, struct warp_inst *out, char *names,
+                       size_t name_len, unsigned max);
+
 /* Instruction builders (all lanes active unless the caller changes the mask). */
 void tl_alu(struct warp_inst *wi, unsigned opclass, int dst, int src0, int src1);
 void tl_mem(struct warp_inst *wi, unsigned space, unsigned flags, int dst, int src,
