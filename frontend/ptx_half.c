@@ -274,9 +274,10 @@ exec_arith(struct pwarp *pw, const struct xop *x, uint32_t m)
 /* ---- comparisons ------------------------------------------------------- */
 
 /* Bit h of the result: half h of a compared with half h of b, per lane of
- * m (type t); res[h] collects the lanes where it holds. */
+ * m (type t), combined with the predicate c by BoolOp when there is one;
+ * res[h] collects the lanes where it holds. */
 static void
-compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m, uint32_t res[2])
+compare(struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m, uint32_t res[2])
 {
     unsigned fmt = fmt_of(t), n = packed(t) ? 2 : 1;
     bool ftz = (x->flags & PF_FTZ) && fmt == PTX_HF16;
@@ -290,6 +291,11 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m, uin
                 res[h] |= 1u << l;
         }
     });
+    if (x->c.cls == SC_PRED) {
+        uint32_t c = pred_src(pw, x, &x->c, 2);
+        res[0] = ptx_alu_bool_combine(res[0], c, x->mode);
+        res[1] = ptx_alu_bool_combine(res[1], c, x->mode);
+    }
 }
 
 /* setp: p = BoolOp(t[0], c), q = BoolOp(t[1], c) (the high halves). */
@@ -298,11 +304,6 @@ exec_setp(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     uint32_t res[2];
     compare(pw, x, x->type, m, res);
-    if (x->c.cls == SC_PRED) {
-        uint32_t c = pred_src(pw, x, &x->c, 2);
-        res[0] = ptx_alu_bool_combine(res[0], c, x->mode);
-        res[1] = ptx_alu_bool_combine(res[1], c, x->mode);
-    }
     pred_write(pw, &x->d, m, res[0]);
     if (packed(x->type))
         pred_write(pw, &x->d2, m, res[1]);
@@ -328,11 +329,6 @@ exec_set(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     uint32_t res[2];
     compare(pw, x, x->type2, m, res);
-    if (x->c.cls == SC_PRED) {
-        uint32_t c = pred_src(pw, x, &x->c, 2);
-        res[0] = ptx_alu_bool_combine(res[0], c, x->mode);
-        res[1] = ptx_alu_bool_combine(res[1], c, x->mode);
-    }
     bool two = packed(x->type2);
     uint32_t tv = true_value(x->type, two);
     LANES(m, {

@@ -308,22 +308,11 @@ parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
             /* a function table: {f, g} (function pointers) */
             ps->m->funcs[fn].addr_taken = true;
             v = (int64_t)(PTX_FUNC_BASE + 16 * (uint64_t)fn);
-            if ((idx + 1) * eb > s->size)
-                return ptx_parse_err(ps, "too many initialisers for %s", s->name);
-            memcpy(s->init + idx * eb, &v, eb);
-            idx++;
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (brace && is_punct(ps, ',')) {
-                SIM_FORWARD_IF_ERROR(next(ps));
-                continue;
-            }
-            break;
-        }
-        if (ps->lx.kind != PTX_TK_NUM)
+        } else if (ps->lx.kind != PTX_TK_NUM) {
             return ptx_parse_err(ps, "expected a number in the initialiser of %s", s->name);
-        if (!ptx_lex_float(ps->lx.tok, &v, &fk) && !ptx_lex_int(ps->lx.tok, &v))
+        } else if (!ptx_lex_float(ps->lx.tok, &v, &fk) && !ptx_lex_int(ps->lx.tok, &v)) {
             return ptx_parse_err(ps, "bad number '%s' in the initialiser of %s", ps->lx.tok, s->name);
-        if (fk == 2 && t == PT_F32) {
+        } else if (fk == 2 && t == PT_F32) {
             double d;
             memcpy(&d, &v, 8);
             float f = (float)(neg ? -d : d);
@@ -403,6 +392,18 @@ parse_var_shape(struct parser *ps, uint8_t space, uint8_t type, struct ptx_sym *
     return SIM_OK;
 }
 
+int
+ptx_parse_align(struct parser *ps, uint32_t *align)
+{
+    SIM_FORWARD_IF_ERROR(next(ps));
+    int64_t a;
+    if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096 ||
+        (a & (a - 1)))
+        return ptx_parse_err(ps, "bad .align value '%s'", ps->lx.tok);
+    *align = (uint32_t)a;
+    return SIM_OK;
+}
+
 /* [.align N] .type name[N][M]... [= init] ;  for .shared/.local/.global/.const.
  * Appends to syms (module or kernel). */
 static int
@@ -413,11 +414,7 @@ parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym *
     uint8_t type = 0;
     while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
         if (strcmp(ps->lx.tok, ".align") == 0) {
-            SIM_FORWARD_IF_ERROR(next(ps));
-            int64_t a;
-            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096 || (a & (a - 1)))
-                return ptx_parse_err(ps, "bad .align value '%s'", ps->lx.tok);
-            align = (uint32_t)a;
+            SIM_FORWARD_IF_ERROR(ptx_parse_align(ps, &align));
         } else if (parse_type_word(ps->lx.tok, &type) != 0 && strncmp(ps->lx.tok, ".v", 2) != 0 &&
                    strcmp(ps->lx.tok, ".ptr") != 0 && strcmp(ps->lx.tok, ".attribute") != 0) {
             return ptx_parse_err(ps, "unexpected '%s' in a variable declaration", ps->lx.tok);

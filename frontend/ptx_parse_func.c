@@ -47,11 +47,7 @@ parse_param_list(struct parser *ps, struct ptx_kernel *k)
         uint8_t type = 0;
         while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
             if (strcmp(ps->lx.tok, ".align") == 0) {
-                SIM_FORWARD_IF_ERROR(next(ps));
-                int64_t a;
-                if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096)
-                    return ptx_parse_err(ps, "bad .align '%s'", ps->lx.tok);
-                align = (uint32_t)a;
+                SIM_FORWARD_IF_ERROR(ptx_parse_align(ps, &align));
             } else if (ptx_parse_type_word(ps->lx.tok, &type) != 0 &&
                        strcmp(ps->lx.tok, ".ptr") != 0 && strncmp(ps->lx.tok, ".global", 7) != 0 &&
                        strncmp(ps->lx.tok, ".const", 6) != 0 &&

@@ -69,6 +69,9 @@ int32_t ptx_parse_find_reg(const struct parser *ps, const char *name);
 int ptx_parse_add_reg(struct parser *ps, const char *name, uint8_t type);
 /* ".f32" -> PT_F32; -1 if w is no type. */
 int ptx_parse_type_word(const char *w, uint8_t *t);
+/* At `.align`: its value, a power of two up to 4096, into *align (the
+ * number stays the current token). */
+int ptx_parse_align(struct parser *ps, uint32_t *align);
 /* One operand (in_branch: a bare name is a label). */
 int ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch);
 /* A body from its '{' to its '}'. */

@@ -578,6 +578,7 @@ static const struct call_err call_errs[] = {
     { 11, ".func f()", 11, "function f defined twice (first at line 4)" },
     { 4, ".func (.param .b32 r, .param .b32 q) f(.param .b32 x)", 4, "returns one parameter at most" },
     { 4, ".func (.param .b32 r) (.param .b32 x)", 4, "expected a function name after .func" },
+    { 4, ".func (.param .b32 r) f(.param .align 3 .b32 x)", 4, "bad .align value '3'" },
     { 7, "    ld.param.u32 %r1, [%r1];", 7, "ld.param/st.param through a register" },
     { 17, "    call.uni (r0), f, (%r1);", 17, "" },          /* a register argument: fine */
 };
@@ -646,21 +647,9 @@ names90(char (*names)[NAME_LEN], unsigned max)
     char path[512];
     struct inst_source src;
     struct sim_error err = { 0 };
-    struct kernel_info ki;
-    struct warp_inst wi;
     snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
-    src.ops->set_target(src.ctx, 90);
-    ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
-    ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
-    ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
-    unsigned k = 0;
-    while (k < max && inst_source_next(&src, 0, 0, SIM_CYCLE_MAX, &wi, &err) == 1) {
-        const char *nm = src.ops->opcode_name(src.ctx, wi.opcode);
-        snprintf(names[k++], NAME_LEN, "%s", nm != NULL ? nm : "?");
-    }
-    inst_source_destroy(&src);
-    return k;
+    return testlib_warp0(&src, 90, NULL, names[0], NAME_LEN, max);
 }
 
 static unsigned
