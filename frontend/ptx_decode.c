@@ -375,6 +375,14 @@ float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
     return cint;
 }
 
+/* An integer multiply that needs the product's high half (.wide, .hi) is
+ * IMAD.WIDE / IMAD.HI in SASS: class int_wide, its own rate. */
+static unsigned
+int_mul_class(const struct ptx_ins *in)
+{
+    return (in->flags & (PF_WIDE | PF_HI)) ? SIM_OPC_INT_WIDE : SIM_OPC_INT_MUL;
+}
+
 unsigned
 ptx_decode_opclass(const struct ptx_ins *in)
 {
@@ -431,9 +439,9 @@ ptx_decode_opclass(const struct ptx_ins *in)
     case PTXOP_SET:
         return float_class(in->type2, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
     case PTXOP_MUL:
-        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT_MUL);
+        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, int_mul_class(in));
     case PTXOP_MAD: case PTXOP_FMA: case PTXOP_MADC:
-        return float_class(t, SIM_OPC_FP32_FMA, SIM_OPC_FP64_FMA, SIM_OPC_INT_MUL);
+        return float_class(t, SIM_OPC_FP32_FMA, SIM_OPC_FP64_FMA, int_mul_class(in));
     case PTXOP_MUL24: case PTXOP_MAD24: case PTXOP_SAD: case PTXOP_DP4A: case PTXOP_DP2A:
         return SIM_OPC_INT_MUL;
     case PTXOP_DIV:

@@ -217,7 +217,8 @@ name_op(struct lower_emit *B, const struct lower_row *row, struct xop *o, bool k
     if (o->npipe == SASS_NPIPE_ALU)
         B->load[0] += BAL_ALU;
     else if (o->npipe == SASS_NPIPE_FMA)
-        B->load[1] += d.opclass == SIM_OPC_INT_MUL ? BAL_IMAD : BAL_FP32;
+        B->load[1] += d.opclass == SIM_OPC_INT_MUL || d.opclass == SIM_OPC_INT_WIDE ? BAL_IMAD
+                                                                                  : BAL_FP32;
     else if (strncmp(full, "HFMA2.MMA", 9) == 0)
         B->load[2] += BAL_IMAD;
     if (d.opclass == SIM_OPC_FP16 && strstr(row->sass, "MOV") == NULL)

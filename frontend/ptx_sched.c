@@ -57,6 +57,7 @@ struct node {
     uint32_t height;             /* longest latency-weighted path to the block's end */
     uint32_t ready;              /* earliest cycle its operands allow */
     uint8_t pipe;                /* enum sched_pipe */
+    uint8_t hold;                /* cycles it holds the pipe (pipe_interval, or WIDE_INTERVAL) */
     bool done;
 };
 
@@ -71,6 +72,9 @@ struct node {
 enum sched_pipe { SP_FMA, SP_ALU, SP_INT, SP_IMAD, SP_FP64, SP_MUFU, SP_LSU, SP_OTHER,
                   SP_NONE, SP_COUNT };
 static const uint8_t pipe_interval[SP_COUNT] = { 1, 2, 1, 2, 2, 8, 1, 1, 0 };
+/* ... but IMAD.WIDE / IMAD.HI (class int_wide) hold the FMA pipe twice as
+ * long: 32 a clock per SM (configs/base/hopper.cfg, op.int_wide.interval). */
+#define WIDE_INTERVAL 4
 
 /* Per-key (register) state while a block's edges are built. */
 struct keyst {
@@ -153,7 +157,7 @@ ptx_sched_latency(const struct xop *x)
     case SIM_OPC_FP32_DIV: case SIM_OPC_FP32_RCP: case SIM_OPC_FP32_SQRT: return 40;
     case SIM_OPC_CONV: return 6;
     case SIM_OPC_CONV64: return 8;
-    case SIM_OPC_INT_MUL: return 5;
+    case SIM_OPC_INT_MUL: case SIM_OPC_INT_WIDE: return 5;
     case SIM_OPC_SREG: return 20;
     case SIM_OPC_WARP: return 8;
     case SIM_OPC_TENSOR: return 16;
@@ -180,7 +184,7 @@ sched_pipe(const struct xop *x)
     }
     switch (x->opclass) {
     case SIM_OPC_FP32: case SIM_OPC_FP32_FMA: case SIM_OPC_FP16: return SP_FMA;
-    case SIM_OPC_INT_MUL: return SP_IMAD;
+    case SIM_OPC_INT_MUL: case SIM_OPC_INT_WIDE: return SP_IMAD;
     case SIM_OPC_INT: return SP_INT;
     case SIM_OPC_SETP: return SP_ALU;
     case SIM_OPC_FP64: case SIM_OPC_FP64_FMA: case SIM_OPC_FP64_DIV: case SIM_OPC_CONV64:
@@ -190,6 +194,14 @@ sched_pipe(const struct xop *x)
         return SP_MUFU;
     default: return SP_OTHER;
     }
+}
+
+/* The cycles x holds its pipe in the static schedule. */
+static uint8_t
+sched_hold(const struct xop *x)
+{
+    return x->opclass == SIM_OPC_INT_WIDE && !x->silent ? WIDE_INTERVAL
+                                                        : pipe_interval[sched_pipe(x)];
 }
 
 /* Does x end a block where it stands, with nothing moved across it? */
@@ -494,7 +506,7 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
     uint32_t t = 0, placed = 0, pipe_free[SP_COUNT] = { 0 }, work[SP_COUNT] = { 0 };
     uint32_t longest = 0, lock_lo = 0, lock_hi = UINT32_MAX;   /* a fast path being placed */
     for (uint32_t i = 0; i < n; i++) {
-        work[s->nodes[i].pipe] += pipe_interval[s->nodes[i].pipe];
+        work[s->nodes[i].pipe] += s->nodes[i].hold;
         if (s->nodes[i].height > longest)
             longest = s->nodes[i].height;
     }
@@ -594,8 +606,8 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
         } else if ((uint32_t)best == lock_hi) {
             lock_hi = UINT32_MAX;
         }
-        pipe_free[b->pipe] = t + pipe_interval[b->pipe];
-        work[b->pipe] -= pipe_interval[b->pipe];
+        pipe_free[b->pipe] = t + b->hold;
+        work[b->pipe] -= b->hold;
         for (uint32_t e = b->first; e != UINT32_MAX; e = s->edges[e].next) {
             struct node *to = &s->nodes[s->edges[e].to];
             to->npred--;
@@ -674,7 +686,7 @@ stall_counts(struct sched *s, struct xop *x, uint32_t n)
             x[prev].stall = (uint8_t)(gap > 15 ? 15 : gap);   /* 4 bits, as in SASS */
         }
         when[j] = at;
-        pipe_free[p] = at + pipe_interval[p];
+        pipe_free[p] = at + sched_hold(&x[j]);
         t = at;
         prev = (int32_t)j;
     }
@@ -816,7 +828,7 @@ ptx_schedule(struct ptx_run *r)
             s.n_links = 0;
             for (uint32_t i = 0; i < n; i++)
                 s.nodes[i] = (struct node){ UINT32_MAX, i, 0, 0, 0, sched_pipe(&r->x[b0 + i]),
-                                            false };
+                                            sched_hold(&r->x[b0 + i]), false };
             build_edges(&s, &r->x[b0], n);
             heights(&s, &r->x[b0], n);
             pressure_begin(&s, &r->x[b0], n);

@@ -39,7 +39,7 @@ uniform_kind(const struct xop *x)
     if (x->kind != XK_ALU || x->op == PTXOP_CVT || ptx_type_is_float(x->type))
         return false;
     return x->opclass == SIM_OPC_INT || x->opclass == SIM_OPC_INT_MUL ||
-           x->opclass == SIM_OPC_SETP;
+           x->opclass == SIM_OPC_INT_WIDE || x->opclass == SIM_OPC_SETP;
 }
 
 /* ptxas keeps values that are the same in every lane of a warp (loop
@@ -95,7 +95,8 @@ ptx_uniform_mark(struct ptx_run *r, bool *div_branch)
         if (x->kind == XK_ALU && x->op == PTXOP_SETP && x->opclass == SIM_OPC_FP32)
             x->opclass = SIM_OPC_SETP;      /* FSETP: the ALU, and the predicate latency */
         if ((x->kind != XK_ALU && x->kind != XK_PARAM) ||
-            (x->opclass != SIM_OPC_INT && x->opclass != SIM_OPC_INT_MUL) || x->n_dst == 0)
+            (x->opclass != SIM_OPC_INT && x->opclass != SIM_OPC_INT_MUL &&
+             x->opclass != SIM_OPC_INT_WIDE) || x->n_dst == 0)
             continue;
         bool uni = true;
         for (unsigned k = 0; k < x->n_dst; k++)

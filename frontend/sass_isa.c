@@ -190,6 +190,9 @@ sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
         size_t n = e != NULL ? (size_t)(e - t) : (size_t)(mn + len - t);
         if (cls == SIM_OPC_CONV && (tok_is(t, n, "F64") || tok_is(t, n, "S64") || tok_is(t, n, "U64")))
             cls = SIM_OPC_CONV64;
+        /* IMAD.WIDE, IMAD.HI: the product's high half, at its own rate */
+        if (cls == SIM_OPC_INT_MUL && (tok_is(t, n, "WIDE") || tok_is(t, n, "HI")))
+            cls = SIM_OPC_INT_WIDE;
         if (op->mem != SASS_MEM_NONE) {
             if (width == 0 && !matrix)
                 width = width_of(t, n);
@@ -272,7 +275,8 @@ sass_npipe_of(int isa, const char *mn, size_t len)
             return SASS_NPIPE_NONE;
     }
     switch (d.opclass) {
-    case SIM_OPC_FP32: case SIM_OPC_FP32_FMA: case SIM_OPC_INT_MUL: case SIM_OPC_FP16:
+    case SIM_OPC_FP32: case SIM_OPC_FP32_FMA: case SIM_OPC_INT_MUL: case SIM_OPC_INT_WIDE:
+    case SIM_OPC_FP16:
         return SASS_NPIPE_FMA;
     case SIM_OPC_INT: case SIM_OPC_SETP:
         return SASS_NPIPE_ALU;
@@ -364,7 +368,7 @@ candidates(const struct warp_inst *wi)
     case SIM_OPC_NOP: return c_nop;
     case SIM_OPC_INT: return c_int;
     case SIM_OPC_SETP: return c_setp;
-    case SIM_OPC_INT_MUL: return c_imul;
+    case SIM_OPC_INT_MUL: case SIM_OPC_INT_WIDE: return c_imul;
     case SIM_OPC_FP32: return c_fp32;
     case SIM_OPC_FP32_FMA: return c_ffma;
     case SIM_OPC_FP16: return c_fp16;
@@ -411,7 +415,11 @@ shapes(const char *name, unsigned cls)
     static const char *const imma_half[] = { ".16816.S8.S8", NULL };
     static const char *const dmma[] = { ".884", "", NULL };
     static const char *const matrix[] = { ".16.M88.4", ".16.M88.2", ".16.M88", NULL };
+    static const char *const wide[] = { ".WIDE", ".HI", NULL };
+    static const char *const hi[] = { ".HI", NULL };
     bool half = cls == SIM_OPC_TENSOR_HALF;
+    if (cls == SIM_OPC_INT_WIDE)
+        return strcmp(name, "IMAD") == 0 ? wide : hi;
     if (strcmp(name, "HMMA") == 0)
         return half ? hmma_half : hmma;
     if (strcmp(name, "IMMA") == 0)

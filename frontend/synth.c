@@ -134,8 +134,8 @@ gen_saxpy(const struct synth *s, uint64_t block, uint32_t warp, uint64_t k, stru
         j -= s->alu;
     switch (j) {
     case 0: set(wi, 0x60, OP_MOV, SIM_OPC_INT, 1, 0); wi->dst[0] = 5; break;
-    case 1: set(wi, 0x70, OP_IMAD_WIDE, SIM_OPC_INT_MUL, 1, 2); wi->dst[0] = 2; wi->src[0] = 0; wi->src[1] = 5; break;
-    case 2: set(wi, 0x80, OP_IMAD_WIDE, SIM_OPC_INT_MUL, 1, 2); wi->dst[0] = 4; wi->src[0] = 0; wi->src[1] = 5; break;
+    case 1: set(wi, 0x70, OP_IMAD_WIDE, SIM_OPC_INT_WIDE, 1, 2); wi->dst[0] = 2; wi->src[0] = 0; wi->src[1] = 5; break;
+    case 2: set(wi, 0x80, OP_IMAD_WIDE, SIM_OPC_INT_WIDE, 1, 2); wi->dst[0] = 4; wi->src[0] = 0; wi->src[1] = 5; break;
     case 3: set(wi, 0x90, OP_LDG, SIM_OPC_MEM, 1, 1); wi->dst[0] = 2; wi->src[0] = 2;
             mem(wi, SIM_IF_LOAD, BASE_X + 4 * e, 4); break;
     case 4: set(wi, 0xa0, OP_LDG, SIM_OPC_MEM, 1, 1); wi->dst[0] = 6; wi->src[0] = 4;

@@ -548,6 +548,52 @@ START_TEST(test_int64)
 }
 END_TEST
 
+/* IMAD.WIDE holds the FMA pipe 4 cycles, IMAD 2: ptxas's stall counts
+ * in the spin probe's loop (IMAD.WIDE.U32 then IMAD: 4; IMAD then
+ * IMAD.MOV: 2).  Independent multiplies of a lane value, one wide. */
+START_TEST(test_wide_interval)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mul.lo.s32 %r3, %r2, 5;",
+        "    mul.lo.s32 %r4, %r2, 9;",
+        "    mul.wide.u32 %rd5, %r2, 7;",
+        "    mul.lo.s32 %r5, %r2, 11;",
+        "    mul.hi.u32 %r6, %r2, 13;",
+        "    mul.lo.s32 %r7, %r2, 15;",
+        "    add.s32 %r8, %r3, %r4;",
+        "    add.s32 %r9, %r5, %r6;",
+        "    add.s32 %r10, %r8, %r9;",
+        "    add.s32 %r11, %r10, %r7;",
+        "    cvt.u32.u64 %r12, %rd5;",
+        "    add.s32 %r13, %r11, %r12;",
+        "    st.global.u32 [%rd4], %r13;",
+        KTAIL,
+    };
+    struct warp_inst w[48];
+    unsigned n = stream(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, 48);
+    unsigned wide = 0, after_wide = 0, after_imad = 0;
+    for (unsigned i = 0; i + 1 < n; i++) {
+        bool fma_next = w[i + 1].opclass == SIM_OPC_INT_MUL || w[i + 1].opclass == SIM_OPC_INT_WIDE;
+        if (w[i].opclass == SIM_OPC_INT_WIDE) {
+            wide++;
+            if (fma_next) {
+                ck_assert_msg(w[i].stall >= 4, "IMAD.WIDE at %u: stall %u", i, w[i].stall);
+                after_wide++;
+            }
+        } else if (w[i].opclass == SIM_OPC_INT_MUL && fma_next) {
+            ck_assert_msg(w[i].stall >= 2, "IMAD at %u: stall %u", i, w[i].stall);
+            after_imad += w[i].stall == 2;
+        }
+    }
+    /* the head's IMAD.WIDE for %rd4, mul.wide and mul.hi */
+    ck_assert_uint_eq(wide, 3);
+    ck_assert_uint_ge(after_wide, 1);
+    ck_assert_uint_ge(after_imad, 1);     /* back to back at 2, not 4 */
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
+}
+END_TEST
+
 /* A float abs or neg read by float arithmetic is an operand modifier;
  * read by a store it is an operation (FADD.FTZ |x|, -0). */
 START_TEST(test_fold_modifiers)
@@ -859,6 +905,7 @@ suite(void)
     tcase_add_test(tc, test_uniform_regions);
     tcase_add_test(tc, test_fold_address);
     tcase_add_test(tc, test_int64);
+    tcase_add_test(tc, test_wide_interval);
     tcase_add_test(tc, test_register_budget);
     tcase_add_test(tc, test_zero_pairs);
     tcase_add_test(tc, test_fold_modifiers);

@@ -85,7 +85,13 @@ START_TEST(modifiers)
     ck_assert_uint_eq(dec(SASS_VOLTA, "F2I.TRUNC.NTZ").opclass, SIM_OPC_CONV);
     /* MUFU.EX2 alone is sfu: sfu_ex2 is PTX's ex2, whose fix-up a SASS trace lists apart */
     ck_assert_uint_eq(dec(SASS_HOPPER, "MUFU.EX2").opclass, SIM_OPC_SFU);
-    ck_assert_uint_eq(dec(SASS_VOLTA, "IMAD.WIDE.U32").opclass, SIM_OPC_INT_MUL);
+    /* the product's high half: its own rate (op.int_wide); IMAD.X is a plain IMAD */
+    ck_assert_uint_eq(dec(SASS_VOLTA, "IMAD.WIDE.U32").opclass, SIM_OPC_INT_WIDE);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "IMAD.WIDE").opclass, SIM_OPC_INT_WIDE);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "IMAD.HI.U32").opclass, SIM_OPC_INT_WIDE);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "IMAD.X").opclass, SIM_OPC_INT_MUL);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "IMAD.SHL.U32").opclass, SIM_OPC_INT_MUL);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "IMAD").opclass, SIM_OPC_INT_MUL);
     ck_assert_uint_eq(dec(SASS_VOLTA, "IMAD.WIDE.U32").width, 0);   /* not memory: no width */
     ck_assert_uint_eq(dec(SASS_VOLTA, "EXIT").flags, SIM_IF_EXIT);
     ck_assert_uint_eq(dec(SASS_VOLTA, "BRA").flags, SIM_IF_BRANCH);
@@ -120,6 +126,7 @@ START_TEST(encode_round_trips)
 {
     static const struct { uint8_t cls, space, flags, width; } k[] = {
         { SIM_OPC_NOP, 0, 0, 0 }, { SIM_OPC_INT, 0, 0, 0 }, { SIM_OPC_INT_MUL, 0, 0, 0 },
+        { SIM_OPC_INT_WIDE, 0, 0, 0 },
         { SIM_OPC_FP32, 0, 0, 0 }, { SIM_OPC_FP32_FMA, 0, 0, 0 }, { SIM_OPC_FP16, 0, 0, 0 },
         { SIM_OPC_FP64, 0, 0, 0 }, { SIM_OPC_FP64_FMA, 0, 0, 0 }, { SIM_OPC_SFU, 0, 0, 0 },
         { SIM_OPC_CONV, 0, 0, 0 }, { SIM_OPC_CONV64, 0, 0, 0 }, { SIM_OPC_SREG, 0, 0, 0 },

@@ -206,6 +206,23 @@ START_TEST(test_sfu_ex2_own_latency)
 }
 END_TEST
 
+/* int_wide (IMAD.WIDE, IMAD.HI) is its own class: on the H100's values it
+ * holds the FMA pipe 4 cycles where int_mul holds it 2, at the same latency. */
+START_TEST(test_int_wide_rate)
+{
+    const char *cfg = "op.int_mul.pipe = sp; op.int_mul.latency = 5; op.int_mul.interval = 2;"
+                      "op.int_wide.pipe = sp; op.int_wide.latency = 5; op.int_wide.interval = 4";
+    for (uint64_t n = 1; n <= 100; n *= 10) {
+        ck_assert_uint_eq(chain_cycles(cfg, n, SIM_OPC_INT_WIDE, false), 4 * (n - 1) + 5);
+        ck_assert_uint_eq(chain_cycles(cfg, n, SIM_OPC_INT_MUL, false), 2 * (n - 1) + 5);
+        ck_assert_uint_eq(chain_cycles(cfg, n, SIM_OPC_INT_WIDE, true), 5 * n);
+    }
+    /* a latency longer than the interval still decides a chain */
+    ck_assert_uint_eq(chain_cycles("op.int_wide.latency = 3; op.int_wide.interval = 4", 10,
+                                   SIM_OPC_INT_WIDE, true), 4 * 9 + 3);
+}
+END_TEST
+
 START_TEST(test_independent_stream_reaches_throughput)
 {
     /* one FP32 instruction per cycle on 32 lanes */
@@ -1190,6 +1207,7 @@ sm_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_dependent_chain_exact);
     tcase_add_test(tc, test_block_dispatch_interval);
+    tcase_add_test(tc, test_int_wide_rate);
     tcase_add_test(tc, test_warp_launch_serial);
     tcase_add_test(tc, test_stall_counts);
     tcase_add_test(tc, test_reference_scheduler_same_results);
