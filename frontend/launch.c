@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 
 #include "frontend/ptx_call.h"
+#include "frontend/ptx_half.h"
+#include "frontend/ptx_ir.h"
 #include "sim/afile.h"
 #include "sim/kvfile.h"
 
@@ -28,8 +30,8 @@ launch_set_buffer_limit(uint64_t bytes)
 }
 
 static const char *const type_names[LT_COUNT] = { "u8", "s8", "u16", "s16", "u32", "s32",
-                                                  "u64", "s64", "f32", "f64" };
-static const uint8_t type_bytes[LT_COUNT] = { 1, 1, 2, 2, 4, 4, 8, 8, 4, 8 };
+                                                  "u64", "s64", "f32", "f64", "f16", "bf16" };
+static const uint8_t type_bytes[LT_COUNT] = { 1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 2, 2 };
 
 unsigned
 launch_type_bytes(unsigned t)
@@ -46,7 +48,7 @@ launch_type_name(unsigned t)
 bool
 launch_type_is_float(unsigned t)
 {
-    return t == LT_F32 || t == LT_F64;
+    return t == LT_F32 || t == LT_F64 || t == LT_F16 || t == LT_BF16;
 }
 
 static int
@@ -107,6 +109,11 @@ store(uint8_t *p, unsigned type, double v)
         memcpy(p, &x, 4);
     } else if (type == LT_F64) {
         memcpy(p, &v, 8);
+    } else if (type == LT_F16 || type == LT_BF16) {
+        /* rounded to nearest even, as cvt.rn.f16.f64 / __double2half would */
+        uint16_t h = ptx_half_round(v, type == LT_F16 ? PTX_HF16 : PTX_HBF16, PR_RN);
+        p[0] = (uint8_t)h;
+        p[1] = (uint8_t)(h >> 8);
     } else {
         uint64_t x = wrap_u64(v);
         for (unsigned i = 0; i < launch_type_bytes(type); i++)
@@ -232,7 +239,8 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
         int t = type_lookup(tok[1]);
         if (t < 0)
             return sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown type '%s' (expected u8 s8 u16 "
-                                 "s16 u32 s32 u64 s64 f32 f64 or buffer)", where, tok[1]);
+                                 "s16 u32 s32 u64 s64 f32 f64 f16 bf16 or buffer)", where,
+                                 tok[1]);
         if (n != 3)
             return sim_error_set(err, SIM_ERR_FORMAT, "%s: a scalar takes one value", where);
         a.type = (uint8_t)t;

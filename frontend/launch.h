@@ -33,7 +33,7 @@
 
 /* Element/scalar types a launch file may name. */
 enum launch_type { LT_U8, LT_S8, LT_U16, LT_S16, LT_U32, LT_S32, LT_U64, LT_S64, LT_F32, LT_F64,
-                   LT_COUNT };
+                   LT_F16, LT_BF16, LT_COUNT };
 
 enum launch_init { LI_ZEROS, LI_CONST, LI_RANDOM, LI_SEQ, LI_FILE, LI_CHASE };
 

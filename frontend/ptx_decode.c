@@ -375,12 +375,14 @@ float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
     return cint;
 }
 
-/* An integer multiply that needs the product's high half (.wide, .hi) is
- * IMAD.WIDE / IMAD.HI in SASS: class int_wide, its own rate. */
+/* An integer multiply that needs the high half of a 32-bit product (.wide,
+ * .hi) is IMAD.WIDE / IMAD.HI in SASS: class int_wide, its own rate.  A
+ * 16-bit one fits a 32-bit IMAD. */
 static unsigned
 int_mul_class(const struct ptx_ins *in)
 {
-    return (in->flags & (PF_WIDE | PF_HI)) ? SIM_OPC_INT_WIDE : SIM_OPC_INT_MUL;
+    return (in->flags & (PF_WIDE | PF_HI)) && ptx_type_bytes(in->type) >= 4 ? SIM_OPC_INT_WIDE
+                                                                            : SIM_OPC_INT_MUL;
 }
 
 unsigned
@@ -1239,9 +1241,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             if (in->flags & PF_WIDE) {
                 if (ptx_type_bytes(t) == 8)
                     return derr(c, ".wide needs a 16- or 32-bit type");
-                cd = SC_64;
-                cc = SC_64;
-                tc = ptx_type_is_signed(t) ? PT_S64 : PT_U64;
+                /* twice the width: mul.wide.u16 writes a 32-bit register */
+                bool w16 = ptx_type_bytes(t) == 2;
+                cd = cc = w16 ? SC_32 : SC_64;
+                tc = ptx_type_is_signed(t) ? (w16 ? PT_S32 : PT_S64) : (w16 ? PT_U32 : PT_U64);
             }
             break;
         case PTXOP_SHL: case PTXOP_SHR:

@@ -177,9 +177,12 @@ ptx_lex_next(struct ptx_lex *lx)
         }
         lx->kind = PTX_TK_NUM;
     } else if (word_char(*p)) {
-        /* '%' may only start a name (ptxas reads "selp.b32%r4" as two tokens) */
+        /* '%' may only start a name (ptxas reads "selp.b32%r4" as two tokens);
+         * a directive ends at its next '.' (cuda_fp16.h's inline asm writes
+         * "{.reg.b32 f;", which ptxas reads as ".reg .b32 f;") */
+        bool directive = *p == '.';
         while (p < lx->end && (word_char(*p) || (p + 1 < lx->end && p[0] == ':' && p[1] == ':')) &&
-               !(n > 0 && *p == '%')) {
+               !(n > 0 && *p == '%') && !(n > 0 && directive && *p == '.')) {
             if (n + 2 >= sizeof lx->tok)
                 return ptx_lex_error(lx, "token too long");
             if (*p == ':') {

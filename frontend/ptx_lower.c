@@ -469,6 +469,8 @@ fold(struct lctx *L, bool local_regs)
             break;
         }
         case PTXOP_MUL:
+            if ((x->flags & PF_WIDE) && is_int(x, 2))
+                break;           /* a 32-bit product: one IMAD of its own */
             if (x->flags & PF_WIDE)
                 fuse_wide(L, i);
             else if (is_int(x, 4) && !(x->flags & PF_HI))
@@ -678,7 +680,7 @@ key_alu(const struct lctx *L, const struct xop *x)
         if (fp)
             return key_fp(x, LK_FMUL, LK_DMUL, key_half(x));
         if (x->flags & PF_WIDE)
-            return LK_IMADWIDE;
+            return is_int(x, 2) ? LK_IMAD : LK_IMADWIDE;
         if (x->flags & PF_HI)
             return LK_IMADHI;
         if (i64)
@@ -688,7 +690,7 @@ key_alu(const struct lctx *L, const struct xop *x)
         if (fp)
             return key_fp(x, LK_FFMA, LK_DFMA, key_half(x));
         if (x->flags & PF_WIDE)
-            return LK_IMADWIDE;
+            return is_int(x, 2) ? LK_IMAD : LK_IMADWIDE;
         if (x->flags & PF_HI)
             return LK_IMADHI;
         return i64 ? LK_IMUL64 : LK_IMAD;

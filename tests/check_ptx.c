@@ -584,6 +584,51 @@ START_TEST(nested_scopes)
 }
 END_TEST
 
+/* Forms nvcc emits for CUDA's own headers and for byte and short
+ * arithmetic: cuda_fp16.h's inline asm declares "{.reg.b32 f; .reg.b16
+ * r;" (no space after .reg), and a multiply of 16-bit values widens to a
+ * 32-bit register (mul.wide.u16 %r, %rs, 4: the histogram of bytes). */
+START_TEST(narrow_forms)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .b16 %rs<6>;",
+        "    .reg .b32 %r<8>;",
+        "    .reg .b64 %rd<5>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    mov.u32 %r1, %laneid;",
+        "    cvt.u16.u32 %rs1, %r1;",
+        "    add.s16 %rs2, %rs1, -36;",                 /* 65500 + lane as .u16 */
+        "    mul.wide.u16 %r2, %rs2, 3;",
+        "    mov.u16 %rs3, -3;",
+        "    mul.wide.s16 %r3, %rs1, %rs3;",
+        "    mad.wide.u16 %r4, %rs2, 2, 7;",
+        "    {.reg.b32 f;",
+        "     .reg.b16 r;",
+        "     mov.b16 r, %rs1;",
+        "     cvt.u32.u16 f, r;",
+        "     add.u32 %r5, f, 0;",
+        "    }",
+        "    add.s32 %r6, %r2, %r3;",
+        "    add.s32 %r6, %r6, %r4;",
+        "    add.s32 %r6, %r6, %r5;",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r6;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++)   /* 3 (65500 + l) - 3 l + 2 (65500 + l) + 7 + l */
+        ck_assert_uint_eq(out[l], 327507u + 3u * l);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* Every instruction form doc/launch-format.md lists as supported and the
  * suite does not otherwise use parses, decodes and executes. */
 START_TEST(documented_forms)
@@ -1039,6 +1084,15 @@ START_TEST(initialisers)
     ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
     launch_free(l);
 
+    /* half-precision elements and scalars, rounded to nearest even */
+    launch_case(5, "arg = out buffer f16 4 seq 1 0.5", "arg = h bf16 1.00390625");
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    h = (const int16_t *)l->args[0].data;
+    ck_assert_uint_eq((uint16_t)h[0], 0x3c00);          /* 1.0 */
+    ck_assert_uint_eq((uint16_t)h[3], 0x4100);          /* 2.5 */
+    ck_assert_uint_eq(l->args[2].value & 0xffff, 0x3f80);   /* halfway: to even, 1.0 */
+    launch_free(l);
+
     launch_case(5, "arg = out buffer u32 32 seq 5 3", NULL);
     ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
     a = (const uint32_t *)l->args[0].data;
@@ -1081,6 +1135,7 @@ ptx_suite(void)
     tcase_add_test(tc, special_function_classes);
     tcase_add_test(tc, warp_ops);
     tcase_add_test(tc, nested_scopes);
+    tcase_add_test(tc, narrow_forms);
     tcase_add_test(tc, documented_forms);
     tcase_add_test(tc, wide_registers);
     tcase_add_test(tc, shared_address_wraps);
