@@ -13,6 +13,7 @@
  */
 #include "frontend/ptx_call.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,10 +137,17 @@ link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
         return SIM_OK;
     if (!f->defined && c < 0)
         return SIM_OK;
-    if (!f->defined)
+    uint8_t builtin = XB_NONE;
+    if (!f->defined && strcmp(f->name, "vprintf") == 0 && f->n_params == 3 && f->n_rets == 1)
+        builtin = XB_VPRINTF;
+    else if (!f->defined && strcmp(f->name, "__assertfail") == 0 && f->n_params == 5 &&
+             f->n_rets == 0)
+        builtin = XB_ASSERTFAIL;
+    if (!f->defined && builtin == XB_NONE)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: kernel %s calls %s, which "
                              "the module declares but does not define (runtime "
-                             "functions such as printf and malloc are not simulated)",
+                             "functions other than printf and assert, such as malloc, are "
+                             "not simulated)",
                              m->path, call_line(b, (uint32_t)c), r->k->name, f->name);
     if (f->unsupported != NULL && c < 0)
         return SIM_OK;
@@ -148,7 +156,7 @@ link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
                              f->unsupported, r->k->name);
     r->fmap[mod] = (int32_t)r->n_funcs;
     r->funcs[r->n_funcs++] = (struct xfunc){ .body = f, .name = f->name, .mod = mod,
-                                             .line = f->line, .ret = -1 };
+                                             .line = f->line, .ret = -1, .builtin = builtin };
     return SIM_OK;
 }
 
@@ -491,6 +499,171 @@ restore_regs(struct pwarp *pw, const struct xfunc *f, size_t at)
     cs->save_len = at;
 }
 
+/* ---- printf and assert --------------------------------------------------- */
+
+#define BUILTIN_STR_MAX 4096   /* longest format or %s string read */
+
+/* Lane l's NUL-terminated string at generic address a, at most
+ * BUILTIN_STR_MAX - 1 bytes ("(null)" for address 0). */
+static int
+peek_str(struct ptx_run *r, struct pblock *b, const struct pwarp *pw, unsigned l, uint64_t a,
+         char *s, const struct xop *x, struct sim_error *err)
+{
+    if (a == 0) {
+        snprintf(s, BUILTIN_STR_MAX, "(null)");
+        return SIM_OK;
+    }
+    for (unsigned i = 0; i + 1 < BUILTIN_STR_MAX; i++) {
+        SIM_FORWARD_IF_ERROR(ptx_exec_peek(r, b, pw->index, l, a + i, &s[i], 1, x, err));
+        if (s[i] == '\0')
+            return SIM_OK;
+    }
+    s[BUILTIN_STR_MAX - 1] = '\0';
+    return SIM_OK;
+}
+
+/* The host's printf formats each conversion from a spec rebuilt here out
+ * of checked characters only (flags, digits, '.', the conversion and our
+ * own "ll"), with an argument of the type that conversion takes. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+/* printf(format, ...) of lane l as CUDA's vprintf does it: the arguments
+ * packed in a buffer at args, each aligned to its size (int 4, long,
+ * double, pointer 8; a float arrives as a double).  Writes to stdout;
+ * *parsed = the arguments read, what CUDA's printf returns. */
+static int
+lane_printf(struct ptx_run *r, struct pblock *b, const struct pwarp *pw, unsigned l,
+            uint64_t fmt, uint64_t args, const struct xop *x, int *parsed, struct sim_error *err)
+{
+    static char f[BUILTIN_STR_MAX], s[BUILTIN_STR_MAX], out[BUILTIN_STR_MAX + 64];
+    SIM_FORWARD_IF_ERROR(peek_str(r, b, pw, l, fmt, f, x, err));
+    uint64_t off = 0;
+    *parsed = 0;
+    for (const char *p = f; *p != '\0'; p++) {
+        if (*p != '%') {
+            putchar(*p);
+            continue;
+        }
+        if (p[1] == '%') {
+            putchar('%');
+            p++;
+            continue;
+        }
+        /* %[flags][width][.precision][length]conversion, rebuilt without the
+         * length for the host's printf */
+        char spec[32];
+        size_t k = 0;
+        const char *q = p + 1;
+        spec[k++] = '%';
+        while (*q != '\0' && strchr("-+ #0", *q) != NULL && k < 12)
+            spec[k++] = *q++;
+        while (*q >= '0' && *q <= '9' && k < 20)
+            spec[k++] = *q++;
+        if (*q == '.') {
+            spec[k++] = *q++;
+            while (*q >= '0' && *q <= '9' && k < 28)
+                spec[k++] = *q++;
+        }
+        int longs = 0, shorts = 0;
+        for (; *q != '\0' && strchr("hlLqjzt", *q) != NULL; q++) {
+            if (*q == 'h')
+                shorts++;
+            else
+                longs++;
+        }
+        char conv = *q;
+        if (conv == '\0' || strchr("diouxXcsfFeEgGaAp", conv) == NULL) {
+            fputs(p, stdout);        /* not a conversion CUDA's printf knows: as written */
+            break;
+        }
+        unsigned size = strchr("fFeEgGaAsp", conv) != NULL || longs > 0 ? 8 : 4;
+        off = (off + size - 1) & ~(uint64_t)(size - 1);
+        uint64_t v = 0;
+        SIM_FORWARD_IF_ERROR(ptx_exec_peek(r, b, pw->index, l, args + off, &v, size, x, err));
+        off += size;
+        (*parsed)++;
+        if (conv == 's') {
+            SIM_FORWARD_IF_ERROR(peek_str(r, b, pw, l, v, s, x, err));
+            spec[k++] = 's';
+            spec[k] = '\0';
+            snprintf(out, sizeof out, spec, s);
+        } else if (conv == 'p') {
+            snprintf(out, sizeof out, "0x%" PRIx64, v);
+        } else if (strchr("fFeEgGaA", conv) != NULL) {
+            double d;
+            memcpy(&d, &v, 8);
+            spec[k++] = conv;
+            spec[k] = '\0';
+            snprintf(out, sizeof out, spec, d);
+        } else {
+            bool sgn = conv == 'd' || conv == 'i';
+            if (size == 4)
+                v = sgn ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+            if (shorts == 1)
+                v = sgn ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+            else if (shorts >= 2 || conv == 'c')
+                v = sgn ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
+            if (conv == 'c') {
+                spec[k++] = 'c';
+                spec[k] = '\0';
+                snprintf(out, sizeof out, spec, (int)(unsigned char)v);
+            } else {
+                spec[k++] = 'l';
+                spec[k++] = 'l';
+                spec[k++] = conv;
+                spec[k] = '\0';
+                if (sgn)
+                    snprintf(out, sizeof out, spec, (long long)v);
+                else
+                    snprintf(out, sizeof out, spec, (unsigned long long)v);
+            }
+        }
+        fputs(out, stdout);
+        p = q;
+    }
+    return SIM_OK;
+}
+
+#pragma GCC diagnostic pop
+
+/* Carry out runtime function callee (a builtin) for lanes m at call x:
+ * printf prints each lane's line, in lane order, and returns the number of
+ * arguments it read; a failed assert is the kernel's error, as the GPU's
+ * trap is. */
+static int
+run_builtin(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+            const struct xcallsite *site, const struct xfunc *callee, uint32_t m,
+            struct sim_error *err)
+{
+    uint32_t fp = pw->cs.fp;
+    uint64_t a[5] = { 0 };
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(m >> l & 1))
+            continue;
+        for (uint32_t i = 0; i < site->nargs && i < 5; i++)
+            a[i] = loc_get(r, b, pw, &r->locs[site->arg0 + i], fp, l,
+                           r->locs[callee->arg0 + i].size);
+        if (callee->builtin == XB_VPRINTF) {
+            int parsed;
+            SIM_FORWARD_IF_ERROR(lane_printf(r, b, pw, l, a[0], a[1], x, &parsed, err));
+            if (site->ret >= 0)
+                loc_set(r, b, pw, &r->locs[site->ret], fp, l, (uint64_t)(int64_t)parsed);
+            continue;
+        }
+        static char msg[BUILTIN_STR_MAX], file[BUILTIN_STR_MAX], func[BUILTIN_STR_MAX];
+        SIM_FORWARD_IF_ERROR(peek_str(r, b, pw, l, a[0], msg, x, err));
+        SIM_FORWARD_IF_ERROR(peek_str(r, b, pw, l, a[1], file, x, err));
+        SIM_FORWARD_IF_ERROR(peek_str(r, b, pw, l, a[3], func, x, err));
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: device-side assertion "
+                             "failed: %s:%u: %s: Assertion `%s' failed (block %" PRIu64
+                             ", thread %u)", r->m->path, x->line, file,
+                             (unsigned)a[2], func, msg, b->id, pw->index * 32 + l);
+    }
+    fflush(stdout);
+    return SIM_OK;
+}
+
 int
 ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
                int32_t pc, uint32_t m, struct sim_error *err)
@@ -508,6 +681,18 @@ ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
         m = same;
     }
     const struct xfunc *callee = &r->funcs[fi];
+    if (callee->builtin != XB_NONE) {    /* carried out here: no frame, no body */
+        SIM_FORWARD_IF_ERROR(run_builtin(r, b, pw, x, site, callee, m, err));
+        pw->stk[pw->sp - 1].pc = pc + 1;
+        if (rest != 0) {
+            if (pw->sp + 1 > pw->stk_cap) {
+                pw->stk_cap = 2 * pw->stk_cap + 2;
+                pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
+            }
+            pw->stk[pw->sp++] = (struct simt_entry){ pc, pc + 1, rest };
+        }
+        return SIM_OK;
+    }
     uint64_t nfp = (uint64_t)cs->fp + r->funcs[cs->func].frame, top = nfp + callee->frame;
     if (top > (uint64_t)r->local_bytes + r->stack_limit)
         return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: call stack overflow: the call to %s at "

@@ -78,12 +78,19 @@ struct xfunc {
     int32_t ret;                 /* its return parameter: r->locs[ret], or -1 */
     uint32_t arg0, nargs;        /* its argument parameters: r->locs[arg0 .. arg0 + nargs) */
     bool recursive;              /* on a cycle of the call graph */
+    uint8_t builtin;             /* a CUDA runtime function the module only declares and smsim
+                                    carries out itself (enum xbuiltin), else XB_NONE */
     /* what ptxas makes of it on sm_90 (ptx_call_spills) */
     uint16_t save_words;         /* 4-byte registers stored on entry and loaded before each
                                     return (callee-saved registers) */
     bool sp_adjust;              /* it has a stack frame: the stack pointer moves on entry and
                                     before each return */
 };
+
+/* The runtime functions a kernel may call without a body in the PTX:
+ * printf's vprintf(format, arguments) and assert's __assertfail(message,
+ * file, line, function, char size). */
+enum xbuiltin { XB_NONE, XB_VPRINTF, XB_ASSERTFAIL };
 
 /* A call instruction (r->sites). */
 struct xcallsite {

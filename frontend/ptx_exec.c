@@ -112,6 +112,19 @@ resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned sp
     }
 }
 
+int
+ptx_exec_peek(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, sim_addr_t a,
+              void *buf, unsigned n, const struct xop *x, struct sim_error *err)
+{
+    uint8_t *dst = buf;
+    for (unsigned i = 0; i < n; i++) {   /* byte by byte: a string may end a region */
+        struct access acc;
+        SIM_FORWARD_IF_ERROR(resolve(r, b, w, l, PS_GENERIC, a + i, 1, x, &acc, err));
+        dst[i] = *acc.p;
+    }
+    return SIM_OK;
+}
+
 /* The address lane l accesses.  A 32-bit address register's sum wraps at
  * 2^32, and so does every shared or local address (those windows are
  * 32-bit on the hardware): [%r + 8] with %r = 0xfffffffc is address 4. */

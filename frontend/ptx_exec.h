@@ -252,4 +252,10 @@ int ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst
 
 void ptx_exec_free(struct ptx_run *r);
 
+/* Copy n bytes at lane l's generic address a (warp w of block b) into buf,
+ * for a runtime function reading its arguments (printf's format string and
+ * argument buffer).  An address outside memory is an error naming x's line. */
+int ptx_exec_peek(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, sim_addr_t a,
+                  void *buf, unsigned n, const struct xop *x, struct sim_error *err);
+
 #endif /* SMSIM_FRONTEND_PTX_EXEC_H */

@@ -601,12 +601,13 @@ END_TEST
 
 /* An unsupported instruction in a function makes the kernels that call it
  * unlaunchable (naming the function's line and the kernel), not the
- * module's others; a function only declared (a runtime function) too. */
+ * module's others; a function only declared (a runtime function other
+ * than printf's and assert's) too. */
 START_TEST(unsupported_in_function)
 {
     static const char *const ptx[] = {
         /*  1 */ HEADER,
-        /*  4 */ ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);",
+        /*  4 */ ".extern .func (.param .b64 r) malloc(.param .b64 n, .param .b64 a);",
         /*  5 */ ".func bad()",
         /*  6 */ "{",
         /*  7 */ "    .reg .b32 %r<2>;",
@@ -619,8 +620,8 @@ START_TEST(unsupported_in_function)
         /* 14 */ "    ret;",
         /* 15 */ "}",
         /* 16 */ ".visible .entry k2(.param .u64 k_param_0)",
-        /* 17 */ "{ .reg .b64 %rd<2>; .param .b64 p0; .param .b64 p1; .param .b32 r0;",
-        /* 18 */ "    call.uni (r0), vprintf, (p0, p1);",
+        /* 17 */ "{ .reg .b64 %rd<2>; .param .b64 p0; .param .b64 p1; .param .b64 r0;",
+        /* 18 */ "    call.uni (r0), malloc, (p0, p1);",
         /* 19 */ "    ret;",
         /* 20 */ "}",
         /* 21 */ ".visible .entry k3(.param .u64 k_param_0)",
@@ -631,7 +632,7 @@ START_TEST(unsupported_in_function)
     write_module(ptx, SIM_ARRAY_LEN(ptx), "k", 32, 32, NULL);
     expect_error(8, "function bad: unsupported instruction 'frobnicate.u32' (called by kernel k)");
     write_module(ptx, SIM_ARRAY_LEN(ptx), "k2", 32, 32, NULL);
-    expect_error(18, "kernel k2 calls vprintf, which the module declares but does not define");
+    expect_error(18, "kernel k2 calls malloc, which the module declares but does not define");
     uint32_t out[32];
     write_module(ptx, SIM_ARRAY_LEN(ptx), "k3", 32, 32, NULL);
     run_ok(0, out, 32);

@@ -8,6 +8,8 @@
 // local array.  The PTX is committed (nvcc 13.0); the checks:
 // tests/ptx/realworld_check.py.
 // PTX: nvcc -ptx -arch=sm_90 realworld.cu
+#include <cassert>
+#include <cstdio>
 #include <cuda_fp16.h>
 extern "C" {
 // Black-Scholes (CUDA sample style): expf, logf, sqrtf, division
@@ -190,5 +192,17 @@ __global__ void spill(int *out, const int *in, int n) {
     int s = 0;
     for (int k = 0; k < 256; k++) s += a[(k * 31 + in[i]) & 255];
     out[i] = s;
+}
+// printf and assert (the runtime's vprintf and __assertfail)
+__global__ void printfs(int *out, int n, float x, double d, long long big) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < 3)
+        printf("thread %d of %u: x=%.3f d=%e big=%lld hex=%#x c=%c s=%s pct=100%% w=[%5d] [%-4u] h=%hd\n",
+               i, blockDim.x, x, d, big, 255 + i, 'A' + i, "str", i, (unsigned)i, (short)(-i));
+    if (i == 0 && n < 0)
+        printf("bad n %d\n", n);
+    assert(i < n);
+    if (i < n)
+        out[i] = 2 * i;
 }
 }

@@ -201,4 +201,7 @@ bad = sum(O[i] != sum(I[(i * 7 + (k * 31 + I[i] & 255)) % n] for k in range(256)
           for i in range(n))
 report('spill', bad == 0, '%d wrong' % bad)
 
+O = out('printfs', 'i')
+report('printfs', O == [2 * i for i in range(128)], 'its stores (its lines: printfs.expected)')
+
 sys.exit(0 if all(results) else 1)
