@@ -407,7 +407,7 @@ ptx_decode_opclass(const struct ptx_ins *in)
         return in->mode == PM_WMMA ? SIM_OPC_TENSOR : SIM_OPC_MEM;
     case PTXOP_LDMATRIX: case PTXOP_STMATRIX:
         return SIM_OPC_MEM;
-    case PTXOP_SHFL: case PTXOP_VOTE: case PTXOP_ACTIVEMASK:
+    case PTXOP_SHFL: case PTXOP_VOTE: case PTXOP_ACTIVEMASK: case PTXOP_REDUX: case PTXOP_MATCH:
         return SIM_OPC_WARP;
     case PTXOP_MOV:
         if (in->nops == 2 && in->o[1].kind == PO_SREG) {
@@ -1160,6 +1160,52 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             SIM_FORWARD_IF_ERROR(opnd(c, &o[4], SC_32, PT_B32, &x->e, false));
             add_src(r, x, &x->e);
         }
+        break;
+    }
+    case PTXOP_REDUX: {
+        /* a warp op (kind XK_VOTE, told apart by x->op): d = the reduction
+         * of a over the lanes of membermask b */
+        x->kind = XK_VOTE;
+        if (in->atom != PA_ADD && in->atom != PA_MIN && in->atom != PA_MAX && in->atom != PA_AND &&
+            in->atom != PA_OR && in->atom != PA_XOR)
+            return derr(c, "redux.sync needs .add, .min, .max, .and, .or or .xor");
+        if (ptx_type_bytes(t) != 4 || ptx_type_is_float(t))
+            return derr(c, "redux.sync: only .u32, .s32 and .b32 are supported");
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], SC_32, t, &x->d, false));
+        add_dst(r, x, &x->d);
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, t, &x->a, false));
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+        add_src(r, x, &x->a);
+        add_src(r, x, &x->b);
+        break;
+    }
+    case PTXOP_MATCH: {
+        /* d = the lanes of membermask b whose a equals this lane's (.any),
+         * or all of them if every a is equal, else 0, with p (.all) */
+        x->kind = XK_VOTE;
+        if (in->mode != PM_ANY && in->mode != PM_ALL)
+            return derr(c, "match.sync needs .any or .all");
+        if (ptx_type_bytes(t) != 4 && ptx_type_bytes(t) != 8)
+            return derr(c, "match.sync needs .b32 or .b64");
+        const struct ptx_opnd *d = &o[0];
+        if (d->kind == PO_VEC) {
+            if (in->mode != PM_ALL)
+                return derr(c, "only match.all writes a predicate");
+            struct ptx_opnd r0 = { .kind = PO_REG, .reg = d->regs[0] };
+            SIM_FORWARD_IF_ERROR(opnd(c, &r0, SC_32, PT_B32, &x->d, false));
+            if (d->regs[1] >= 0) {
+                struct ptx_opnd r1 = { .kind = PO_REG, .reg = d->regs[1] };
+                SIM_FORWARD_IF_ERROR(opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
+                add_dst(r, x, &x->d2);
+            }
+        } else {
+            SIM_FORWARD_IF_ERROR(opnd(c, d, SC_32, PT_B32, &x->d, false));
+        }
+        add_dst(r, x, &x->d);
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+        add_src(r, x, &x->a);
+        add_src(r, x, &x->b);
         break;
     }
     case PTXOP_VOTE: {

@@ -527,9 +527,79 @@ exec_shfl(struct pwarp *pw, const struct xop *x, uint32_t m)
     pred_write(pw, &x->d2, m, valid);
 }
 
+/* redux.sync: every lane of m gets the reduction of a over the lanes of
+ * m that its membermask names (PTX requires the lanes of the mask to
+ * execute it together) */
+static void
+exec_redux(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    const union r32 *A = R32(x->a), *B = R32(x->b);
+    union r32 *D = R32(x->d);
+    uint32_t out[32];
+    bool sgn = ptx_type_is_signed(x->type);
+    LANES(m, {
+        uint32_t g = B[l].u & m, acc = 0;
+        bool first = true;
+        for (unsigned k = 0; k < 32; k++) {
+            if (!(g >> k & 1))
+                continue;
+            uint32_t v = A[k].u;
+            if (first) {
+                acc = v;
+                first = false;
+                continue;
+            }
+            switch (x->atom) {
+            case PA_ADD: acc += v; break;
+            case PA_AND: acc &= v; break;
+            case PA_OR: acc |= v; break;
+            case PA_XOR: acc ^= v; break;
+            case PA_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+            default: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+            }
+        }
+        out[l] = acc;
+    });
+    LANES(m, { D[l].u = out[l]; });
+}
+
+/* match.any / match.all.sync over the lanes of m in each lane's membermask */
+static void
+exec_match(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    const union r32 *B = R32(x->b);
+    uint32_t out[32], valid = 0;
+    LANES(m, {
+        uint32_t g = B[l].u & m, same = 0;
+        uint64_t v = lane_get(pw, &x->a, l);
+        for (unsigned k = 0; k < 32; k++)
+            if ((g >> k & 1) && lane_get(pw, &x->a, k) == v)
+                same |= 1u << k;
+        if (x->mode == PM_ANY) {
+            out[l] = same;
+        } else {
+            out[l] = same == g ? g : 0;
+            if (same == g)
+                valid |= 1u << l;
+        }
+    });
+    union r32 *D = R32(x->d);
+    LANES(m, { D[l].u = out[l]; });
+    if (x->mode == PM_ALL && x->d2.cls == SC_PRED)
+        pred_write(pw, &x->d2, m, valid);
+}
+
 static void
 exec_vote(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
+    if (x->op == PTXOP_REDUX) {
+        exec_redux(pw, x, m);
+        return;
+    }
+    if (x->op == PTXOP_MATCH) {
+        exec_match(pw, x, m);
+        return;
+    }
     uint32_t p = pred_src(pw, x, &x->a, 0) & m;
     if (x->mode == PM_BALLOT) {
         union r32 *D = R32(x->d);

@@ -860,7 +860,9 @@ key_of(const struct lctx *L, uint32_t i)
             return x->mode == PM_COMMIT ? LK_LDGDEPBAR : LK_DEPBAR;
         return (x->flags & PF_WARPSYNC) ? LK_WARPSYNC : LK_MEMBAR;
     case XK_SHFL: return LK_SHFL;
-    case XK_VOTE: case XK_ACTIVEMASK: return LK_VOTE;
+    case XK_VOTE:
+        return x->op == PTXOP_REDUX ? LK_REDUX : x->op == PTXOP_MATCH ? LK_MATCH : LK_VOTE;
+    case XK_ACTIVEMASK: return LK_VOTE;
     default: return LK_IADD;
     }
 }

@@ -564,7 +564,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         if (strcmp(mods[i].w, w) != 0)
             continue;
         /* disambiguate words that mean different things per instruction */
-        bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED;
+        bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED || op == PTXOP_REDUX;
         bool boolean_op = op == PTXOP_SETP || op == PTXOP_SET || op == PTXOP_VOTE;
         switch (mods[i].kind) {
         case 0:
@@ -822,6 +822,8 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 3; *hi = 4; return;
     case PTXOP_VOTE:
         *lo = 2; *hi = 3; return;
+    case PTXOP_REDUX: case PTXOP_MATCH:
+        *lo = 3; *hi = 3; return;
     case PTXOP_SHFL:
         *lo = 4; *hi = 5; return;
     case PTXOP_FMA: case PTXOP_MAD: case PTXOP_MAD24: case PTXOP_MADC: case PTXOP_SELP:

@@ -9,6 +9,8 @@
 // tests/ptx/realworld_check.py.
 // PTX: nvcc -ptx -arch=sm_90 realworld.cu
 #include <cassert>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cstdio>
 #include <cuda_fp16.h>
 extern "C" {
@@ -204,5 +206,23 @@ __global__ void printfs(int *out, int n, float x, double d, long long big) {
     assert(i < n);
     if (i < n)
         out[i] = 2 * i;
+}
+// warp-synchronous intrinsics of sm_70/sm_80: match, the __reduce_*_sync
+// family (redux.sync) and cooperative groups' reduce
+__global__ void warpsync(int *out, const int *in, int n) {
+    namespace cg = cooperative_groups;
+    cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = i < n ? in[i] : 0;
+    unsigned any = __match_any_sync(0xffffffffu, v & 7);
+    int pred;
+    unsigned all = __match_all_sync(0xffffffffu, v >> 30, &pred);
+    unsigned u = (unsigned)v;
+    int r = __reduce_add_sync(0xffffffffu, v) + (int)__reduce_min_sync(0xffffffffu, u) +
+            __reduce_max_sync(0xffffffffu, v - 50) + (int)__reduce_and_sync(0xffffffffu, u | 1u) +
+            (int)__reduce_or_sync(0xffffffffu, u & 6u) + (int)__reduce_xor_sync(0xffffffffu, u);
+    int s = cg::reduce(t, v, cg::plus<int>());
+    if (i < n)
+        out[i] = r + s + __popc(any) + (int)(all != 0) + 2 * pred;
 }
 }

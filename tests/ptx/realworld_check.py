@@ -204,4 +204,22 @@ report('spill', bad == 0, '%d wrong' % bad)
 O = out('printfs', 'i')
 report('printfs', O == [2 * i for i in range(128)], 'its stores (its lines: printfs.expected)')
 
+I, O = inp('warpsync', 'in', 'i'), out('warpsync', 'i')
+n, bad = 4000, 0
+for w in range(0, len(I), 32):
+    vs = [I[i] if i < n else 0 for i in range(w, w + 32)]
+    and_ = 0xffffffff
+    or_ = xor = 0
+    for v in vs:
+        and_ &= v | 1
+        or_ |= v & 6
+        xor ^= v
+    r = sum(vs) + min(vs) + max(v - 50 for v in vs) + and_ + or_ + xor
+    all_ = len(set(v >> 30 for v in vs)) == 1
+    for k, v in enumerate(vs):
+        if w + k < n:
+            anyc = sum(1 for u in vs if u & 7 == v & 7)
+            bad += O[w + k] != s32(r + sum(vs) + anyc + all_ + 2 * all_)
+report('warpsync', bad == 0, '%d wrong' % bad)
+
 sys.exit(0 if all(results) else 1)
