@@ -970,6 +970,27 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     return SIM_OK;
 }
 
+/* A 32-bit destination d, or d|p with a predicate (shfl.sync, match.all):
+ * x->d and x->d2. */
+static int
+dst_and_pred(struct dctx *c, const struct ptx_opnd *d, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    if (d->kind == PO_VEC) {
+        struct ptx_opnd r0 = { .kind = PO_REG, .reg = d->regs[0] };
+        SIM_FORWARD_IF_ERROR(opnd(c, &r0, SC_32, PT_B32, &x->d, false));
+        if (d->regs[1] >= 0) {
+            struct ptx_opnd r1 = { .kind = PO_REG, .reg = d->regs[1] };
+            SIM_FORWARD_IF_ERROR(opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
+            add_dst(r, x, &x->d2);
+        }
+    } else {
+        SIM_FORWARD_IF_ERROR(opnd(c, d, SC_32, PT_B32, &x->d, false));
+    }
+    add_dst(r, x, &x->d);
+    return SIM_OK;
+}
+
 static int
 decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
@@ -1138,19 +1159,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->kind = XK_SHFL;
         if (in->mode < PM_UP || in->mode > PM_IDX)
             return derr(c, "shfl needs .up, .down, .bfly or .idx");
-        const struct ptx_opnd *d = &o[0];
-        if (d->kind == PO_VEC) {
-            struct ptx_opnd r0 = { .kind = PO_REG, .reg = d->regs[0] };
-            SIM_FORWARD_IF_ERROR(opnd(c, &r0, SC_32, PT_B32, &x->d, false));
-            if (d->regs[1] >= 0) {
-                struct ptx_opnd r1 = { .kind = PO_REG, .reg = d->regs[1] };
-                SIM_FORWARD_IF_ERROR(opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
-                add_dst(r, x, &x->d2);
-            }
-        } else {
-            SIM_FORWARD_IF_ERROR(opnd(c, d, SC_32, PT_B32, &x->d, false));
-        }
-        add_dst(r, x, &x->d);
+        SIM_FORWARD_IF_ERROR(dst_and_pred(c, &o[0], x));
         SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
         SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
         SIM_FORWARD_IF_ERROR(opnd(c, &o[3], SC_32, PT_B32, &x->c, false));
@@ -1187,21 +1196,9 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             return derr(c, "match.sync needs .any or .all");
         if (ptx_type_bytes(t) != 4 && ptx_type_bytes(t) != 8)
             return derr(c, "match.sync needs .b32 or .b64");
-        const struct ptx_opnd *d = &o[0];
-        if (d->kind == PO_VEC) {
-            if (in->mode != PM_ALL)
-                return derr(c, "only match.all writes a predicate");
-            struct ptx_opnd r0 = { .kind = PO_REG, .reg = d->regs[0] };
-            SIM_FORWARD_IF_ERROR(opnd(c, &r0, SC_32, PT_B32, &x->d, false));
-            if (d->regs[1] >= 0) {
-                struct ptx_opnd r1 = { .kind = PO_REG, .reg = d->regs[1] };
-                SIM_FORWARD_IF_ERROR(opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
-                add_dst(r, x, &x->d2);
-            }
-        } else {
-            SIM_FORWARD_IF_ERROR(opnd(c, d, SC_32, PT_B32, &x->d, false));
-        }
-        add_dst(r, x, &x->d);
+        if (o[0].kind == PO_VEC && in->mode != PM_ALL)
+            return derr(c, "only match.all writes a predicate");
+        SIM_FORWARD_IF_ERROR(dst_and_pred(c, &o[0], x));
         SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
         SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
         add_src(r, x, &x->a);
