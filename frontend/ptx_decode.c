@@ -1052,6 +1052,22 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         }
         x->kind = XK_BAR;
         x->iflags = SIM_IF_BARRIER;
+        if (in->atom != PA_NONE) {
+            /* bar.red: d from the predicate c of every thread at barrier a */
+            if (in->nops < 3)
+                return derr(c, "bar.red needs d, a{, b}, {!}c");
+            bool popc = in->atom == PA_ADD;
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], popc ? SC_32 : SC_PRED, popc ? PT_U32 : PT_PRED,
+                                      &x->d, false));
+            add_dst(r, x, &x->d);
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_U32, &x->b, false));
+            add_src(r, x, &x->b);
+            const struct ptx_opnd *pc = &o[in->nops - 1];
+            SIM_FORWARD_IF_ERROR(opnd(c, pc, SC_PRED, PT_PRED, &x->a, false));
+            if (pc->neg)
+                x->negmask |= 1;
+            add_src(r, x, &x->a);
+        }
         break;
     case PTXOP_MEMBAR:
     case PTXOP_FENCE:

@@ -610,6 +610,50 @@ exec_vote(struct pwarp *pw, const struct xop *x, uint32_t m)
     pred_write(pw, &x->d, m, res ? FULL : 0);
 }
 
+/* bar.red: warp pw's lanes m arrive with their predicates; the result is
+ * the block's once every warp has arrived, so the warp takes it at its
+ * next step (bred_finish), which comes after the barrier's release. */
+static int
+bred_arrive(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+            int32_t pc, uint32_t m, struct sim_error *err)
+{
+    unsigned first = 0;
+    while (!(m >> first & 1))
+        first++;
+    uint32_t id = (uint32_t)lane_get(pw, &x->b, first);
+    if (id >= PTX_BARRIERS)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: barrier %u (0 .. %u) (block %" PRIu64
+                             ", warp %u)", r->m->path, x->line, id, PTX_BARRIERS - 1, b->id,
+                             pw->index);
+    uint32_t g = pw->bred_gen[id]++;
+    struct bred *s = &b->bred[id][g & 1];
+    if (s->gen != g + 1)
+        *s = (struct bred){ g + 1, 0, true, false };
+    uint32_t p = pred_src(pw, x, &x->a, 0) & m;
+    s->count += (uint32_t)sim_popc32(p);
+    s->all = s->all && p == m;
+    s->any = s->any || p != 0;
+    pw->bred_pc = pc;
+    pw->bred_slot = (uint16_t)(2 * id + (g & 1));
+    pw->bred_mask = m;
+    return SIM_OK;
+}
+
+static void
+bred_finish(struct ptx_run *r, struct pblock *b, struct pwarp *pw)
+{
+    const struct xop *x = &r->x[pw->bred_pc];
+    const struct bred *s = &b->bred[pw->bred_slot / 2][pw->bred_slot % 2];
+    uint32_t m = pw->bred_mask;
+    if (x->atom == PA_ADD) {
+        union r32 *D = R32(x->d);
+        LANES(m, { D[l].u = s->count; });
+    } else {
+        pred_write(pw, &x->d, m, (x->atom == PA_AND ? s->all : s->any) ? FULL : 0);
+    }
+    pw->bred_pc = -1;
+}
+
 /* ---- blocks and steps ------------------------------------------------------ */
 
 static void
@@ -621,6 +665,8 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     memset(pw->pred, 0, r->nvarp * sizeof *pw->pred);
     memset(pw->loop_iter, 0, (r->n_unroll + 1) * sizeof *pw->loop_iter);
     pw->async_groups = 0;
+    memset(pw->bred_gen, 0, sizeof pw->bred_gen);
+    pw->bred_pc = -1;
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
     uint32_t bx = ln->block[0], by = ln->block[1];
     for (unsigned l = 0; l < 32; l++) {
@@ -704,6 +750,7 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
     b->ctaid[1] = (uint32_t)((id / gx) % gy);
     b->ctaid[2] = (uint32_t)(id / ((uint64_t)gx * gy));
     memset(b->smem, 0, r->shared_bytes);
+    memset(b->bred, 0, sizeof b->bred);
     memset(b->local, 0, (size_t)r->local_bytes * r->tpb);
     for (uint32_t w = 0; w < r->wpb; w++)
         init_warp(r, b, &b->warps[w], w);
@@ -725,6 +772,9 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
     struct pblock *b = &r->blocks[slot];
     struct pwarp *pw = &b->warps[w];
     struct simt_entry *top;
+
+    if (pw->bred_pc >= 0)
+        bred_finish(r, b, pw);
 
     /* Run the warp's instructions until one issues: an operation ptxas
      * folded away (ptx_lower.c) executes here but is not handed out. */
@@ -785,6 +835,10 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
                     continue;
                 LANES(m, { lane_set(pw, d, l, lane_get(pw, a, l)); });
             }
+            break;
+        case XK_BAR:
+            if (x->atom != PA_NONE && m != 0)
+                SIM_FORWARD_IF_ERROR(bred_arrive(r, b, pw, x, pc, m, err));
             break;
         case XK_MOVE_CLOCK:
             LANES(m, { lane_set(pw, &x->d, l, r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4); });

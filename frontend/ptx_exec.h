@@ -140,6 +140,18 @@ struct xop {
  * (counter, compare, branch) issues once per PTX_UNROLL iterations */
 #define PTX_UNROLL 4
 
+/* Named barriers (bar.sync/bar.red a: 0 .. 15) */
+#define PTX_BARRIERS 16
+
+/* One instance of a reducing barrier (bar.red) as its warps arrive:
+ * instance g of a barrier counts in slot g % 2 (a warp reads its result
+ * after the release, before any warp can reach instance g + 2). */
+struct bred {
+    uint32_t gen;                /* its instance + 1 (0: unused) */
+    uint32_t count;              /* threads whose predicate was true (.popc) */
+    bool all, any;               /* every, some arriving thread's predicate (.and, .or) */
+};
+
 struct simt_entry {
     int32_t pc;                  /* next instruction */
     int32_t rpc;                 /* reconvergence point (-1: none, runs to the end) */
@@ -160,6 +172,10 @@ struct pwarp {
     uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
     uint32_t async_groups;       /* cp.async groups committed (frontend/async.h) */
     uint32_t index;              /* warp index in the block */
+    uint32_t bred_gen[PTX_BARRIERS];  /* bar.red instances it has reached, per barrier */
+    int32_t bred_pc;             /* a bar.red whose result it takes at its next step, or -1 */
+    uint16_t bred_slot;          /* ... from pblock.bred[bred_slot / 2][bred_slot % 2] */
+    uint32_t bred_mask;          /* ... for these lanes */
 };
 
 struct pblock {
@@ -170,6 +186,7 @@ struct pblock {
     uint8_t *local;              /* local memory: local_bytes per thread (the call stack beyond
                                     is per warp: ptx_call.h) */
     struct pwarp *warps;         /* warps_per_block */
+    struct bred bred[PTX_BARRIERS][2];
     bool allocated;
 };
 

@@ -848,7 +848,7 @@ key_of(const struct lctx *L, uint32_t i)
             return LK_SILENT;          /* @p bra L; bra M; L: is @!p bra M */
         return LK_BRA;
     case XK_EXIT: return LK_EXIT;
-    case XK_BAR: return LK_BAR;
+    case XK_BAR: return x->atom != PA_NONE ? LK_BARRED : LK_BAR;
     case XK_CPASYNC: return LK_LDGSTS;
     case XK_WMMA: case XK_WLOAD: case XK_WSTORE: case XK_MMA: case XK_LDMATRIX:
     case XK_STMATRIX:

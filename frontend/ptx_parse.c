@@ -564,7 +564,8 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         if (strcmp(mods[i].w, w) != 0)
             continue;
         /* disambiguate words that mean different things per instruction */
-        bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED || op == PTXOP_REDUX;
+        bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED || op == PTXOP_REDUX ||
+                         op == PTXOP_BAR || op == PTXOP_BARRIER;   /* bar.red.and / .or */
         bool boolean_op = op == PTXOP_SETP || op == PTXOP_SET || op == PTXOP_VOTE;
         switch (mods[i].kind) {
         case 0:
@@ -803,8 +804,8 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 0; *hi = 0; return;
     case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK:
         *lo = 1; *hi = 1; return;
-    case PTXOP_BAR: case PTXOP_BARRIER:
-        *lo = 1; *hi = 2; return;
+    case PTXOP_BAR: case PTXOP_BARRIER:   /* bar.red: d, a{, b}, {!}c */
+        *lo = 1; *hi = ins->atom != PA_NONE ? 4 : 2; return;
     case PTXOP_CVT:              /* cvt.rn.f16x2.f32 d, a, b packs two conversions */
         *lo = *hi = ins->type == PT_F16X2 || ins->type == PT_BF16X2 ? 3 : 2;
         return;
@@ -891,10 +892,16 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (ins.type == PT_NONE)
             return ptx_parse_err(ps, "'%s' needs a data type", ps->lx.tok);
     }
-    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) &&
-        (strstr(ps->lx.tok, ".red") != NULL || (ins.flags & PF_ARRIVE)))
-        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (only bar.sync is simulated)",
-                           ps->lx.tok);
+    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && (ins.flags & PF_ARRIVE))
+        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (bar.sync and bar.red are "
+                                     "simulated)", ps->lx.tok);
+    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && strstr(ps->lx.tok, ".red") != NULL) {
+        /* bar.red.popc.u32 / .and.pred / .or.pred: __syncthreads_count, _and, _or */
+        if (strstr(ps->lx.tok, ".popc") != NULL)
+            ins.atom = PA_ADD;
+        if (ins.atom != PA_ADD && ins.atom != PA_AND && ins.atom != PA_OR)
+            return ptx_parse_err(ps, "'%s': bar.red needs .popc, .and or .or", ps->lx.tok);
+    }
     SIM_FORWARD_IF_ERROR(next(ps));
     if (ins.op == PTXOP_CALL) {
         int rc = ptx_parse_call(ps, &ins);

@@ -225,6 +225,13 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    dp4a.u32 %r3, %r2, %r2, %r2;", 20, "expected two source types" },
     { 20, "    dp2a.u32.u32 %r3, %r2, %r2, %r2;", 20, "dp2a needs .lo or .hi" },
     { 20, "    min.NaN.f32 %r3, %r2, %r2;", 20, "kernel k: unsupported instruction 'min.NaN.f32'" },
+    /* the warp and barrier reductions: their operand rules */
+    { 20, "    bar.red.u32 %r3, 0, %p1;", 20, "bar.red needs .popc, .and or .or" },
+    { 20, "    bar.red.popc.u32 %r3, 0;", 20, "bar.red needs d, a{, b}, {!}c" },
+    { 20, "    bar.arrive 0, 64;", 20, "unsupported instruction 'bar.arrive'" },
+    { 20, "    redux.sync.add.f32 %r3, %r2, -1;", 20, "only .u32, .s32 and .b32" },
+    { 20, "    redux.sync.u32 %r3, %r2, -1;", 20, "needs .add, .min, .max, .and, .or or .xor" },
+    { 20, "    match.any.sync.b32 %r3|%p1, %r2, -1;", 20, "only match.all writes a predicate" },
     { 20, "    { .reg .b32 q; .reg .b32 q; }", 20, "register q declared twice in one scope" },
     { 20, "    { .reg .b32 q; } mov.u32 q, 1;", 20, "no register or variable called 'q'" },
     /* fuzz findings (tests/fuzz/crashers/ptx): these leaked the name under ASan */

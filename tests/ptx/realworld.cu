@@ -225,4 +225,14 @@ __global__ void warpsync(int *out, const int *in, int n) {
     if (i < n)
         out[i] = r + s + __popc(any) + (int)(all != 0) + 2 * pred;
 }
+// __syncthreads_count/_or/_and (bar.red), several instances in a row
+__global__ void syncreduce(int *out, const int *in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = i < n ? in[i] : 0, c = 0;
+    for (int r = 0; r < 4; r++)
+        c += __syncthreads_count(v > 25 * r) << (8 * r);
+    int o = __syncthreads_or(v > 98), a = __syncthreads_and(v >= 1);
+    if (i < n)
+        out[i] = c + (o << 30) + (a << 29);
+}
 }

@@ -222,4 +222,13 @@ for w in range(0, len(I), 32):
             bad += O[w + k] != s32(r + sum(vs) + anyc + all_ + 2 * all_)
 report('warpsync', bad == 0, '%d wrong' % bad)
 
+I, O = inp('syncreduce', 'in', 'i'), out('syncreduce', 'i')
+bad = 0
+for blk in range(0, len(I), 128):
+    vs = I[blk:blk + 128]
+    c = sum(sum(v > 25 * r for v in vs) << (8 * r) for r in range(4))
+    ref = s32(c + (any(v > 98 for v in vs) << 30) + (all(v >= 1 for v in vs) << 29))
+    bad += sum(o != ref for o in O[blk:blk + 128])
+report('syncreduce', bad == 0, '%d wrong' % bad)
+
 sys.exit(0 if all(results) else 1)
