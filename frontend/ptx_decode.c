@@ -863,6 +863,7 @@ half_supported(const struct ptx_ins *in)
     case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:
     case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP: case PTXOP_SET:
     case PTXOP_CVT: case PTXOP_MOV: case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
+    case PTXOP_ATOM: case PTXOP_RED:     /* atom.add.noftz.f16x2 ...: ptx_exec.c */
         return true;
     default:
         return false;

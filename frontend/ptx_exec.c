@@ -5,9 +5,11 @@
  * bounds and alignment checks) and the warp-wide operations; per-lane
  * arithmetic is in ptx_alu.c, calls and frames in ptx_call.c.
  */
+#include "frontend/ptx_half.h"
 #include "frontend/ptx_lanes.h"
 #include "frontend/ptx_mma.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,9 +142,30 @@ lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
     return x->space == PS_SHARED || x->space == PS_LOCAL || x->space == PS_PARAM ? (uint32_t)a : a;
 }
 
+/* A half-precision atomic (atom/red .add.noftz, .min, .max on .f16,
+ * .bf16 and the packed pairs): each half rounded to nearest even. */
+static uint64_t
+atom_half(unsigned op, unsigned t, uint64_t old, uint64_t b)
+{
+    unsigned fmt = t == PT_BF16 || t == PT_BF16X2 ? PTX_HBF16 : PTX_HF16;
+    unsigned halves = t == PT_F16X2 || t == PT_BF16X2 ? 2 : 1;
+    uint64_t r = 0;
+    for (unsigned h = 0; h < halves; h++) {
+        uint16_t ho = (uint16_t)(old >> (16 * h)), hb = (uint16_t)(b >> (16 * h));
+        double x = ptx_half_value(ho, fmt), y = ptx_half_value(hb, fmt);
+        uint16_t v = op == PA_ADD ? ptx_half_round(x + y, fmt, PR_RN) :
+                     op == PA_MIN ? (y < x || isnan(x) ? hb : ho) :
+                     op == PA_MAX ? (y > x || isnan(x) ? hb : ho) : hb;   /* exch */
+        r |= (uint64_t)v << (16 * h);
+    }
+    return r;
+}
+
 static uint64_t
 atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c)
 {
+    if (ptx_half_type(t) && op != PA_CAS)
+        return atom_half(op, t, old, b);
     bool sgn = ptx_type_is_signed(t);
     unsigned bytes = ptx_type_bytes(t);
     uint64_t mask = bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (bytes * 8)) - 1;

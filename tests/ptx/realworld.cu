@@ -12,6 +12,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cstdio>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 extern "C" {
 // Black-Scholes (CUDA sample style): expf, logf, sqrtf, division
@@ -234,5 +235,18 @@ __global__ void syncreduce(int *out, const int *in, int n) {
     int o = __syncthreads_or(v > 98), a = __syncthreads_and(v >= 1);
     if (i < n)
         out[i] = c + (o << 30) + (a << 29);
+}
+// half-precision atomics (atom.add.noftz .f16 .f16x2 .bf16 .bf16x2)
+__global__ void halfatomics(__half *h, __half2 *h2, __nv_bfloat16 *b, __nv_bfloat162 *b2,
+                            const __half *in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        __half v = in[i];
+        atomicAdd(h, v);
+        atomicAdd(h2, __halves2half2(v, __hneg(v)));
+        __nv_bfloat16 w = __float2bfloat16(__half2float(v));
+        atomicAdd(b, w);
+        atomicAdd(b2, __halves2bfloat162(w, w));
+    }
 }
 }

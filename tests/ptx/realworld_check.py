@@ -231,4 +231,19 @@ for blk in range(0, len(I), 128):
     bad += sum(o != ref for o in O[blk:blk + 128])
 report('syncreduce', bad == 0, '%d wrong' % bad)
 
+def halves(name):
+    b = open('%s/%s.bin' % (OUT, name), 'rb').read()
+    return list(struct.unpack('<%de' % (len(b) // 2), b))
+
+
+def bf16s(name):
+    b = open('%s/%s.bin' % (OUT, name), 'rb').read()
+    return [struct.unpack('<f', b'\0\0' + b[i:i + 2])[0] for i in range(0, len(b), 2)]
+
+
+t = sum(range(22))         # integers below 256: every partial sum exact in f16 and bf16
+got = (halves('halfatomics_h'), halves('halfatomics_h2'), bf16s('halfatomics_b'),
+       bf16s('halfatomics_b2'))
+report('halfatomics', got == ([t], [1 + t, 1 - t], [t], [t, t]), repr(got))
+
 sys.exit(0 if all(results) else 1)
