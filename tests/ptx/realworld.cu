@@ -249,4 +249,61 @@ __global__ void halfatomics(__half *h, __half2 *h2, __nv_bfloat16 *b, __nv_bfloa
         atomicAdd(b2, __halves2bfloat162(w, w));
     }
 }
+// Rodinia-style kernels (bfs, pathfinder, kmeans, srad), written for smsim from the
+// algorithms' descriptions
+// BFS (Rodinia style)
+__global__ void bfs1(const int *starts, const int *nedges, const int *edges, bool *mask, bool *updating, bool *visited, int *cost, int n) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n && mask[tid]) {
+        mask[tid] = false;
+        for (int i = starts[tid]; i < starts[tid] + nedges[tid]; i++) {
+            int id = edges[i];
+            if (!visited[id]) { cost[id] = cost[tid] + 1; updating[id] = true; }
+        }
+    }
+}
+// pathfinder
+__global__ void pathfinder(const int *wall, const int *src, int *dst, int cols, int row) {
+    __shared__ int prev[256], result[256];
+    int tx = threadIdx.x, x = blockIdx.x * 254 + tx - 1;
+    bool valid = x >= 0 && x < cols;
+    prev[tx] = valid ? src[x] : 0;
+    __syncthreads();
+    if (tx > 0 && tx < 255 && valid) {
+        int l = x > 0 ? prev[tx - 1] : prev[tx], r = x < cols - 1 ? prev[tx + 1] : prev[tx];
+        result[tx] = min(prev[tx], min(l, r)) + wall[row * cols + x];
+    }
+    __syncthreads();
+    if (tx > 0 && tx < 255 && valid) dst[x] = result[tx];
+}
+// kmeans assignment
+__global__ void kmeans(const float *feat, const float *clusters, int *membership, int npoints, int nclusters, int nfeatures) {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= npoints) return;
+    int best = 0; float bd = 3.4e38f;
+    for (int c = 0; c < nclusters; c++) {
+        float d = 0;
+        for (int f = 0; f < nfeatures; f++) { float t = feat[f * npoints + p] - clusters[c * nfeatures + f]; d += t * t; }
+        if (d < bd) { bd = d; best = c; }
+    }
+    membership[p] = best;
+}
+// SRAD-like
+__global__ void srad(const float *J, float *C, float *dN, float *dS, float *dW, float *dE, int rows, int cols, float q0sqr) {
+    int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows || j >= cols) return;
+    int k = i * cols + j;
+    float Jc = J[k];
+    float n = J[max(i - 1, 0) * cols + j] - Jc, s = J[min(i + 1, rows - 1) * cols + j] - Jc;
+    float w = J[i * cols + max(j - 1, 0)] - Jc, e = J[i * cols + min(j + 1, cols - 1)] - Jc;
+    float G2 = (n * n + s * s + w * w + e * e) / (Jc * Jc);
+    float L = (n + s + w + e) / Jc;
+    float num = (0.5f * G2) - ((1.0f / 16.0f) * (L * L));
+    float den = 1 + (.25f * L);
+    float qsqr = num / (den * den);
+    den = (qsqr - q0sqr) / (q0sqr * (1 + q0sqr));
+    float c = 1.0f / (1.0f + den);
+    C[k] = c < 0 ? 0 : (c > 1 ? 1 : c);
+    dN[k] = n; dS[k] = s; dW[k] = w; dE[k] = e;
+}
 }

@@ -246,4 +246,55 @@ got = (halves('halfatomics_h'), halves('halfatomics_h2'), bf16s('halfatomics_b')
        bf16s('halfatomics_b2'))
 report('halfatomics', got == ([t], [1 + t, 1 - t], [t], [t, t]), repr(got))
 
+# Rodinia-style kernels
+E, M = inp('bfs1', 'edges', 'i'), inp('bfs1', 'mask', 'B')
+cost, upd, mask = out('bfs1_cost', 'i'), out('bfs1_updating', 'B'), out('bfs1_mask', 'B')
+rc, ru = [0] * 4096, [0] * 4096
+for t in range(4096):
+    if M[t]:
+        for e in range(4 * t, 4 * t + 4):
+            if not M[E[e]]:
+                rc[E[e]], ru[E[e]] = 1, 1
+report('bfs1', (cost, upd, mask) == (rc, ru, [0] * 4096), '%d reached' % sum(ru))
+
+W, S, D = inp('pathfinder', 'wall', 'i'), inp('pathfinder', 'src', 'i'), out('pathfinder', 'i')
+bad = 0
+for x in range(4000):
+    if x % 254 in (253, 0) and False:
+        continue
+    tx = (x + 1) % 254 + (0 if (x + 1) % 254 else 254)
+    l, r = S[x - 1] if x > 0 else S[x], S[x + 1] if x < 3999 else S[x]
+    if 1 <= tx <= 254:
+        bad += D[x] != min(S[x], l, r) + W[3 * 4000 + x]
+report('pathfinder', bad == 0, '%d wrong' % bad)
+
+F, C, Mb = inp('kmeans', 'feat', 'f'), inp('kmeans', 'clusters', 'f'), out('kmeans', 'i')
+bad = 0
+for p in range(4096):
+    ds = []
+    for c in range(5):
+        d = 0.0
+        for f in range(34):
+            t = f32(F[f * 4096 + p] - C[c * 34 + f])
+            d = f32(d + f32(t * t))
+        ds.append(d)
+    best = min(range(5), key=lambda c: (ds[c], c))
+    bad += Mb[p] != best
+report('kmeans', bad == 0, '%d wrong' % bad)
+
+J, Cs, dE = inp('srad', 'J', 'f'), out('srad_C', 'f'), out('srad_dE', 'f')
+e = 0
+for i in range(128):
+    for j in range(128):
+        k, jc = i * 128 + j, J[i * 128 + j]
+        n, s = J[max(i - 1, 0) * 128 + j] - jc, J[min(i + 1, 127) * 128 + j] - jc
+        w, ea = J[i * 128 + max(j - 1, 0)] - jc, J[i * 128 + min(j + 1, 127)] - jc
+        g2 = (n * n + s * s + w * w + ea * ea) / (jc * jc)
+        lap = (n + s + w + ea) / jc
+        q = (0.5 * g2 - lap * lap / 16) / (1 + 0.25 * lap) ** 2
+        c = 1 / (1 + (q - 0.05) / (0.05 * 1.05))
+        c = min(max(c, 0), 1)
+        e = max(e, abs(Cs[k] - c), abs(dE[k] - ea))
+report('srad', e < 1e-4, 'largest error %.2g' % e)
+
 sys.exit(0 if all(results) else 1)
