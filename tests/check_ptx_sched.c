@@ -594,6 +594,49 @@ START_TEST(test_wide_interval)
 }
 END_TEST
 
+/* A divisor's reciprocal (I2F.U32.RP, MUFU.RCP, F2I) is computed once
+ * per basic block: two divisions by the parameter %r1 share it, a third
+ * after a label computes it again, and one by a rewritten divisor too. */
+static unsigned
+count_of(const char *got, const char *name)
+{
+    unsigned c = 0;
+    size_t n = strlen(name);
+    for (const char *p = got; (p = strstr(p, name)) != NULL; p += n)
+        c += (p == got || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0' || p[n] == '.');
+    return c;
+}
+
+START_TEST(test_divisor_reciprocal)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    ld.global.s32 %r3, [%rd4];",
+        "    add.s32 %r4, %r3, -1000;",
+        "    div.s32 %r5, %r3, %r1;",
+        "    div.s32 %r6, %r4, %r1;",            /* the same block: reciprocal reused */
+        "    setp.gt.s32 %p1, %r5, 3;",
+        "    @%p1 bra $L__1;",
+        "    add.s32 %r6, %r6, 1;",
+        "$L__1:",
+        "    div.s32 %r7, %r4, %r1;",            /* a new block: computed again */
+        "    add.s32 %r1, %r1, 1;",
+        "    div.s32 %r8, %r3, %r1;",            /* a rewritten divisor: again */
+        "    add.s32 %r9, %r5, %r6;",
+        "    add.s32 %r9, %r9, %r7;",
+        "    add.s32 %r9, %r9, %r8;",
+        "    st.global.u32 [%rd4], %r9;",
+        KTAIL,
+    };
+    char got[8192];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 7, got, sizeof got);
+    ck_assert_msg(count_of(got, "MUFU") == 3, "MUFU.RCP x%u: %s", count_of(got, "MUFU"), got);
+    ck_assert_uint_eq(count_of(got, "I2F"), 3);
+    ck_assert_uint_eq(count_of(got, "IABS"), 3 * 2 + 1);   /* a reused divisor: only |dividend| */
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 7, NULL);
+}
+END_TEST
+
 /* A float abs or neg read by float arithmetic is an operand modifier;
  * read by a store it is an operation (FADD.FTZ |x|, -0). */
 START_TEST(test_fold_modifiers)
@@ -906,6 +949,7 @@ suite(void)
     tcase_add_test(tc, test_fold_address);
     tcase_add_test(tc, test_int64);
     tcase_add_test(tc, test_wide_interval);
+    tcase_add_test(tc, test_divisor_reciprocal);
     tcase_add_test(tc, test_register_budget);
     tcase_add_test(tc, test_zero_pairs);
     tcase_add_test(tc, test_fold_modifiers);
