@@ -664,6 +664,21 @@ run_builtin(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
     return SIM_OK;
 }
 
+/* The caller's entry waits after the call at pc, with every lane it has;
+ * lanes rest (another function pointer's) call again from pc.  Leaves
+ * room for one more entry, the callee's. */
+static void
+after_call(struct pwarp *pw, int32_t pc, uint32_t rest)
+{
+    pw->stk[pw->sp - 1].pc = pc + 1;
+    if (pw->sp + 2 > pw->stk_cap) {
+        pw->stk_cap = 2 * pw->stk_cap + 2;
+        pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
+    }
+    if (rest != 0)
+        pw->stk[pw->sp++] = (struct simt_entry){ pc, pc + 1, rest };
+}
+
 int
 ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
                int32_t pc, uint32_t m, struct sim_error *err)
@@ -683,14 +698,7 @@ ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
     const struct xfunc *callee = &r->funcs[fi];
     if (callee->builtin != XB_NONE) {    /* carried out here: no frame, no body */
         SIM_FORWARD_IF_ERROR(run_builtin(r, b, pw, x, site, callee, m, err));
-        pw->stk[pw->sp - 1].pc = pc + 1;
-        if (rest != 0) {
-            if (pw->sp + 1 > pw->stk_cap) {
-                pw->stk_cap = 2 * pw->stk_cap + 2;
-                pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
-            }
-            pw->stk[pw->sp++] = (struct simt_entry){ pc, pc + 1, rest };
-        }
+        after_call(pw, pc, rest);
         return SIM_OK;
     }
     uint64_t nfp = (uint64_t)cs->fp + r->funcs[cs->func].frame, top = nfp + callee->frame;
@@ -731,14 +739,7 @@ ptx_call_enter(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
         cs->cap = cs->cap ? 2 * cs->cap : 8;
         cs->frames = xrealloc(cs->frames, cs->cap * sizeof *cs->frames);
     }
-    /* the caller's entry waits after the call, with every lane it has */
-    pw->stk[pw->sp - 1].pc = pc + 1;
-    if (pw->sp + 2 > pw->stk_cap) {
-        pw->stk_cap = 2 * pw->stk_cap + 2;
-        pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
-    }
-    if (rest != 0)
-        pw->stk[pw->sp++] = (struct simt_entry){ pc, pc + 1, rest };
+    after_call(pw, pc, rest);
     cs->frames[cs->n++] = (struct call_frame){ fi, cs->func, (int32_t)x->off, pw->sp,
                                                (uint32_t)nfp, cs->fp, 0, saved };
     pw->stk[pw->sp++] = (struct simt_entry){ callee->entry, -1, m };

@@ -640,10 +640,7 @@ static int
 bred_arrive(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
             int32_t pc, uint32_t m, struct sim_error *err)
 {
-    unsigned first = 0;
-    while (!(m >> first & 1))
-        first++;
-    uint32_t id = (uint32_t)lane_get(pw, &x->b, first);
+    uint32_t id = (uint32_t)lane_get(pw, &x->b, (unsigned)__builtin_ctz(m));
     if (id >= PTX_BARRIERS)
         return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: barrier %u (0 .. %u) (block %" PRIu64
                              ", warp %u)", r->m->path, x->line, id, PTX_BARRIERS - 1, b->id,

@@ -70,6 +70,7 @@ struct lctx {
     int32_t *lead;               /* per instruction: the merged load it belongs to, or -1 */
     uint8_t *vbytes;             /* per leader: bytes per lane of the merged load */
     uint8_t *body;               /* per instruction: the unrolled loop it is in (tag), or 0 */
+    bool *label;                 /* per instruction (and n): a branch of the PTX targets it */
     int32_t *fn;                 /* per instruction: the function it is in (r->funcs) */
 };
 
@@ -665,11 +666,8 @@ recip_known(const struct lctx *L, const struct xop *x)
     for (uint32_t j = i; j-- > 0;) {
         const struct xop *y = &L->x[j];
         if (y->kind == XK_BRA || y->kind == XK_EXIT || y->kind == XK_RET || y->kind == XK_CALL ||
-            y->kind == XK_BAR)
+            y->kind == XK_BAR || L->label[j + 1])   /* a label: the block starts at j + 1 */
             return false;
-        for (uint32_t b = 0; b < L->n; b++)   /* a label: the block starts at j + 1 */
-            if (L->x[b].kind == XK_BRA && L->x[b].target == (int32_t)j + 1)
-                return false;
         bool writes = false;
         for (unsigned k = 0; k < y->n_fdst; k++)
             writes = writes || (int32_t)y->fdst[k] == dv;
@@ -921,12 +919,7 @@ key_of(const struct lctx *L, uint32_t i)
 static void
 if_convert(struct lctx *L, struct ptx_run *r)
 {
-    bool *label = xcalloc(L->n + 1, sizeof *label);
-    for (uint32_t i = 0; i < L->n; i++) {
-        const struct xop *x = &L->x[i];
-        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target <= L->n)
-            label[x->target] = true;
-    }
+    const bool *label = L->label;    /* as the PTX has them: a conversion removes branches */
     for (uint32_t i = 0; i < L->n; i++) {
         struct xop *b = &r->x[i];
         if (b->kind != XK_BRA || b->guard < 0 || L->key[i] != LK_BRA || b->target <= (int32_t)i + 1)
@@ -956,7 +949,6 @@ if_convert(struct lctx *L, struct ptx_run *r)
         b->target = b->reconv = -1;
         L->key[i] = LK_SILENT;
     }
-    free(label);
 }
 
 /* ---- unrolled loops ----------------------------------------------------------- */
@@ -1287,11 +1279,10 @@ zero_move(const struct lctx *L, uint32_t i, uint32_t start)
 static void
 pair_zero_moves(struct lctx *L)
 {
-    bool *leader = xcalloc(L->n + 1, sizeof *leader);
+    bool *leader = xmalloc((L->n + 1) * sizeof *leader);
+    memcpy(leader, L->label, (L->n + 1) * sizeof *leader);
     for (uint32_t i = 0; i < L->n; i++) {
         const struct xop *x = &L->x[i];
-        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < L->n)
-            leader[x->target] = true;
         if (x->kind == XK_BRA || x->kind == XK_EXIT || x->kind == XK_BAR)
             leader[i + 1] = true;
     }
@@ -1344,6 +1335,10 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     L.lead = xmalloc(n * sizeof *L.lead);
     L.vbytes = xcalloc(n, sizeof *L.vbytes);
     L.body = xcalloc(n, sizeof *L.body);
+    L.label = xcalloc(L.n + 1, sizeof *L.label);
+    for (uint32_t i = 0; i < L.n; i++)
+        if (r->x[i].kind == XK_BRA && r->x[i].target >= 0 && (uint32_t)r->x[i].target <= L.n)
+            L.label[r->x[i].target] = true;
     L.fn = xcalloc(n, sizeof *L.fn);
     bool *calls = xcalloc(r->n_funcs, sizeof *calls);   /* the function calls another */
     for (uint32_t f = 0; f < r->n_funcs; f++)
@@ -1495,6 +1490,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     free(L.lead);
     free(L.vbytes);
     free(L.body);
+    free(L.label);
     free(L.fn);
     free(calls);
     return rc;

@@ -9,6 +9,11 @@
 test_name=realworld
 . "${srcdir:-.}/tests/pyscript.sh"
 dir=$srcdir/tests/ptx/realworld
+# printed WHAT: $tmp/stdout must be $dir/$n.expected when that exists
+printed() {
+    [ ! -e "$dir/$n.expected" ] || cmp -s "$tmp/stdout" "$dir/$n.expected" ||
+        fail "$1: printed $(cat "$tmp/stdout")"
+}
 for l in "$dir"/*.launch; do
     n=$(basename "$l" .launch)
     case $n in *-assert) continue ;; esac
@@ -16,16 +21,12 @@ for l in "$dir"/*.launch; do
         { fail "$n: inputs: $(cat "$tmp/err")"; continue; }
     "$SMSIM" emulate --quiet --launch "$l" --output-dir "$tmp/emu" >"$tmp/stdout" 2>"$tmp/err" ||
         { fail "$n: emulate: $(cat "$tmp/err")"; continue; }
-    if [ -e "$dir/$n.expected" ]; then
-        cmp -s "$tmp/stdout" "$dir/$n.expected" || fail "$n: printed $(cat "$tmp/stdout")"
-    fi
+    printed "$n"
     for c in h100 a100; do
         rm -rf "$tmp/run"
         "$SMSIM" run --config "$c" --quiet --launch "$l" --output-dir "$tmp/run" >"$tmp/stdout" \
             2>"$tmp/err" || { fail "$n on $c: $(cat "$tmp/err")"; continue; }
-        if [ -e "$dir/$n.expected" ]; then
-            cmp -s "$tmp/stdout" "$dir/$n.expected" || fail "$n on $c: printed $(cat "$tmp/stdout")"
-        fi
+        printed "$n on $c"
         for f in "$tmp"/run/out/*.bin; do
             cmp -s "$f" "$tmp/emu/out/$(basename "$f")" ||
                 fail "$n on $c: $(basename "$f") differs from the emulation"
