@@ -957,6 +957,56 @@ exec_dot(struct pwarp *pw, const struct xop *x, uint32_t m)
     });
 }
 
+/* add, min and max on two packed 16-bit integers (.u16x2 / .s16x2), each
+ * half on its own; max.relu.s16x2 / min.relu clamp each result at 0. */
+static void
+exec_int16x2(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    bool sgn = x->type == PT_S16X2, relu = (x->flags & PF_RELU) != 0;
+    union r32 *D = R32(x->d);
+    const union r32 *A = R32(x->a), *B = R32(x->b);
+    LANES(m, {
+        uint32_t r = 0;
+        for (unsigned h = 0; h < 2; h++) {
+            uint32_t ua = (A[l].u >> 16 * h) & 0xffff, ub = (B[l].u >> 16 * h) & 0xffff;
+            int32_t a = sgn ? (int16_t)ua : (int32_t)ua, b = sgn ? (int16_t)ub : (int32_t)ub;
+            int32_t v = x->op == PTXOP_ADD ? a + b : x->op == PTXOP_MIN ? (a < b ? a : b)
+                                                                        : (a > b ? a : b);
+            if (relu && v < 0)
+                v = 0;
+            r |= ((uint32_t)v & 0xffff) << 16 * h;
+        }
+        D[l].u = r;
+    });
+}
+
+/* vabsdiff4 (the default byte selectors, no mask): the absolute
+ * differences of the four byte pairs of a and b, each byte signed or not
+ * by its type (type2: a's, btype: b's); with .add their sum plus c, else
+ * the four bytes of the result (.sat: clamped to the byte range of the
+ * destination type, else modulo 256). */
+static void
+exec_vabsdiff4(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    bool as = x->type2 == PT_S32, bs = x->btype == PT_S32, ds = x->type == PT_S32;
+    bool sat = (x->flags & PF_SAT) != 0, add = x->atom == PA_ADD;
+    union r32 *D = R32(x->d);
+    const union r32 *A = R32(x->a), *B = R32(x->b), *C = R32(x->c);
+    LANES(m, {
+        uint32_t sum = C[l].u, r = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            int32_t a = as ? (int8_t)(A[l].u >> 8 * i) : (uint8_t)(A[l].u >> 8 * i);
+            int32_t b = bs ? (int8_t)(B[l].u >> 8 * i) : (uint8_t)(B[l].u >> 8 * i);
+            int32_t d = a > b ? a - b : b - a;
+            sum += (uint32_t)d;
+            if (sat)
+                d = ds ? (d > 127 ? 127 : d) : (d > 255 ? 255 : d);
+            r |= ((uint32_t)d & 0xff) << 8 * i;
+        }
+        D[l].u = add ? sum : r;
+    });
+}
+
 void
 ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
@@ -965,9 +1015,16 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
         ptx_half_exec(pw, x, m);
         return;
     }
+    if (x->type == PT_U16X2 || x->type == PT_S16X2) {
+        exec_int16x2(pw, x, m);
+        return;
+    }
     switch (x->op) {
     case PTXOP_DP4A: case PTXOP_DP2A:
         exec_dot(pw, x, m);
+        return;
+    case PTXOP_VABSDIFF4:
+        exec_vabsdiff4(pw, x, m);
         return;
     case PTXOP_MOV:
         exec_mov(pw, x, m);

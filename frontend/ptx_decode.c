@@ -446,6 +446,8 @@ ptx_decode_opclass(const struct ptx_ins *in)
         return float_class(t, SIM_OPC_FP32_FMA, SIM_OPC_FP64_FMA, int_mul_class(in));
     case PTXOP_MUL24: case PTXOP_MAD24: case PTXOP_SAD: case PTXOP_DP4A: case PTXOP_DP2A:
         return SIM_OPC_INT_MUL;
+    case PTXOP_VABSDIFF4:
+        return SIM_OPC_INT;
     case PTXOP_DIV:
         if (t == PT_F32)
             return (approx || (in->flags & PF_FULL)) ? SIM_OPC_SFU : SIM_OPC_FP32_DIV;
@@ -1005,6 +1007,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     x->op = in->op;
     x->type = in->type;
     x->type2 = in->type2;
+    if (in->op == PTXOP_VABSDIFF4)
+        x->btype = in->type3;
     x->cmp = in->cmp;
     x->rnd = in->rnd;
     x->atom = in->atom;

@@ -31,6 +31,8 @@ enum ptx_type {
     PT_B32, PT_U32, PT_S32, PT_F32, PT_B64, PT_U64, PT_S64, PT_F64, PT_B128,
     PT_TF32,                     /* mma inputs: an f32 register read as tf32 */
     PT_BF16X2,                   /* two packed bfloat16 values (the low one in bits 0-15) */
+    PT_U16X2, PT_S16X2,          /* two packed 16-bit integers (add, min, max; the low one in
+                                    bits 0-15) */
     PT_COUNT
 };
 

@@ -706,6 +706,8 @@ key_alu(const struct lctx *L, const struct xop *x)
     case PTXOP_ADD: case PTXOP_SUB:
         if (fp)
             return key_fp(x, LK_FADD, LK_DADD, key_half(x));
+        if (t == PT_U16X2 || t == PT_S16X2)
+            return LK_IADD16X2;
         return key_int_add(L, x);
     case PTXOP_ADDC: case PTXOP_SUBC:
         return LK_IADD;
@@ -735,6 +737,8 @@ key_alu(const struct lctx *L, const struct xop *x)
         return LK_IDP2A;
     case PTXOP_SAD:
         return LK_ISAD;
+    case PTXOP_VABSDIFF4:
+        return LK_VABSDIFF4;
     case PTXOP_DIV: case PTXOP_REM:
         if (t == PT_F32)
             return (approx || (x->flags & PF_FULL)) ? LK_DIVAPPROX : LK_DIVRN;

@@ -510,7 +510,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         /* mma.dtype.atype.btype.ctype; wmma.mma.dtype.ctype (f16 inputs) */
         if (*ntypes == 0)
             ins->type = t;
-        else if (!mma || *ntypes == 1)
+        else if ((!mma && ins->op != PTXOP_VABSDIFF4) || *ntypes == 1)
             ins->type2 = t;
         else if (*ntypes == 2)
             ins->type3 = t;
@@ -565,7 +565,8 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             continue;
         /* disambiguate words that mean different things per instruction */
         bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED || op == PTXOP_REDUX ||
-                         op == PTXOP_BAR || op == PTXOP_BARRIER;   /* bar.red.and / .or */
+                         op == PTXOP_BAR || op == PTXOP_BARRIER ||  /* bar.red.and / .or */
+                         op == PTXOP_VABSDIFF4;                     /* its .add (.min, .max) */
         bool boolean_op = op == PTXOP_SETP || op == PTXOP_SET || op == PTXOP_VOTE;
         switch (mods[i].kind) {
         case 0:
@@ -830,6 +831,7 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     case PTXOP_FMA: case PTXOP_MAD: case PTXOP_MAD24: case PTXOP_MADC: case PTXOP_SELP:
     case PTXOP_DP4A: case PTXOP_DP2A:
     case PTXOP_SLCT: case PTXOP_BFE: case PTXOP_PRMT: case PTXOP_SAD: case PTXOP_SHF:
+    case PTXOP_VABSDIFF4:
         *lo = 4; *hi = 4; return;
     case PTXOP_BFI: case PTXOP_LOP3:
         *lo = 5; *hi = 5; return;
@@ -891,6 +893,22 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     if (ins.op == PTXOP_LD || ins.op == PTXOP_LDU || ins.op == PTXOP_ST) {
         if (ins.type == PT_NONE)
             return ptx_parse_err(ps, "'%s' needs a data type", ps->lx.tok);
+    }
+    if ((ins.type == PT_U16X2 || ins.type == PT_S16X2) &&
+        ins.op != PTXOP_ADD && ins.op != PTXOP_MIN && ins.op != PTXOP_MAX)
+        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (packed .u16x2 and .s16x2 "
+                                     "are simulated on add, min and max)", ps->lx.tok);
+    if (ins.op == PTXOP_VABSDIFF4) {
+        /* vabsdiff4.dtype.atype.btype{.sat} d, a, b, c and .add: the forms
+         * the CUDA headers' __vabsdiffu4 / __vsadu4 family emit */
+        bool ok = ins.atom == PA_NONE || ins.atom == PA_ADD;
+        for (unsigned i = 0; i < 3; i++) {
+            uint8_t t = i == 0 ? ins.type : i == 1 ? ins.type2 : ins.type3;
+            ok = ok && (t == PT_U32 || t == PT_S32);
+        }
+        if (!ok || (ins.atom == PA_ADD && (ins.flags & PF_SAT)))
+            return ptx_parse_unsupported(ps, "unsupported instruction '%s' (vabsdiff4 is simulated "
+                                         "as .u32/.s32 types, plain, .sat or .add)", ps->lx.tok);
     }
     if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && (ins.flags & PF_ARRIVE))
         return ptx_parse_unsupported(ps, "unsupported instruction '%s' (bar.sync and bar.red are "

@@ -636,6 +636,94 @@ START_TEST(narrow_forms)
 }
 END_TEST
 
+/* Packed 16-bit integer add / min / max (.u16x2, .s16x2, max.relu) and
+ * vabsdiff4 (plain, .sat, .add), as the CUDA headers' __vadd2, __vminu2,
+ * __vabsdiffu4 and __vsadu4 emit them, against a C reference per lane. */
+static uint32_t
+ref16x2(uint32_t a, uint32_t b, int op, bool sgn, bool relu)
+{
+    uint32_t r = 0;
+    for (unsigned h = 0; h < 2; h++) {
+        uint32_t ua = (a >> 16 * h) & 0xffff, ub = (b >> 16 * h) & 0xffff;
+        int32_t x = sgn ? (int16_t)ua : (int32_t)ua, y = sgn ? (int16_t)ub : (int32_t)ub;
+        int32_t v = op == 0 ? x + y : op == 1 ? (x < y ? x : y) : (x > y ? x : y);
+        if (relu && v < 0)
+            v = 0;
+        r |= ((uint32_t)v & 0xffff) << 16 * h;
+    }
+    return r;
+}
+
+static uint32_t
+refvabsdiff4(uint32_t a, uint32_t b, uint32_t c, bool sgn, bool sat, bool add)
+{
+    uint32_t sum = c, r = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        int32_t x = sgn ? (int8_t)(a >> 8 * i) : (uint8_t)(a >> 8 * i);
+        int32_t y = sgn ? (int8_t)(b >> 8 * i) : (uint8_t)(b >> 8 * i);
+        int32_t d = x > y ? x - y : y - x;
+        sum += (uint32_t)d;
+        if (sat)
+            d = sgn ? (d > 127 ? 127 : d) : d;
+        r |= ((uint32_t)d & 0xff) << 8 * i;
+    }
+    return add ? sum : r;
+}
+
+START_TEST(packed_integer)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .b32 %r<40>;",
+        "    .reg .b64 %rd<5>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    mov.u32 %r1, %laneid;",
+        "    add.u32 %r2, %r1, 1;",
+        "    mul.lo.u32 %r3, %r2, -2130739455;",        /* a = 0x80FF7F01 (lane + 1) */
+        "    mul.lo.u32 %r4, %r1, -1640531527;",
+        "    xor.b32 %r5, %r4, 33456383;",              /* b = 0x01FE80FF ^ lane 0x9E3779B9 */
+        "    add.u16x2 %r10, %r3, %r5;",
+        "    add.s16x2 %r11, %r3, %r5;",
+        "    min.u16x2 %r12, %r3, %r5;",
+        "    max.s16x2 %r13, %r3, %r5;",
+        "    max.relu.s16x2 %r14, %r3, %r5;",
+        "    min.s16x2 %r15, %r3, %r5;",
+        "    vabsdiff4.u32.u32.u32 %r16, %r3, %r5, %r1;",
+        "    vabsdiff4.s32.s32.s32.sat %r17, %r3, %r5, %r1;",
+        "    vabsdiff4.u32.u32.u32.add %r18, %r3, %r5, %r1;",
+        "    mad.lo.u32 %r20, %r11, 23, %r10;",
+        "    mad.lo.u32 %r20, %r12, 3, %r20;",
+        "    mad.lo.u32 %r20, %r13, 5, %r20;",
+        "    mad.lo.u32 %r20, %r14, 7, %r20;",
+        "    mad.lo.u32 %r20, %r15, 11, %r20;",
+        "    mad.lo.u32 %r20, %r16, 13, %r20;",
+        "    mad.lo.u32 %r20, %r17, 17, %r20;",
+        "    mad.lo.u32 %r20, %r18, 19, %r20;",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r20;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t a = 0x80FF7F01u * (l + 1), b = 0x01FE80FFu ^ (l * 0x9E3779B9u);
+        uint32_t want = ref16x2(a, b, 0, false, false) + 23u * ref16x2(a, b, 0, true, false) +
+                        3u * ref16x2(a, b, 1, false, false) + 5u * ref16x2(a, b, 2, true, false) +
+                        7u * ref16x2(a, b, 2, true, true) + 11u * ref16x2(a, b, 1, true, false) +
+                        13u * refvabsdiff4(a, b, l, false, false, false) +
+                        17u * refvabsdiff4(a, b, l, true, true, false) +
+                        19u * refvabsdiff4(a, b, l, false, false, true);
+        ck_assert_uint_eq(out[l], want);
+    }
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* Every instruction form doc/launch-format.md lists as supported and the
  * suite does not otherwise use parses, decodes and executes. */
 START_TEST(documented_forms)
@@ -1143,6 +1231,7 @@ ptx_suite(void)
     tcase_add_test(tc, warp_ops);
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, narrow_forms);
+    tcase_add_test(tc, packed_integer);
     tcase_add_test(tc, documented_forms);
     tcase_add_test(tc, wide_registers);
     tcase_add_test(tc, shared_address_wraps);
