@@ -896,7 +896,7 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             break;
         case XK_MMA:
         case XK_WMMA:
-            if (x->part == 0)             /* a split wmma: its first tile computes all */
+            if (x->part + 1 >= x->nparts) /* a split wmma: its last tile computes all */
                 ptx_mma_exec(pw, x, m);
             break;
         case XK_WLOAD:

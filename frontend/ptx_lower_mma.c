@@ -61,7 +61,11 @@ bare(const struct xop *o)
     return x;
 }
 
-/* wmma.mma: one operation per tile; the first computes the whole product. */
+/* wmma.mma: one operation per tile; the last computes the whole product,
+ * so it alone keeps the PTX instruction's registers for the functional
+ * order (ptx_sched.c): an earlier tile waits only for its own fragments,
+ * and ptxas may load the next tile's B after it (the wmma_gemm listing:
+ * LDG R18, R19 after the first HMMA.16816 that read them). */
 static int
 lower_wmma(struct lower_emit *B, const struct xop *o, const struct ptx_mma_desc *d)
 {
@@ -85,6 +89,8 @@ lower_wmma(struct lower_emit *B, const struct xop *o, const struct ptx_mma_desc 
             add_id(r, x.src, &x.n_src, SIM_MAX_SRC, &o->frag[PTX_WMMA_B + b[k]]);
         for (unsigned k = 0; k < nc; k++)
             add_id(r, x.src, &x.n_src, SIM_MAX_SRC, &o->frag[PTX_WMMA_C + c[k]]);
+        if (i + 1 < nt)
+            x.n_fsrc = x.n_fdst = 0;
         SIM_FORWARD_IF_ERROR(ptx_lower_emit_op(B, &x, mn, false));
     }
     return SIM_OK;
@@ -201,6 +207,10 @@ lower_wmma_mem(struct lower_emit *B, const struct xop *o, const struct ptx_mma_d
                 else if (rep == 0)
                     add_id(r, x.src, &x.n_src, SIM_MAX_SRC, s);
             }
+        if (load) {              /* the part loads its own registers (ptx_exec.c) */
+            x.n_fdst = x.n_dst;
+            memcpy(x.fdst, x.dst, sizeof x.fdst);
+        }
         char mn[48];
         if (parts[p].ldsm)
             snprintf(mn, sizeof mn, "LDSM.16.%s.4", (f == 'b') != col_major ? "MT88" : "M88");

@@ -821,60 +821,172 @@ END_TEST
  * them), and every expansion has exactly one row that performs the PTX
  * instruction -- checked by lowering each key's instruction above; here
  * the names. */
+/* Eight independent loads and their sum (test_register_budget,
+ * test_reserved_registers; test_live_through puts them in a block of
+ * their own). */
+#define EIGHT_LOADS \
+        "    ld.global.f32 %f1, [%rd2];", "    ld.global.f32 %f2, [%rd2+16];", \
+        "    add.f32 %f9, %f1, %f2;", "    ld.global.f32 %f3, [%rd2+32];", \
+        "    add.f32 %f9, %f9, %f3;", "    ld.global.f32 %f4, [%rd2+48];", \
+        "    add.f32 %f9, %f9, %f4;", "    ld.global.f32 %f5, [%rd2+64];", \
+        "    add.f32 %f9, %f9, %f5;", "    ld.global.f32 %f6, [%rd2+80];", \
+        "    add.f32 %f9, %f9, %f6;", "    ld.global.f32 %f7, [%rd2+96];", \
+        "    add.f32 %f9, %f9, %f7;", "    ld.global.f32 %f8, [%rd2+112];", \
+        "    add.f32 %f9, %f9, %f8;"
+static const char *const LOADS_PTX[] = {
+    KHEAD, EIGHT_LOADS, "    st.global.f32 [%rd4], %f9;", KTAIL,
+};
+
+/* The index of the first FADD and of the last LDG.E of LOADS_PTX's
+ * stream at `regs` (0: none). */
+static void
+loads_vs_add(const char *const *lines, size_t n, unsigned regs, unsigned *first_add,
+             unsigned *last_load)
+{
+    struct warp_inst w[64];
+    char nm[64][NAME_MAX];
+    t_regs = regs;
+    unsigned m = stream_named(lines, n, 0, 90, w, nm, 64);
+    t_regs = 0;
+    *first_add = *last_load = 0;
+    for (unsigned i = 0; i < m; i++) {
+        if (strcmp(nm[i], "FADD") == 0 && *first_add == 0)
+            *first_add = i;
+        if (strcmp(nm[i], "LDG.E") == 0)
+            *last_load = i;
+    }
+    ck_assert_msg(*first_add > 0 && *last_load > 0, "regs %u: %u operations, no FADD or LDG",
+                  regs, m);
+}
+
 /* The register budget: eight independent loads and a sum of them.  With
  * registers to spare ptxas issues every load first; at the launch's
  * `regs` (the kernel's live values and little more) the scheduler may not
  * hold all eight in flight: the first add comes before the last load. */
 START_TEST(test_register_budget)
 {
-    static const char *const ptx[] = {
-        KHEAD,
-        "    ld.global.f32 %f1, [%rd2];",
-        "    ld.global.f32 %f2, [%rd2+16];",
-        "    add.f32 %f9, %f1, %f2;",
-        "    ld.global.f32 %f3, [%rd2+32];",
-        "    add.f32 %f9, %f9, %f3;",
-        "    ld.global.f32 %f4, [%rd2+48];",
-        "    add.f32 %f9, %f9, %f4;",
-        "    ld.global.f32 %f5, [%rd2+64];",
-        "    add.f32 %f9, %f9, %f5;",
-        "    ld.global.f32 %f6, [%rd2+80];",
-        "    add.f32 %f9, %f9, %f6;",
-        "    ld.global.f32 %f7, [%rd2+96];",
-        "    add.f32 %f9, %f9, %f7;",
-        "    ld.global.f32 %f8, [%rd2+112];",
-        "    add.f32 %f9, %f9, %f8;",
-        "    st.global.f32 [%rd4], %f9;",
-        KTAIL,
-    };
     unsigned first_add[2], last_load[2];
     const unsigned budget[2] = { 64, 6 };
-    for (unsigned c = 0; c < 2; c++) {
-        struct warp_inst w[64];
-        char nm[64][NAME_MAX];
-        t_regs = budget[c];
-        unsigned n = stream_named(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, nm, 64);
-        t_regs = 0;
-        first_add[c] = last_load[c] = 0;
-        for (unsigned i = 0; i < n; i++) {
-            if (strcmp(nm[i], "FADD") == 0 && first_add[c] == 0)
-                first_add[c] = i;
-            if (strcmp(nm[i], "LDG.E") == 0)
-                last_load[c] = i;
-        }
-        ck_assert_msg(first_add[c] > 0, "regs %u: %u operations, no FADD (%s ...)", budget[c], n,
-                      n > 0 ? nm[n - 1] : "-");
-    }
+    for (unsigned c = 0; c < 2; c++)
+        loads_vs_add(LOADS_PTX, SIM_ARRAY_LEN(LOADS_PTX), budget[c], &first_add[c], &last_load[c]);
     ck_assert_msg(last_load[0] < first_add[0], "64 registers: loads %u, add %u", last_load[0],
                   first_add[0]);
     ck_assert_msg(last_load[1] > first_add[1], "6 registers: loads %u, add %u", last_load[1],
                   first_add[1]);
     uint32_t a[32], b[32];                   /* the order changes, the results do not */
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 0, a);
+    outputs(LOADS_PTX, SIM_ARRAY_LEN(LOADS_PTX), 0, 0, a);
     t_regs = 6;
-    outputs(ptx, SIM_ARRAY_LEN(ptx), 0, 90, b);
+    outputs(LOADS_PTX, SIM_ARRAY_LEN(LOADS_PTX), 0, 90, b);
     t_regs = 0;
     ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
+/* ptxas reports the registers a kernel takes as its highest register + 3
+ * (R1, the stack pointer, and two it never uses: every sm_90 listing of
+ * shared/measured/h100/sass but one), so values get regs - 3.  The eight
+ * loads of test_register_budget and their sum need 11: at regs = 14 every
+ * load issues first, at 13 the first add comes before the last load. */
+START_TEST(test_reserved_registers)
+{
+    const unsigned regs[2] = { 14, 13 };
+    for (unsigned c = 0; c < 2; c++) {
+        unsigned first_add, last_load;
+        loads_vs_add(LOADS_PTX, SIM_ARRAY_LEN(LOADS_PTX), regs[c], &first_add, &last_load);
+        ck_assert_msg((last_load < first_add) == (c == 0), "regs %u: last load %u, first add %u",
+                      regs[c], last_load, first_add);
+    }
+}
+END_TEST
+
+/* Values live across a block that it does not touch (defined before it,
+ * read after it) hold registers there too: the same eight loads in a
+ * block of their own, with regs = 16, issue all first when nothing else
+ * is live, and not when three more values pass through the block. */
+START_TEST(test_live_through)
+{
+    static const char *const quiet[] = {
+        KHEAD,
+        "    setp.eq.u32 %p1, %r1, 7;",
+        "    @%p1 bra BODY;",
+        "BODY:",
+        EIGHT_LOADS,
+        "    st.global.f32 [%rd4], %f9;",
+        KTAIL,
+    };
+    static const char *const busy[] = {
+        KHEAD,
+        "    mul.lo.u32 %r5, %r2, 3;",
+        "    mul.lo.u32 %r6, %r2, 5;",
+        "    mul.lo.u32 %r7, %r2, 7;",
+        "    setp.eq.u32 %p1, %r1, 7;",
+        "    @%p1 bra BODY;",
+        "BODY:",
+        EIGHT_LOADS,
+        "    @%p1 bra TAIL;",
+        "TAIL:",
+        "    add.u32 %r8, %r5, %r6;",
+        "    add.u32 %r8, %r8, %r7;",
+        "    cvt.rn.f32.u32 %f10, %r8;",
+        "    add.f32 %f9, %f9, %f10;",
+        "    st.global.f32 [%rd4], %f9;",
+        KTAIL,
+    };
+    for (unsigned c = 0; c < 2; c++) {
+        unsigned first_add, last_load;
+        if (c == 0)
+            loads_vs_add(quiet, SIM_ARRAY_LEN(quiet), 16, &first_add, &last_load);
+        else
+            loads_vs_add(busy, SIM_ARRAY_LEN(busy), 16, &first_add, &last_load);
+        ck_assert_msg((last_load < first_add) == (c == 0), "case %u: last load %u, first add %u",
+                      c, last_load, first_add);
+    }
+    same_outputs(busy, SIM_ARRAY_LEN(busy), 7, NULL);
+}
+END_TEST
+
+/* A wmma.mma is two HMMA.16816 on sm_90, each reading A and its half of
+ * B.  Short of registers, ptxas loads B's second half after the first
+ * HMMA, into the registers that read (the wmma_gemm listing, 32
+ * registers: LDG R18, R19 after HMMA ... R12, R18); with room to spare
+ * all eight loads go first.  The product is computed by the last HMMA,
+ * so the first waits only for its own operands. */
+START_TEST(test_wmma_split)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    .reg .b32 %a<8>;", "    .reg .b32 %b<8>;", "    .reg .f32 %c<8>;", "    .reg .f32 %d<8>;",
+        "    mov.f32 %c0, 0f00000000;", "    mov.f32 %c1, 0f00000000;",
+        "    mov.f32 %c2, 0f00000000;", "    mov.f32 %c3, 0f00000000;",
+        "    mov.f32 %c4, 0f00000000;", "    mov.f32 %c5, 0f00000000;",
+        "    mov.f32 %c6, 0f00000000;", "    mov.f32 %c7, 0f00000000;",
+        "    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 "
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%rd2], %r1;",
+        "    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 "
+        "{%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, [%rd2], %r1;",
+        "    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, "
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, {%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, "
+        "{%c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7};",
+        "    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd2], "
+        "{%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, %r1;",
+        KTAIL,
+    };
+    static const char *const want[2] = { "LLLLLLHLLH", "LLLLLLLLHH" };
+    const unsigned regs[2] = { 20, 24 };
+    for (unsigned c = 0; c < 2; c++) {
+        struct warp_inst w[96];
+        char nm[96][NAME_MAX], got[32] = "";
+        t_regs = regs[c];
+        unsigned n = stream_named(ptx, SIM_ARRAY_LEN(ptx), 0, 90, w, nm, 96);
+        t_regs = 0;
+        size_t k = 0;
+        for (unsigned i = 0; i < n && k + 1 < sizeof got; i++)
+            if (strncmp(nm[i], "LDG", 3) == 0 || strncmp(nm[i], "HMMA", 4) == 0)
+                got[k++] = nm[i][0] == 'L' ? 'L' : 'H';
+        got[k] = '\0';
+        ck_assert_msg(strcmp(got, want[c]) == 0, "regs %u: %s, want %s", regs[c], got, want[c]);
+    }
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
 }
 END_TEST
 
@@ -951,6 +1063,9 @@ suite(void)
     tcase_add_test(tc, test_wide_interval);
     tcase_add_test(tc, test_divisor_reciprocal);
     tcase_add_test(tc, test_register_budget);
+    tcase_add_test(tc, test_reserved_registers);
+    tcase_add_test(tc, test_wmma_split);
+    tcase_add_test(tc, test_live_through);
     tcase_add_test(tc, test_zero_pairs);
     tcase_add_test(tc, test_fold_modifiers);
     tcase_add_test(tc, test_merged_loads);
