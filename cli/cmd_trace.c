@@ -11,6 +11,7 @@
 #include "frontend/record.h"
 #include "frontend/smt.h"
 #include "frontend/synth.h"
+#include "sim/config.h"
 #include "sim/inst.h"
 
 #ifndef PACKAGE_VERSION
@@ -25,6 +26,7 @@ trace_help(FILE *out)
           "       smsim trace dump FILE.smt [--kernel K] [--block B] [--warp W] [--limit N]\n"
           "       smsim trace record (--launch FILE | --synth SPEC | --trace FILE) -o OUT.smt\n"
           "                          [--chunk BYTES] [--output-dir DIR] [--unknown-opcode error|alu]\n"
+          "                          [--config NAME]\n"
           "       smsim trace convert TRACE -o OUT.smt [--chunk BYTES] [--unknown-opcode error|alu]\n"
           "       smsim trace export --format accelsim (IN | --launch FILE | --synth SPEC) -o DIR\n"
           "                          [--binary-version N]\n\n"
@@ -34,7 +36,11 @@ trace_help(FILE *out)
           "        first problem\n"
           "dump    the instruction records as text, one per line\n"
           "record  write a source's instruction streams to a .smt file (a launch file's\n"
-          "        outputs are written too, under --output-dir DIR if given)\n"
+          "        outputs are written too, under --output-dir DIR if given); with\n"
+          "        --config, a launch file's kernels as the model issues them on that\n"
+          "        GPU (on sm_90: the SASS operations ptxas makes of the PTX, as `smsim\n"
+          "        sass` lists them), to compare with an Accel-Sim trace of the same\n"
+          "        kernel\n"
           "convert an Accel-Sim trace (kernelslist.g, kernel-N.traceg[.xz] or its\n"
           "        directory) or a .smt file to a .smt file: record --trace TRACE\n"
           "export  write any input (a .smt file, an Accel-Sim trace, a launch file, a\n"
@@ -106,18 +112,24 @@ trace_record(int argc, char **argv)
         { "launch", required_argument, NULL, 'L' }, { "output-dir", required_argument, NULL, 'O' },
         { "output", required_argument, NULL, 'o' }, { "chunk", required_argument, NULL, 'c' },
         { "unknown-opcode", required_argument, NULL, 'U' },
+        { "config", required_argument, NULL, 'C' },
         { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
     };
     struct cli_input in = { 0 };
-    const char *out = NULL;
+    const char *out = NULL, *config = NULL;
     uint64_t chunk = 0;
     int c;
     bool convert = strcmp(argv[0], "convert") == 0;
     const char *cmd = convert ? "trace convert" : "trace record";
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:t:L:O:o:c:U:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:t:L:O:o:c:U:C:h", opts, NULL)) != -1) {
         switch (c) {
+        case 'C':
+            if (convert)
+                return cli_usage(cmd, "--config is for trace record");
+            config = optarg;
+            break;
         case 's': in.synth = optarg; break;
         case 't': in.trace = optarg; break;
         case 'L': in.launch = optarg; break;
@@ -146,8 +158,13 @@ trace_record(int argc, char **argv)
     struct inst_source src = { 0 };
     struct sim_error err = { 0 };
     struct record_totals tot;
+    struct sim_config cfg;
+    if (config != NULL && config_load(&cfg, config, NULL, 0, NULL, &err) < 0)
+        return cli_fail(&err);
     if (cli_open_source(&in, &src, &err) < 0)
         return cli_fail(&err);
+    if (config != NULL && src.ops->set_target != NULL)
+        src.ops->set_target(src.ctx, cfg.gpu_cc);
     int rc = record_to_smt(&src, out, convert ? "smsim " PACKAGE_VERSION " trace convert" :
                            "smsim " PACKAGE_VERSION " trace record", (uint32_t)chunk, &tot, &err);
     if (rc == SIM_OK)

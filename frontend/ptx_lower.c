@@ -1323,7 +1323,8 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
                              "lowering to SASS operations needs fewer than %u", r->m->path,
                              r->k->name, top, PTX_TMP_BASE);
     bool *div_branch = xcalloc(r->n_x ? r->n_x : 1, sizeof *div_branch);
-    ptx_uniform_mark(r, div_branch);
+    bool *inv_srcs = xcalloc(r->n_x ? r->n_x : 1, sizeof *inv_srcs);
+    ptx_uniform_mark(r, div_branch, inv_srcs);
     for (uint32_t i = 0; i < r->n_x; i++) {
         struct xop *x = &r->x[i];
         x->n_fdst = x->n_dst;
@@ -1457,7 +1458,9 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
         } else if (L.key[i] == LK_TENSOR) {
             rc = ptx_lower_mma(&B, o);
         } else {
+            B.invariant = inv_srcs[i];
             rc = ptx_lower_emit_key(&B, o, L.key[i], L.body[i]);
+            B.invariant = false;
         }
     }
     map[L.n] = (int32_t)B.n;
@@ -1483,6 +1486,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     }
     free(map);
     free(div_branch);
+    free(inv_srcs);
     free(ssy_before);
     free(sync_at);
     free(L.ndef);

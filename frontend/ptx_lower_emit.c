@@ -306,6 +306,12 @@ ptx_lower_emit_key(struct lower_emit *B, const struct xop *o, unsigned key, uint
                 out->ctl = XC_SYNC;       /* the warp resumes at the convergence point */
                 out->iflags = SIM_IF_BRANCH;
             }
+            /* of a warp-uniform value, no BSSY / BSYNC (the reciprocals of
+             * hotspot's parameters in traces_src_hotspot.sass: @P2 BRA over
+             * the CALL to the slow path, no barrier): they keep their
+             * place in the structure, issuing nothing */
+            if (B->invariant && (strcmp(row->sass, "BSSY") == 0 || strcmp(row->sass, "BSYNC") == 0))
+                out->silent = true;
         }
         SIM_FORWARD_IF_ERROR(name_op(B, row, out, keep));
     }

@@ -34,6 +34,9 @@ struct lower_emit {
     uint32_t load[3];            /* weighted ALU, FMA and MMA-pipe moves in the current block */
     uint32_t half[2];            /* half-precision HFMA2.MMA and FMA-pipe (HADD2, HMUL2, HFMA2)
                                     operations in the current block */
+    bool invariant;              /* the instruction being lowered reads only values that are
+                                    the same in every lane: its expansion's branch cannot
+                                    diverge, so ptxas sets no convergence barrier around it */
     struct sim_error *err;
 };
 

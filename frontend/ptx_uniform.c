@@ -42,28 +42,27 @@ uniform_kind(const struct xop *x)
            x->opclass == SIM_OPC_INT_WIDE || x->opclass == SIM_OPC_SETP;
 }
 
-/* ptxas keeps values that are the same in every lane of a warp (loop
- * counters and trip counts, block offsets) in uniform registers and
- * computes them on the uniform datapath (UIADD3, UMOV, ULDC, ...).  Find
- * them: a register is uniform when every instruction writing it is an
- * integer operation of uniform sources (immediates, parameters, %ctaid,
- * %ntid, %nctaid, %warpid, uniform registers), unguarded or guarded by a
- * uniform predicate, and outside the region of a branch on a non-uniform
- * predicate (from the branch or its target to its reconvergence point);
- * the least fixed point of those rules.  The integer adds, moves and logic
- * that write one become class `uniform` (op.uniform.*: on the H100 a
- * uniform result reaches a vector instruction 6 cycles after it issues,
- * the SASS stall counts of UIADD3 -> ISETP). */
-void
-ptx_uniform_mark(struct ptx_run *r, bool *div_branch)
+/* Could x's result be the same in every lane when its sources are (any
+ * register operation or a parameter; not a load, whose address may be,
+ * but whose memory a store of another lane may change)? */
+static bool
+invariant_kind(const struct xop *x)
 {
-    uint32_t nid = r->npred + r->nvar32 + r->nvar64 + 1, n = r->n_x;
-    bool *nonuni = xcalloc(nid, sizeof *nonuni);
-    bool *divergent = xcalloc(n ? n : 1, sizeof *divergent);
-    uint32_t *fend = xmalloc((n ? n : 1) * sizeof *fend);   /* the end of each one's body */
-    for (uint32_t f = 0; f < r->n_funcs; f++)
-        for (int32_t i = r->funcs[f].entry; i < r->funcs[f].end; i++)
-            fend[i] = (uint32_t)r->funcs[f].end;
+    return x->kind == XK_PARAM || x->kind == XK_ALU;
+}
+
+/* The least fixed point: nonuni[id] for every register a lane may hold a
+ * value of its own in, given which instructions can make one that is not
+ * (kind) -- a register is uniform when every instruction writing it is of
+ * that kind, reads only uniform values and no lane special register, is
+ * unguarded or guarded by a uniform predicate, and lies outside the region
+ * of a branch on a non-uniform predicate (from the branch or its target to
+ * its reconvergence point). */
+static void
+fixed_point(const struct ptx_run *r, bool (*kind)(const struct xop *), bool *nonuni,
+            uint32_t nid, bool *divergent, const uint32_t *fend)
+{
+    uint32_t n = r->n_x;
     for (bool changed = true; changed;) {
         changed = false;
         memset(divergent, 0, n * sizeof *divergent);
@@ -79,7 +78,7 @@ ptx_uniform_mark(struct ptx_run *r, bool *div_branch)
         }
         for (uint32_t i = 0; i < n; i++) {
             const struct xop *x = &r->x[i];
-            bool nu = !uniform_kind(x) || divergent[i] || reads_lane_sreg(r, x) ||
+            bool nu = !kind(x) || divergent[i] || reads_lane_sreg(r, x) ||
                       (x->guard >= 0 && nonuni[x->guard]);
             for (unsigned k = 0; k < x->n_src && !nu; k++)
                 nu = x->src[k] < nid && nonuni[x->src[k]];
@@ -90,6 +89,37 @@ ptx_uniform_mark(struct ptx_run *r, bool *div_branch)
                 }
         }
     }
+}
+
+/* ptxas keeps values that are the same in every lane of a warp (loop
+ * counters and trip counts, block offsets) in uniform registers and
+ * computes them on the uniform datapath (UIADD3, UMOV, ULDC, ...): the
+ * integer operations of fixed_point's rules.  The integer adds, moves and
+ * logic that write one become class `uniform` (op.uniform.*: on the H100 a
+ * uniform result reaches a vector instruction 6 cycles after it issues,
+ * the SASS stall counts of UIADD3 -> ISETP).  A value of any type can be
+ * the same in every lane (a float parameter, its reciprocal): an
+ * instruction whose sources all are gets inv_srcs[i], and a branch of its
+ * expansion cannot diverge. */
+void
+ptx_uniform_mark(struct ptx_run *r, bool *div_branch, bool *inv_srcs)
+{
+    uint32_t nid = r->npred + r->nvar32 + r->nvar64 + 1, n = r->n_x;
+    bool *nonuni = xcalloc(nid, sizeof *nonuni), *nonvar = xcalloc(nid, sizeof *nonvar);
+    bool *divergent = xcalloc(n ? n : 1, sizeof *divergent);
+    uint32_t *fend = xmalloc((n ? n : 1) * sizeof *fend);   /* the end of each one's body */
+    for (uint32_t f = 0; f < r->n_funcs; f++)
+        for (int32_t i = r->funcs[f].entry; i < r->funcs[f].end; i++)
+            fend[i] = (uint32_t)r->funcs[f].end;
+    fixed_point(r, invariant_kind, nonvar, nid, divergent, fend);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct xop *x = &r->x[i];
+        bool inv = x->guard < 0 || !nonvar[x->guard];
+        for (unsigned k = 0; k < x->n_src && inv; k++)
+            inv = x->src[k] < nid && !nonvar[x->src[k]];
+        inv_srcs[i] = inv && !reads_lane_sreg(r, x);
+    }
+    fixed_point(r, uniform_kind, nonuni, nid, divergent, fend);
     for (uint32_t i = 0; i < n; i++) {
         struct xop *x = &r->x[i];
         if (x->kind == XK_ALU && x->op == PTXOP_SETP && x->opclass == SIM_OPC_FP32)
@@ -109,6 +139,7 @@ ptx_uniform_mark(struct ptx_run *r, bool *div_branch)
         div_branch[i] = x->kind == XK_BRA && x->guard >= 0 && nonuni[x->guard];
     }
     free(nonuni);
+    free(nonvar);
     free(divergent);
     free(fend);
 }

@@ -817,10 +817,38 @@ START_TEST(test_sequences)
 }
 END_TEST
 
-/* Every row of the table names a Hopper SASS opcode (or alternatives of
- * them), and every expansion has exactly one row that performs the PTX
- * instruction -- checked by lowering each key's instruction above; here
- * the names. */
+/* An expansion of a value that is the same in every lane (a reciprocal of
+ * a parameter, as hotspot's 1 / rx) cannot diverge: ptxas branches over
+ * the slow-path call without a BSSY / BSYNC pair (traces_src_hotspot.sass);
+ * of a lane's value it keeps them. */
+START_TEST(test_uniform_expansion)
+{
+    static const char *const lane[] = {
+        KHEAD,
+        "    cvt.rn.f32.u32 %f1, %r2;",
+        "    rcp.rn.f32 %f2, %f1;",
+        "    st.global.f32 [%rd4], %f2;",
+        KTAIL,
+    };
+    static const char *const param[] = {
+        KHEAD,
+        "    cvt.rn.f32.u32 %f1, %r1;",
+        "    rcp.rn.f32 %f2, %f1;",
+        "    st.global.f32 [%rd4], %f2;",
+        KTAIL,
+    };
+    char got[2][4096];
+    issued(lane, SIM_ARRAY_LEN(lane), 3, got[0], sizeof got[0]);
+    issued(param, SIM_ARRAY_LEN(param), 3, got[1], sizeof got[1]);
+    for (unsigned c = 0; c < 2; c++) {
+        ck_assert_msg(strstr(got[c], "MUFU.RCP") != NULL, "case %u: %s", c, got[c]);
+        ck_assert_msg((strstr(got[c], "BSSY") != NULL) == (c == 0), "case %u: %s", c, got[c]);
+        ck_assert_msg((strstr(got[c], "BSYNC") != NULL) == (c == 0), "case %u: %s", c, got[c]);
+    }
+    same_outputs(param, SIM_ARRAY_LEN(param), 3, NULL);
+}
+END_TEST
+
 /* Eight independent loads and their sum (test_register_budget,
  * test_reserved_registers; test_live_through puts them in a block of
  * their own). */
@@ -1028,6 +1056,10 @@ START_TEST(test_zero_pairs)
 }
 END_TEST
 
+/* Every row of the table names a Hopper SASS opcode (or alternatives of
+ * them), and every expansion has exactly one row that performs the PTX
+ * instruction -- checked by lowering each key's instruction above; here
+ * the names. */
 START_TEST(test_table)
 {
     unsigned n = ptx_lower_emit_rows();
@@ -1072,6 +1104,7 @@ suite(void)
     tcase_add_test(tc, test_branches);
     tcase_add_test(tc, test_unrolled_loop);
     tcase_add_test(tc, test_sequences);
+    tcase_add_test(tc, test_uniform_expansion);
     tcase_add_test(tc, test_pipe_balance);
     tcase_add_test(tc, test_table);
     suite_add_tcase(s, tc);

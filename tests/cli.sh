@@ -92,6 +92,13 @@ cmp -s "$tmp/o1/out/divergent_steps.bin" "$tmp/o2/out/divergent_steps.bin" &&
 expect 0 "warp instructions" "$SMSIM" trace record --launch "$srcdir/traces/divergent.launch" \
     --output-dir "$tmp/o3" -o "$tmp/d.smt"
 expect 0 "OK: 1 kernel(s)" "$SMSIM" trace verify "$tmp/d.smt"
+# --config: the operations the model issues on that GPU (sm_90: SASS), as smsim sass lists them
+expect 0 "warp instructions" "$SMSIM" trace record --launch "$srcdir/traces/divergent.launch" \
+    --config h100 --output-dir "$tmp/o4" -o "$tmp/d90.smt"
+expect 0 "ISETP" "$SMSIM" trace dump "$tmp/d90.smt" --limit 40
+expect 0 "setp" "$SMSIM" trace dump "$tmp/d.smt" --limit 40
+expect 2 "no-such-gpu" "$SMSIM" trace record --launch "$srcdir/traces/divergent.launch" \
+    --config no-such-gpu -o "$tmp/x.smt"
 sed 's/^grid *=.*/grid = 0/' "$srcdir/traces/vecadd.launch" >"$tmp/bad.launch"
 sed -i "s|^ptx *=.*|ptx = $srcdir/traces/src/vecadd.ptx|" "$tmp/bad.launch"
 line=$(grep -n '^grid' "$tmp/bad.launch" | cut -d: -f1)
