@@ -983,7 +983,8 @@ START_TEST(test_wmma_split)
 {
     static const char *const ptx[] = {
         KHEAD,
-        "    .reg .b32 %a<8>;", "    .reg .b32 %b<8>;", "    .reg .f32 %c<8>;", "    .reg .f32 %d<8>;",
+        "    .reg .b32 %a<8>;", "    .reg .b32 %b<8>;",
+        "    .reg .f32 %c<8>;", "    .reg .f32 %d<8>;",
         "    mov.f32 %c0, 0f00000000;", "    mov.f32 %c1, 0f00000000;",
         "    mov.f32 %c2, 0f00000000;", "    mov.f32 %c3, 0f00000000;",
         "    mov.f32 %c4, 0f00000000;", "    mov.f32 %c5, 0f00000000;",
@@ -992,7 +993,8 @@ START_TEST(test_wmma_split)
         "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%rd2], %r1;",
         "    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 "
         "{%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, [%rd2], %r1;",
-        "    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, "
+        "    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 "
+        "{%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, "
         "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, {%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, "
         "{%c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7};",
         "    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd2], "
