@@ -577,8 +577,12 @@ exec_redux(struct pwarp *pw, const struct xop *x, uint32_t m)
             case PA_AND: acc &= v; break;
             case PA_OR: acc |= v; break;
             case PA_XOR: acc ^= v; break;
-            case PA_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
-            default: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+            case PA_MIN:
+                acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+                break;
+            default:
+                acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+                break;
             }
         }
         out[l] = acc;

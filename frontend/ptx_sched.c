@@ -588,10 +588,8 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
             if (nd->pipe == crit && best_crit < 0)
                 best_crit = (int32_t)i;
         }
-        if (fold < 0 && best_crit >= 0) {
+        if (fold < 0 && best_crit >= 0)
             best = best_crit;        /* the slow pipe's: the budget applies to it too */
-            best_crit = -1;
-        }
         int over = 0;
         if (fold < 0 && best >= 0 && s->budget > 0) {
             int d = pressure_delta(s, &x[best]);
@@ -624,7 +622,6 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
             }
             if (low >= 0) {
                 best = low;
-                best_crit = -1;
             } else if (low_at != UINT32_MAX) {
                 t = low_at;
                 continue;
@@ -642,12 +639,10 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
                         break;
                     }
                 }
-                best_crit = -1;
             }
         }
         if (fold >= 0) {
             best = fold;
-            best_crit = -1;
         } else if (locked && !any) {
             lock_hi = UINT32_MAX;    /* the fast path waits on something outside: let go */
             continue;
@@ -655,8 +650,6 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
             t = soonest;             /* every candidate waits for an operand or a pipe */
             continue;
         }
-        if (best_crit >= 0)
-            best = best_crit;
         struct node *b = &s->nodes[best];
         b->done = true;
         order[placed++] = (uint32_t)best;
