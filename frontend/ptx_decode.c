@@ -1186,6 +1186,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         SIM_FORWARD_IF_ERROR(opnd(c, &o[3], SC_32, PT_B32, &x->c, false));
         add_src(r, x, &x->a);
         add_src(r, x, &x->b);
+        add_src(r, x, &x->c);    /* the clamp and segment mask (SHFL reads it) */
         if (in->nops == 5) {
             SIM_FORWARD_IF_ERROR(opnd(c, &o[4], SC_32, PT_B32, &x->e, false));
             add_src(r, x, &x->e);
@@ -1238,6 +1239,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         if (o[1].neg)
             x->negmask |= 1;
         add_src(r, x, &x->a);
+        if (in->nops >= 3) {     /* vote.sync's member mask */
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+            add_src(r, x, &x->b);
+        }
         break;
     }
     case PTXOP_MOV: {

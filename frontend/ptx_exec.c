@@ -627,13 +627,18 @@ exec_vote(struct pwarp *pw, const struct xop *x, uint32_t m)
         exec_match(pw, x, m);
         return;
     }
-    uint32_t p = pred_src(pw, x, &x->a, 0) & m;
+    /* vote.sync reduces over the non-exited threads of its member mask
+     * (the same in every lane that executes it: lane ctz(m)'s) */
+    uint32_t g = m;
+    if (x->b.cls != SC_NONE && m != 0)
+        g &= R32(x->b)[__builtin_ctz(m)].u;
+    uint32_t p = pred_src(pw, x, &x->a, 0) & g;
     if (x->mode == PM_BALLOT) {
         union r32 *D = R32(x->d);
         LANES(m, { D[l].u = p; });
         return;
     }
-    bool res = x->mode == PM_ALL ? p == m : x->mode == PM_ANY ? p != 0 : (p == 0 || p == m);
+    bool res = x->mode == PM_ALL ? p == g : x->mode == PM_ANY ? p != 0 : (p == 0 || p == g);
     pred_write(pw, &x->d, m, res ? FULL : 0);
 }
 

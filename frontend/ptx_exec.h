@@ -129,6 +129,7 @@ struct xop {
     uint32_t spc;                /* byte offset of the operation in the kernel as issued (the
                                     warp_inst pc): 16 per issued operation, with a gap after an
                                     expansion's branch over its slow path */
+    uint32_t seq;                /* its index before ptx_schedule() (verify_order) */
     uint8_t n_fdst, n_fsrc;      /* the PTX registers it writes and reads (functional order) */
     uint16_t fdst[SIM_MAX_DST], fsrc[SIM_MAX_SRC];
 };

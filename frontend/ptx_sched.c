@@ -33,13 +33,15 @@
  * the timing model's latencies come from the config.
  */
 #include "frontend/ptx_sched.h"
+#include "frontend/ptx_decode.h"
 #include "frontend/ptx_lower.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define KEY_CARRY SIM_MAX_REGS   /* key of the pseudo-register "carry flag" */
-#define MAX_OPS 24               /* operands an instruction reads or writes */
+#define MAX_OPS 96               /* keys an instruction reads or writes (operands(): the id
+                                    lists and every slot, frag[] included) */
 #define SYNC_DRAIN 3             /* a BSYNC issues 3 cycles after the fast path's last result
                                     is written (the FFMA before every BSYNC stalls 4 + 3) */
 
@@ -258,14 +260,20 @@ add_key(uint32_t *list, unsigned *n, uint32_t k)
     list[(*n)++] = k;
 }
 
-/* The registers x reads and writes: its timing register ids (every
- * register operand, the guard predicate included: ptx_decode.c lists them
- * all, and an instruction with more than the ids can hold is a fence),
- * the PTX registers it reads and writes (the same, unless ptx_lower.c
- * redirected a read past an instruction it folded away: the functional
- * order must hold all the same), and the carry flag of add.cc/addc. */
+/* Append the key of slot sl when it is a register (not a constant or a
+ * special register). */
 static void
-operands(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned *nw)
+add_slot(const struct ptx_run *r, uint32_t *list, unsigned *n, const struct slot *sl)
+{
+    uint16_t id;
+    if (sl->cls != SC_NONE && ptx_decode_reg_id(r, sl, &id))
+        add_key(list, n, id);
+}
+
+/* The register ids x reads and writes by its lists: its timing ids, its
+ * PTX ids (ptx_lower.c), and the carry flag of add.cc/addc. */
+static void
+ids_of(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned *nw)
 {
     *nr = *nw = 0;
     for (unsigned i = 0; i < x->n_src; i++)
@@ -277,8 +285,46 @@ operands(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned
     for (unsigned i = 0; i < x->n_fdst; i++)
         add_key(wr, nw, x->fdst[i]);
     if ((x->flags & PF_CC) || x->op == PTXOP_ADDC || x->op == PTXOP_SUBC || x->op == PTXOP_MADC) {
-        rd[(*nr)++] = KEY_CARRY;
-        wr[(*nw)++] = KEY_CARRY;
+        add_key(rd, nr, KEY_CARRY);
+        add_key(wr, nw, KEY_CARRY);
+    }
+}
+
+/* The registers x reads and writes, for the order: its timing register ids
+ * (ptx_decode.c lists every register operand, the guard predicate
+ * included, and an instruction with more than the ids can hold is a
+ * fence), the PTX registers it reads and writes (the same, unless
+ * ptx_lower.c redirected a timing read past an instruction it folded
+ * away), the carry flag of add.cc/addc -- and, whatever those lists say,
+ * every register slot the executor may touch when the operation has a
+ * functional effect of its own (ptx_exec.c): each is a read, and the
+ * destination slots writes too.  That last rule is what keeps a missing
+ * id (a shuffle's clamp, a vote's member mask) from ever reordering a
+ * computation; it only adds dependences.  A split tensor operation's parts
+ * (x->nparts > 0) carry exactly their own fragment registers in the lists
+ * (ptx_lower_mma.c), which the executor's part-by-part semantics follow. */
+static void
+operands(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr,
+         unsigned *nw)
+{
+    ids_of(x, rd, nr, wr, nw);
+    if (x->kind == XK_TIMING || x->kind == XK_SPILL || x->nparts > 0)
+        return;
+    const struct slot *reads[] = { &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2,
+                                   &x->v[0], &x->v[1], &x->v[2], &x->v[3], &x->d, &x->d2 };
+    for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++)
+        add_slot(r, rd, nr, reads[i]);
+    if (x->guard >= 0)
+        add_key(rd, nr, (uint32_t)x->guard);
+    add_slot(r, wr, nw, &x->d);
+    add_slot(r, wr, nw, &x->d2);
+    for (unsigned i = 0; i < 4; i++)
+        add_slot(r, wr, nw, &x->v[i]);
+    bool frags = x->kind == XK_MMA || x->kind == XK_WMMA || x->kind == XK_WLOAD ||
+                 x->kind == XK_WSTORE || x->kind == XK_LDMATRIX || x->kind == XK_STMATRIX;
+    for (unsigned i = 0; frags && i < sizeof x->frag / sizeof x->frag[0]; i++) {
+        add_slot(r, rd, nr, &x->frag[i]);
+        add_slot(r, wr, nw, &x->frag[i]);
     }
 }
 
@@ -286,7 +332,15 @@ static bool
 is_mem(const struct xop *x)
 {
     return x->kind == XK_LD || x->kind == XK_ST || x->kind == XK_ATOM || x->kind == XK_RED ||
-           x->kind == XK_WLOAD || x->kind == XK_WSTORE;
+           x->kind == XK_WLOAD || x->kind == XK_WSTORE || x->kind == XK_LDMATRIX ||
+           x->kind == XK_STMATRIX;
+}
+
+/* Does memory operation x only read (a load: loads may pass each other)? */
+static bool
+mem_reads_only(const struct xop *x)
+{
+    return x->kind == XK_LD || x->kind == XK_WLOAD || x->kind == XK_LDMATRIX;
 }
 
 /* Build the dependence edges of block [s0, s0 + n) (node i = x[s0 + i]);
@@ -300,7 +354,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
     for (uint32_t j = 0; j < n; j++) {
         uint32_t rd[MAX_OPS], wr[MAX_OPS];
         unsigned nr, nw;
-        operands(&x[j], rd, &nr, wr, &nw);
+        operands(s->r, &x[j], rd, &nr, wr, &nw);
         for (unsigned a = 0; a < nr; a++) {
             struct keyst *k = key(s, rd[a]);
             if (k->writer >= 0)
@@ -332,7 +386,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
             k->reader = s->n_links++;
         }
         if (is_mem(&x[j])) {
-            if (x[j].kind == XK_LD || x[j].kind == XK_WLOAD) {
+            if (mem_reads_only(&x[j])) {
                 if (last_store >= 0)
                     add_edge(s, (uint32_t)last_store, j, 1);
                 if (s->n_links == s->cap_links) {
@@ -713,7 +767,7 @@ stall_counts(struct sched *s, struct xop *x, uint32_t n)
     for (uint32_t j = 0; j < n; j++) {
         uint32_t rd[MAX_OPS], wr[MAX_OPS];
         unsigned nr, nw;
-        operands(&x[j], rd, &nr, wr, &nw);
+        ids_of(&x[j], rd, &nr, wr, &nw);
         if (x[j].silent) {           /* issues nothing: no slot, no stall of its own */
             for (unsigned a = 0; a < nw; a++)
                 key(s, wr[a])->writer = (int32_t)j;
@@ -761,11 +815,11 @@ has_key(const uint32_t *keys, unsigned n, uint32_t k)
 /* Does x write register key k (writes_only), or access it (read or write;
  * timing or PTX ids)? */
 static bool
-uses_key(const struct xop *x, uint32_t k, bool writes_only)
+uses_key(const struct ptx_run *r, const struct xop *x, uint32_t k, bool writes_only)
 {
     uint32_t rd[MAX_OPS], wr[MAX_OPS];
     unsigned nr, nw;
-    operands(x, rd, &nr, wr, &nw);
+    operands(r, x, rd, &nr, wr, &nw);
     return has_key(wr, nw, k) || (!writes_only && has_key(rd, nr, k));
 }
 
@@ -798,13 +852,13 @@ hoist_over_regions(struct ptx_run *r, const bool *leader)
                 continue;
             uint32_t rd[MAX_OPS], wr[MAX_OPS];
             unsigned nr, nw;
-            operands(x, rd, &nr, wr, &nw);
+            operands(r, x, rd, &nr, wr, &nw);
             bool free_of = true;
             for (uint32_t i = f; i < j && free_of; i++) {
                 for (unsigned a = 0; a < nr && free_of; a++)
-                    free_of = !uses_key(&r->x[i], rd[a], true);
+                    free_of = !uses_key(r, &r->x[i], rd[a], true);
                 for (unsigned a = 0; a < nw && free_of; a++)
-                    free_of = !uses_key(&r->x[i], wr[a], false);
+                    free_of = !uses_key(r, &r->x[i], wr[a], false);
             }
             if (!free_of)
                 continue;
@@ -903,6 +957,102 @@ live_through(const struct ptx_run *r, const bool *leader, const struct regst *re
     return through;
 }
 
+/* ---- the order's own check ----------------------------------------------- */
+
+#define KEY_MEMORY (KEY_CARRY + 1)   /* pseudo-register: memory (a store writes, a load reads) */
+
+/* The keys x reads and writes for verify_order: operands() and memory. */
+static void
+order_keys(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr,
+           unsigned *nw)
+{
+    operands(r, x, rd, nr, wr, nw);
+    if (is_mem(x)) {
+        add_key(rd, nr, KEY_MEMORY);
+        if (!mem_reads_only(x))
+            add_key(wr, nw, KEY_MEMORY);
+    }
+}
+
+_Noreturn static void
+order_broken(const struct ptx_run *r, const struct xop *a, const struct xop *b, const char *what)
+{
+    SIM_PANIC("%s: kernel %s: the sm_90 schedule broke the PTX order: %s (line %u '%s' and "
+              "line %u '%s'); please report this with the PTX file", r->m->path, r->k->name,
+              what, a->line, ptx_op_name(a->op), b->line, ptx_op_name(b->op));
+}
+
+/* Check that the final order r->x keeps every dependence of the order
+ * before ptx_schedule (x->seq): operations stay in their basic block
+ * (blk_of, by seq), branches, fences and block ends stay where they were,
+ * and for every register (and memory) each read sees the write it saw
+ * before, and writes stay in order.  Linear in the operations.  The
+ * scheduler is built to keep all of that; this is the proof it did, on
+ * every kernel, so a mistake is an internal error (exit 3) instead of a
+ * silently different computation. */
+static void
+verify_order(const struct ptx_run *r, const uint32_t *blk_of)
+{
+    uint32_t n = r->n_x;
+    uint32_t *pos = xmalloc(n * sizeof *pos);          /* by seq: index in the final order */
+    for (uint32_t i = 0; i < n; i++) {
+        const struct xop *x = &r->x[i];
+        if (x->seq >= n)
+            order_broken(r, x, x, "an operation was lost or duplicated");
+        pos[x->seq] = i;
+        if (blk_of[x->seq] != blk_of[i])
+            order_broken(r, x, x, "an operation left its basic block");
+        if ((terminator(x) || fence_like(x) || x->ctl == XC_ENTRY) && x->seq != i)
+            order_broken(r, x, x, "a branch or fence moved");
+    }
+    /* pass 1, in the PTX order: the write each read sees (seq + 1, 0: none) */
+    uint32_t *start = xmalloc((n + 1) * sizeof *start);
+    uint32_t total = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t rd[MAX_OPS], wr[MAX_OPS];
+        unsigned nr, nw;
+        order_keys(r, &r->x[pos[q]], rd, &nr, wr, &nw);
+        start[q] = total;
+        total += nr;
+    }
+    start[n] = total;
+    uint32_t *seen = xmalloc((total ? total : 1) * sizeof *seen);
+    uint32_t *last = xcalloc(KEY_MEMORY + 1, sizeof *last);    /* per key: writer seq + 1 */
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t rd[MAX_OPS], wr[MAX_OPS];
+        unsigned nr, nw;
+        order_keys(r, &r->x[pos[q]], rd, &nr, wr, &nw);
+        for (unsigned a = 0; a < nr; a++)
+            seen[start[q] + a] = last[rd[a]];
+        for (unsigned a = 0; a < nw; a++)
+            last[wr[a]] = q + 1;
+    }
+    /* pass 2, in the final order: the same writes, in the same order */
+    memset(last, 0, (KEY_MEMORY + 1) * sizeof *last);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct xop *x = &r->x[i];
+        uint32_t rd[MAX_OPS], wr[MAX_OPS];
+        unsigned nr, nw;
+        order_keys(r, x, rd, &nr, wr, &nw);
+        for (unsigned a = 0; a < nr; a++)
+            if (seen[start[x->seq] + a] != last[rd[a]]) {
+                uint32_t w = seen[start[x->seq] + a] ? seen[start[x->seq] + a] :
+                             last[rd[a]];
+                order_broken(r, x, &r->x[pos[w - 1]], rd[a] == KEY_MEMORY ?
+                             "a memory access passed a store" : "a read sees another write");
+            }
+        for (unsigned a = 0; a < nw; a++) {
+            if (last[wr[a]] > x->seq + 1)
+                order_broken(r, x, &r->x[pos[last[wr[a]] - 1]], "two writes changed places");
+            last[wr[a]] = x->seq + 1;
+        }
+    }
+    free(last);
+    free(seen);
+    free(start);
+    free(pos);
+}
+
 void
 ptx_schedule(struct ptx_run *r)
 {
@@ -925,6 +1075,12 @@ ptx_schedule(struct ptx_run *r)
     for (uint32_t f = 0; f < r->n_funcs; f++)
         if ((uint32_t)r->funcs[f].entry < n_x)
             leader[r->funcs[f].entry] = true;    /* a function's entry */
+    uint32_t *blk_of = xmalloc(n_x * sizeof *blk_of);
+    for (uint32_t i = 0, b = 0; i < n_x; i++) {
+        b += i > 0 && leader[i];
+        blk_of[i] = b;
+        r->x[i].seq = i;
+    }
     hoist_over_regions(r, leader);
     for (uint32_t i = 0; i < n_x; i++)
         if (r->x[i].ctl == XC_SYNC)
@@ -1006,6 +1162,8 @@ ptx_schedule(struct ptx_run *r)
         }
         last = (int32_t)i;
     }
+    verify_order(r, blk_of);
+    free(blk_of);
     free(tmp);
     free(order);
     free(s.nodes);

@@ -288,6 +288,67 @@ START_TEST(test_same_results)
 }
 END_TEST
 
+/* Operands computed in the same basic block as the warp operation that
+ * reads them, after its data: the shuffle's clamp (width 8: 0x181f) and
+ * the vote's member mask, both at the end of a long chain (so a list
+ * scheduler that missed them would issue the warp operation first).  Neither is a data source in the usual sense,
+ * and the order must keep them all the same (the scheduler once moved the
+ * clamp's computation after the SHFL, which then ran with clamp 0). */
+static const char *const WARP_OPERANDS_PTX[] = {
+    ".version 9.0", ".target sm_90", ".address_size 64",
+    ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)",
+    "{",
+    "    .reg .pred %p<4>;",
+    "    .reg .b32 %r<24>;",
+    "    .reg .f32 %f<4>;",
+    "    .reg .b64 %rd<5>;",
+    "    ld.param.u64 %rd1, [k_param_0];",
+    "    ld.param.u32 %r1, [k_param_1];",
+    "    mov.u32 %r2, %tid.x;",
+    "    cvt.rn.f32.u32 %f1, %r2;",
+    "    mul.f32 %f2, %f1, %f1;",
+    "    mov.b32 %r14, %f2;",
+    "    cvt.rn.f32.u32 %f3, %r1;",         /* width sqrt(n) = 8: a long chain */
+    "    sqrt.approx.f32 %f3, %f3;",
+    "    cvt.rzi.u32.f32 %r10, %f3;",
+    "    shl.b32 %r11, %r10, 8;",
+    "    mov.u32 %r12, 8192;",
+    "    sub.s32 %r13, %r12, %r11;",
+    "    or.b32 %r3, %r13, 31;",
+    "    shfl.sync.down.b32 %r16|%p3, %r14, 3, %r3, -1;",
+    "    shr.u32 %r5, %r10, 3;",
+    "    sub.s32 %r6, 0, %r5;",
+    "    and.b32 %r6, %r6, 0x0000ff0f;",
+    "    setp.lt.u32 %p1, %r2, 20;",
+    "    vote.sync.ballot.b32 %r7, %p1, %r6;",
+    "    selp.u32 %r8, 1, 0, %p3;",
+    "    xor.b32 %r9, %r16, %r7;",
+    "    add.s32 %r9, %r9, %r8;",
+    "    cvta.to.global.u64 %rd2, %rd1;",
+    "    mul.wide.u32 %rd3, %r2, 4;",
+    "    add.s64 %rd4, %rd2, %rd3;",
+    "    st.global.u32 [%rd4], %r9;",
+    "    ret;",
+    "}",
+};
+
+START_TEST(test_warp_operands)
+{
+    uint32_t b[32];
+    same_outputs(WARP_OPERANDS_PTX, SIM_ARRAY_LEN(WARP_OPERANDS_PTX), 64, b);
+    /* lanes 0 .. 4 of each 8-lane segment read lane + 3 (valid), the rest
+     * their own value; the ballot over the mask 0xff0f */
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned src = l % 8 < 5 ? l + 3 : l;
+        float f = (float)src * (float)src;
+        uint32_t v;
+        memcpy(&v, &f, 4);
+        uint32_t want = (v ^ 0xff0fu) + (l % 8 < 5);
+        ck_assert_msg(b[l] == want, "lane %u: %#x, expected %#x", l, b[l], want);
+    }
+}
+END_TEST
+
 /* The lowering: ex2.approx.f32 is FSETP, FMUL, MUFU.EX2, FMUL (.ftz: the
  * MUFU alone), sin/cos.approx FMUL.RZ then MUFU; each operation waits for
  * the one before (temporaries), and the branch of the loop still works. */
@@ -1090,6 +1151,7 @@ suite(void)
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, test_loop_schedule);
     tcase_add_test(tc, test_same_results);
+    tcase_add_test(tc, test_warp_operands);
     tcase_add_test(tc, test_lowering);
     tcase_add_test(tc, test_uniform_regions);
     tcase_add_test(tc, test_fold_address);
