@@ -696,6 +696,8 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->async_groups = 0;
     memset(pw->bred_gen, 0, sizeof pw->bred_gen);
     pw->bred_pc = -1;
+    pw->bars = 0;
+    pw->bar_pending = false;
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
     uint32_t bx = ln->block[0], by = ln->block[1];
     for (unsigned l = 0; l < 32; l++) {
@@ -780,6 +782,7 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
     b->ctaid[2] = (uint32_t)(id / ((uint64_t)gx * gy));
     memset(b->smem, 0, r->shared_bytes);
     memset(b->bred, 0, sizeof b->bred);
+    memset(b->bar_gen, 0, sizeof b->bar_gen);
     memset(b->local, 0, (size_t)r->local_bytes * r->tpb);
     for (uint32_t w = 0; w < r->wpb; w++)
         init_warp(r, b, &b->warps[w], w);
@@ -804,6 +807,12 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
 
     if (pw->bred_pc >= 0)
         bred_finish(r, b, pw);
+    if (pw->bar_pending) {       /* released: every warp of the block has arrived */
+        uint32_t g = pw->bars - 1;
+        if (b->bar_icount[g % 2] > pw->icount)
+            pw->icount = b->bar_icount[g % 2];
+        pw->bar_pending = false;
+    }
 
     /* Run the warp's instructions until one issues: an operation ptxas
      * folded away (ptx_lower.c) executes here but is not handed out. */
@@ -868,6 +877,16 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
         case XK_BAR:
             if (x->atom != PA_NONE && m != 0)
                 SIM_FORWARD_IF_ERROR(bred_arrive(r, b, pw, x, pc, m, err));
+            if (m != 0) {
+                uint32_t g = pw->bars++;
+                if (b->bar_gen[g % 2] != g + 1) {
+                    b->bar_gen[g % 2] = g + 1;
+                    b->bar_icount[g % 2] = 0;
+                }
+                if (pw->icount + 1 > b->bar_icount[g % 2])
+                    b->bar_icount[g % 2] = pw->icount + 1;   /* + the barrier itself */
+                pw->bar_pending = true;
+            }
             break;
         case XK_MOVE_CLOCK:
             LANES(m, { lane_set(pw, &x->d, l, r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4); });

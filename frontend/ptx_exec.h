@@ -177,6 +177,8 @@ struct pwarp {
     int32_t bred_pc;             /* a bar.red whose result it takes at its next step, or -1 */
     uint16_t bred_slot;          /* ... from pblock.bred[bred_slot / 2][bred_slot % 2] */
     uint32_t bred_mask;          /* ... for these lanes */
+    uint32_t bars;               /* block-wide barriers it has reached (the %clock proxy) */
+    bool bar_pending;            /* it reached one: its next step takes the block's clock */
 };
 
 struct pblock {
@@ -188,6 +190,12 @@ struct pblock {
                                     is per warp: ptx_call.h) */
     struct pwarp *warps;         /* warps_per_block */
     struct bred bred[PTX_BARRIERS][2];
+    /* The %clock proxy without a timing model (emulate: 4 per warp
+     * instruction): the latest any warp had at barrier instance g, in slot
+     * g % 2, so that a read after a barrier is never earlier than a read
+     * before it in another warp (the barrier joins their timelines). */
+    uint32_t bar_gen[2];         /* instance + 1 that the slot holds (0: none) */
+    uint64_t bar_icount[2];      /* the largest icount of the warps that reached it */
     bool allocated;
 };
 

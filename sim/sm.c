@@ -225,9 +225,11 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         memcpy(mt->dst, wi->dst, sizeof mt->dst);
         memcpy(mt->src, wi->src, sizeof mt->src);
         sm->warp[w].ib_n++;
-        if ((wi->flags & SIM_IF_BARRIER) ||
-            (sm->cfg->sched_lookahead > 1 && wi->opclass == SIM_OPC_BRANCH))
-            sm->warp[w].hold = true;    /* no branch prediction: the target is fetched at issue */
+        if (wi->flags & SIM_IF_BARRIER)
+            sm->warp[w].hold |= SM_HOLD_BARRIER;
+        else if (sm->cfg->sched_lookahead > 1 && wi->opclass == SIM_OPC_BRANCH)
+            sm->warp[w].hold |= SM_HOLD_BRANCH;   /* no branch prediction: the target is
+                                                     fetched at issue */
     }
 }
 
@@ -244,7 +246,7 @@ check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
         if (sm->warp[w].state != W_BARRIER)
             continue;
         sm->warp[w].state = W_ACTIVE;
-        sm->warp[w].hold = false;
+        sm->warp[w].hold &= (uint8_t)~SM_HOLD_BARRIER;
         sched_unwait(&sm->sched[sm->warp[w].sched], w);
         sm->skip_until[sm->warp[w].sched] = sm->issue_hold[sm->warp[w].sched];
         /* released in a tick, before its scheduler's turn: evaluated in it
@@ -320,7 +322,7 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
         sm->warp[w].ib_n = 0;
         sm->warp[w].sb_n = 0;
         sm->warp[w].ended = false;
-        sm->warp[w].hold = false;
+        sm->warp[w].hold = 0;
         sm->warp[w].cand_n = 0;
         sm->warp[w].pwait = 0;
         sm->warp[w].next = ((base + i * wl + 255) >> 8) + c->sm_block_launch_latency;
@@ -758,7 +760,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     sm->warp[w].pick = 0;
     ib_remove(sm, w, pick);
     if (branch && !barrier)
-        sm->warp[w].hold = false;   /* lookahead held fetch at the branch */
+        sm->warp[w].hold &= (uint8_t)~SM_HOLD_BRANCH;   /* lookahead held fetch at it */
     sched_issued(s, w);
     sm->last_issue = now;
     if (barrier) {

@@ -100,6 +100,14 @@ struct sm_sched {
 
 /* The scalar state of one warp slot, one host cache line: checking a warp
  * touches this line, its buffered instruction and its scoreboard. */
+/* Why a warp's fetch is held (sm_warp.hold): each is lifted by its own
+ * event, so a branch that issues while a barrier behind it has been
+ * fetched does not let the instructions after the barrier be fetched
+ * (and executed: a %clock read there would read a time before the
+ * barrier released). */
+#define SM_HOLD_BARRIER 1u       /* until the barrier releases */
+#define SM_HOLD_BRANCH 2u        /* until the branch issues (lookahead) */
+
 struct sm_warp {
     _Alignas(SM_LINE) sim_cycle_t next; /* earliest cycle the warp may issue */
     sim_cycle_t done;            /* latest completion of the warp's instructions */
@@ -117,8 +125,8 @@ struct sm_warp {
     uint8_t why;                 /* reason it cannot issue before its retry (valid while
                                     its bit is set in its scheduler's wait) */
     bool ended;                  /* the source has no more instructions */
-    bool hold;                   /* a barrier (or, with lookahead, a branch) was fetched:
-                                    fetch no further until released / issued */
+    uint8_t hold;                /* SM_HOLD_*: a barrier (or, with lookahead, a branch) was
+                                    fetched: fetch no further until released / issued */
     uint8_t cand_n;              /* lookahead: the window size cand was found for; 0 = stale
                                     (an issue changed the window) */
     uint16_t cand;               /* lookahead: window positions with no register dependence

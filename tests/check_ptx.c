@@ -549,6 +549,65 @@ START_TEST(warp_ops)
 }
 END_TEST
 
+/* emulate has no clock: %clock reads 4 per warp instruction executed.  A
+ * barrier joins the warps' timelines: a read after it is never earlier
+ * than a read before it in any warp of the block (the usual
+ * "__syncthreads(); t = clock64();" micro-benchmark form), while warp 1
+ * ran far fewer instructions than warp 0. */
+START_TEST(clock_after_barrier)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_75", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .pred %p<3>;",
+        "    .reg .b32 %r<8>;",
+        "    .reg .b64 %rd<8>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;",
+        "    mov.u32 %r2, 0;",
+        "    setp.ge.u32 %p1, %r1, 32;",
+        "    @%p1 bra $L_wait;",
+        "$L_loop:",
+        "    add.s32 %r2, %r2, 1;",
+        "    setp.lt.u32 %p2, %r2, 500;",
+        "    @%p2 bra $L_loop;",
+        "$L_wait:",
+        "    mov.u64 %rd3, %clock64;",
+        "    bar.sync 0;",
+        "    mov.u64 %rd4, %clock64;",
+        "    shr.u32 %r3, %r1, 5;",
+        "    mul.wide.u32 %rd5, %r3, 16;",
+        "    add.s64 %rd6, %rd2, %rd5;",
+        "    st.global.u64 [%rd6], %rd3;",
+        "    st.global.u64 [%rd6+8], %rd4;",
+        "    ret;",
+        "}",
+    };
+    static const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64", "arg = out buffer u64 4 zeros",
+    };
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    struct inst_source src;
+    char path[512];
+    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    write_file("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
+    const uint64_t *t = (const uint64_t *)ptx_source_launch(&src)->args[0].data;
+    /* warp 0: about 1,500 instructions before its first read; warp 1: a few */
+    ck_assert_uint_gt(t[0], 4 * 1000);
+    ck_assert_uint_lt(t[2], 4 * 20);
+    ck_assert_msg(t[3] >= t[0] && t[1] >= t[0], "after the barrier: %" PRIu64 " and %" PRIu64
+                  ", before it in warp 0: %" PRIu64, t[1], t[3], t[0]);
+    ck_assert_uint_lt(t[3] - t[0], 4 * 20);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* Inline-asm blocks: nested scopes, register names without '%', and a
  * register that shadows an outer one only inside its block. */
 START_TEST(nested_scopes)
@@ -1229,6 +1288,7 @@ ptx_suite(void)
     tcase_add_test(tc, old_style_listing);
     tcase_add_test(tc, special_function_classes);
     tcase_add_test(tc, warp_ops);
+    tcase_add_test(tc, clock_after_barrier);
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, narrow_forms);
     tcase_add_test(tc, packed_integer);

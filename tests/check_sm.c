@@ -391,6 +391,67 @@ START_TEST(test_barrier_release_timing)
 }
 END_TEST
 
+/* Warp 0: a branch, the barrier right behind it, then an FADD; warp 1:
+ * ten dependent FADDs, then the barrier.  The instruction buffer holds
+ * the branch and the barrier at once, and the branch issues while the
+ * barrier waits: that must not let the FADD after the barrier be fetched
+ * (an execution-driven source executes what it hands out, so a load or a
+ * %clock read there would run before the barrier released).  The
+ * generator notes how many of warp 1's instructions had been fetched when
+ * warp 0's FADD was. */
+struct bar_fetch {
+    uint64_t warp1_fetched;      /* instructions of warp 1 handed out so far */
+    uint64_t seen;               /* ... when warp 0's instruction 2 was */
+};
+
+static int
+gen_branch_barrier(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    struct bar_fetch *f = arg;
+    (void)block;
+    if (warp == 0) {
+        if (k == 0) {
+            tl_alu(wi, SIM_OPC_BRANCH, -1, -1, -1);
+            wi->flags = SIM_IF_BRANCH;
+        } else if (k == 1) {
+            tl_barrier(wi);
+        } else if (k == 2) {
+            f->seen = f->warp1_fetched;
+            tl_alu(wi, SIM_OPC_FP32, 5, 3, 4);
+        } else if (k == 3) {
+            tl_exit(wi);
+        } else {
+            return 0;
+        }
+        wi->pc = (uint32_t)k * 16;
+        return 1;
+    }
+    if (k > 11)
+        return 0;
+    f->warp1_fetched = k + 1;
+    if (k < 10)
+        tl_alu(wi, SIM_OPC_FP32, 1, 1, 2);
+    else if (k == 10)
+        tl_barrier(wi);
+    else
+        tl_exit(wi);
+    wi->pc = (uint32_t)k * 16;
+    return 1;
+}
+
+START_TEST(test_no_fetch_past_a_barrier)
+{
+    struct sim_config c;
+    struct bar_fetch f = { 0, 0 };
+    struct testlib_kernel k = { "branchbar", 1, 64, 32, 0, gen_branch_barrier, &f };
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20");
+    testlib_cycles(&c, &k);
+    /* after warp 1's barrier (its 11th instruction), not before */
+    ck_assert_msg(f.seen == 11, "warp 0 fetched past its barrier after %" PRIu64
+                  " of warp 1's instructions", f.seen);
+}
+END_TEST
+
 /* ---- memory ------------------------------------------------------------- */
 
 struct memgen {
@@ -1223,6 +1284,7 @@ sm_suite(void)
     tcase_add_test(tc, test_lookahead_candidates_on_two_pipes);
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
+    tcase_add_test(tc, test_no_fetch_past_a_barrier);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
     tcase_add_test(tc, test_coalescing_sectors);
     tcase_add_test(tc, test_load_use_latency_exact);
