@@ -35,6 +35,7 @@
 #include "frontend/ptx_sched.h"
 #include "frontend/ptx_decode.h"
 #include "frontend/ptx_lower.h"
+#include "frontend/ptx_mma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -290,19 +291,18 @@ ids_of(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned *
     }
 }
 
-/* The registers x reads and writes, for the order: its timing register ids
- * (ptx_decode.c lists every register operand, the guard predicate
- * included, and an instruction with more than the ids can hold is a
- * fence), the PTX registers it reads and writes (the same, unless
- * ptx_lower.c redirected a timing read past an instruction it folded
- * away), the carry flag of add.cc/addc -- and, whatever those lists say,
- * every register slot the executor may touch when the operation has a
- * functional effect of its own (ptx_exec.c): each is a read, and the
- * destination slots writes too.  That last rule is what keeps a missing
- * id (a shuffle's clamp, a vote's member mask) from ever reordering a
- * computation; it only adds dependences.  A split tensor operation's parts
- * (x->nparts > 0) carry exactly their own fragment registers in the lists
- * (ptx_lower_mma.c), which the executor's part-by-part semantics follow. */
+/* The registers x reads and writes, for the order: its id lists (ids_of)
+ * and, whatever those say, every register slot the executor touches when
+ * the operation has a functional effect of its own (ptx_exec.c): the
+ * sources a, b, c, e, the address bases and the guard are reads; the
+ * destinations d, d2 writes; a vector's registers writes of a load (or of
+ * a mov that unpacks) and reads of a store (or of a mov that packs); a
+ * fragment's registers writes of a load and of a product's D, reads
+ * otherwise.  That is what keeps a missing id (a shuffle's clamp, a vote's
+ * member mask) from ever reordering a computation; it only adds
+ * dependences.  A split tensor operation's parts (x->nparts > 0) carry
+ * exactly their own fragment registers in the lists (ptx_lower_mma.c),
+ * which the executor's part-by-part semantics follow. */
 static void
 operands(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr,
          unsigned *nw)
@@ -310,22 +310,37 @@ operands(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned *n
     ids_of(x, rd, nr, wr, nw);
     if (x->kind == XK_TIMING || x->kind == XK_SPILL || x->nparts > 0)
         return;
-    const struct slot *reads[] = { &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2,
-                                   &x->v[0], &x->v[1], &x->v[2], &x->v[3], &x->d, &x->d2 };
+    const struct slot *reads[] = { &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2 };
     for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++)
         add_slot(r, rd, nr, reads[i]);
     if (x->guard >= 0)
         add_key(rd, nr, (uint32_t)x->guard);
     add_slot(r, wr, nw, &x->d);
     add_slot(r, wr, nw, &x->d2);
+    bool vec_written = x->kind == XK_LD || (x->kind == XK_ALU && x->d.cls == SC_NONE);
     for (unsigned i = 0; i < 4; i++)
-        add_slot(r, wr, nw, &x->v[i]);
-    bool frags = x->kind == XK_MMA || x->kind == XK_WMMA || x->kind == XK_WLOAD ||
-                 x->kind == XK_WSTORE || x->kind == XK_LDMATRIX || x->kind == XK_STMATRIX;
-    for (unsigned i = 0; frags && i < sizeof x->frag / sizeof x->frag[0]; i++) {
-        add_slot(r, rd, nr, &x->frag[i]);
-        add_slot(r, wr, nw, &x->frag[i]);
+        add_slot(r, vec_written ? wr : rd, vec_written ? nw : nr, &x->v[i]);
+    unsigned nf = 0, nd = 0;         /* fragment slots, of which written first */
+    switch (x->kind) {
+    case XK_MMA: case XK_WMMA: {
+        struct ptx_mma_desc d;
+        unsigned dist;
+        ptx_mma_desc_of(x, &d);
+        nd = ptx_mma_frag_regs(&d, 'd', &dist);
+        nf = PTX_FRAG_MAX;
+        break;
     }
+    case XK_WLOAD: case XK_LDMATRIX:
+        nd = nf = PTX_FRAG_MAX;
+        break;
+    case XK_WSTORE: case XK_STMATRIX:
+        nf = PTX_FRAG_MAX;
+        break;
+    default:
+        break;
+    }
+    for (unsigned i = 0; i < nf; i++)
+        add_slot(r, i < nd ? wr : rd, i < nd ? nw : nr, &x->frag[i]);
 }
 
 static bool
