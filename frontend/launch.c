@@ -5,11 +5,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "frontend/ptx_call.h"
@@ -65,6 +67,15 @@ launch_find_arg(const struct launch *l, const char *name)
 {
     for (uint32_t i = 0; i < l->n_args; i++)
         if (strcmp(l->args[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int
+launch_find_var(const struct launch *l, const char *name)
+{
+    for (uint32_t i = 0; i < l->n_vars; i++)
+        if (strcmp(l->vars[i].name, name) == 0)
             return (int)i;
     return -1;
 }
@@ -145,42 +156,55 @@ fill_chase(uint8_t *dst, unsigned type, uint64_t n, uint64_t stride, uint64_t se
     free(next);
 }
 
-void
-launch_fill(uint8_t *dst, unsigned type, uint64_t n, unsigned init, double lo, double hi,
-            uint64_t seed)
+/* Store the integer bit pattern x (two's complement) as one element of
+ * integer type t at p: its low bytes, little-endian. */
+static void
+store_bits(uint8_t *p, unsigned t, uint64_t x)
 {
-    unsigned b = launch_type_bytes(type);
-    uint64_t s = seed;
-    if (init == LI_CHASE) {
-        fill_chase(dst, type, n, (uint64_t)lo, seed);
+    for (unsigned i = 0; i < launch_type_bytes(t); i++)
+        p[i] = (uint8_t)(x >> (8 * i));
+}
+
+void
+launch_fill(uint8_t *dst, const struct launch_arg *a)
+{
+    unsigned type = a->type, b = launch_type_bytes(type);
+    bool fl = launch_type_is_float(type);
+    uint64_t s = a->seed, n = a->count;
+    if (a->init == LI_CHASE) {
+        fill_chase(dst, type, n, (uint64_t)a->lo, a->seed);
         return;
     }
     for (uint64_t i = 0; i < n; i++) {
-        double v;
-        switch (init) {
+        uint8_t *p = dst + i * b;
+        switch (a->init) {
         case LI_CONST:
-            v = lo;
+            if (fl)
+                store(p, type, a->lo);
+            else
+                store_bits(p, type, a->ilo);
             break;
         case LI_SEQ:
-            v = lo + (double)i * hi;
+            if (fl)
+                store(p, type, a->lo + (double)i * a->hi);
+            else
+                store_bits(p, type, a->ilo + i * a->ihi);   /* range checked: no wrap */
             break;
         case LI_RANDOM: {
             uint64_t r = splitmix(&s);
-            if (launch_type_is_float(type)) {
-                v = lo + (hi - lo) * ((double)(r >> 11) * (1.0 / 9007199254740992.0));
+            if (fl) {
+                store(p, type, a->lo + (a->hi - a->lo) * ((double)(r >> 11) *
+                                                            (1.0 / 9007199254740992.0)));
             } else {
-                /* parse_arg keeps integer ranges inside int64_t */
-                int64_t a = (int64_t)lo, z = (int64_t)hi;
-                uint64_t span = (uint64_t)z - (uint64_t)a + 1;
-                v = (double)(a + (int64_t)(span ? r % span : r));
+                uint64_t span = a->ihi - a->ilo + 1;          /* 0: all of 2^64 */
+                store_bits(p, type, a->ilo + (span ? r % span : r));
             }
             break;
         }
         default:
-            v = 0;
+            memset(p, 0, b);
             break;
         }
-        store(dst + i * b, type, v);
     }
 }
 
@@ -200,6 +224,7 @@ parse_dims(char *v, uint32_t d[3])
     return i > 0;
 }
 
+/* A finite number (for counts, steps and strides given as floats). */
 static bool
 parse_double(const char *s, double *out)
 {
@@ -214,15 +239,318 @@ parse_double(const char *s, double *out)
     return true;
 }
 
+/* The largest finite value of float type t. */
+static double
+float_max(unsigned t)
+{
+    return t == LT_F64 ? DBL_MAX : t == LT_F32 ? FLT_MAX : t == LT_F16 ? 65504.0
+                                                                       : 3.3895313892515355e38;
+}
+
+static bool
+int_signed(unsigned t)
+{
+    return t == LT_S8 || t == LT_S16 || t == LT_S32 || t == LT_S64;
+}
+
+/* v rounded to float type t (to nearest even), as a double. */
+static double
+rounded(unsigned t, double v)
+{
+    if (t == LT_F32)
+        return (float)v;
+    if (t == LT_F16 || t == LT_BF16) {
+        unsigned fmt = t == LT_F16 ? PTX_HF16 : PTX_HBF16;
+        return ptx_half_value(ptx_half_round(v, fmt, PR_RN), fmt);
+    }
+    return v;
+}
+
+/* One value of type t, as a literal: for a float type a C floating-point
+ * literal or inf, -inf, +inf, nan, -nan (any case; with allow_special
+ * only), whose magnitude the type can hold (a finite literal that would
+ * round to infinity is an error, not an infinity); for an integer type a
+ * decimal or 0x integer (or a float literal with an integral value) in
+ * the type's range.  Floats go to *d, integers to *u as a two's-complement
+ * bit pattern.  Returns NULL, or what is wrong (for the caller's message). */
+static const char *
+parse_value(const char *tok, unsigned t, bool allow_special, double *d, uint64_t *u)
+{
+    static char why[160];
+    if (launch_type_is_float(t)) {
+        const char *p = tok + (tok[0] == '-' || tok[0] == '+');
+        bool neg = tok[0] == '-';
+        if (strcasecmp(p, "inf") == 0 || strcasecmp(p, "infinity") == 0 ||
+            strcasecmp(p, "nan") == 0) {
+            if (!allow_special) {
+                snprintf(why, sizeof why, "'%s' cannot be used here (finite values only)", tok);
+                return why;
+            }
+            *d = (p[0] == 'n' || p[0] == 'N') ? (neg ? -NAN : NAN) : (neg ? -INFINITY : INFINITY);
+            return NULL;
+        }
+        char *end;
+        errno = 0;
+        double v = strtod(tok, &end);
+        if (*end != '\0' || end == tok || (errno != 0 && isinf(v)) || !isfinite(v)) {
+            if (*end == '\0' && end != tok && isinf(v))
+                goto range;
+            snprintf(why, sizeof why, "'%s' is not a number (expected a floating-point "
+                     "literal, inf, -inf or nan)", tok);
+            return why;
+        }
+        if (fabs(v) > float_max(t) && isinf(rounded(t, v)))
+            goto range;             /* a value the type rounds to its largest finite one is in */
+        *d = v;
+        return NULL;
+    range:
+        snprintf(why, sizeof why, "'%s' is out of range for %s (largest finite value %g; write "
+                 "inf or -inf for an infinity)", tok, launch_type_name(t), float_max(t));
+        return why;
+    }
+    unsigned bits = 8 * launch_type_bytes(t);
+    bool sig = int_signed(t);
+    char *end;
+    errno = 0;
+    bool neg = tok[0] == '-';
+    uint64_t mag;
+    unsigned long long x = strtoull(tok + (neg || tok[0] == '+'), &end, 0);
+    if (*end == '\0' && end != tok + (neg || tok[0] == '+') && errno == 0 &&
+        isdigit((unsigned char)tok[neg || tok[0] == '+'])) {
+        mag = x;
+    } else {
+        double v;
+        if (!parse_double(tok, &v) || v != trunc(v)) {
+            snprintf(why, sizeof why, "'%s' is not an integer", tok);
+            return why;
+        }
+        if (fabs(v) >= 18446744073709551616.0)
+            goto irange;
+        neg = v < 0;
+        mag = (uint64_t)fabs(v);
+    }
+    if (sig) {
+        uint64_t lim = UINT64_C(1) << (bits - 1);           /* -lim .. lim - 1 */
+        if ((neg && mag > lim) || (!neg && mag >= lim))
+            goto irange;
+    } else if ((neg && mag != 0) || (bits < 64 && mag >> bits != 0)) {
+        goto irange;
+    }
+    *u = neg ? (uint64_t)0 - mag : mag;
+    *d = neg ? -(double)mag : (double)mag;
+    return NULL;
+irange:
+    if (sig)
+        snprintf(why, sizeof why, "'%s' is out of range for %s (%" PRId64 " .. %" PRId64 ")",
+                 tok, launch_type_name(t), bits == 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1)),
+                 bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1);
+    else
+        snprintf(why, sizeof why, "'%s' is out of range for %s (0 .. %" PRIu64 ")", tok,
+                 launch_type_name(t), bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
+    return why;
+}
+
+/* Is integer bit pattern v of type t below w (signed or unsigned as t)? */
+static bool
+int_below(unsigned t, uint64_t v, uint64_t w)
+{
+    return int_signed(t) ? (int64_t)v < (int64_t)w : v < w;
+}
+
+/* "seed S" (tok[0], tok[1]) after the range or stride: into a->seed. */
+static int
+parse_seed(struct launch_arg *a, char **tok, const char *after, const char *where,
+           struct sim_error *err)
+{
+    char *end;
+    if (strcmp(tok[0], "seed") != 0)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'seed S' after the %s", where,
+                             after);
+    errno = 0;
+    a->seed = strtoull(tok[1], &end, 0);
+    if (*end != '\0' || errno != 0 || tok[1][0] == '-')
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad seed '%s'", where, tok[1]);
+    return SIM_OK;
+}
+
+/* The initialiser tok[0 .. n) of a buffer or variable a of a.count
+ * elements of a.type: into a (init, lo/hi or ilo/ihi, seed), *file set
+ * to the path of `file PATH`. */
+static int
+parse_init(struct launch_arg *a, char **tok, int n, const char **file, const char *where,
+           struct sim_error *err)
+{
+    unsigned t = a->type;
+    bool fl = launch_type_is_float(t);
+    const char *init = tok[0], *why;
+    char **rest = &tok[1];
+    int nr = n - 1;
+    char *end;
+    *file = NULL;
+    if (strcmp(init, "zeros") == 0 && nr == 0) {
+        a->init = LI_ZEROS;
+    } else if (strcmp(init, "const") == 0 && nr == 1) {
+        a->init = LI_CONST;
+        if ((why = parse_value(rest[0], t, true, &a->lo, &a->ilo)) != NULL)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: const: %s", where, why);
+    } else if (strcmp(init, "seq") == 0 && (nr == 1 || nr == 2)) {
+        a->init = LI_SEQ;
+        a->hi = 1;
+        a->ihi = 1;
+        if ((why = parse_value(rest[0], t, false, &a->lo, &a->ilo)) != NULL)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: seq start: %s", where, why);
+        if (nr == 2 && (fl ? !parse_double(rest[1], &a->hi)
+                           : parse_value(rest[1], LT_S64, false, &a->hi, &a->ihi) != NULL))
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad seq step '%s'%s", where, rest[1],
+                                 fl ? "" : " (an integer for an integer buffer)");
+        /* the last element must be in range too */
+        double last = a->lo + (double)(a->count - 1) * a->hi;
+        bool bad;
+        if (fl) {
+            bad = fabs(last) > float_max(t) && isinf(rounded(t, last));
+        } else {
+            unsigned bits = 8 * launch_type_bytes(t);
+            bool sig = int_signed(t);
+            long double start = sig ? (long double)(int64_t)a->ilo : (long double)a->ilo;
+            long double exact = start + (long double)(a->count - 1) * (long double)(int64_t)a->ihi;
+            long double lo = sig ? -ldexpl(1, (int)bits - 1) : 0;
+            long double hi = (sig ? ldexpl(1, (int)bits - 1) : ldexpl(1, (int)bits)) - 1;
+            bad = exact < lo || exact > hi;
+            last = (double)exact;
+        }
+        if (bad)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: seq: the last element, %g, is out of "
+                                 "range for %s", where, last, launch_type_name(t));
+    } else if (strcmp(init, "random") == 0 && (nr == 2 || nr == 4)) {
+        a->init = LI_RANDOM;
+        a->seed = 1;
+        if ((why = parse_value(rest[0], t, false, &a->lo, &a->ilo)) != NULL ||
+            (why = parse_value(rest[1], t, false, &a->hi, &a->ihi)) != NULL)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: random: %s%s", where, why,
+                                 fl && strstr(why, "finite") ? " (a random range needs finite "
+                                 "bounds; const inf gives infinities)" : "");
+        if (nr == 4)
+            SIM_FORWARD_IF_ERROR(parse_seed(a, &rest[2], "range", where, err));
+        if (fl ? a->hi < a->lo : int_below(t, a->ihi, a->ilo))
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: random range %s .. %s is empty", where,
+                                 rest[0], rest[1]);
+    } else if (strcmp(init, "chase") == 0 && (nr == 1 || nr == 3)) {
+        a->init = LI_CHASE;
+        a->seed = 1;
+        errno = 0;
+        unsigned long long st = strtoull(rest[0], &end, 0);
+        if (*end != '\0' || errno != 0 || st == 0 || st > a->count || rest[0][0] == '-')
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad chase stride '%s' (1 .. COUNT "
+                                 "elements)", where, rest[0]);
+        if (fl || launch_type_bytes(t) < 4 || (launch_type_bytes(t) == 4 && a->count > UINT32_MAX))
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: chase needs 32- or 64-bit integer "
+                                 "elements able to hold every index", where);
+        a->lo = (double)st;
+        if (nr == 3)
+            SIM_FORWARD_IF_ERROR(parse_seed(a, &rest[1], "stride", where, err));
+    } else if (strcmp(init, "file") == 0 && nr == 1) {
+        a->init = LI_FILE;
+        *file = rest[0];
+    } else {
+        return sim_error_set(err, SIM_ERR_FORMAT,
+                             "%s: bad initialiser (expected zeros | const V | random LO HI [seed S] "
+                             "| seq START [STEP] | chase STRIDE [seed S] | file PATH)", where);
+    }
+    return SIM_OK;
+}
+
+/* Allocate a->data (a->bytes) and fill it per a's initialiser. */
+static int
+fill_data(const struct launch *l, struct launch_arg *a, const char *file, const char *what,
+          const char *where, struct sim_error *err)
+{
+    a->data = calloc(1, a->bytes ? a->bytes : 1);
+    if (a->data == NULL)
+        return sim_error_set(err, SIM_ERR_NOMEM, "%s: cannot allocate %llu bytes", where,
+                             (unsigned long long)a->bytes);
+    if (a->init == LI_FILE) {
+        char *p = kv_resolve(l->path, file);
+        struct stat st;
+        FILE *fp = fopen(p, "rb");
+        if (fp == NULL || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+            int e = fp == NULL ? errno : EISDIR;
+            if (fp != NULL)
+                fclose(fp);
+            sim_error_set(err, SIM_ERR_IO, "%s: cannot open %s: %s", where, p,
+                          e == EISDIR ? "not a regular file" : strerror(e));
+            free(p);
+            return SIM_ERR_IO;
+        }
+        size_t got = fread(a->data, 1, a->bytes, fp);
+        int extra = fgetc(fp);
+        fclose(fp);
+        if (got != a->bytes || extra != EOF) {
+            sim_error_set(err, SIM_ERR_FORMAT, "%s: %s holds %s bytes than the %s's %llu", where,
+                          p, got != a->bytes ? "fewer" : "more", what,
+                          (unsigned long long)a->bytes);
+            free(p);
+            return SIM_ERR_FORMAT;
+        }
+        free(p);
+    } else if (a->init != LI_ZEROS) {
+        launch_fill(a->data, a);
+    }
+    return SIM_OK;
+}
+
+/* NAME TYPE COUNT INIT... (tok[0 .. n)) of a buffer or device variable:
+ * *a's name, type, count, bytes and contents. */
+static int
+parse_memory(struct launch *l, struct launch_arg *a, char **tok, int n, uint64_t *total,
+             const char *what, const char *where, struct sim_error *err)
+{
+    if (n < 4)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: expected '%s'", where, what);
+    int t = type_lookup(tok[1]);
+    if (t < 0)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown element type '%s' (expected u8 s8 "
+                             "u16 s16 u32 s32 u64 s64 f32 f64 f16 bf16)", where, tok[1]);
+    char *end;
+    errno = 0;
+    unsigned long long cnt = strtoull(tok[2], &end, 0);
+    if (*end != '\0' || errno != 0 || cnt == 0 || tok[2][0] == '-')
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad element count '%s'", where, tok[2]);
+    a->type = (uint8_t)t;
+    a->count = cnt;
+    if (cnt > buffer_limit / launch_type_bytes((unsigned)t) ||
+        *total + cnt * launch_type_bytes((unsigned)t) > buffer_limit)
+        return sim_error_set(err, SIM_ERR_NOMEM, "%s: buffers larger than %" PRIu64 " bytes in all",
+                             where, buffer_limit);
+    a->bytes = cnt * launch_type_bytes((unsigned)t);
+    const char *file;
+    SIM_FORWARD_IF_ERROR(parse_init(a, &tok[3], n - 3, &file, where, err));
+    SIM_FORWARD_IF_ERROR(fill_data(l, a, file, strncmp(what, "var", 3) == 0 ? "variable" : "buffer",
+                                   where, err));
+    *total += a->bytes;
+    return SIM_OK;
+}
+
+/* Split v into at most max blank-separated tokens; returns the count, or
+ * max + 1 when there are more. */
+static int
+split(char *v, char **tok, int max)
+{
+    int n = 0;
+    for (char *t = strtok(v, " \t"); t != NULL; t = strtok(NULL, " \t")) {
+        if (n == max)
+            return max + 1;
+        tok[n++] = t;
+    }
+    return n;
+}
+
 /* arg = NAME TYPE VALUE | NAME buffer TYPE COUNT INIT... */
 static int
 parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct sim_error *err)
 {
     char *tok[12];
-    int n = 0;
-    for (char *t = strtok(v, " \t"); t != NULL && n < 12; t = strtok(NULL, " \t"))
-        tok[n++] = t;
-    if (n < 3)
+    int n = split(v, tok, 12);
+    if (n < 3 || n > 12)
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: expected 'arg = NAME TYPE VALUE' or 'arg = NAME buffer TYPE COUNT "
                              "INIT'", where);
@@ -230,7 +558,7 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
         return sim_error_set(err, SIM_ERR_FORMAT, "%s: more than %d arguments", where, MAX_ARGS);
     if (strlen(tok[0]) >= sizeof l->args[0].name)
         return sim_error_set(err, SIM_ERR_FORMAT, "%s: argument name too long", where);
-    if (launch_find_arg(l, tok[0]) >= 0)
+    if (launch_find_arg(l, tok[0]) >= 0 || launch_find_var(l, tok[0]) >= 0)
         return sim_error_set(err, SIM_ERR_FORMAT, "%s: argument '%s' named twice", where, tok[0]);
     struct launch_arg a;
     memset(&a, 0, sizeof a);
@@ -246,145 +574,52 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
         a.type = (uint8_t)t;
         a.bytes = launch_type_bytes((unsigned)t);
         double d;
-        char *end;
-        if (launch_type_is_float((unsigned)t)) {
-            if (!parse_double(tok[2], &d))
-                return sim_error_set(err, SIM_ERR_FORMAT, "%s: '%s' is not a number", where, tok[2]);
-        } else {
-            errno = 0;
-            long long x = strtoll(tok[2], &end, 0);
-            if (*end != '\0' || errno != 0) {
-                unsigned long long ux = strtoull(tok[2], &end, 0);
-                if (*end != '\0' || tok[2][0] == '-')
-                    return sim_error_set(err, SIM_ERR_FORMAT, "%s: '%s' is not an integer", where,
-                                         tok[2]);
-                memcpy(&a.value, &ux, 8);
-                goto scalar_done;
-            }
-            d = (double)x;
-            if (t == LT_U64 || t == LT_S64) {
-                memcpy(&a.value, &x, 8);
-                goto scalar_done;
-            }
-        }
-        store((uint8_t *)&a.value, (unsigned)t, d);
-    scalar_done:
-        a.line = 0;
+        uint64_t u;
+        const char *why = parse_value(tok[2], (unsigned)t, true, &d, &u);
+        if (why != NULL)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: %s", where, why);
+        if (launch_type_is_float((unsigned)t))
+            store((uint8_t *)&a.value, (unsigned)t, d);
+        else
+            a.value = u & (a.bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * a.bytes)) - 1);
         l->args = xrealloc(l->args, (l->n_args + 1) * sizeof *l->args);
         l->args[l->n_args++] = a;
         return SIM_OK;
     }
-    if (n < 5)
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'arg = NAME buffer TYPE COUNT INIT'",
-                             where);
-    int t = type_lookup(tok[2]);
-    if (t < 0)
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown element type '%s'", where, tok[2]);
-    char *end;
-    errno = 0;
-    unsigned long long cnt = strtoull(tok[3], &end, 0);
-    if (*end != '\0' || errno != 0 || cnt == 0 || tok[3][0] == '-')
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad element count '%s'", where, tok[3]);
     a.buffer = true;
-    a.type = (uint8_t)t;
-    a.count = cnt;
-    if (cnt > buffer_limit / launch_type_bytes((unsigned)t) ||
-        *total + cnt * launch_type_bytes((unsigned)t) > buffer_limit)
-        return sim_error_set(err, SIM_ERR_NOMEM, "%s: buffers larger than %" PRIu64 " bytes in all",
-                             where, buffer_limit);
-    a.bytes = cnt * launch_type_bytes((unsigned)t);
-    const char *init = tok[4];
-    char **rest = &tok[5];
-    int nr = n - 5;
-    if (strcmp(init, "zeros") == 0 && nr == 0) {
-        a.init = LI_ZEROS;
-    } else if (strcmp(init, "const") == 0 && nr == 1 && parse_double(rest[0], &a.lo)) {
-        a.init = LI_CONST;
-    } else if (strcmp(init, "seq") == 0 && (nr == 1 || nr == 2) && parse_double(rest[0], &a.lo)) {
-        a.init = LI_SEQ;
-        a.hi = 1;
-        if (nr == 2 && !parse_double(rest[1], &a.hi))
-            return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad seq step '%s'", where, rest[1]);
-    } else if (strcmp(init, "random") == 0 && (nr == 2 || nr == 4) &&
-               parse_double(rest[0], &a.lo) && parse_double(rest[1], &a.hi)) {
-        a.init = LI_RANDOM;
-        a.seed = 1;
-        if (nr == 4) {
-            if (strcmp(rest[2], "seed") != 0)
-                return sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'seed S' after the range",
-                                     where);
-            errno = 0;
-            a.seed = strtoull(rest[3], &end, 0);
-            if (*end != '\0' || errno != 0)
-                return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad seed '%s'", where, rest[3]);
-        }
-        if (a.hi < a.lo)
-            return sim_error_set(err, SIM_ERR_FORMAT, "%s: random range %g .. %g is empty", where,
-                                 a.lo, a.hi);
-        if (!launch_type_is_float((unsigned)t) &&
-            (a.lo < -9223372036854775808.0 || a.hi >= 9223372036854775808.0))
-            return sim_error_set(err, SIM_ERR_FORMAT, "%s: random range %g .. %g of integers "
-                                 "outside -2^63 .. 2^63-1", where, a.lo, a.hi);
-    } else if (strcmp(init, "chase") == 0 && (nr == 1 || nr == 3)) {
-        a.init = LI_CHASE;
-        a.seed = 1;
-        errno = 0;
-        unsigned long long st = strtoull(rest[0], &end, 0);
-        if (*end != '\0' || errno != 0 || st == 0 || st > cnt || rest[0][0] == '-')
-            return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad chase stride '%s' (1 .. COUNT "
-                                 "elements)", where, rest[0]);
-        if (launch_type_is_float((unsigned)t) || launch_type_bytes((unsigned)t) < 4 ||
-            (launch_type_bytes((unsigned)t) == 4 && cnt > UINT32_MAX))
-            return sim_error_set(err, SIM_ERR_FORMAT, "%s: chase needs 32- or 64-bit integer "
-                                 "elements able to hold every index", where);
-        a.lo = (double)st;
-        if (nr == 3) {
-            if (strcmp(rest[1], "seed") != 0)
-                return sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'seed S' after the stride",
-                                     where);
-            errno = 0;
-            a.seed = strtoull(rest[2], &end, 0);
-            if (*end != '\0' || errno != 0)
-                return sim_error_set(err, SIM_ERR_FORMAT, "%s: bad seed '%s'", where, rest[2]);
-        }
-    } else if (strcmp(init, "file") == 0 && nr == 1) {
-        a.init = LI_FILE;
-    } else {
-        return sim_error_set(err, SIM_ERR_FORMAT,
-                             "%s: bad initialiser (expected zeros | const V | random LO HI [seed S] "
-                             "| seq START [STEP] | chase STRIDE [seed S] | file PATH)", where);
-    }
-    a.data = calloc(1, a.bytes);
-    if (a.data == NULL)
-        return sim_error_set(err, SIM_ERR_NOMEM, "%s: cannot allocate %llu bytes", where,
-                             (unsigned long long)a.bytes);
-    if (a.init == LI_FILE) {
-        char *p = kv_resolve(l->path, rest[0]);
-        FILE *fp = fopen(p, "rb");
-        if (fp == NULL) {
-            int e = errno;
-            free(a.data);
-            sim_error_set(err, SIM_ERR_IO, "%s: cannot open %s: %s", where, p, strerror(e));
-            free(p);
-            return SIM_ERR_IO;
-        }
-        size_t got = fread(a.data, 1, a.bytes, fp);
-        int extra = fgetc(fp);
-        fclose(fp);
-        if (got != a.bytes || extra != EOF) {
-            free(a.data);
-            sim_error_set(err, SIM_ERR_FORMAT, "%s: %s holds %s bytes than the buffer's %llu", where,
-                          p, got != a.bytes ? "fewer" : "more", (unsigned long long)a.bytes);
-            free(p);
-            return SIM_ERR_FORMAT;
-        }
-        free(p);
-    } else if (a.init != LI_ZEROS) {
-        launch_fill(a.data, a.type, a.count, a.init, a.lo, a.hi, a.seed);
-    }
-    *total += a.bytes;
+    tok[1] = tok[0];
+    SIM_FORWARD_IF_ERROR(parse_memory(l, &a, &tok[1], n - 1, total,
+                                      "arg = NAME buffer TYPE COUNT INIT", where, err));
     l->args = xrealloc(l->args, (l->n_args + 1) * sizeof *l->args);
     l->args[l->n_args++] = a;
+    return SIM_OK;
+}
+
+/* var = NAME TYPE COUNT INIT...: the initial contents of a module variable
+ * (__constant__ or __device__), as cudaMemcpyToSymbol would set them. */
+static int
+parse_var(struct launch *l, char *v, const char *where, uint64_t *total, struct sim_error *err)
+{
+    char *tok[12];
+    int n = split(v, tok, 12);
+    if (n < 4 || n > 12)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'var = NAME TYPE COUNT INIT' (a "
+                             "__constant__ or __device__ variable's contents)", where);
+    if (l->n_vars == MAX_ARGS)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: more than %d variables", where, MAX_ARGS);
+    if (strlen(tok[0]) >= sizeof l->vars[0].name)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: variable name too long", where);
+    if (launch_find_var(l, tok[0]) >= 0 || launch_find_arg(l, tok[0]) >= 0)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: '%s' named twice (an argument or variable "
+                             "above has that name)", where, tok[0]);
+    struct launch_arg a;
+    memset(&a, 0, sizeof a);
+    snprintf(a.name, sizeof a.name, "%s", tok[0]);
+    a.buffer = true;
+    SIM_FORWARD_IF_ERROR(parse_memory(l, &a, tok, n, total, "var = NAME TYPE COUNT INIT", where,
+                                      err));
+    l->vars = xrealloc(l->vars, (l->n_vars + 1) * sizeof *l->vars);
+    l->vars[l->n_vars++] = a;
     return SIM_OK;
 }
 
@@ -507,21 +742,28 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             if (rc < 0)
                 break;
             l->args[l->n_args - 1].line = lineno;
+        } else if (strcmp(key, "var") == 0) {
+            rc = parse_var(l, v, where, &total, err);
+            if (rc < 0)
+                break;
+            l->vars[l->n_vars - 1].line = lineno;
         } else if (strcmp(key, "output") == 0) {
             char *name = strtok(v, " \t");
             char *file = strtok(NULL, " \t");
             int a = name ? launch_find_arg(l, name) : -1;
+            int vi = name && a < 0 ? launch_find_var(l, name) : -1;
             if (file == NULL || strtok(NULL, " \t") != NULL) {
                 rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'output = BUFFER PATH'", where);
                 break;
             }
-            if (a < 0 || !l->args[a].buffer) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: '%s' is not a buffer argument declared "
-                                   "above", where, name);
+            if (vi < 0 && (a < 0 || !l->args[a].buffer)) {
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: '%s' is not a buffer argument or a "
+                                   "variable declared above", where, name);
                 break;
             }
             l->outputs = xrealloc(l->outputs, (l->n_outputs + 1) * sizeof *l->outputs);
-            l->outputs[l->n_outputs].arg = (uint32_t)a;
+            l->outputs[l->n_outputs].var = vi >= 0;
+            l->outputs[l->n_outputs].arg = (uint32_t)(vi >= 0 ? vi : a);
             l->outputs[l->n_outputs].path = kv_resolve(path, file);
             l->outputs[l->n_outputs].given = xstrdup(file);
             l->outputs[l->n_outputs].line = lineno;
@@ -532,7 +774,8 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             break;
         } else {
             rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown key '%s' (expected ptx, kernel, "
-                               "grid, block, smem, regs, regs.sm_NN, repeat, stack, arg or output)", where,
+                               "grid, block, smem, regs, regs.sm_NN, repeat, stack, arg, var or "
+                               "output)", where,
                                key);
             break;
         }
@@ -560,6 +803,9 @@ launch_free(struct launch *l)
     for (uint32_t i = 0; i < l->n_args; i++)
         free(l->args[i].data);
     free(l->args);
+    for (uint32_t i = 0; i < l->n_vars; i++)
+        free(l->vars[i].data);
+    free(l->vars);
     for (uint32_t i = 0; i < l->n_outputs; i++) {
         free(l->outputs[i].path);
         free(l->outputs[i].given);
@@ -626,7 +872,7 @@ launch_write_outputs(const struct launch *l, const char *outdir, struct sim_erro
         } else {
             path = xstrdup(o->path);
         }
-        int rc = write_arg(&l->args[o->arg], path, err);
+        int rc = write_arg(o->var ? &l->vars[o->arg] : &l->args[o->arg], path, err);
         free(path);
         if (rc < 0) {
             sim_error_prefix(err, "%s:%u: output: ", l->path, o->line);
@@ -639,8 +885,8 @@ launch_write_outputs(const struct launch *l, const char *outdir, struct sim_erro
 int
 launch_write_inputs(const struct launch *l, const char *dir, struct sim_error *err)
 {
-    for (uint32_t i = 0; i < l->n_args; i++) {
-        const struct launch_arg *a = &l->args[i];
+    for (uint32_t i = 0; i < l->n_args + l->n_vars; i++) {
+        const struct launch_arg *a = i < l->n_args ? &l->args[i] : &l->vars[i - l->n_args];
         if (!a->buffer)
             continue;
         size_t n = strlen(dir) + strlen(a->name) + 6;

@@ -20,7 +20,9 @@
  *   arg    = n u32 1048576             scalar argument: NAME TYPE VALUE
  *   arg    = a buffer f32 1048576 random -1 1 seed 7
  *                                      buffer argument: NAME buffer TYPE COUNT INIT
- *   output = c results/c.bin           after the run, write buffer c to a file
+ *   var    = c_coef f32 16 random -1 1 the contents of a __constant__ or __device__
+ *                                      variable: NAME TYPE COUNT INIT (cudaMemcpyToSymbol)
+ *   output = c results/c.bin           after the run, write buffer (or variable) c to a file
  *
  * INIT is zeros | const V | random LO HI [seed S] | seq START [STEP] |
  * chase STRIDE [seed S] | file PATH.  Arguments are listed in the kernel's parameter order.
@@ -46,15 +48,18 @@ struct launch_arg {
     uint8_t *data;               /* buffer contents (host copy = device memory) */
     uint64_t value;              /* scalar bit pattern (little-endian, low bytes used) */
     uint8_t init;                /* enum launch_init */
-    double lo, hi;               /* const value / random range / seq start, step /
-                                  * chase stride (lo) */
+    double lo, hi;               /* float elements: const value / random range / seq start,
+                                  * step; chase stride (lo) */
+    uint64_t ilo, ihi;           /* integer elements: const value / random range / seq start,
+                                  * step, as two's-complement bit patterns */
     uint64_t seed;               /* random */
     sim_addr_t addr;             /* device address, assigned by the PTX frontend */
     uint32_t line;               /* line in the launch file */
 };
 
 struct launch_output {
-    uint32_t arg;                /* index of the buffer argument */
+    uint32_t arg;                /* index of the buffer argument (or of the variable) */
+    bool var;                    /* a module variable (vars[arg]) */
     char *path;                  /* resolved against the launch file's directory */
     char *given;                 /* as written in the launch file */
     uint32_t line;
@@ -79,6 +84,9 @@ struct launch {
                                     (default PTX_STACK_DEFAULT, CUDA's) */
     struct launch_arg *args;
     uint32_t n_args;
+    struct launch_arg *vars;     /* `var` lines: module variables' initial contents (buffer
+                                    set, addr unused; data is the variable's memory) */
+    uint32_t n_vars;
     struct launch_output *outputs;
     uint32_t n_outputs;
     uint32_t line_ptx, line_kernel, line_grid, line_block;
@@ -98,23 +106,24 @@ void launch_set_buffer_limit(uint64_t bytes);
  * as the base of relative output paths. */
 int launch_write_outputs(const struct launch *l, const char *outdir, struct sim_error *err);
 
-/* Write every buffer argument's initial contents (what the kernel sees
- * before it runs) to dir/NAME.bin, each atomically, creating dir if
+/* Write every buffer argument's and variable's initial contents (what the
+ * kernel sees before it runs) to dir/NAME.bin, each atomically, creating dir if
  * missing.  For measuring the same launch on a real GPU
  * (scripts/measure-gpu.py). */
 int launch_write_inputs(const struct launch *l, const char *dir, struct sim_error *err);
 
 /* Index of the argument called name, or -1. */
 int launch_find_arg(const struct launch *l, const char *name);
+/* Index of the `var` line for variable name, or -1. */
+int launch_find_var(const struct launch *l, const char *name);
 
 /* Bytes of a launch type; its name. */
 unsigned launch_type_bytes(unsigned t);
 const char *launch_type_name(unsigned t);
 bool launch_type_is_float(unsigned t);
 
-/* Fill n elements of type t per an initialiser (shared with tests so the
- * C references see the same inputs). */
-void launch_fill(uint8_t *dst, unsigned type, uint64_t n, unsigned init, double lo, double hi,
-                 uint64_t seed);
+/* Fill a->count elements of a->type at dst per a's initialiser (not
+ * `file`). */
+void launch_fill(uint8_t *dst, const struct launch_arg *a);
 
 #endif /* SMSIM_FRONTEND_LAUNCH_H */

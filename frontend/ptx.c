@@ -66,13 +66,26 @@ px_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_er
     return SIM_OK;
 }
 
+/* Every message names the launch file first: prefix err's with it (and
+ * the line of its `kernel` key) unless it already starts with it. */
+static void
+name_launch(const struct ptx_run *r, struct sim_error *err)
+{
+    size_t n = strlen(r->l->path);
+    if (strncmp(err->msg, r->l->path, n) != 0 || err->msg[n] != ':')
+        sim_error_prefix(err, "%s:%u: ", r->l->path, r->l->line_kernel);
+}
+
 static int
 px_next_inst(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct warp_inst *wi,
              struct sim_error *err)
 {
     struct ptx_run *r = ctx;
     r->now = now;
-    return ptx_exec_step(r, slot, warp, wi, err);
+    int rc = ptx_exec_step(r, slot, warp, wi, err);
+    if (rc < 0)
+        name_launch(r, err);
+    return rc;
 }
 
 static void
@@ -135,6 +148,8 @@ px_set_target(void *ctx, unsigned cc)
         ptx_call_spills(r, cc, r->ptxas_stack >= 0);
         if (ptx_lower(r, &r->target_err) == SIM_OK)
             ptx_schedule(r);
+        else
+            name_launch(r, &r->target_err);
     }
 }
 
@@ -297,8 +312,10 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
     rc = ptx_decode_memory(r, err);
     if (rc == SIM_OK)
         rc = ptx_decode_kernel(r, err);
-    if (rc < 0)
+    if (rc < 0) {
+        name_launch(r, err);
         goto fail;
+    }
     src->ops = &ptx_ops;
     src->ctx = r;
     return SIM_OK;

@@ -9,16 +9,18 @@
 #include "frontend/ptx_lanes.h"
 #include "frontend/ptx_mma.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- memory -------------------------------------------------------------- */
 
-static const struct region *
+static struct region *
 find_region(struct ptx_run *r, sim_addr_t a, uint64_t bytes)
 {
-    const struct region *g = &r->regions[r->last_region];
+    struct region *g = &r->regions[r->last_region];
     if (r->n_regions > 0 && a >= g->base && a - g->base + bytes <= g->size)
         return g;
     uint32_t lo = 0, hi = r->n_regions;
@@ -49,8 +51,71 @@ mem_error(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsign
           const char *what, sim_addr_t a, struct sim_error *err)
 {
     return sim_error_set(err, SIM_ERR_FORMAT,
-                         "%s:%u: %s at address %#" PRIx64 " (block %" PRIu64 ", thread %u)",
-                         r->m->path, x->line, what, a, b->id, w * 32 + l);
+                         "%s:%u: kernel %s: %s at address %#" PRIx64 " (block %" PRIu64
+                         ", thread %u, pc %#x)", r->m->path, x->line, r->k->name, what, a, b->id,
+                         w * 32 + l, x->spc);
+}
+
+static const char *const region_kinds[] = { "buffer", "__device__ variable",
+                                            "__constant__ variable" };
+
+/* An access of `bytes` at global address a that no region holds: the
+ * error names the allocation it ran past or before (memcheck's report). */
+static int
+global_fault(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsigned w,
+             unsigned l, sim_addr_t a, unsigned bytes, struct sim_error *err)
+{
+    char what[512];
+    uint32_t lo = 0, hi = r->n_regions;
+    while (lo < hi) {                /* the first region above a */
+        uint32_t mid = (lo + hi) / 2;
+        if (r->regions[mid].base <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct region *below = lo > 0 ? &r->regions[lo - 1] : NULL;
+    const char *dir = x->kind == XK_ST || x->kind == XK_WSTORE || x->kind == XK_STMATRIX ? "write"
+                      : x->kind == XK_ATOM || x->kind == XK_RED ? "atomic" : "read";
+    if (below != NULL && a - below->base < PTX_REGION_STRIDE / 2) {
+        uint64_t off = a - below->base;
+        char line[32] = "";
+        if (below->line > 0)
+            snprintf(line, sizeof line, ", %s:%u", r->l->path, below->line);
+        if (off < below->size)
+            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes at offset %"
+                     PRIu64 " of %s %s (%" PRIu64 " bytes%s): it runs %" PRIu64 " bytes past "
+                     "the end", dir, bytes, off, region_kinds[below->kind], below->name,
+                     below->size, line, off + bytes - below->size);
+        else
+            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64
+                     " bytes past the end of %s %s (%" PRIu64 " bytes%s)", dir, bytes,
+                     off - below->size, region_kinds[below->kind], below->name, below->size, line);
+    } else if (lo < r->n_regions && r->regions[lo].base - a <= PTX_REGION_STRIDE / 2) {
+        const struct region *above = &r->regions[lo];
+        snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64 " bytes "
+                 "before the start of %s %s", dir, bytes, above->base - a,
+                 region_kinds[above->kind], above->name);
+    } else {
+        snprintf(what, sizeof what, "global-memory %s of %u bytes outside every allocation (a "
+                 "null or stray pointer)", dir, bytes);
+    }
+    return mem_error(r, x, b, w, l, what, a, err);
+}
+
+/* The first read of a module variable that nothing initialised (no
+ * initialiser in the PTX, no `var` line) is worth a warning: on the GPU
+ * the host would have set it with cudaMemcpyToSymbol. */
+static void
+watch_access(struct ptx_run *r, struct region *g, const struct xop *x, bool write)
+{
+    if (!write)
+        fprintf(stderr, "smsim: warning: %s:%u: kernel %s reads %s %s, which neither the PTX nor "
+                "the launch file initialises: it holds zeros (right for '= 0'; if the host sets "
+                "it with cudaMemcpyToSymbol, add 'var = %s TYPE COUNT INIT' to %s)\n",
+                r->m->path, x->line, r->k->name, region_kinds[g->kind], g->name, g->name,
+                r->l->path);
+    g->watch = false;
 }
 
 /* The timing-model address of lane l's local address a: local memory is
@@ -103,12 +168,15 @@ resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned sp
         return SIM_OK;
     }
     default: {
-        const struct region *g = find_region(r, a, bytes);
+        struct region *g = find_region(r, a, bytes);
         if (g == NULL)
-            return mem_error(r, x, b, w, l, "out-of-bounds global-memory access", a, err);
+            return global_fault(r, x, b, w, l, a, bytes, err);
+        if (g->watch)
+            watch_access(r, g, x, x->kind == XK_ST || x->kind == XK_WSTORE ||
+                                  x->kind == XK_STMATRIX || x->kind == XK_RED);
         out->p = g->ptr + (a - g->base);
         out->space = space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
-        out->taddr = a;
+        out->taddr = g->tbase + (a - g->base);
         return SIM_OK;
     }
     }
@@ -243,10 +311,10 @@ exec_mem_fast(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
                 if (g == NULL)
                     return 0;
             }
-            if ((a & (eb - 1)) != 0)
+            if ((a & (eb - 1)) != 0 || g->watch)
                 return 0;
             ptr[l] = g->ptr + (a - g->base);
-            wi->addr[l] = a;
+            wi->addr[l] = g->tbase + (a - g->base);
         }
         wi->space = x->space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
     } else {
@@ -436,7 +504,8 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
                 ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, 0, &off);
             if (resolve(r, b, pw->index, l, x->space, base + off, 1, x, &ac, err) != SIM_OK) {
                 sim_error_clear(err);
-                ac.taddr = base + off;   /* past a small matrix's end: timing only */
+                ac.taddr = ac.taddr + 16; /* past a small matrix's end: timing only, after
+                                             the element before */
             }
             first = ac.taddr;
         }

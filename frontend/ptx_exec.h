@@ -199,11 +199,26 @@ struct pblock {
     bool allocated;
 };
 
+/* Global memory: every launch buffer and module variable is a region.
+ * The device addresses the kernel computes with are PTX_REGION_STRIDE
+ * apart, so an overrun of one never lands in another: every access is
+ * checked against the live regions and one outside them is an error at
+ * the first offending access (ptx_exec.c resolve()).  The timing model
+ * sees the compact layout GPUs give (tbase: 4 KB-aligned, a 4 KB gap
+ * after each), which is what its caches and DRAM channels hash. */
+#define PTX_REGION_STRIDE (UINT64_C(1) << 40)
+
+enum region_kind { RK_BUFFER, RK_GLOBAL, RK_CONST };
+
 struct region {
     sim_addr_t base;             /* device address */
+    sim_addr_t tbase;            /* timing-model address of its first byte */
     uint64_t size;               /* bytes */
     uint8_t *ptr;                /* host memory */
     const char *name;            /* for messages */
+    uint8_t kind;                /* enum region_kind */
+    bool watch;                  /* a variable nothing initialised: warn at its first read */
+    uint32_t line;               /* a buffer's launch-file line */
 };
 
 struct ptx_run {
@@ -215,7 +230,8 @@ struct ptx_run {
     uint32_t n_regions;
     uint32_t last_region;        /* lookup cache */
     sim_addr_t *msym_addr;       /* device address of each module symbol */
-    uint8_t **msym_data;         /* host memory of each module global/const symbol */
+    uint8_t **msym_data;         /* host memory of each module global/const symbol (NULL: set
+                                    by a launch-file var, whose memory it is) */
     uint8_t *param_blob;         /* kernel parameter space, k->param_bytes */
     /* decoded program */
     struct xop *x;

@@ -141,11 +141,23 @@ def pack_values(typ, vals):
 
 
 def to_double(word):
-    """A launch file number as C's strtod reads it (decimal or 0x)."""
+    """A launch file float as launch.c reads it (decimal, 0x, inf, nan)."""
     try:
         return float(int(word, 0)) if re.match(r"^[-+]?0[xX][0-9a-fA-F]+$", word) else float(word)
     except ValueError:
         fail("bad number '%s'" % word)
+
+
+def to_int(word):
+    """A launch file integer as launch.c reads it: decimal or 0x, or a float
+    literal with an integral value; a two's-complement Python int."""
+    try:
+        return int(word, 0)
+    except ValueError:
+        v = to_double(word)
+        if v != int(v):
+            fail("'%s' is not an integer" % word)
+        return int(v)
 
 
 def fill(typ, count, words, base_dir):
@@ -153,6 +165,7 @@ def fill(typ, count, words, base_dir):
     b = TYPE_BYTES[typ]
     init, rest = words[0], words[1:]
     isfloat = typ in ("f32", "f64")
+    mask = (1 << (8 * b)) - 1
     try:
         import numpy as np
     except ImportError:
@@ -166,15 +179,22 @@ def fill(typ, count, words, base_dir):
             fail("%s holds %d bytes, the buffer %d" % (rest[0], len(data), count * b))
         return data
     if init == "const":
-        return pack_values(typ, [to_double(rest[0])]) * count
+        if isfloat:
+            return pack_values(typ, [to_double(rest[0])]) * count
+        return struct.pack("<%s" % INT_FMT[typ], to_int(rest[0]) & mask) * count
     if init == "seq":
-        lo = to_double(rest[0])
-        step = to_double(rest[1]) if len(rest) > 1 else 1.0
-        return pack_values(typ, [lo + float(i) * step for i in range(count)])
+        if isfloat:
+            lo = to_double(rest[0])
+            step = to_double(rest[1]) if len(rest) > 1 else 1.0
+            return pack_values(typ, [lo + float(i) * step for i in range(count)])
+        lo = to_int(rest[0])
+        step = to_int(rest[1]) if len(rest) > 1 else 1
+        return struct.pack("<%d%s" % (count, INT_FMT[typ]),
+                           *[(lo + i * step) & mask for i in range(count)])
     if init == "random":
-        lo, hi = to_double(rest[0]), to_double(rest[1])
         seed = int(rest[3], 0) if len(rest) >= 4 else 1
         if isfloat:
+            lo, hi = to_double(rest[0]), to_double(rest[1])
             # lo + (hi - lo) * ((r >> 11) * 2^-53) in doubles, then stored
             if np is not None:
                 r = splitmix_np(np, seed, count)
@@ -183,23 +203,16 @@ def fill(typ, count, words, base_dir):
             vals = [lo + (hi - lo) * ((x >> 11) * (1.0 / 9007199254740992.0))
                     for x in splitmix_seq(seed, count)]
             return pack_values(typ, vals)
-        # (double)(a + (int64_t)(r % span)), then wrapped into the type
-        a, z = int(lo), int(hi)
+        # lo + r % span in 64-bit integers (span 0: all of 2^64), exact
+        a, z = to_int(rest[0]), to_int(rest[1])
         span = (z - a + 1) & M64
-        mask = (1 << (8 * b)) - 1
         if np is not None:
             r = splitmix_np(np, seed, count)
             t = (r % np.uint64(span)) if span else r
             with np.errstate(over="ignore"):
-                v = (t.view(np.int64) + np.int64(a)).astype(np.float64).astype(np.int64)
-            return (v.view(np.uint64) & np.uint64(mask)).astype("<u%d" % b).tobytes()
-        vals = []
-        for x in splitmix_seq(seed, count):
-            t = x % span if span else x
-            t = t - (1 << 64) if t >= 1 << 63 else t
-            v = a + t
-            v = ((v + (1 << 63)) & M64) - (1 << 63)      # int64 wrap
-            vals.append(int(float(v)) & mask)
+                v = t + np.uint64(a & M64)
+            return (v & np.uint64(mask)).astype("<u%d" % b).tobytes()
+        vals = [((x % span if span else x) + a) & mask for x in splitmix_seq(seed, count)]
         return struct.pack("<%d%s" % (count, INT_FMT[typ]), *vals)
     if init == "chase":
         stride = int(rest[0], 0)
@@ -228,6 +241,8 @@ def buffers_python(launch):
     for name, words in lf["args"]:
         if words and words[0] == "buffer":
             out[name] = fill(words[1], int(words[2], 0), words[3:], base)
+    for name, words in lf["vars"]:
+        out[name] = fill(words[0], int(words[1], 0), words[2:], base)
     return out
 
 
@@ -239,10 +254,10 @@ def buffers_smsim(smsim, launch, tmp):
     if p.returncode != 0:
         fail("smsim emulate --inputs %s: exit %d: %s" % (launch, p.returncode, p.stderr.strip()))
     out = {}
-    for name, words in parse_launch(launch)["args"]:
-        if words and words[0] == "buffer":
-            with open(os.path.join(d, name + ".bin"), "rb") as f:
-                out[name] = f.read()
+    lf = parse_launch(launch)
+    for name in [n for n, w in lf["args"] if w and w[0] == "buffer"] + [n for n, _ in lf["vars"]]:
+        with open(os.path.join(d, name + ".bin"), "rb") as f:
+            out[name] = f.read()
     shutil.rmtree(d)
     return out
 
@@ -311,7 +326,14 @@ class Cuda:
         self.check(self.lib.cuModuleLoadData(ctypes.byref(mod), ptx + b"\0"), "JIT of the PTX")
         self.check(self.lib.cuModuleGetFunction(ctypes.byref(fn), mod, kernel.encode()),
                    "kernel %s" % kernel)
-        return fn
+        return mod, fn
+
+    def global_of(self, mod, name):
+        """The device address and size of module variable name."""
+        p, n = ctypes.c_uint64(), ctypes.c_size_t()
+        self.check(self.lib.cuModuleGetGlobal_v2(ctypes.byref(p), ctypes.byref(n), mod,
+                                                 name.encode()), "variable %s" % name)
+        return p, n.value
 
 
 SCALAR = {"u8": ctypes.c_uint8, "s8": ctypes.c_int8, "u16": ctypes.c_uint16,
@@ -332,7 +354,13 @@ def run_launch(cuda, launch, bufs, events):
     f = lf["fields"]
     base = os.path.dirname(os.path.abspath(launch))
     with open(os.path.join(base, f["ptx"]), "rb") as fp:
-        fn = cuda.module(fp.read(), f["kernel"])
+        mod, fn = cuda.module(fp.read(), f["kernel"])
+    for name, _ in lf["vars"]:         # var lines: as cudaMemcpyToSymbol (PTX names only)
+        p, n = cuda.global_of(mod, name)
+        if n != len(bufs[name]):
+            fail("%s: variable %s is %d bytes, the launch file gives %d" %
+                 (launch, name, n, len(bufs[name])))
+        cuda.check(cuda.lib.cuMemcpyHtoD_v2(p, bufs[name], ctypes.c_size_t(n)), "HtoD")
     smem = int(f.get("smem", "0"))
     if smem > 48 * 1024:
         cuda.check(cuda.lib.cuFuncSetAttribute(fn, 8, smem), "dynamic shared memory")
@@ -345,7 +373,7 @@ def run_launch(cuda, launch, bufs, events):
             args.append(ctypes.cast(ctypes.pointer(p), ctypes.c_void_p))
         else:
             typ, val = words[0], words[1]
-            c = SCALAR[typ](to_double(val) if typ in ("f32", "f64") else int(val, 0))
+            c = SCALAR[typ](to_double(val) if typ in ("f32", "f64") else to_int(val))
             keep.append(c)
             args.append(ctypes.cast(ctypes.pointer(c), ctypes.c_void_p))
     params = (ctypes.c_void_p * max(len(args), 1))(*args)

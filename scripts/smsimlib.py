@@ -139,8 +139,9 @@ def read_tsv(path):
 # ---- launch files ---------------------------------------------------------------
 
 def parse_launch(path):
-    """The fields of a launch file: key -> value, args (name, words), outputs."""
-    fields, args, outputs = {}, [], []
+    """The fields of a launch file: key -> value, args (name, words), vars
+    (name, words: TYPE COUNT INIT...), outputs."""
+    fields, args, outputs, variables = {}, [], [], []
     with open(path) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
@@ -150,12 +151,15 @@ def parse_launch(path):
             if key == "arg":
                 words = val.split()
                 args.append((words[0], words[1:]))
+            elif key == "var":
+                words = val.split()
+                variables.append((words[0], words[1:]))
             elif key == "output":
                 name, p = val.split(None, 1)
                 outputs.append((name, p.strip()))
             else:
                 fields[key] = val
-    return {"fields": fields, "args": args, "outputs": outputs}
+    return {"fields": fields, "args": args, "vars": variables, "outputs": outputs}
 
 
 def launch_dims(val):

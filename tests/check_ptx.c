@@ -257,8 +257,9 @@ END_TEST
 START_TEST(runtime_errors)
 {
     launch_case(5, "arg = out buffer u32 16 zeros", NULL);   /* threads 16.. overrun it */
-    expect_error("k.ptx", 22, "out-of-bounds global-memory access");
-    expect_error("k.ptx", 22, "block 0, thread 16)");
+    expect_error("k.ptx", 22, "out-of-bounds global-memory write of 4 bytes 0 bytes past the "
+                 "end of buffer out (64 bytes, ");
+    expect_error("k.ptx", 22, "block 0, thread 16, pc ");
 
     ptx_case(20, "    mul.wide.u32 %rd3, %r2, 5;", NULL);
     expect_error("k.ptx", 22, "misaligned access");
@@ -302,7 +303,18 @@ static const struct launch_err launch_errs[] = {
     { 5, "arg = out buffer u32 32 frob", NULL, 5, "bad initialiser" },
     { 5, "arg = out buffer u32 32 random 5 1", NULL, 5, "random range 5 .. 1 is empty" },
     { 5, "arg = out buffer u32 32 random 0 1 sed 4", NULL, 5, "expected 'seed S'" },
-    { 5, "arg = out buffer u32 32 random 2 2e110", NULL, 5, "of integers outside" },
+    { 5, "arg = out buffer u32 32 random 2 2e110", NULL, 5, "'2e110' is out of range for u32" },
+    { 5, "arg = out buffer u8 32 const 256", NULL, 5, "'256' is out of range for u8 (0 .. 255)" },
+    { 5, "arg = out buffer s16 4 seq 32766 1", NULL, 5, "the last element, 32769, is out of "
+      "range for s16" },
+    { 5, "arg = out buffer f32 4 const -3.5e38", NULL, 5, "'-3.5e38' is out of range for f32" },
+    { 5, "arg = out buffer f16 4 const 65520", NULL, 5, "'65520' is out of range for f16" },
+    { 5, "arg = out buffer f32 4 random -inf 1", NULL, 5, "a random range needs finite bounds" },
+    { 5, "arg = out buffer u32 4 const 1.5", NULL, 5, "'1.5' is not an integer" },
+    { 6, "arg = n u32 -1", NULL, 6, "'-1' is out of range for u32 (0 .. 4294967295)" },
+    { 0, NULL, "var = nothere u32 4 zeros", 7, "declares no .const or .global variable called "
+      "nothere" },
+    { 0, NULL, "var = v u32 zeros", 7, "expected 'var = NAME TYPE COUNT INIT'" },
     { 5, "arg = out buffer f32 32 chase 4", NULL, 5, "chase needs 32- or 64-bit integer" },
     { 5, "arg = out buffer u32 32 chase 64", NULL, 5, "bad chase stride" },
     { 5, "arg = out buffer u32 32 file nofile.bin", NULL, 5, "cannot open" },
@@ -315,7 +327,7 @@ static const struct launch_err launch_errs[] = {
     { 0, NULL, "arg = x u32 1", 7, "kernel k takes 2 parameters, the launch file gives 3" },
     { 6, "", NULL, 2, "kernel k takes 2 parameters, the launch file gives 1" },
     /* outputs */
-    { 0, NULL, "output = nobuf x.bin", 7, "'nobuf' is not a buffer argument" },
+    { 0, NULL, "output = nobuf x.bin", 7, "'nobuf' is not a buffer argument or a variable" },
     { 0, NULL, "output = n x.bin", 7, "'n' is not a buffer argument" },
     { 0, NULL, "output = out", 7, "expected 'output = BUFFER PATH'" },
 };
@@ -918,6 +930,134 @@ START_TEST(module_variables)
 }
 END_TEST
 
+/* Module variables set from the launch file (var = NAME TYPE COUNT INIT,
+ * what cudaMemcpyToSymbol does): a __constant__ array without an
+ * initialiser in the PTX, a __device__ scalar the kernel updates (written
+ * back with output =), and one whose name nvcc mangled in a namespace. */
+START_TEST(launch_variables)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_75", ".address_size 64",
+        ".const .align 4 .b8 coef[16];",
+        ".global .align 4 .u32 counter;",
+        ".global .align 4 .f32 _ZN2ns5scaleE;",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .b32 %r<12>;",
+        "    .reg .f32 %f<4>;",
+        "    .reg .b64 %rd<12>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    mov.u32 %r1, %laneid;",
+        "    and.b32 %r2, %r1, 3;",
+        "    mul.wide.u32 %rd2, %r2, 4;",
+        "    mov.u64 %rd3, coef;",
+        "    add.s64 %rd4, %rd3, %rd2;",
+        "    ld.const.u32 %r3, [%rd4];",                 /* coef[lane % 4] */
+        "    ld.global.f32 %f1, [_ZN2ns5scaleE];",
+        "    cvt.rzi.u32.f32 %r4, %f1;",
+        "    add.s32 %r5, %r3, %r4;",
+        "    atom.global.add.u32 %r6, [counter], 1;",
+        "    cvta.to.global.u64 %rd8, %rd1;",
+        "    mul.wide.u32 %rd9, %r1, 4;",
+        "    add.s64 %rd10, %rd8, %rd9;",
+        "    st.global.u32 [%rd10], %r5;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0],
+                                     "var = coef u32 4 seq 100 10\n"
+                                     "var = counter u32 1 const 7\n"
+                                     "var = ns::scale f32 1 const 2.5\n"
+                                     "output = counter counter.bin", &src);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(out[l], 100 + 10 * (l % 4) + 2);
+    struct sim_error err = { 0 };
+    ck_assert_msg(ptx_source_write_outputs(&src, NULL, &err) == SIM_OK, "%s", err.msg);
+    inst_source_destroy(&src);
+    char path[512];
+    snprintf(path, sizeof path, "%s/counter.bin", testlib_dir);
+    FILE *fp = fopen(path, "rb");
+    ck_assert_ptr_nonnull(fp);
+    uint32_t c = 0;
+    ck_assert_uint_eq(fread(&c, 4, 1, fp), 1);
+    fclose(fp);
+    ck_assert_uint_eq(c, 7 + 32);
+
+    /* the sizes must agree */
+    write_file("k.launch", (const char *const[]){ "ptx = k.ptx", "kernel = k", "grid = 1",
+                                                  "block = 32", "arg = out buffer u32 32 zeros",
+                                                  "var = coef u32 3 zeros" }, 6, 0, NULL, NULL);
+    expect_error("k.launch", 6, "variable coef is 16 bytes in");
+
+    /* without the var line the constant array is read unset: a warning
+     * naming it (stderr), zeros, no error */
+    write_file("k.launch", (const char *const[]){ "ptx = k.ptx", "kernel = k", "grid = 1",
+                                                  "block = 32", "arg = out buffer u32 32 zeros" },
+               5, 0, NULL, NULL);
+    fflush(stderr);
+    int saved = dup(2);
+    snprintf(path, sizeof path, "%s/stderr.txt", testlib_dir);
+    FILE *cap = freopen(path, "w", stderr);
+    ck_assert_ptr_nonnull(cap);
+    int rc = open_and_run(&err);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ck_assert_msg(rc == SIM_OK, "%s", err.msg);
+    fp = fopen(path, "r");
+    char text[2048] = "";
+    size_t got = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[got] = '\0';
+    ck_assert_msg(strstr(text, "kernel k reads __constant__ variable coef, which neither the PTX "
+                               "nor the launch file initialises") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "k.ptx:22: kernel k reads __device__ variable counter") != NULL,
+                  "%s", text);
+    ck_assert_msg(strstr(strstr(text, "coef") + 1, "variable coef") == NULL, "twice: %s", text);
+}
+END_TEST
+
+/* Memory checks against the allocations themselves: an overrun far past a
+ * buffer's end (beyond any gap a GPU allocator leaves) is reported at the
+ * first access, naming the buffer and the offset, never read from another
+ * buffer (Rodinia's srad_v2 really reads outside its buffers). */
+START_TEST(overrun_names_the_buffer)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_75", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)",
+        "{",
+        "    .reg .b32 %r<4>;",
+        "    .reg .b64 %rd<8>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;",
+        "    mul.wide.u32 %rd3, %r1, 8192;",            /* thread 1: 8 KB past a's start */
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r1;",
+        "    ret;",
+        "}",
+    };
+    static const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+        "arg = a buffer u32 32 zeros", "arg = b buffer u32 32 zeros",
+    };
+    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    write_file("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    expect_error("k.ptx", 13, "out-of-bounds global-memory write of 4 bytes 8064 bytes past the "
+                 "end of buffer a (128 bytes, ");
+    expect_error("k.ptx", 13, "(block 0, thread 1, pc ");
+    /* before a buffer, far past it, and nowhere near any */
+    ptx_case(20, "    ld.global.u32 %r3, [%rd2+-8];", NULL);
+    expect_error("k.ptx", 20, "8 bytes before the start of buffer out");
+    ptx_case(20, "    ld.global.u32 %r3, [%rd2+124000000];", NULL);
+    expect_error("k.ptx", 20, "past the end of buffer out");
+    ptx_case(20, "    ld.global.u32 %r3, [0];", NULL);
+    expect_error("k.ptx", 20, "outside every allocation");
+}
+END_TEST
+
 /* ld/st of an integer type through a wider register: loads sign- or
  * zero-extend by the type, stores keep the low bytes (nvcc emits
  * `ld.param.s32 %rd3, [p]` for an int parameter used in 64-bit math). */
@@ -1225,16 +1365,38 @@ START_TEST(initialisers)
     ck_assert_uint_eq(seen, 0xff);
     launch_free(l);
 
-    /* fuzz finding (tests/fuzz/crashers/launch): values outside the element
-     * type wrap modulo 2^bits instead of converting with undefined behaviour */
-    launch_case(5, "arg = out buffer s16 4 seq 32766 1", "arg = m s16 1048500");
+    /* every value the element type holds, and nothing else: its extremes,
+     * infinities and NaN as literals (a value outside the type is an error:
+     * bad_launch) */
+    launch_case(5, "arg = out buffer s16 4 seq 32764 1", "arg = m s16 -32768");
     ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
     const int16_t *h = (const int16_t *)l->args[0].data;
-    ck_assert_int_eq(h[1], 32767);
-    ck_assert_int_eq(h[2], -32768);
-    ck_assert_uint_eq(l->args[2].value & 0xffff, (uint16_t)(1048500 - 16 * 65536));
+    ck_assert_int_eq(h[3], 32767);
+    ck_assert_uint_eq(l->args[2].value, 0x8000);
     launch_free(l);
-    launch_case(5, "arg = out buffer u64 3 seq -1e30 1e30", NULL);
+    static const char *const f32s[] = { "inf", "-inf", "-INFINITY", "nan", "-3.4028235e38",
+                                        "3.4028235e38", "1e-50" };
+    static const uint32_t f32bits[] = { 0x7f800000, 0xff800000, 0xff800000, 0x7fc00000,
+                                        0xff7fffff, 0x7f7fffff, 0 };
+    for (unsigned i = 0; i < sizeof f32s / sizeof f32s[0]; i++) {
+        char line[96];
+        snprintf(line, sizeof line, "arg = out buffer f32 32 const %s", f32s[i]);
+        launch_case(5, line, NULL);
+        ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s: %s", f32s[i], err.msg);
+        ck_assert_uint_eq(((const uint32_t *)l->args[0].data)[31], f32bits[i]);
+        launch_free(l);
+    }
+    launch_case(5, "arg = out buffer u64 32 random 0 9223372036854775807 seed 5",
+                "arg = big u64 18446744073709551615");
+    ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
+    const uint64_t *q = (const uint64_t *)l->args[0].data;
+    unsigned high = 0;
+    for (unsigned i = 0; i < 32; i++)
+        high += q[i] >> 62 != 0;                 /* the whole range is drawn from */
+    ck_assert_uint_gt(high, 0);
+    ck_assert_uint_eq(l->args[2].value, UINT64_MAX);
+    launch_free(l);
+    launch_case(5, "arg = out buffer s64 32 random -9223372036854775808 9223372036854775807", NULL);
     ck_assert_msg(launch_parse(path, &l, &err) == SIM_OK, "%s", err.msg);
     launch_free(l);
 
@@ -1278,6 +1440,7 @@ ptx_suite(void)
     tcase_add_test(tc, label_at_end);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
+    tcase_add_test(tc, overrun_names_the_buffer);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));
     tcase_add_test(tc, missing_keys);
     tcase_add_test(tc, file_size_mismatch);
@@ -1301,6 +1464,7 @@ ptx_suite(void)
     tcase_add_test(tc, unsupported_per_kernel);
     tcase_add_test(tc, mma_malformed);
     tcase_add_test(tc, module_variables);
+    tcase_add_test(tc, launch_variables);
     tcase_add_test(tc, initialisers);
     suite_add_tcase(s, tc);
     return s;

@@ -21,7 +21,7 @@ arg = b buffer f64 100 random 0 10
 arg = c buffer s32 1000 random -5 5 seed 3
 arg = d buffer u64 100 random 0 1000000000000000 seed 11
 arg = e buffer u8 300 random 0 255
-arg = f buffer u16 100 seq 65530
+arg = f buffer u16 100 seq 65430
 arg = g buffer f32 100 seq 0 0.25
 arg = h buffer s16 10 const -3
 arg = i buffer u32 4096 chase 32 seed 3
@@ -33,13 +33,16 @@ arg = n buffer s64 50 random -9000000000000000000 9000000000000000000 seed 5
 arg = o buffer f64 20 seq -1.5 0.1
 arg = z buffer u32 16 zeros
 arg = s u32 5
+arg = p buffer u64 64 random 0 18446744073709551615 seed 9
+arg = q buffer f32 4 const -inf
+var = coef s32 8 seq -4 3
 LF
 "$PYTHON3" "$m" --check-inputs --smsim "$SMSIM" "$tmp/all.launch" \
     "$srcdir/traces/knn.launch" "$srcdir/traces/micro/latency_l1.launch" \
     "$srcdir/traces/micro/copy_bw_1warp.launch" >"$tmp/check.out" 2>&1 ||
     { fail "--check-inputs: exit $?"; cat "$tmp/check.out"; }
-[ "$(grep -c 'bytes identical' "$tmp/check.out")" -eq 23 ] ||
-    { fail "expected 23 identical buffers"; cat "$tmp/check.out"; }
+[ "$(grep -c 'bytes identical' "$tmp/check.out")" -eq 26 ] ||
+    { fail "expected 26 identical buffers"; cat "$tmp/check.out"; }
 # a difference is found: a buffer whose file changed after smsim read it is
 # not the test; instead compare a launch whose seed the script reads wrongly
 sed 's/seed 7/seed 8/' "$tmp/all.launch" >"$tmp/other.launch"
