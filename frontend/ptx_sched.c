@@ -120,6 +120,12 @@ struct sched {
     uint32_t n_links, cap_links;
     struct keyst *keys;          /* [SIM_MAX_REGS + 1]: by register id, then the carry flag */
     uint32_t stamp;
+    /* list_schedule's working sets, per block (n entries each) */
+    uint32_t *rdy;               /* nodes ready (npred 0, not placed), ascending */
+    uint32_t n_rdy;
+    uint32_t *pstart, *preds;    /* node j's predecessors: preds[pstart[j] .. pstart[j + 1]) */
+    uint32_t *mark;              /* pending(): the node last counted, per node */
+    uint32_t mark_stamp;
 };
 
 unsigned
@@ -591,17 +597,78 @@ consumer(const struct sched *s, const struct xop *x, uint32_t n)
 /* The registers the operands of consumer c not yet placed will take (the
  * rise of each of its unplaced predecessors but `but`). */
 static int
-pending(const struct sched *s, const struct xop *x, uint32_t n, uint32_t c, uint32_t but)
+pending(struct sched *s, const struct xop *x, uint32_t c, uint32_t but)
 {
     int sum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i == but || s->nodes[i].done || !feeds(s, i, c))
+    s->mark_stamp++;
+    for (uint32_t k = s->pstart[c]; k < s->pstart[c + 1]; k++) {
+        uint32_t i = s->preds[k];
+        if (i == but || s->nodes[i].done || s->mark[i] == s->mark_stamp)
             continue;
+        s->mark[i] = s->mark_stamp;          /* an edge given twice counts once */
         int d = pressure_delta(s, &x[i]);
         if (d > 0)
             sum += d;
     }
     return sum;
+}
+
+/* The predecessor lists (pstart, preds) of the block's n nodes, from the
+ * edges, and the nodes ready at the start (rdy). */
+static void
+index_block(struct sched *s, uint32_t n)
+{
+    memset(s->pstart, 0, (n + 1) * sizeof *s->pstart);
+    for (uint32_t e = 0; e < s->n_edges; e++)
+        s->pstart[s->edges[e].to + 1]++;
+    for (uint32_t j = 0; j < n; j++)
+        s->pstart[j + 1] += s->pstart[j];
+    s->preds = xrealloc(s->preds, (s->n_edges ? s->n_edges : 1) * sizeof *s->preds);
+    for (uint32_t i = 0; i < n; i++)
+        s->mark[i] = 0;              /* as the fill cursor of node i's list, for now */
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t e = s->nodes[i].first; e != UINT32_MAX; e = s->edges[e].next) {
+            uint32_t j = s->edges[e].to;
+            s->preds[s->pstart[j] + s->mark[j]++] = i;
+        }
+    memset(s->mark, 0, n * sizeof *s->mark);
+    s->mark_stamp = 0;
+    s->n_rdy = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (s->nodes[i].npred == 0)
+            s->rdy[s->n_rdy++] = i;
+}
+
+/* Position of node i in rdy (or where it would go). */
+static uint32_t
+rdy_pos(const struct sched *s, uint32_t i)
+{
+    uint32_t lo = 0, hi = s->n_rdy;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (s->rdy[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void
+rdy_insert(struct sched *s, uint32_t i)
+{
+    uint32_t k = rdy_pos(s, i);
+    memmove(&s->rdy[k + 1], &s->rdy[k], (s->n_rdy - k) * sizeof *s->rdy);
+    s->rdy[k] = i;
+    s->n_rdy++;
+}
+
+static void
+rdy_remove(struct sched *s, uint32_t i)
+{
+    uint32_t k = rdy_pos(s, i);
+    memmove(&s->rdy[k], &s->rdy[k + 1], (s->n_rdy - k - 1) * sizeof *s->rdy);
+    s->n_rdy--;
 }
 
 /* List-schedule block x[0 .. n) into order[].  Each cycle one ready
@@ -635,15 +702,19 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
         int32_t best = -1, best_crit = -1, fold = -1;
         uint32_t soonest = UINT32_MAX;
         bool locked = lock_hi != UINT32_MAX, any = false;
-        for (uint32_t i = 0; i < n && fold < 0; i++) {
+        /* every scan below looks only at ready nodes (npred 0, not placed),
+         * in rdy, ascending: the PTX order breaks ties */
+        for (uint32_t k = 0; k < s->n_rdy && fold < 0; k++) {
+            uint32_t i = s->rdy[k];
             const struct node *nd = &s->nodes[i];
-            if (!nd->done && nd->npred == 0 && nd->pipe == SP_NONE && nd->ready <= t &&
+            if (nd->pipe == SP_NONE && nd->ready <= t &&
                 (!locked || (i >= lock_lo && i <= lock_hi)))
                 fold = (int32_t)i;   /* issues nothing: place it now */
         }
-        for (uint32_t i = 0; i < n && fold < 0; i++) {
+        for (uint32_t k = 0; k < s->n_rdy && fold < 0; k++) {
+            uint32_t i = s->rdy[k];
             const struct node *nd = &s->nodes[i];
-            if (nd->done || nd->npred != 0 || (locked && (i < lock_lo || i > lock_hi)))
+            if (locked && (i < lock_lo || i > lock_hi))
                 continue;
             any = true;
             uint32_t at = nd->ready > pipe_free[nd->pipe] ? nd->ready : pipe_free[nd->pipe];
@@ -668,7 +739,7 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
                  * completed if it is not one of that consumer's operands */
                 int32_t c = consumer(s, x, n);
                 if (c >= 0 && !feeds(s, (uint32_t)best, (uint32_t)c))
-                    over = (int)s->pressure + d + pending(s, x, n, (uint32_t)c, (uint32_t)best) >
+                    over = (int)s->pressure + d + pending(s, x, (uint32_t)c, (uint32_t)best) >
                            (int)s->budget;
             }
         }
@@ -678,10 +749,10 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
              * in flight), else go on regardless */
             int32_t low = -1;
             uint32_t low_at = UINT32_MAX;
-            for (uint32_t i = 0; i < n; i++) {
+            for (uint32_t k = 0; k < s->n_rdy; k++) {
+                uint32_t i = s->rdy[k];
                 const struct node *nd = &s->nodes[i];
-                if (nd->done || nd->npred != 0 || (locked && (i < lock_lo || i > lock_hi)) ||
-                    pressure_delta(s, &x[i]) > 0)
+                if ((locked && (i < lock_lo || i > lock_hi)) || pressure_delta(s, &x[i]) > 0)
                     continue;
                 uint32_t at = nd->ready > pipe_free[nd->pipe] ? nd->ready : pipe_free[nd->pipe];
                 if (at <= t && (low < 0 || nd->height > s->nodes[low].height))
@@ -699,11 +770,11 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
                  * ready node in the PTX order, which completes the
                  * operands of the next consumer (one unrolled step at a
                  * time, as nvcc wrote them) rather than starting more */
-                for (uint32_t i = 0; i < n; i++) {
+                for (uint32_t k = 0; k < s->n_rdy; k++) {
+                    uint32_t i = s->rdy[k];
                     const struct node *nd = &s->nodes[i];
                     uint32_t at = nd->ready > pipe_free[nd->pipe] ? nd->ready : pipe_free[nd->pipe];
-                    if (!nd->done && nd->npred == 0 && at <= t &&
-                        (!locked || (i >= lock_lo && i <= lock_hi))) {
+                    if (at <= t && (!locked || (i >= lock_lo && i <= lock_hi))) {
                         best = (int32_t)i;
                         break;
                     }
@@ -721,6 +792,7 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
         }
         struct node *b = &s->nodes[best];
         b->done = true;
+        rdy_remove(s, (uint32_t)best);
         order[placed++] = (uint32_t)best;
         pressure_place(s, &x[best]);
         if (b->rend > (uint32_t)best) {
@@ -736,6 +808,8 @@ list_schedule(struct sched *s, const struct xop *x, uint32_t n, uint32_t *order)
             to->npred--;
             if (t + s->edges[e].lat > to->ready)
                 to->ready = t + s->edges[e].lat;
+            if (to->npred == 0)
+                rdy_insert(s, s->edges[e].to);
         }
         if (b->pipe != SP_NONE)
             t++;
@@ -1068,6 +1142,34 @@ verify_order(const struct ptx_run *r, const uint32_t *blk_of)
     free(pos);
 }
 
+/* A basic block longer than SCHED_WINDOW operations (straight-line code of
+ * tens of thousands of instructions: a fully unrolled loop, generated
+ * code) is scheduled as consecutive windows of about that many, each on
+ * its own, so the list scheduler's work (quadratic in a block's length)
+ * stays linear in the kernel's.  A window never ends inside the
+ * operations of one PTX instruction (an expansion's fast path stays
+ * whole).  No block of the measured kernels comes near the window (the
+ * longest, tests/ptx/realworld spill's, has 1,797 operations), so their
+ * schedules are exactly those of a whole-block schedule. */
+#define SCHED_WINDOW 2048u
+
+static void
+window_blocks(const struct ptx_run *r, bool *leader)
+{
+    uint32_t n_x = r->n_x, start = 0;
+    for (uint32_t i = 1; i < n_x; i++) {
+        if (leader[i]) {
+            start = i;
+            continue;
+        }
+        if (i - start >= SCHED_WINDOW && (r->x[i].line != r->x[i - 1].line ||
+                                          r->x[i].op != r->x[i - 1].op)) {
+            leader[i] = true;
+            start = i;
+        }
+    }
+}
+
 void
 ptx_schedule(struct ptx_run *r)
 {
@@ -1090,6 +1192,7 @@ ptx_schedule(struct ptx_run *r)
     for (uint32_t f = 0; f < r->n_funcs; f++)
         if ((uint32_t)r->funcs[f].entry < n_x)
             leader[r->funcs[f].entry] = true;    /* a function's entry */
+    window_blocks(r, leader);
     uint32_t *blk_of = xmalloc(n_x * sizeof *blk_of);
     for (uint32_t i = 0, b = 0; i < n_x; i++) {
         b += i > 0 && leader[i];
@@ -1132,6 +1235,9 @@ ptx_schedule(struct ptx_run *r)
     if (s.budget > 0)
         s.through = live_through(r, leader, s.regs);
     s.nodes = xmalloc(n_x * sizeof *s.nodes);
+    s.rdy = xmalloc(n_x * sizeof *s.rdy);
+    s.pstart = xmalloc((n_x + 1) * sizeof *s.pstart);
+    s.mark = xmalloc(n_x * sizeof *s.mark);
     uint32_t *order = xmalloc(n_x * sizeof *order);
     struct xop *tmp = xmalloc(n_x * sizeof *tmp);
     for (uint32_t b0 = 0; b0 < n_x;) {
@@ -1147,6 +1253,7 @@ ptx_schedule(struct ptx_run *r)
                 s.nodes[i] = (struct node){ UINT32_MAX, i, 0, 0, 0, sched_pipe(&r->x[b0 + i]),
                                             sched_hold(&r->x[b0 + i]), false };
             build_edges(&s, &r->x[b0], n);
+            index_block(&s, n);
             heights(&s, &r->x[b0], n);
             pressure_begin(&s, &r->x[b0], n);
             list_schedule(&s, &r->x[b0], n, order);
@@ -1182,6 +1289,10 @@ ptx_schedule(struct ptx_run *r)
     free(tmp);
     free(order);
     free(s.nodes);
+    free(s.rdy);
+    free(s.pstart);
+    free(s.preds);
+    free(s.mark);
     free(s.edges);
     free(s.links);
     free(s.keys);
