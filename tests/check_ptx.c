@@ -64,23 +64,6 @@ static const char *const BASE_LAUNCH[] = {
 #define BASE_LAUNCH_LINES (sizeof BASE_LAUNCH / sizeof BASE_LAUNCH[0])
 
 
-/* Write lines[] to testlib_dir/name, replacing line `at` (1-based; 0 = none) by
- * `repl` and appending `extra` (may be NULL). */
-static void
-write_file(const char *name, const char *const *lines, size_t n, unsigned at, const char *repl,
-           const char *extra)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", testlib_dir, name);
-    FILE *fp = fopen(path, "w");
-    ck_assert_ptr_nonnull(fp);
-    for (size_t i = 0; i < n; i++)
-        fprintf(fp, "%s\n", i + 1 == at ? repl : lines[i]);
-    if (extra != NULL)
-        fprintf(fp, "%s\n", extra);
-    ck_assert_int_eq(fclose(fp), 0);
-}
-
 /* Open testlib_dir/k.launch and emulate it; returns the status and fills err. */
 static int
 open_and_run(struct sim_error *err)
@@ -117,16 +100,16 @@ expect_error(const char *file, unsigned line, const char *frag)
 static void
 ptx_case(unsigned at, const char *repl, const char *extra)
 {
-    write_file("k.ptx", BASE_PTX, BASE_PTX_LINES, at, repl, extra);
-    write_file("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, 0, NULL, NULL);
+    testlib_write_lines("k.ptx", BASE_PTX, BASE_PTX_LINES, at, repl, extra);
+    testlib_write_lines("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, 0, NULL, NULL);
 }
 
 /* The base PTX, the launch file with line `at` replaced and extra appended. */
 static void
 launch_case(unsigned at, const char *repl, const char *extra)
 {
-    write_file("k.ptx", BASE_PTX, BASE_PTX_LINES, 0, NULL, NULL);
-    write_file("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, at, repl, extra);
+    testlib_write_lines("k.ptx", BASE_PTX, BASE_PTX_LINES, 0, NULL, NULL);
+    testlib_write_lines("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, at, repl, extra);
 }
 
 START_TEST(base_runs)
@@ -378,33 +361,6 @@ END_TEST
 
 /* ---- PTX forms ----------------------------------------------------------- */
 
-/* Open a one-kernel module (one warp, 32 u32 outputs) as a PTX source. */
-static void
-open_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
-{
-    struct sim_error err = { 0 };
-    char path[512];
-    static const char *const launch[] = {
-        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", "arg = out buffer u32 32 zeros",
-    };
-    write_file("k.ptx", lines, n, 0, NULL, NULL);
-    write_file("k.launch", launch, 5, 0, NULL, launch_extra);
-    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
-    ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
-}
-
-/* Run a one-kernel module over 32 u32 outputs; returns the outputs. */
-static const uint32_t *
-run_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
-{
-    struct sim_error err = { 0 };
-    struct record_totals tot;
-    open_module(lines, n, launch_extra, src);
-    ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
-    const struct launch *l = ptx_source_launch(src);
-    return (const uint32_t *)l->args[0].data;
-}
-
 /* Opcode classes the PTX frontend gives the special functions: ex2 (with
  * or without .ftz) is sfu_ex2, the other approximate functions sfu. */
 START_TEST(special_function_classes)
@@ -427,7 +383,7 @@ START_TEST(special_function_classes)
     struct sim_error err = { 0 };
     struct kernel_info ki;
     struct warp_inst wi;
-    open_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    testlib_ptx_open(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
     ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
     ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
@@ -492,7 +448,7 @@ START_TEST(old_style_listing)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t t = 0; t < 32; t++) {
         uint32_t u = t ^ 31;
         ck_assert_uint_eq(out[t], u > 15 ? 3 * u : 2 * u);
@@ -538,7 +494,7 @@ START_TEST(warp_ops)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 31; l++) {
         uint32_t down = l < 31 ? l + 1 : l, up = l >= 2 ? l - 2 : l;
         uint32_t want = down + (l ^ 3) + 5 * 100 + up * 10000 + 1000000 + 2000000;
@@ -584,7 +540,7 @@ START_TEST(nested_scopes)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++)
         ck_assert_uint_eq(out[l], (l < 16 ? 1000u : 2000u) + 100u + l);
     inst_source_destroy(&src);
@@ -629,7 +585,7 @@ START_TEST(narrow_forms)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++)   /* 3 (65500 + l) - 3 l + 2 (65500 + l) + 7 + l */
         ck_assert_uint_eq(out[l], 327507u + 3u * l);
     inst_source_destroy(&src);
@@ -709,7 +665,7 @@ START_TEST(packed_integer)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++) {
         uint32_t a = 0x80FF7F01u * (l + 1), b = 0x01FE80FFu ^ (l * 0x9E3779B9u);
         uint32_t want = ref16x2(a, b, 0, false, false) + 23u * ref16x2(a, b, 0, true, false) +
@@ -801,7 +757,7 @@ START_TEST(documented_forms)
         "}",
     };
     struct inst_source src;
-    run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     inst_source_destroy(&src);
 }
 END_TEST
@@ -852,7 +808,7 @@ START_TEST(module_variables)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++)
         ck_assert_uint_eq(out[l], 10 * (l % 4 + 1) + 40 + 5 + 2 + 1000 * l + 1000000);
     inst_source_destroy(&src);
@@ -885,7 +841,7 @@ START_TEST(wide_registers)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], "arg = v s32 -5", &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], "arg = v s32 -5", &src);
     int64_t v[5];
     memcpy(v, out, sizeof v);
     ck_assert_int_eq(v[0], -5);
@@ -926,7 +882,7 @@ START_TEST(shared_address_wraps)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], "arg = v u32 0", &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], "arg = v u32 0", &src);
     ck_assert_uint_eq(out[0], 77);
     ck_assert_uint_eq(out[1], 77);
     inst_source_destroy(&src);
@@ -967,7 +923,7 @@ START_TEST(packed_half)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     ck_assert_uint_eq(out[0], 0x44404280u);     /* {3.25, 4.25} */
     ck_assert_uint_eq(out[1], 0x40804100u);     /* {2.5, 2.25} */
     ck_assert_uint_eq(out[2], 0x38003E00u);     /* {1.5, 0.5} */
@@ -1018,7 +974,7 @@ START_TEST(cp_async)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0],
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0],
                                      "arg = in buffer u32 128 seq 0 1", &src);
     for (uint32_t l = 0; l < 32; l++)
         ck_assert_uint_eq(out[l], (4 * l + 1) + ((4 * l + 2) << 8));
@@ -1067,7 +1023,7 @@ START_TEST(wmma_row_col)
         "}",
     };
     struct inst_source src;
-    run_module(ptx, sizeof ptx / sizeof ptx[0],
+    testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0],
                "arg = a buffer u16 256 seq 0 1\narg = b buffer u16 256 const 15360\n"
                "arg = d buffer f32 256 zeros\narg = e buffer f32 256 zeros", &src);
     const struct launch *l = ptx_source_launch(&src);
@@ -1107,10 +1063,11 @@ START_TEST(unsupported_per_kernel)
     static const char *const launch_bad[] = { "ptx = k.ptx", "kernel = bad", "grid = 1",
                                               "block = 32", "arg = out buffer u32 32 zeros" };
     struct sim_error err = { 0 };
-    write_file("k.ptx", TWO_KERNELS, sizeof TWO_KERNELS / sizeof TWO_KERNELS[0], 0, NULL, NULL);
-    write_file("k.launch", launch_k, 5, 0, NULL, NULL);
+    testlib_write_lines("k.ptx", TWO_KERNELS, sizeof TWO_KERNELS / sizeof TWO_KERNELS[0], 0, NULL,
+                        NULL);
+    testlib_write_lines("k.launch", launch_k, 5, 0, NULL, NULL);
     ck_assert_msg(open_and_run(&err) == SIM_OK, "%s", err.msg);
-    write_file("k.launch", launch_bad, 5, 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch_bad, 5, 0, NULL, NULL);
     expect_error("k.ptx", 12, "kernel bad: unsupported instruction 'tex.2d.v4.f32.f32'");
 }
 END_TEST
@@ -1133,14 +1090,14 @@ START_TEST(mma_malformed)
     };
     static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
                                            "arg = out buffer u32 32 zeros" };
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
-    write_file("k.launch", launch, 5, 0, NULL, NULL);
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, 5, 0, NULL, NULL);
     expect_error("k.ptx", 8, "the A fragment needs 4 registers");
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
                "    mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};",
                NULL);
     expect_error("k.ptx", 8, "unsupported shape '.m8n8k4' on 'mma'");
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
                "    cp.async.cg.shared.global [%r1], [%r2], 8;", NULL);
     expect_error("k.ptx", 8, "cp.async.cg copies 16 bytes");
 }
