@@ -753,6 +753,13 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
             return next(ps);
         }
         int32_t s = find_sym(ps, ps->lx.tok);
+        if (s == SYM_UNKNOWN && strcmp(ps->lx.tok, "WARP_SZ") == 0) {
+            /* the ISA's one predefined constant (section 4.4, "Predefined
+             * Identifiers"): the warp size, nvcc's spelling of warpSize */
+            o->kind = PO_IMM;
+            o->imm = 32;
+            return next(ps);
+        }
         int32_t fn = s == SYM_UNKNOWN ? ptx_module_func(ps->m, ps->lx.tok) : -1;
         if (fn >= 0) {
             o->kind = PO_FUNC;           /* a function's address */
