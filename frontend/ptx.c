@@ -125,6 +125,7 @@ static void
 px_set_target(void *ctx, unsigned cc)
 {
     struct ptx_run *r = ctx;
+    r->cc = cc;
     if (r->scheduled)
         return;
     resolve_regs(r, cc);

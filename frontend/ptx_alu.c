@@ -871,6 +871,11 @@ exec_mov(struct pwarp *pw, const struct xop *x, uint32_t m)
         return;
     case SC_64: {
         union r64 *D = R64(x->d);
+        if (x->a.cls == SC_32) {     /* a 64-bit special register's 32-bit slot */
+            const union r32 *A = R32(x->a);
+            LANES(m, { D[l].u = A[l].u; });
+            return;
+        }
         const union r64 *A = R64(x->a);
         LANES(m, { D[l] = A[l]; });
         return;

@@ -35,6 +35,7 @@ struct dctx {
     uint32_t n_c64, cap_c64;
     uint32_t *cp;
     uint32_t n_cp, cap_cp;
+    bool reserved_smem;          /* an instruction reads a %reserved_smem_offset_* */
 };
 
 static int
@@ -332,10 +333,22 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
             out->idx = const32(c, (uint32_t)imm_value(o, t));
         return SIM_OK;
     case PO_SREG:
-        if (o->sreg == SR_CLOCK || o->sreg == SR_CLOCK64 || o->sreg == SR_GLOBALTIMER)
-            return derr(c, "%%clock can only be read by mov");
+        if (ptx_decode_sreg_is_clock(o->sreg))
+            return derr(c, "%%clock, %%clock_hi, %%clock64 and %%globaltimer* can only be read "
+                        "by mov");
+        if (o->sreg == SR_IS_EXPLICIT_CLUSTER) {
+            /* a launch without an explicit cluster (smsim has no cluster launch) */
+            if (want != SC_PRED)
+                return derr(c, "%%is_explicit_cluster is a predicate");
+            out->idx = constp(c, false);
+            return SIM_OK;
+        }
         if (want != SC_32)
-            return derr(c, "special registers are 32-bit; use cvt to widen");
+            return derr(c, "a special register here must be read as 32 bits (mov reads the "
+                        "64-bit %%gridid, %%current_graph_exec and %%pm*_64; use cvt to "
+                        "widen the others)");
+        if (o->sreg >= SR_RSV_BEGIN && o->sreg <= SR_RSV_1)
+            c->reserved_smem = true;
         out->idx = r->nvar32 + o->sreg;
         return SIM_OK;
     case PO_SYM: {
@@ -362,6 +375,13 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
 }
 
 /* ---- timing classification ------------------------------------------------ */
+
+bool
+ptx_decode_sreg_is_clock(unsigned s)
+{
+    return s == SR_CLOCK || s == SR_CLOCK64 || s == SR_CLOCK_HI || s == SR_GLOBALTIMER ||
+           s == SR_GLOBALTIMER_LO || s == SR_GLOBALTIMER_HI;
+}
 
 static unsigned
 float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
@@ -413,8 +433,10 @@ ptx_decode_opclass(const struct ptx_ins *in)
         if (in->nops == 2 && in->o[1].kind == PO_SREG) {
             unsigned s = in->o[1].sreg;
             if ((s >= SR_TID_X && s <= SR_TID_Z) || (s >= SR_CTAID_X && s <= SR_CTAID_Z) ||
-                s == SR_LANEID || s == SR_WARPID || s == SR_SMID || s == SR_CLOCK ||
-                s == SR_CLOCK64 || s == SR_GLOBALTIMER || s == SR_GRIDID)
+                s == SR_LANEID || s == SR_WARPID || s == SR_SMID || s == SR_GRIDID ||
+                ptx_decode_sreg_is_clock(s) || (s >= SR_CLUSTERID_X && s <= SR_CLUSTERID_Z) ||
+                (s >= SR_CLUSTER_CTAID_X && s <= SR_CLUSTER_CTAID_Z) ||
+                s == SR_CLUSTER_CTARANK || s == SR_PM || s == SR_PM64)
                 return SIM_OPC_SREG;
         }
         return SIM_OPC_INT;
@@ -1246,10 +1268,19 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         break;
     }
     case PTXOP_MOV: {
-        if (o[1].kind == PO_SREG &&
-            (o[1].sreg == SR_CLOCK || o[1].sreg == SR_CLOCK64 || o[1].sreg == SR_GLOBALTIMER)) {
-            x->kind = XK_MOVE_CLOCK;
+        if (o[1].kind == PO_SREG && ptx_decode_sreg_is_clock(o[1].sreg)) {
+            x->kind = XK_MOVE_CLOCK;     /* ptx_exec.c takes the half the register names */
+            x->atom = o[1].sreg;
             SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
+            add_dst(r, x, &x->d);
+            break;
+        }
+        if (o[1].kind == PO_SREG && T == SC_64 &&
+            (o[1].sreg == SR_GRIDID || o[1].sreg == SR_CURRENT_GRAPH_EXEC ||
+             o[1].sreg == SR_PM64)) {
+            /* a 64-bit special register, held in a 32-bit slot: zero-extended */
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_U32, &x->a, false));
             add_dst(r, x, &x->d);
             break;
         }
@@ -1461,5 +1492,14 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
     /* shared memory per block (local memory per thread: ptx_call_link) */
     r->shared_static = (uint32_t)k->shared_bytes;
     r->shared_bytes = (uint32_t)k->shared_bytes + r->l->smem;
+    if (r->cc == 0 && sscanf(r->m->target, "sm_%u", &r->cc) != 1)
+        r->cc = 0;
+    if (c.reserved_smem) {
+        /* the region reserved for the system software from compute capability
+         * 8.0 (cooperative groups keep their tile barriers there), after the
+         * user's shared memory; the model counts it as sm.smem_reserved */
+        r->reserved_smem = (r->shared_bytes + 15) & ~15u;
+        r->shared_bytes = r->reserved_smem + PTX_RESERVED_SMEM;
+    }
     return SIM_OK;
 }

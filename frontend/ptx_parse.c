@@ -34,6 +34,24 @@ static const struct {
     { "%lanemask_le", SR_LANEMASK_LE }, { "%lanemask_gt", SR_LANEMASK_GT },
     { "%lanemask_ge", SR_LANEMASK_GE }, { "%dynamic_smem_size", SR_DYN_SMEM },
     { "%total_smem_size", SR_TOTAL_SMEM }, { "%globaltimer", SR_GLOBALTIMER },
+    { "%clock_hi", SR_CLOCK_HI }, { "%globaltimer_lo", SR_GLOBALTIMER_LO },
+    { "%globaltimer_hi", SR_GLOBALTIMER_HI }, { "%aggr_smem_size", SR_AGGR_SMEM },
+    { "%reserved_smem_offset_begin", SR_RSV_BEGIN }, { "%reserved_smem_offset_end", SR_RSV_END },
+    { "%reserved_smem_offset_cap", SR_RSV_CAP }, { "%reserved_smem_offset_0", SR_RSV_0 },
+    { "%reserved_smem_offset_1", SR_RSV_1 },
+    { "%clusterid.x", SR_CLUSTERID_X }, { "%clusterid.y", SR_CLUSTERID_Y },
+    { "%clusterid.z", SR_CLUSTERID_Z }, { "%nclusterid.x", SR_NCLUSTERID_X },
+    { "%nclusterid.y", SR_NCLUSTERID_Y }, { "%nclusterid.z", SR_NCLUSTERID_Z },
+    { "%cluster_ctaid.x", SR_CLUSTER_CTAID_X }, { "%cluster_ctaid.y", SR_CLUSTER_CTAID_Y },
+    { "%cluster_ctaid.z", SR_CLUSTER_CTAID_Z }, { "%cluster_nctaid.x", SR_CLUSTER_NCTAID_X },
+    { "%cluster_nctaid.y", SR_CLUSTER_NCTAID_Y }, { "%cluster_nctaid.z", SR_CLUSTER_NCTAID_Z },
+    { "%cluster_ctarank", SR_CLUSTER_CTARANK }, { "%cluster_nctarank", SR_CLUSTER_NCTARANK },
+    { "%current_graph_exec", SR_CURRENT_GRAPH_EXEC },
+    { "%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER },
+    /* the vector registers, whole (the components are above) */
+    { "%tid", SR_VECTOR }, { "%ntid", SR_VECTOR }, { "%ctaid", SR_VECTOR },
+    { "%nctaid", SR_VECTOR }, { "%clusterid", SR_VECTOR }, { "%nclusterid", SR_VECTOR },
+    { "%cluster_ctaid", SR_VECTOR }, { "%cluster_nctaid", SR_VECTOR },
 };
 
 int
@@ -610,12 +628,20 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
     return ptx_parse_unsupported(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
 }
 
+/* The special register called w: a name of the table, %envreg0 .. 31,
+ * %pm0 .. 7 or %pm0_64 .. %pm7_64; else SR_NONE. */
 static uint8_t
 sreg_lookup(const char *w)
 {
     for (size_t i = 0; i < SIM_ARRAY_LEN(sreg_names); i++)
         if (strcmp(sreg_names[i].name, w) == 0)
             return sreg_names[i].sreg;
+    char *end;
+    if (strncmp(w, "%envreg", 7) == 0 && isdigit((unsigned char)w[7]) &&
+        strtoul(w + 7, &end, 10) < 32 && *end == '\0' && (w[7] != '0' || w[8] == '\0'))
+        return SR_ENVREG;
+    if (strncmp(w, "%pm", 3) == 0 && w[3] >= '0' && w[3] <= '7')
+        return w[4] == '\0' ? SR_PM : strcmp(w + 4, "_64") == 0 ? SR_PM64 : SR_NONE;
     return SR_NONE;
 }
 
@@ -630,11 +656,8 @@ parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
         return next(ps);
     }
     int32_t r = find_reg(ps, ps->lx.tok);
-    if (r < 0) {
-        if (strncmp(ps->lx.tok, "%envreg", 7) == 0 || strncmp(ps->lx.tok, "%pm", 3) == 0)
-            return ptx_parse_err(ps, "special register %s is not supported", ps->lx.tok);
+    if (r < 0)
         return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
-    }
     o->kind = PO_REG;
     o->reg = r;
     return next(ps);
@@ -967,6 +990,11 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
                            ins.nops);
     if (branch && ins.o[0].kind != PO_LABEL)
         return ptx_parse_err(ps, "indirect branches are not supported");
+    for (unsigned i = 0; i < ins.nops; i++)
+        if (ins.o[i].kind == PO_SREG && ins.o[i].sreg == SR_VECTOR)
+            return ptx_parse_unsupported(ps, "unsupported operand: a whole vector special "
+                                         "register (%%tid, %%ntid, %%ctaid, %%nctaid, the "
+                                         "cluster ones) in '%s'; read its .x, .y and .z", mn);
     if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_half_type(ins.type) &&
         (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
         return ptx_parse_unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "
