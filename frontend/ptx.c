@@ -296,8 +296,11 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
     r->tpb = (uint32_t)tpb;
     r->wpb = (uint32_t)((tpb + 31) / 32);
     rc = ptx_decode_memory(r, err);
-    if (rc == SIM_OK)
+    if (rc == SIM_OK) {
         rc = ptx_decode_kernel(r, err);
+        if (rc < 0)              /* a PTX line's error: the launch's kernel line first */
+            sim_error_prefix(err, "%s:%u: ", launch_path, r->l->line_kernel);
+    }
     if (rc < 0)
         goto fail;
     src->ops = &ptx_ops;

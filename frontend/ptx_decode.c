@@ -191,17 +191,42 @@ cls_of_reg(const struct ptx_reg *g)
     return g->rclass == RC_PRED ? SC_PRED : g->rclass == RC_64 ? SC_64 : SC_32;
 }
 
-/* Class of the register operand of a load or store of type t: PTX lets an
- * integer or bit-size ld/st use a register wider than its type (a load
- * sign- or zero-extends, a store keeps the low bytes). */
-static uint8_t
-mem_cls(const struct dctx *c, const struct ptx_opnd *o, unsigned t)
+static int
+opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct slot *out,
+     bool allow_sink);
+
+/* Decode data operand o of type t of ld, ldu, st or cvt (dst: the result),
+ * under the relaxed rules of PTX ISA section 9.4.1 ("Operand Size
+ * Exceeding Instruction-Type Size"), which those instructions' own
+ * sections invoke: a register wider than t may hold the operand when t is a
+ * bit-size type, when t is an integer type and the register is not a
+ * floating-point one, or when the register is a bit-size one (cvt: not
+ * for a .bf16 or .bf16x2 source, nor a .bf16, .bf16x2 or .tf32 result).
+ * A source is truncated to t (the executor reads its low bits), a result
+ * sign-extended for a signed integer t, else zero-extended (lane_extend).
+ * A wider register is one of the 64-bit file for a type of 32 bits or
+ * less (registers of 16 and 32 bits share a file, as before). */
+static int
+data_opnd(struct dctx *c, const struct ptx_opnd *o, unsigned t, bool dst, bool cvt,
+          struct slot *out)
 {
     uint8_t want = cls_of_type(t);
-    if (o->kind == PO_REG && want == SC_32 && t != PT_F32 && t != PT_F16 &&
-        cls_of_reg(&c->body->regs[o->reg]) == SC_64)
-        return SC_64;
-    return want;
+    if (o->kind == PO_REG && want == SC_32 && cls_of_reg(&c->body->regs[o->reg]) == SC_64) {
+        const struct ptx_reg *g = &c->body->regs[o->reg];
+        bool tbits = t == PT_B8 || t == PT_B16 || t == PT_B32, tfloat = ptx_type_is_float(t);
+        bool ok = tbits || (!tfloat && !ptx_type_is_float(g->type)) ||
+                  (tfloat && g->type == PT_B64);
+        if (cvt && (t == PT_BF16 || t == PT_BF16X2 || (dst && t == PT_TF32)))
+            ok = false;
+        if (!ok)
+            return derr(c, "register %s (.%s) cannot hold the .%s %s (PTX ISA 9.4.1: a wider "
+                        "register may hold an integer or bit-size operand, or a floating-point "
+                        "one if it is a bit-size register%s)", g->name, ptx_type_name(g->type),
+                        ptx_type_name(t), dst ? "result" : "source",
+                        cvt ? "; not cvt's .bf16, .bf16x2 or .tf32" : "");
+        want = SC_64;
+    }
+    return opnd(c, o, want, t, out, false);
 }
 
 /* The value an immediate takes for an operand of type t. */
@@ -866,7 +891,7 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         }
         if (ro.kind != PO_REG)
             return derr(c, "ld.param needs a register destination");
-        SIM_FORWARD_IF_ERROR(opnd(c, &ro, mem_cls(c, &ro, in->type), in->type, dst[i], false));
+        SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, in->type, true, false, dst[i]));
         v = lane_extend(v, in->type);
         val[i]->cls = dst[i]->cls;
         val[i]->idx = dst[i]->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
@@ -1158,7 +1183,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             } else {
                 ro = *vo;
             }
-            SIM_FORWARD_IF_ERROR(opnd(c, &ro, mem_cls(c, &ro, t), t, &x->v[i], false));
+            SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, t, !st, false, &x->v[i]));
             if (st)
                 add_src(r, x, &x->v[i]);
             else if (ro.kind != PO_REG)
@@ -1411,6 +1436,20 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             return derr(c, "cvta needs a state space");
         if ((in->op == PTXOP_DIV || in->op == PTXOP_REM || in->op == PTXOP_MUL) && t == PT_PRED)
             return derr(c, "arithmetic on predicates");
+        if (in->op == PTXOP_CVT) {
+            /* cvt d, a (cvt.rn.f16x2.f32 d, a, b): the relaxed operand sizes */
+            SIM_FORWARD_IF_ERROR(data_opnd(c, &o[0], t, true, true, &x->d));
+            add_dst(r, x, &x->d);
+            struct slot *cs[2] = { &x->a, &x->b };
+            for (unsigned i = 0; i < nsrc && i < 2; i++) {
+                const struct ptx_opnd *so = &o[1 + i];
+                if (so->kind == PO_MEM || so->kind == PO_LABEL || so->kind == PO_VEC)
+                    return derr(c, "unexpected operand %u of '%s'", i + 1, r->m->mnems[in->mnem]);
+                SIM_FORWARD_IF_ERROR(data_opnd(c, so, in->type2, false, true, cs[i]));
+                add_src(r, x, cs[i]);
+            }
+            break;
+        }
         if (in->op == PTXOP_SETP && in->nops >= 1 && o[0].kind == PO_VEC) {
             struct ptx_opnd p0 = { .kind = PO_REG, .reg = o[0].regs[0] };
             SIM_FORWARD_IF_ERROR(opnd(c, &p0, SC_PRED, PT_PRED, &x->d, false));
