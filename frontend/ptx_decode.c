@@ -639,6 +639,18 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
     return SIM_OK;
 }
 
+/* Element i of vector operand vo: a register, a constant (PO_IMM) or '_'
+ * (PO_SINK). */
+static struct ptx_opnd
+vec_elem(const struct ptx_opnd *vo, unsigned i)
+{
+    if (vo->vimm & (1u << i))
+        return (struct ptx_opnd){ .kind = PO_IMM, .imm = (int64_t)(uint32_t)vo->regs[i] };
+    if (vo->regs[i] < 0)
+        return (struct ptx_opnd){ .kind = PO_SINK, .reg = -1 };
+    return (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
+}
+
 /* Decode fragment operand o ({r0, ..}) of n registers into slots. */
 static int
 frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, const char *what, struct slot *out)
@@ -1077,6 +1089,11 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         struct slot gs = { SC_PRED, (uint32_t)x->guard };
         add_src(r, x, &gs);
     }
+    for (unsigned i = 0; i < in->nops; i++)
+        if (o[i].kind == PO_VEC && o[i].vimm && !(i == 1 && (in->op == PTXOP_MOV ||
+                                                             in->op == PTXOP_ST)))
+            return derr(c, "unsupported operand: a constant in a vector operand of '%s' (mov "
+                        "packing {a, b} and st take constants)", r->m->mnems[in->mnem]);
     bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
     if (!tensor && (t == PT_B128 || !half_supported(in)))
         return derr(c, "'.%s' data is not supported here (.f16x2, .bf16x2 and .bf16: add, sub, "
@@ -1173,15 +1190,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             return derr(c, "'%s' expects %u value%s", r->m->mnems[in->mnem], x->vec,
                         x->vec == 1 ? "" : "s");
         for (unsigned i = 0; i < nv; i++) {
-            struct ptx_opnd ro;
-            if (vo->kind == PO_VEC) {
-                if (vo->regs[i] < 0) {
-                    x->v[i].cls = SC_NONE;
-                    continue;
-                }
-                ro = (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
-            } else {
-                ro = *vo;
+            struct ptx_opnd ro = vo->kind == PO_VEC ? vec_elem(vo, i) : *vo;
+            if (ro.kind == PO_SINK) {
+                x->v[i].cls = SC_NONE;
+                continue;
             }
             SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, t, !st, false, &x->v[i]));
             if (st)
@@ -1320,8 +1332,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             x->vec = 2;
             x->flags |= pack ? PF_WIDE : PF_HI;   /* direction marker */
             for (unsigned i = 0; i < 2; i++) {
-                struct ptx_opnd ro = { .kind = PO_REG, .reg = vo->regs[i] };
-                if (vo->regs[i] < 0)
+                struct ptx_opnd ro = vec_elem(vo, i);
+                if (ro.kind == PO_SINK)
                     return derr(c, "'_' is not supported in a vector move");
                 SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, T == SC_64 ? PT_B32 : PT_B16, &x->v[i],
                                           false));

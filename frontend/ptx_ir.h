@@ -121,6 +121,8 @@ struct ptx_opnd {
     uint8_t sreg;                /* PO_SREG */
     uint8_t nvec;                /* PO_VEC: registers in regs[] */
     uint8_t fimm;                /* PO_IMM: 0 integer, 1 f32 bit pattern, 2 f64 bit pattern */
+    uint8_t vimm;                /* PO_VEC: bit i set: regs[i] is an integer constant's low
+                                    32 bits, not a register ({0, %rs1} in cuda_bf16.h's asm) */
     int32_t reg;                 /* PO_REG, and PO_MEM base register (-1 if none) */
     int32_t regs[PTX_MAX_VEC];   /* PO_VEC */
     int32_t sym;                 /* PO_SYM, PO_MEM with a symbol base (-1 if none) */

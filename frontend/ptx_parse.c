@@ -681,8 +681,13 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         for (;;) {
             if (o->nvec == PTX_MAX_VEC)
                 return ptx_parse_err(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
+            int64_t v;
             if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
                 o->regs[o->nvec++] = -1;
+                SIM_FORWARD_IF_ERROR(next(ps));
+            } else if (ps->lx.kind == PTX_TK_NUM && ptx_lex_int(ps->lx.tok, &v)) {
+                o->vimm |= (uint8_t)(1u << o->nvec);
+                o->regs[o->nvec++] = (int32_t)(uint32_t)v;
                 SIM_FORWARD_IF_ERROR(next(ps));
             } else if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
                 int32_t r = find_reg(ps, ps->lx.tok);

@@ -176,6 +176,40 @@ START_TEST(vector_sreg_unsupported)
 }
 END_TEST
 
+/* Constants in vector operands: cuda_bf16.h's inline asm widens a
+ * bfloat16 with mov.b32 %f, {0, %rs} (its bits in the high half), and a
+ * vector store may store a constant. */
+START_TEST(vector_constants)
+{
+    static const char *const ptx[] = {
+        HEAD(", .param .u64 k_param_1"),
+        "    cvt.u16.u32 %rs1, %r1;",
+        "    mov.b32 %f1, {0, %rs1};",
+        "    mov.b32 %r3, {%rs1, 3};",
+        "    mov.b32 %r2, %f1;",
+        "    add.s32 %r4, %r2, %r3;",
+        "    st.global.u32 [%rd3], %r4;",
+        "    mov.b64 %rd5, {%r1, 0x12345};",
+        "    ld.param.u64 %rd30, [k_param_1];",
+        "    cvta.to.global.u64 %rd31, %rd30;",
+        "    mul.wide.u32 %rd6, %r1, 16;",
+        "    add.s64 %rd31, %rd31, %rd6;",
+        "    st.global.v2.u64 [%rd31], {%rd5, 77};",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, N_LINES(ptx), "arg = w buffer u64 64 zeros", &src);
+    const uint64_t *w = (const uint64_t *)ptx_source_launch(&src)->args[1].data;
+    for (uint32_t l = 0; l < 32; l++) {
+        ck_assert_uint_eq(out[l], (l << 16) + (3u << 16) + l);
+        ck_assert_uint_eq(w[2 * l], (UINT64_C(0x12345) << 32) + l);
+        ck_assert_uint_eq(w[2 * l + 1], 77);
+    }
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* ---- relaxed operand sizes (PTX ISA 9.4.1) ---------------------------------- */
 
 /* The value lane l starts from: every bit pattern class (sign bits set
@@ -321,6 +355,7 @@ ptx_sreg_suite(void)
     tcase_add_test(tc, warp_sz);
     tcase_add_test(tc, special_registers);
     tcase_add_test(tc, vector_sreg_unsupported);
+    tcase_add_test(tc, vector_constants);
     tcase_add_test(tc, wide_operands);
     tcase_add_loop_test(tc, wide_operands_invalid, 0, (int)N_LINES(bad_wide));
     suite_add_tcase(s, tc);
