@@ -210,6 +210,49 @@ START_TEST(vector_constants)
 }
 END_TEST
 
+/* A warp spinning on a word another warp of its block sets, with no
+ * barrier between (cooperative groups' barrier of a tile of 64 threads,
+ * block_tile_memory): the emulation gives the other warps turns, so warp
+ * 0 sees warp 1's store and the kernel ends (it used to run forever). */
+START_TEST(spin_on_another_warp)
+{
+    static const char *const ptx[] = {
+        HEAD(),
+        "    .shared .align 4 .u32 flag;",
+        "    mov.u32 %r2, %tid.x;",
+        "    setp.ne.u32 %p1, %r2, 32;",
+        "    @%p1 bra $L__wait;",
+        "    atom.shared.exch.b32 %r3, [flag], 5;",      /* warp 1, lane 0 */
+        "$L__wait:",
+        "    setp.ge.u32 %p2, %r2, 32;",
+        "    @%p2 bra $L__end;",
+        "$L__spin:",
+        "    ld.volatile.shared.u32 %r4, [flag];",
+        "    setp.eq.u32 %p3, %r4, 0;",
+        "    @%p3 bra $L__spin;",
+        "    st.global.u32 [%rd3], %r4;",
+        "$L__end:",
+        "    ret;",
+        "}",
+    };
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64",
+                                          "arg = out buffer u32 32 zeros" };
+    char path[512];
+    struct inst_source src;
+    struct record_totals tot;
+    struct sim_error err = { 0 };
+    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
+    const uint32_t *out = (const uint32_t *)ptx_source_launch(&src)->args[0].data;
+    for (unsigned l = 0; l < 32; l++)
+        ck_assert_uint_eq(out[l], 5);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* ---- relaxed operand sizes (PTX ISA 9.4.1) ---------------------------------- */
 
 /* The value lane l starts from: every bit pattern class (sign bits set
@@ -356,6 +399,7 @@ ptx_sreg_suite(void)
     tcase_add_test(tc, special_registers);
     tcase_add_test(tc, vector_sreg_unsupported);
     tcase_add_test(tc, vector_constants);
+    tcase_add_test(tc, spin_on_another_warp);
     tcase_add_test(tc, wide_operands);
     tcase_add_loop_test(tc, wide_operands_invalid, 0, (int)N_LINES(bad_wide));
     suite_add_tcase(s, tc);
