@@ -627,19 +627,20 @@ exec_vote(struct pwarp *pw, const struct xop *x, uint32_t m)
         exec_match(pw, x, m);
         return;
     }
-    /* vote.sync reduces over the non-exited threads of its member mask
-     * (the same in every lane that executes it: lane ctz(m)'s) */
-    uint32_t g = m;
-    if (x->b.cls != SC_NONE && m != 0)
-        g &= R32(x->b)[__builtin_ctz(m)].u;
-    uint32_t p = pred_src(pw, x, &x->a, 0) & g;
-    if (x->mode == PM_BALLOT) {
-        union r32 *D = R32(x->d);
-        LANES(m, { D[l].u = p; });
-        return;
-    }
-    bool res = x->mode == PM_ALL ? p == g : x->mode == PM_ANY ? p != 0 : (p == 0 || p == g);
-    pred_write(pw, &x->d, m, res ? FULL : 0);
+    /* vote.sync reduces, in each lane, over the non-exited threads of that
+     * lane's member mask: a tile of 8 threads (cooperative groups'
+     * thread_block_tile<8>::all) has a mask of its own 8 lanes */
+    uint32_t q = pred_src(pw, x, &x->a, 0), res = 0;
+    union r32 *D = x->mode == PM_BALLOT ? R32(x->d) : NULL;
+    LANES(m, {
+        uint32_t g = x->b.cls != SC_NONE ? m & R32(x->b)[l].u : m, p = q & g;
+        if (D != NULL)
+            D[l].u = p;
+        else if (x->mode == PM_ALL ? p == g : x->mode == PM_ANY ? p != 0 : (p == 0 || p == g))
+            res |= 1u << l;
+    });
+    if (D == NULL)
+        pred_write(pw, &x->d, m, res);
 }
 
 /* bar.red: warp pw's lanes m arrive with their predicates; the result is

@@ -505,6 +505,51 @@ START_TEST(warp_ops)
 }
 END_TEST
 
+/* vote.sync with a member mask that differs between lanes, as cooperative
+ * groups' thread_block_tile<8>::all/any/ballot emit it (each tile's own 8
+ * lanes): every lane reduces over its own mask.  The first lane's mask
+ * used to stand for all of them. */
+START_TEST(vote_member_masks)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_80", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .pred %p<4>;",
+        "    .reg .b32 %r<12>;",
+        "    .reg .b64 %rd<6>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;",
+        "    and.b32 %r2, %r1, 24;",
+        "    mov.u32 %r3, 255;",
+        "    shl.b32 %r3, %r3, %r2;",                       /* the lane's tile of 8 */
+        "    setp.ne.u32 %p1, %r1, 3;",                     /* false in lane 3 only */
+        "    vote.sync.all.pred %p2, %p1, %r3;",            /* false in lanes 0 .. 7 */
+        "    setp.gt.u32 %p1, %r1, 20;",
+        "    vote.sync.any.pred %p3, %p1, %r3;",            /* true in lanes 16 .. 31 */
+        "    vote.sync.ballot.b32 %r4, %p1, %r3;",          /* 0x1fe00000 in 16 .. 23 */
+        "    selp.u32 %r5, 1, 0, %p2;",
+        "    selp.u32 %r6, 2, 0, %p3;",
+        "    add.s32 %r5, %r5, %r6;",
+        "    add.s32 %r5, %r5, %r4;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r5;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t tile = 0xffu << (l & 24), ballot = 0xffe00000u & tile;
+        uint32_t want = (l >= 8) + 2 * (l >= 16) + ballot;
+        ck_assert_msg(out[l] == want, "lane %u: %#x, expected %#x", l, out[l], want);
+    }
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* Inline-asm blocks: nested scopes, register names without '%', and a
  * register that shadows an outer one only inside its block. */
 START_TEST(nested_scopes)
@@ -1186,6 +1231,7 @@ ptx_suite(void)
     tcase_add_test(tc, old_style_listing);
     tcase_add_test(tc, special_function_classes);
     tcase_add_test(tc, warp_ops);
+    tcase_add_test(tc, vote_member_masks);
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, narrow_forms);
     tcase_add_test(tc, packed_integer);
