@@ -960,8 +960,10 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             exec_vote(pw, x, m);
             break;
         case XK_ACTIVEMASK: {
+            /* the lanes executing it: a guard's false lanes are not (ptxas
+             * predicates a short if's body: the sm_90 lowering does too) */
             union r32 *D = R32(x->d);
-            LANES(m, { D[l].u = active; });
+            LANES(m, { D[l].u = m; });
             break;
         }
         case XK_BRA:

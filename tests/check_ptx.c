@@ -550,6 +550,37 @@ START_TEST(vote_member_masks)
 }
 END_TEST
 
+/* activemask under a guard is the mask of the lanes executing it (the
+ * sm_90 lowering predicates the body of a short if, as ptxas does, so
+ * __activemask() in `if (lane < 20)` is guarded there). */
+START_TEST(guarded_activemask)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .pred %p<2>;",
+        "    .reg .b32 %r<4>;",
+        "    .reg .b64 %rd<5>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    setp.lt.u32 %p1, %r1, 20;",
+        "    @%p1 activemask.b32 %r2;",
+        "    @%p1 st.global.u32 [%rd4], %r2;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(out[l], l < 20 ? 0xfffffu : 0);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* Inline-asm blocks: nested scopes, register names without '%', and a
  * register that shadows an outer one only inside its block. */
 START_TEST(nested_scopes)
@@ -1232,6 +1263,7 @@ ptx_suite(void)
     tcase_add_test(tc, special_function_classes);
     tcase_add_test(tc, warp_ops);
     tcase_add_test(tc, vote_member_masks);
+    tcase_add_test(tc, guarded_activemask);
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, narrow_forms);
     tcase_add_test(tc, packed_integer);
