@@ -304,7 +304,7 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
                 return SIM_OK;
             }
             return derr(c, "function %s uses the .shared variable %s, which kernel %s does not "
-                        "(not supported)", c->body->name, s->name, r->k->name);
+                        "(unsupported)", c->body->name, s->name, r->k->name);
         }
         *v = s->offset;
         return SIM_OK;
@@ -594,7 +594,7 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
         x->base.cls = g->rclass == RC_64 ? SC_64 : SC_32;
         x->base.idx = reg_slot(c, g);
         if (x->space == PS_PARAM)
-            return derr(c, "ld.param/st.param through a register is not supported");
+            return derr(c, "ld.param/st.param through a register is unsupported");
     } else if (o->sym <= -2) {
         const struct ptx_sym *p = &c->body->params[-o->sym - 2];
         if (x->space != PS_PARAM)
@@ -878,12 +878,12 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
     struct ptx_run *r = c->r;
     if (x->base.cls != SC_NONE)
-        return derr(c, "ld.param through a register is not supported");
+        return derr(c, "ld.param through a register is unsupported");
     unsigned eb = ptx_type_bytes(in->type);
     const struct ptx_opnd *vo = &in->o[0];
     unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
     if (nv > 2)
-        return derr(c, "ld.param with more than 2 vector elements is not supported");
+        return derr(c, "ld.param with more than 2 vector elements is unsupported");
     if (x->off < 0 || (uint64_t)x->off + (uint64_t)eb * nv > c->body->param_bytes)
         return derr(c, "ld.param reads outside the parameter space");
     x->kind = XK_PARAM;
@@ -1096,7 +1096,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
                         "packing {a, b} and st take constants)", r->m->mnems[in->mnem]);
     bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
     if (!tensor && (t == PT_B128 || !half_supported(in)))
-        return derr(c, "'.%s' data is not supported here (.f16x2, .bf16x2 and .bf16: add, sub, "
+        return derr(c, "'.%s' data is unsupported here (.f16x2, .bf16x2 and .bf16: add, sub, "
                     "mul, fma, neg, abs, min, max, setp, set, cvt, mov)", ptx_type_name(t));
 
     switch (in->op) {
@@ -1212,7 +1212,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         const struct ptx_opnd *mo = red ? &o[0] : &o[1];
         SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
         if (x->space != PS_GLOBAL && x->space != PS_SHARED && x->space != PS_GENERIC)
-            return derr(c, "atomics on the %s space are not supported",
+            return derr(c, "atomics on the %s space are unsupported",
                         x->space == PS_LOCAL ? "local" : "const/param");
         if (in->atom == PA_NONE)
             return derr(c, "'%s' needs an operation (.add, .cas, ...)", r->m->mnems[in->mnem]);
@@ -1334,7 +1334,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             for (unsigned i = 0; i < 2; i++) {
                 struct ptx_opnd ro = vec_elem(vo, i);
                 if (ro.kind == PO_SINK)
-                    return derr(c, "'_' is not supported in a vector move");
+                    return derr(c, "'_' is unsupported in a vector move");
                 SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, T == SC_64 ? PT_B32 : PT_B16, &x->v[i],
                                           false));
             }

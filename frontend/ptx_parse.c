@@ -268,7 +268,7 @@ parse_reg_decl(struct parser *ps)
 {
     uint8_t type;
     if (ps->lx.kind == PTX_TK_WORD && strncmp(ps->lx.tok, ".v", 2) == 0)
-        return ptx_parse_err(ps, "vector registers (.reg %s) are not supported", ps->lx.tok);
+        return ptx_parse_err(ps, "vector registers (.reg %s) are unsupported", ps->lx.tok);
     if (ps->lx.kind != PTX_TK_WORD || parse_type_word(ps->lx.tok, &type) != 0)
         return ptx_parse_err(ps, "expected a register type after .reg, found '%s'", ps->lx.tok);
     SIM_FORWARD_IF_ERROR(next(ps));
@@ -911,6 +911,11 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
             return ptx_parse_unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
                                "simulated)", ps->lx.tok);
+        if (strcmp(mn, "trap") == 0)
+            return ptx_parse_unsupported(ps, "unsupported instruction 'trap' (a kernel abort: "
+                                         "cooperative groups' grid_group::sync() has one for a "
+                                         "launch that is not cooperative, and grid-wide "
+                                         "synchronisation is not simulated)");
         return ptx_parse_unsupported(ps, "unsupported instruction '%s'", ps->lx.tok);
     }
     ins.op = (uint16_t)op;
@@ -991,10 +996,11 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     operand_range(&ins, &lo, &hi);
     if (ins.op != PTXOP_CALL && (ins.nops < lo || ins.nops > hi))
         /* a form smsim does not know: only its kernel fails */
-        return ptx_parse_unsupported(ps, "'%s' takes %u operand%s, found %u", mn, lo, lo == 1 ? "" : "s",
-                           ins.nops);
+        return ptx_parse_unsupported(ps, "%s'%s' takes %u operand%s, found %u",
+                                     ins.nops > hi ? "unsupported form: " : "", mn, lo,
+                                     lo == 1 ? "" : "s", ins.nops);
     if (branch && ins.o[0].kind != PO_LABEL)
-        return ptx_parse_err(ps, "indirect branches are not supported");
+        return ptx_parse_err(ps, "indirect branches are unsupported");
     for (unsigned i = 0; i < ins.nops; i++)
         if (ins.o[i].kind == PO_SREG && ins.o[i].sreg == SR_VECTOR)
             return ptx_parse_unsupported(ps, "unsupported operand: a whole vector special "

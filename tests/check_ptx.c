@@ -190,7 +190,7 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [t, {%r1,%r2}];", 20, "textures" },
     { 20, "    atom.global.frob.u32 %r3, [%rd2], 1;", 20, "unsupported modifier '.frob'" },
     { 20, "    shfl.sync.frob.b32 %r3, %r2, 1, 31, -1;", 20, "unsupported modifier '.frob'" },
-    { 20, "    tanh.approx.f16x2 %r3, %r2;", 20, "'.f16x2' data is not supported here" },
+    { 20, "    tanh.approx.f16x2 %r3, %r2;", 20, "'.f16x2' data is unsupported here" },
     /* half precision and dot products: the forms ptxas rejects */
     { 20, "    fma.f16x2 %r3, %r2, %r2, %r2;", 20, "fma needs the rounding modifier .rn" },
     { 20, "    fma.rn.f16x2 %r3, %r2, %r2;", 20, "'fma' takes 4 operands, found 3" },

@@ -389,6 +389,24 @@ START_TEST(wide_operands_invalid)
 }
 END_TEST
 
+/* Valid PTX smsim does not simulate says "unsupported" and names the
+ * construct: trap (cooperative groups' grid_group::sync() has one when
+ * the launch is not cooperative), a form with more operands than smsim
+ * knows, indirect branches. */
+static const struct { const char *ins, *frag; } unsupported_forms[] = {
+    { "    trap;", "unsupported instruction 'trap' (a kernel abort: cooperative groups' "
+                    "grid_group::sync()" },
+    { "    add.s32 %r2, %r1, %r1, %r1;", "unsupported form: 'add' takes 3 operands, found 4" },
+    { "    tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];", "textures and surfaces" },
+};
+
+START_TEST(unsupported_says_so)
+{
+    const char *const ptx[] = { HEAD(), unsupported_forms[_i].ins, "    ret;", "}" };
+    expect_open_error(ptx, N_LINES(ptx), unsupported_forms[_i].frag);
+}
+END_TEST
+
 static Suite *
 ptx_sreg_suite(void)
 {
@@ -402,6 +420,7 @@ ptx_sreg_suite(void)
     tcase_add_test(tc, spin_on_another_warp);
     tcase_add_test(tc, wide_operands);
     tcase_add_loop_test(tc, wide_operands_invalid, 0, (int)N_LINES(bad_wide));
+    tcase_add_loop_test(tc, unsupported_says_so, 0, (int)N_LINES(unsupported_forms));
     suite_add_tcase(s, tc);
     return s;
 }
