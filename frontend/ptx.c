@@ -138,6 +138,7 @@ static void
 px_set_target(void *ctx, unsigned cc)
 {
     struct ptx_run *r = ctx;
+    r->cc = cc;
     if (r->scheduled)
         return;
     resolve_regs(r, cc);
@@ -313,7 +314,7 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
     if (rc == SIM_OK)
         rc = ptx_decode_kernel(r, err);
     if (rc < 0) {
-        name_launch(r, err);
+        name_launch(r, err);     /* a PTX line's error: the launch's kernel line first */
         goto fail;
     }
     src->ops = &ptx_ops;

@@ -164,8 +164,9 @@ static bool
 cvt_fast(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     unsigned dt = x->type, st = x->type2;
-    if (x->flags & PF_SAT)
-        return false;
+    if ((x->flags & PF_SAT) || x->a.cls != (ptx_type_bytes(st) == 8 ? SC_64 : SC_32) ||
+        x->d.cls != (ptx_type_bytes(dt) == 8 ? SC_64 : SC_32))
+        return false;                /* a wider register (PTX ISA 9.4.1): exec_cvt's lanes */
     if (dt == PT_F64 && st == PT_F32) {
         union r64 *D = R64(x->d);
         const union r32 *A = R32(x->a);
@@ -871,6 +872,11 @@ exec_mov(struct pwarp *pw, const struct xop *x, uint32_t m)
         return;
     case SC_64: {
         union r64 *D = R64(x->d);
+        if (x->a.cls == SC_32) {     /* a 64-bit special register's 32-bit slot */
+            const union r32 *A = R32(x->a);
+            LANES(m, { D[l].u = A[l].u; });
+            return;
+        }
         const union r64 *A = R64(x->a);
         LANES(m, { D[l] = A[l]; });
         return;

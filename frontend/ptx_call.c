@@ -145,9 +145,9 @@ link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
         builtin = XB_ASSERTFAIL;
     if (!f->defined && builtin == XB_NONE)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: kernel %s calls %s, which "
-                             "the module declares but does not define (runtime "
-                             "functions other than printf and assert, such as malloc, are "
-                             "not simulated)",
+                             "the module declares but does not define (unsupported: "
+                             "runtime functions other than printf and assert, such as "
+                             "malloc, are not simulated)",
                              m->path, call_line(b, (uint32_t)c), r->k->name, f->name);
     if (f->unsupported != NULL && c < 0)
         return SIM_OK;
@@ -237,7 +237,7 @@ ptx_call_link(struct ptx_run *r, struct sim_error *err)
             struct xloc l = param_loc(f, &b->params[p]);
             if (l.kind == XL_SLOT && l.cls == SC_PRED)
                 return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: function %s: predicate "
-                                     "parameters are not supported", m->path, b->line, b->name);
+                                     "parameters are unsupported", m->path, b->line, b->name);
             ptx_call_add_loc(r, &l);
         }
     }

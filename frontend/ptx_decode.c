@@ -35,6 +35,7 @@ struct dctx {
     uint32_t n_c64, cap_c64;
     uint32_t *cp;
     uint32_t n_cp, cap_cp;
+    bool reserved_smem;          /* an instruction reads a %reserved_smem_offset_* */
 };
 
 static int
@@ -257,17 +258,42 @@ cls_of_reg(const struct ptx_reg *g)
     return g->rclass == RC_PRED ? SC_PRED : g->rclass == RC_64 ? SC_64 : SC_32;
 }
 
-/* Class of the register operand of a load or store of type t: PTX lets an
- * integer or bit-size ld/st use a register wider than its type (a load
- * sign- or zero-extends, a store keeps the low bytes). */
-static uint8_t
-mem_cls(const struct dctx *c, const struct ptx_opnd *o, unsigned t)
+static int
+opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct slot *out,
+     bool allow_sink);
+
+/* Decode data operand o of type t of ld, ldu, st or cvt (dst: the result),
+ * under the relaxed rules of PTX ISA section 9.4.1 ("Operand Size
+ * Exceeding Instruction-Type Size"), which those instructions' own
+ * sections invoke: a register wider than t may hold the operand when t is a
+ * bit-size type, when t is an integer type and the register is not a
+ * floating-point one, or when the register is a bit-size one (cvt: not
+ * for a .bf16 or .bf16x2 source, nor a .bf16, .bf16x2 or .tf32 result).
+ * A source is truncated to t (the executor reads its low bits), a result
+ * sign-extended for a signed integer t, else zero-extended (lane_extend).
+ * A wider register is one of the 64-bit file for a type of 32 bits or
+ * less (registers of 16 and 32 bits share a file, as before). */
+static int
+data_opnd(struct dctx *c, const struct ptx_opnd *o, unsigned t, bool dst, bool cvt,
+          struct slot *out)
 {
     uint8_t want = cls_of_type(t);
-    if (o->kind == PO_REG && want == SC_32 && t != PT_F32 && t != PT_F16 &&
-        cls_of_reg(&c->body->regs[o->reg]) == SC_64)
-        return SC_64;
-    return want;
+    if (o->kind == PO_REG && want == SC_32 && cls_of_reg(&c->body->regs[o->reg]) == SC_64) {
+        const struct ptx_reg *g = &c->body->regs[o->reg];
+        bool tbits = t == PT_B8 || t == PT_B16 || t == PT_B32, tfloat = ptx_type_is_float(t);
+        bool ok = tbits || (!tfloat && !ptx_type_is_float(g->type)) ||
+                  (tfloat && g->type == PT_B64);
+        if (cvt && (t == PT_BF16 || t == PT_BF16X2 || (dst && t == PT_TF32)))
+            ok = false;
+        if (!ok)
+            return derr(c, "register %s (.%s) cannot hold the .%s %s (PTX ISA 9.4.1: a wider "
+                        "register may hold an integer or bit-size operand, or a floating-point "
+                        "one if it is a bit-size register%s)", g->name, ptx_type_name(g->type),
+                        ptx_type_name(t), dst ? "result" : "source",
+                        cvt ? "; not cvt's .bf16, .bf16x2 or .tf32" : "");
+        want = SC_64;
+    }
+    return opnd(c, o, want, t, out, false);
 }
 
 /* The value an immediate takes for an operand of type t. */
@@ -345,7 +371,7 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
                 return SIM_OK;
             }
             return derr(c, "function %s uses the .shared variable %s, which kernel %s does not "
-                        "(not supported)", c->body->name, s->name, r->k->name);
+                        "(unsupported)", c->body->name, s->name, r->k->name);
         }
         *v = s->offset;
         return SIM_OK;
@@ -399,10 +425,22 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
             out->idx = const32(c, (uint32_t)imm_value(o, t));
         return SIM_OK;
     case PO_SREG:
-        if (o->sreg == SR_CLOCK || o->sreg == SR_CLOCK64 || o->sreg == SR_GLOBALTIMER)
-            return derr(c, "%%clock can only be read by mov");
+        if (ptx_decode_sreg_is_clock(o->sreg))
+            return derr(c, "%%clock, %%clock_hi, %%clock64 and %%globaltimer* can only be read "
+                        "by mov");
+        if (o->sreg == SR_IS_EXPLICIT_CLUSTER) {
+            /* a launch without an explicit cluster (smsim has no cluster launch) */
+            if (want != SC_PRED)
+                return derr(c, "%%is_explicit_cluster is a predicate");
+            out->idx = constp(c, false);
+            return SIM_OK;
+        }
         if (want != SC_32)
-            return derr(c, "special registers are 32-bit; use cvt to widen");
+            return derr(c, "a special register here must be read as 32 bits (mov reads the "
+                        "64-bit %%gridid, %%current_graph_exec and %%pm*_64; use cvt to "
+                        "widen the others)");
+        if (o->sreg >= SR_RSV_BEGIN && o->sreg <= SR_RSV_1)
+            c->reserved_smem = true;
         out->idx = r->nvar32 + o->sreg;
         return SIM_OK;
     case PO_SYM: {
@@ -429,6 +467,13 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
 }
 
 /* ---- timing classification ------------------------------------------------ */
+
+bool
+ptx_decode_sreg_is_clock(unsigned s)
+{
+    return s == SR_CLOCK || s == SR_CLOCK64 || s == SR_CLOCK_HI || s == SR_GLOBALTIMER ||
+           s == SR_GLOBALTIMER_LO || s == SR_GLOBALTIMER_HI;
+}
 
 static unsigned
 float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
@@ -480,8 +525,10 @@ ptx_decode_opclass(const struct ptx_ins *in)
         if (in->nops == 2 && in->o[1].kind == PO_SREG) {
             unsigned s = in->o[1].sreg;
             if ((s >= SR_TID_X && s <= SR_TID_Z) || (s >= SR_CTAID_X && s <= SR_CTAID_Z) ||
-                s == SR_LANEID || s == SR_WARPID || s == SR_SMID || s == SR_CLOCK ||
-                s == SR_CLOCK64 || s == SR_GLOBALTIMER || s == SR_GRIDID)
+                s == SR_LANEID || s == SR_WARPID || s == SR_SMID || s == SR_GRIDID ||
+                ptx_decode_sreg_is_clock(s) || (s >= SR_CLUSTERID_X && s <= SR_CLUSTERID_Z) ||
+                (s >= SR_CLUSTER_CTAID_X && s <= SR_CLUSTER_CTAID_Z) ||
+                s == SR_CLUSTER_CTARANK || s == SR_PM || s == SR_PM64)
                 return SIM_OPC_SREG;
         }
         return SIM_OPC_INT;
@@ -614,7 +661,7 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
         x->base.cls = g->rclass == RC_64 ? SC_64 : SC_32;
         x->base.idx = reg_slot(c, g);
         if (x->space == PS_PARAM)
-            return derr(c, "ld.param/st.param through a register is not supported");
+            return derr(c, "ld.param/st.param through a register is unsupported");
     } else if (o->sym <= -2) {
         const struct ptx_sym *p = &c->body->params[-o->sym - 2];
         if (x->space != PS_PARAM)
@@ -657,6 +704,18 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
         x->off += (int64_t)v;
     }
     return SIM_OK;
+}
+
+/* Element i of vector operand vo: a register, a constant (PO_IMM) or '_'
+ * (PO_SINK). */
+static struct ptx_opnd
+vec_elem(const struct ptx_opnd *vo, unsigned i)
+{
+    if (vo->vimm & (1u << i))
+        return (struct ptx_opnd){ .kind = PO_IMM, .imm = (int64_t)(uint32_t)vo->regs[i] };
+    if (vo->regs[i] < 0)
+        return (struct ptx_opnd){ .kind = PO_SINK, .reg = -1 };
+    return (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
 }
 
 /* Decode fragment operand o ({r0, ..}) of n registers into slots. */
@@ -886,12 +945,12 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
     struct ptx_run *r = c->r;
     if (x->base.cls != SC_NONE)
-        return derr(c, "ld.param through a register is not supported");
+        return derr(c, "ld.param through a register is unsupported");
     unsigned eb = ptx_type_bytes(in->type);
     const struct ptx_opnd *vo = &in->o[0];
     unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
     if (nv > 2)
-        return derr(c, "ld.param with more than 2 vector elements is not supported");
+        return derr(c, "ld.param with more than 2 vector elements is unsupported");
     if (x->off < 0 || (uint64_t)x->off + (uint64_t)eb * nv > c->body->param_bytes)
         return derr(c, "ld.param reads outside the parameter space");
     x->kind = XK_PARAM;
@@ -911,7 +970,7 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         }
         if (ro.kind != PO_REG)
             return derr(c, "ld.param needs a register destination");
-        SIM_FORWARD_IF_ERROR(opnd(c, &ro, mem_cls(c, &ro, in->type), in->type, dst[i], false));
+        SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, in->type, true, false, dst[i]));
         v = lane_extend(v, in->type);
         val[i]->cls = dst[i]->cls;
         val[i]->idx = dst[i]->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
@@ -1097,9 +1156,14 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         struct slot gs = { SC_PRED, (uint32_t)x->guard };
         add_src(r, x, &gs);
     }
+    for (unsigned i = 0; i < in->nops; i++)
+        if (o[i].kind == PO_VEC && o[i].vimm && !(i == 1 && (in->op == PTXOP_MOV ||
+                                                             in->op == PTXOP_ST)))
+            return derr(c, "unsupported operand: a constant in a vector operand of '%s' (mov "
+                        "packing {a, b} and st take constants)", r->m->mnems[in->mnem]);
     bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
     if (!tensor && (t == PT_B128 || !half_supported(in)))
-        return derr(c, "'.%s' data is not supported here (.f16x2, .bf16x2 and .bf16: add, sub, "
+        return derr(c, "'.%s' data is unsupported here (.f16x2, .bf16x2 and .bf16: add, sub, "
                     "mul, fma, neg, abs, min, max, setp, set, cvt, mov)", ptx_type_name(t));
 
     switch (in->op) {
@@ -1193,17 +1257,12 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             return derr(c, "'%s' expects %u value%s", r->m->mnems[in->mnem], x->vec,
                         x->vec == 1 ? "" : "s");
         for (unsigned i = 0; i < nv; i++) {
-            struct ptx_opnd ro;
-            if (vo->kind == PO_VEC) {
-                if (vo->regs[i] < 0) {
-                    x->v[i].cls = SC_NONE;
-                    continue;
-                }
-                ro = (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
-            } else {
-                ro = *vo;
+            struct ptx_opnd ro = vo->kind == PO_VEC ? vec_elem(vo, i) : *vo;
+            if (ro.kind == PO_SINK) {
+                x->v[i].cls = SC_NONE;
+                continue;
             }
-            SIM_FORWARD_IF_ERROR(opnd(c, &ro, mem_cls(c, &ro, t), t, &x->v[i], false));
+            SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, t, !st, false, &x->v[i]));
             if (st)
                 add_src(r, x, &x->v[i]);
             else if (ro.kind != PO_REG)
@@ -1220,7 +1279,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         const struct ptx_opnd *mo = red ? &o[0] : &o[1];
         SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
         if (x->space != PS_GLOBAL && x->space != PS_SHARED && x->space != PS_GENERIC)
-            return derr(c, "atomics on the %s space are not supported",
+            return derr(c, "atomics on the %s space are unsupported",
                         x->space == PS_LOCAL ? "local" : "const/param");
         if (in->atom == PA_NONE)
             return derr(c, "'%s' needs an operation (.add, .cas, ...)", r->m->mnems[in->mnem]);
@@ -1313,10 +1372,19 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         break;
     }
     case PTXOP_MOV: {
-        if (o[1].kind == PO_SREG &&
-            (o[1].sreg == SR_CLOCK || o[1].sreg == SR_CLOCK64 || o[1].sreg == SR_GLOBALTIMER)) {
-            x->kind = XK_MOVE_CLOCK;
+        if (o[1].kind == PO_SREG && ptx_decode_sreg_is_clock(o[1].sreg)) {
+            x->kind = XK_MOVE_CLOCK;     /* ptx_exec.c takes the half the register names */
+            x->atom = o[1].sreg;
             SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
+            add_dst(r, x, &x->d);
+            break;
+        }
+        if (o[1].kind == PO_SREG && T == SC_64 &&
+            (o[1].sreg == SR_GRIDID || o[1].sreg == SR_CURRENT_GRAPH_EXEC ||
+             o[1].sreg == SR_PM64)) {
+            /* a 64-bit special register, held in a 32-bit slot: zero-extended */
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_U32, &x->a, false));
             add_dst(r, x, &x->d);
             break;
         }
@@ -1331,9 +1399,9 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             x->vec = 2;
             x->flags |= pack ? PF_WIDE : PF_HI;   /* direction marker */
             for (unsigned i = 0; i < 2; i++) {
-                struct ptx_opnd ro = { .kind = PO_REG, .reg = vo->regs[i] };
-                if (vo->regs[i] < 0)
-                    return derr(c, "'_' is not supported in a vector move");
+                struct ptx_opnd ro = vec_elem(vo, i);
+                if (ro.kind == PO_SINK)
+                    return derr(c, "'_' is unsupported in a vector move");
                 SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, T == SC_64 ? PT_B32 : PT_B16, &x->v[i],
                                           false));
             }
@@ -1447,6 +1515,20 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             return derr(c, "cvta needs a state space");
         if ((in->op == PTXOP_DIV || in->op == PTXOP_REM || in->op == PTXOP_MUL) && t == PT_PRED)
             return derr(c, "arithmetic on predicates");
+        if (in->op == PTXOP_CVT) {
+            /* cvt d, a (cvt.rn.f16x2.f32 d, a, b): the relaxed operand sizes */
+            SIM_FORWARD_IF_ERROR(data_opnd(c, &o[0], t, true, true, &x->d));
+            add_dst(r, x, &x->d);
+            struct slot *cs[2] = { &x->a, &x->b };
+            for (unsigned i = 0; i < nsrc && i < 2; i++) {
+                const struct ptx_opnd *so = &o[1 + i];
+                if (so->kind == PO_MEM || so->kind == PO_LABEL || so->kind == PO_VEC)
+                    return derr(c, "unexpected operand %u of '%s'", i + 1, r->m->mnems[in->mnem]);
+                SIM_FORWARD_IF_ERROR(data_opnd(c, so, in->type2, false, true, cs[i]));
+                add_src(r, x, cs[i]);
+            }
+            break;
+        }
         if (in->op == PTXOP_SETP && in->nops >= 1 && o[0].kind == PO_VEC) {
             struct ptx_opnd p0 = { .kind = PO_REG, .reg = o[0].regs[0] };
             SIM_FORWARD_IF_ERROR(opnd(c, &p0, SC_PRED, PT_PRED, &x->d, false));
@@ -1528,5 +1610,14 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
     /* shared memory per block (local memory per thread: ptx_call_link) */
     r->shared_static = (uint32_t)k->shared_bytes;
     r->shared_bytes = (uint32_t)k->shared_bytes + r->l->smem;
+    if (r->cc == 0 && sscanf(r->m->target, "sm_%u", &r->cc) != 1)
+        r->cc = 0;
+    if (c.reserved_smem) {
+        /* the region reserved for the system software from compute capability
+         * 8.0 (cooperative groups keep their tile barriers there), after the
+         * user's shared memory; the model counts it as sm.smem_reserved */
+        r->reserved_smem = (r->shared_bytes + 15) & ~15u;
+        r->shared_bytes = r->reserved_smem + PTX_RESERVED_SMEM;
+    }
     return SIM_OK;
 }

@@ -696,19 +696,20 @@ exec_vote(struct pwarp *pw, const struct xop *x, uint32_t m)
         exec_match(pw, x, m);
         return;
     }
-    /* vote.sync reduces over the non-exited threads of its member mask
-     * (the same in every lane that executes it: lane ctz(m)'s) */
-    uint32_t g = m;
-    if (x->b.cls != SC_NONE && m != 0)
-        g &= R32(x->b)[__builtin_ctz(m)].u;
-    uint32_t p = pred_src(pw, x, &x->a, 0) & g;
-    if (x->mode == PM_BALLOT) {
-        union r32 *D = R32(x->d);
-        LANES(m, { D[l].u = p; });
-        return;
-    }
-    bool res = x->mode == PM_ALL ? p == g : x->mode == PM_ANY ? p != 0 : (p == 0 || p == g);
-    pred_write(pw, &x->d, m, res ? FULL : 0);
+    /* vote.sync reduces, in each lane, over the non-exited threads of that
+     * lane's member mask: a tile of 8 threads (cooperative groups'
+     * thread_block_tile<8>::all) has a mask of its own 8 lanes */
+    uint32_t q = pred_src(pw, x, &x->a, 0), res = 0;
+    union r32 *D = x->mode == PM_BALLOT ? R32(x->d) : NULL;
+    LANES(m, {
+        uint32_t g = x->b.cls != SC_NONE ? m & R32(x->b)[l].u : m, p = q & g;
+        if (D != NULL)
+            D[l].u = p;
+        else if (x->mode == PM_ALL ? p == g : x->mode == PM_ANY ? p != 0 : (p == 0 || p == g))
+            res |= 1u << l;
+    });
+    if (D == NULL)
+        pred_write(pw, &x->d, m, res);
 }
 
 /* bar.red: warp pw's lanes m arrive with their predicates; the result is
@@ -769,6 +770,11 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->bar_pending = false;
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
     uint32_t bx = ln->block[0], by = ln->block[1];
+    /* %total_smem_size: the user's shared memory in allocation units (256
+     * bytes on sm_3x .. sm_7x, 128 on the others; ISA section 10.30) */
+    uint32_t user_smem = r->shared_static + ln->smem;
+    uint32_t unit = r->cc >= 30 && r->cc < 80 ? 256 : 128;
+    uint32_t total_smem = (user_smem + unit - 1) / unit * unit;
     for (unsigned l = 0; l < 32; l++) {
         uint32_t t = w * 32 + l;
         uint32_t v[SR_COUNT] = { 0 };
@@ -795,7 +801,28 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
         v[SR_LANEMASK_GT] = ~(uint32_t)((UINT64_C(2) << l) - 1);
         v[SR_LANEMASK_GE] = ~((1u << l) - 1);
         v[SR_DYN_SMEM] = ln->smem;
-        v[SR_TOTAL_SMEM] = r->shared_bytes;
+        v[SR_TOTAL_SMEM] = total_smem;
+        v[SR_AGGR_SMEM] = user_smem + PTX_RESERVED_SMEM;
+        v[SR_GRIDID] = r->launches > 0 ? r->launches : 1;
+        /* the reserved region (ptx_decode.c): 16 bytes of its start are
+         * offsets 0 and 1, a plausible layout (the ISA leaves it to the
+         * system software) */
+        v[SR_RSV_BEGIN] = r->reserved_smem;
+        v[SR_RSV_END] = r->reserved_smem + PTX_RESERVED_SMEM;
+        v[SR_RSV_CAP] = PTX_RESERVED_SMEM;
+        v[SR_RSV_0] = r->reserved_smem;
+        v[SR_RSV_1] = r->reserved_smem + 8;
+        /* a launch without clusters: each block is a cluster of one */
+        for (unsigned d = 0; d < 3; d++) {
+            v[SR_CLUSTERID_X + d] = b->ctaid[d];
+            v[SR_NCLUSTERID_X + d] = ln->grid[d];
+            v[SR_CLUSTER_CTAID_X + d] = 0;
+            v[SR_CLUSTER_NCTAID_X + d] = 1;
+        }
+        v[SR_CLUSTER_CTARANK] = 0;
+        v[SR_CLUSTER_NCTARANK] = 1;
+        /* %envreg*, %pm*, %current_graph_exec: 0 (the driver's values, the
+         * undefined performance counters, no device graph) */
         for (unsigned i = 0; i < SR_COUNT; i++)
             sr[(size_t)i * 32 + l].u = v[i];
     }
@@ -957,9 +984,14 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
                 pw->bar_pending = true;
             }
             break;
-        case XK_MOVE_CLOCK:
-            LANES(m, { lane_set(pw, &x->d, l, r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4); });
+        case XK_MOVE_CLOCK: {
+            /* %globaltimer counts as the clock does; x->atom names the half */
+            uint64_t t = r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4;
+            if (x->atom == SR_CLOCK_HI || x->atom == SR_GLOBALTIMER_HI)
+                t >>= 32;
+            LANES(m, { lane_set(pw, &x->d, l, t); });
             break;
+        }
         case XK_LD:
         case XK_ST:
         case XK_ATOM:
@@ -1016,8 +1048,10 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             exec_vote(pw, x, m);
             break;
         case XK_ACTIVEMASK: {
+            /* the lanes executing it: a guard's false lanes are not (ptxas
+             * predicates a short if's body: the sm_90 lowering does too) */
             union r32 *D = R32(x->d);
-            LANES(m, { D[l].u = active; });
+            LANES(m, { D[l].u = m; });
             break;
         }
         case XK_BRA:

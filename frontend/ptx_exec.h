@@ -221,6 +221,10 @@ struct region {
     uint32_t line;               /* a buffer's launch-file line */
 };
 
+/* Bytes of shared memory the system software reserves per block on sm_80
+ * and later (cudaDevAttrReservedSharedMemoryPerBlock): %reserved_smem_offset_cap. */
+#define PTX_RESERVED_SMEM 1024u
+
 struct ptx_run {
     struct launch *l;
     struct ptx_module *m;
@@ -244,7 +248,12 @@ struct ptx_run {
     union r32 *tmpl32;           /* constants replicated over 32 lanes, ready to copy */
     union r64 *tmpl64;
     uint32_t sreg_base;          /* r32 slot of special register 0 */
-    uint32_t shared_static, shared_bytes; /* bytes per block */
+    uint32_t shared_static, shared_bytes; /* bytes per block (shared_bytes: with the reserved
+                                             region, if any) */
+    uint32_t reserved_smem;      /* offset of the reserved region (%reserved_smem_offset_begin)
+                                    when the kernel reads its registers, else 0 */
+    unsigned cc;                 /* compute capability: the GPU's (set_target), else the PTX
+                                    .target's (0: unknown) */
     uint32_t local_bytes;        /* per thread: the kernel's frame (its .local and .param
                                     variables); function frames follow, up to stack_limit */
     uint32_t local_span;         /* per thread: local_bytes + stack_limit (the local address

@@ -80,13 +80,25 @@ enum {
                                      function's frame (its .local and .param variables) */
 };
 
-/* Special registers. */
+/* Special registers (PTX ISA chapter 10).  %envreg0 .. 31 share SR_ENVREG,
+ * %pm0 .. 7 SR_PM, %pm0_64 .. %pm7_64 SR_PM64 (one value each: see
+ * ptx_exec.c).  SR_VECTOR: a whole vector register (%tid, ...) as an operand,
+ * which is not supported. */
 enum ptx_sreg {
     SR_NONE, SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
     SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
     SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
     SR_CLOCK, SR_CLOCK64, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT,
-    SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_GLOBALTIMER, SR_COUNT
+    SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_GLOBALTIMER,
+    SR_CLOCK_HI, SR_GLOBALTIMER_LO, SR_GLOBALTIMER_HI, SR_AGGR_SMEM,
+    SR_RSV_BEGIN, SR_RSV_END, SR_RSV_CAP, SR_RSV_0, SR_RSV_1,
+    SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,
+    SR_NCLUSTERID_X, SR_NCLUSTERID_Y, SR_NCLUSTERID_Z,
+    SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
+    SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z,
+    SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_ENVREG, SR_PM, SR_PM64,
+    SR_CURRENT_GRAPH_EXEC, SR_IS_EXPLICIT_CLUSTER, SR_COUNT,
+    SR_VECTOR = 0xff
 };
 
 /* Register classes: which file a register lives in. */
@@ -109,6 +121,8 @@ struct ptx_opnd {
     uint8_t sreg;                /* PO_SREG */
     uint8_t nvec;                /* PO_VEC: registers in regs[] */
     uint8_t fimm;                /* PO_IMM: 0 integer, 1 f32 bit pattern, 2 f64 bit pattern */
+    uint8_t vimm;                /* PO_VEC: bit i set: regs[i] is an integer constant's low
+                                    32 bits, not a register ({0, %rs1} in cuda_bf16.h's asm) */
     int32_t reg;                 /* PO_REG, and PO_MEM base register (-1 if none) */
     int32_t regs[PTX_MAX_VEC];   /* PO_VEC */
     int32_t sym;                 /* PO_SYM, PO_MEM with a symbol base (-1 if none) */

@@ -34,6 +34,24 @@ static const struct {
     { "%lanemask_le", SR_LANEMASK_LE }, { "%lanemask_gt", SR_LANEMASK_GT },
     { "%lanemask_ge", SR_LANEMASK_GE }, { "%dynamic_smem_size", SR_DYN_SMEM },
     { "%total_smem_size", SR_TOTAL_SMEM }, { "%globaltimer", SR_GLOBALTIMER },
+    { "%clock_hi", SR_CLOCK_HI }, { "%globaltimer_lo", SR_GLOBALTIMER_LO },
+    { "%globaltimer_hi", SR_GLOBALTIMER_HI }, { "%aggr_smem_size", SR_AGGR_SMEM },
+    { "%reserved_smem_offset_begin", SR_RSV_BEGIN }, { "%reserved_smem_offset_end", SR_RSV_END },
+    { "%reserved_smem_offset_cap", SR_RSV_CAP }, { "%reserved_smem_offset_0", SR_RSV_0 },
+    { "%reserved_smem_offset_1", SR_RSV_1 },
+    { "%clusterid.x", SR_CLUSTERID_X }, { "%clusterid.y", SR_CLUSTERID_Y },
+    { "%clusterid.z", SR_CLUSTERID_Z }, { "%nclusterid.x", SR_NCLUSTERID_X },
+    { "%nclusterid.y", SR_NCLUSTERID_Y }, { "%nclusterid.z", SR_NCLUSTERID_Z },
+    { "%cluster_ctaid.x", SR_CLUSTER_CTAID_X }, { "%cluster_ctaid.y", SR_CLUSTER_CTAID_Y },
+    { "%cluster_ctaid.z", SR_CLUSTER_CTAID_Z }, { "%cluster_nctaid.x", SR_CLUSTER_NCTAID_X },
+    { "%cluster_nctaid.y", SR_CLUSTER_NCTAID_Y }, { "%cluster_nctaid.z", SR_CLUSTER_NCTAID_Z },
+    { "%cluster_ctarank", SR_CLUSTER_CTARANK }, { "%cluster_nctarank", SR_CLUSTER_NCTARANK },
+    { "%current_graph_exec", SR_CURRENT_GRAPH_EXEC },
+    { "%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER },
+    /* the vector registers, whole (the components are above) */
+    { "%tid", SR_VECTOR }, { "%ntid", SR_VECTOR }, { "%ctaid", SR_VECTOR },
+    { "%nctaid", SR_VECTOR }, { "%clusterid", SR_VECTOR }, { "%nclusterid", SR_VECTOR },
+    { "%cluster_ctaid", SR_VECTOR }, { "%cluster_nctaid", SR_VECTOR },
 };
 
 int
@@ -250,7 +268,7 @@ parse_reg_decl(struct parser *ps)
 {
     uint8_t type;
     if (ps->lx.kind == PTX_TK_WORD && strncmp(ps->lx.tok, ".v", 2) == 0)
-        return ptx_parse_err(ps, "vector registers (.reg %s) are not supported", ps->lx.tok);
+        return ptx_parse_err(ps, "vector registers (.reg %s) are unsupported", ps->lx.tok);
     if (ps->lx.kind != PTX_TK_WORD || parse_type_word(ps->lx.tok, &type) != 0)
         return ptx_parse_err(ps, "expected a register type after .reg, found '%s'", ps->lx.tok);
     SIM_FORWARD_IF_ERROR(next(ps));
@@ -610,12 +628,20 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
     return ptx_parse_unsupported(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
 }
 
+/* The special register called w: a name of the table, %envreg0 .. 31,
+ * %pm0 .. 7 or %pm0_64 .. %pm7_64; else SR_NONE. */
 static uint8_t
 sreg_lookup(const char *w)
 {
     for (size_t i = 0; i < SIM_ARRAY_LEN(sreg_names); i++)
         if (strcmp(sreg_names[i].name, w) == 0)
             return sreg_names[i].sreg;
+    char *end;
+    if (strncmp(w, "%envreg", 7) == 0 && isdigit((unsigned char)w[7]) &&
+        strtoul(w + 7, &end, 10) < 32 && *end == '\0' && (w[7] != '0' || w[8] == '\0'))
+        return SR_ENVREG;
+    if (strncmp(w, "%pm", 3) == 0 && w[3] >= '0' && w[3] <= '7')
+        return w[4] == '\0' ? SR_PM : strcmp(w + 4, "_64") == 0 ? SR_PM64 : SR_NONE;
     return SR_NONE;
 }
 
@@ -630,11 +656,8 @@ parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
         return next(ps);
     }
     int32_t r = find_reg(ps, ps->lx.tok);
-    if (r < 0) {
-        if (strncmp(ps->lx.tok, "%envreg", 7) == 0 || strncmp(ps->lx.tok, "%pm", 3) == 0)
-            return ptx_parse_err(ps, "special register %s is not supported", ps->lx.tok);
+    if (r < 0)
         return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
-    }
     o->kind = PO_REG;
     o->reg = r;
     return next(ps);
@@ -658,8 +681,13 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
         for (;;) {
             if (o->nvec == PTX_MAX_VEC)
                 return ptx_parse_err(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
+            int64_t v;
             if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
                 o->regs[o->nvec++] = -1;
+                SIM_FORWARD_IF_ERROR(next(ps));
+            } else if (ps->lx.kind == PTX_TK_NUM && ptx_lex_int(ps->lx.tok, &v)) {
+                o->vimm |= (uint8_t)(1u << o->nvec);
+                o->regs[o->nvec++] = (int32_t)(uint32_t)v;
                 SIM_FORWARD_IF_ERROR(next(ps));
             } else if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
                 int32_t r = find_reg(ps, ps->lx.tok);
@@ -753,6 +781,13 @@ parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
             return next(ps);
         }
         int32_t s = find_sym(ps, ps->lx.tok);
+        if (s == SYM_UNKNOWN && strcmp(ps->lx.tok, "WARP_SZ") == 0) {
+            /* the ISA's one predefined constant (section 4.4, "Predefined
+             * Identifiers"): the warp size, nvcc's spelling of warpSize */
+            o->kind = PO_IMM;
+            o->imm = 32;
+            return next(ps);
+        }
         int32_t fn = s == SYM_UNKNOWN ? ptx_module_func(ps->m, ps->lx.tok) : -1;
         if (fn >= 0) {
             o->kind = PO_FUNC;           /* a function's address */
@@ -876,6 +911,11 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
             return ptx_parse_unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
                                "simulated)", ps->lx.tok);
+        if (strcmp(mn, "trap") == 0)
+            return ptx_parse_unsupported(ps, "unsupported instruction 'trap' (a kernel abort: "
+                                         "cooperative groups' grid_group::sync() has one for a "
+                                         "launch that is not cooperative, and grid-wide "
+                                         "synchronisation is not simulated)");
         return ptx_parse_unsupported(ps, "unsupported instruction '%s'", ps->lx.tok);
     }
     ins.op = (uint16_t)op;
@@ -956,10 +996,16 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     operand_range(&ins, &lo, &hi);
     if (ins.op != PTXOP_CALL && (ins.nops < lo || ins.nops > hi))
         /* a form smsim does not know: only its kernel fails */
-        return ptx_parse_unsupported(ps, "'%s' takes %u operand%s, found %u", mn, lo, lo == 1 ? "" : "s",
-                           ins.nops);
+        return ptx_parse_unsupported(ps, "%s'%s' takes %u operand%s, found %u",
+                                     ins.nops > hi ? "unsupported form: " : "", mn, lo,
+                                     lo == 1 ? "" : "s", ins.nops);
     if (branch && ins.o[0].kind != PO_LABEL)
-        return ptx_parse_err(ps, "indirect branches are not supported");
+        return ptx_parse_err(ps, "indirect branches are unsupported");
+    for (unsigned i = 0; i < ins.nops; i++)
+        if (ins.o[i].kind == PO_SREG && ins.o[i].sreg == SR_VECTOR)
+            return ptx_parse_unsupported(ps, "unsupported operand: a whole vector special "
+                                         "register (%%tid, %%ntid, %%ctaid, %%nctaid, the "
+                                         "cluster ones) in '%s'; read its .x, .y and .z", mn);
     if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_half_type(ins.type) &&
         (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
         return ptx_parse_unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "

@@ -20,7 +20,8 @@ reads_lane_sreg(const struct ptx_run *r, const struct xop *x)
         switch (sl[i]->idx - r->sreg_base) {
         case SR_TID_X: case SR_TID_Y: case SR_TID_Z: case SR_LANEID: case SR_CLOCK:
         case SR_CLOCK64: case SR_LANEMASK_EQ: case SR_LANEMASK_LT: case SR_LANEMASK_LE:
-        case SR_LANEMASK_GT: case SR_LANEMASK_GE: case SR_GLOBALTIMER:
+        case SR_LANEMASK_GT: case SR_LANEMASK_GE: case SR_GLOBALTIMER: case SR_CLOCK_HI:
+        case SR_GLOBALTIMER_LO: case SR_GLOBALTIMER_HI:
             return true;
         default:
             break;

@@ -10,6 +10,14 @@
 
 #define MAX_OPNAMES 65536u
 
+/* Instructions a warp runs before the others of its block get a turn when
+ * it reaches no barrier: a warp may spin on a word another warp of the
+ * block sets (cooperative groups' barrier of a tile of 64 threads and
+ * more), which without turns would never end.  Kernels whose warps meet a
+ * barrier or end within this many instructions run as before, each warp
+ * up to its barrier. */
+#define RECORD_SLICE 65536u
+
 /* Run block id to completion, handing each instruction to sink (which may
  * be NULL: emulation only). */
 static int
@@ -25,9 +33,15 @@ record_block(struct inst_source *src, const struct record_sink *sink, uint32_t w
     if (sink != NULL)
         SIM_FORWARD_IF_ERROR(sink->block_begin(sink->ctx, id, err));
     while (live > 0) {
-        /* run every live warp up to its next barrier or its end */
+        /* run every live warp up to its next barrier or its end, or for
+         * RECORD_SLICE instructions */
+        bool yielded = false;
         for (uint32_t k = 0; k < wpb; k++) {
-            while (!done[k] && !waiting[k]) {
+            for (uint32_t n = 0; !done[k] && !waiting[k]; n++) {
+                if (n == RECORD_SLICE) {
+                    yielded = true;
+                    break;
+                }
                 int r = inst_source_next(src, 0, k, SIM_CYCLE_MAX, &wi, err);
                 if (r < 0)
                     return r;
@@ -43,8 +57,8 @@ record_block(struct inst_source *src, const struct record_sink *sink, uint32_t w
                     waiting[k] = true;
             }
         }
-        /* now every live warp waits at the barrier: release it */
-        for (uint32_t k = 0; k < wpb; k++)
+        /* when every live warp waits at the barrier: release it */
+        for (uint32_t k = 0; k < wpb && !yielded; k++)
             waiting[k] = false;
     }
     src->ops->block_end(src->ctx, 0);

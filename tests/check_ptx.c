@@ -64,23 +64,6 @@ static const char *const BASE_LAUNCH[] = {
 #define BASE_LAUNCH_LINES (sizeof BASE_LAUNCH / sizeof BASE_LAUNCH[0])
 
 
-/* Write lines[] to testlib_dir/name, replacing line `at` (1-based; 0 = none) by
- * `repl` and appending `extra` (may be NULL). */
-static void
-write_file(const char *name, const char *const *lines, size_t n, unsigned at, const char *repl,
-           const char *extra)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", testlib_dir, name);
-    FILE *fp = fopen(path, "w");
-    ck_assert_ptr_nonnull(fp);
-    for (size_t i = 0; i < n; i++)
-        fprintf(fp, "%s\n", i + 1 == at ? repl : lines[i]);
-    if (extra != NULL)
-        fprintf(fp, "%s\n", extra);
-    ck_assert_int_eq(fclose(fp), 0);
-}
-
 /* Open testlib_dir/k.launch and emulate it; returns the status and fills err. */
 static int
 open_and_run(struct sim_error *err)
@@ -117,16 +100,16 @@ expect_error(const char *file, unsigned line, const char *frag)
 static void
 ptx_case(unsigned at, const char *repl, const char *extra)
 {
-    write_file("k.ptx", BASE_PTX, BASE_PTX_LINES, at, repl, extra);
-    write_file("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, 0, NULL, NULL);
+    testlib_write_lines("k.ptx", BASE_PTX, BASE_PTX_LINES, at, repl, extra);
+    testlib_write_lines("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, 0, NULL, NULL);
 }
 
 /* The base PTX, the launch file with line `at` replaced and extra appended. */
 static void
 launch_case(unsigned at, const char *repl, const char *extra)
 {
-    write_file("k.ptx", BASE_PTX, BASE_PTX_LINES, 0, NULL, NULL);
-    write_file("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, at, repl, extra);
+    testlib_write_lines("k.ptx", BASE_PTX, BASE_PTX_LINES, 0, NULL, NULL);
+    testlib_write_lines("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, at, repl, extra);
 }
 
 START_TEST(base_runs)
@@ -207,7 +190,7 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [t, {%r1,%r2}];", 20, "textures" },
     { 20, "    atom.global.frob.u32 %r3, [%rd2], 1;", 20, "unsupported modifier '.frob'" },
     { 20, "    shfl.sync.frob.b32 %r3, %r2, 1, 31, -1;", 20, "unsupported modifier '.frob'" },
-    { 20, "    tanh.approx.f16x2 %r3, %r2;", 20, "'.f16x2' data is not supported here" },
+    { 20, "    tanh.approx.f16x2 %r3, %r2;", 20, "'.f16x2' data is unsupported here" },
     /* half precision and dot products: the forms ptxas rejects */
     { 20, "    fma.f16x2 %r3, %r2, %r2, %r2;", 20, "fma needs the rounding modifier .rn" },
     { 20, "    fma.rn.f16x2 %r3, %r2, %r2;", 20, "'fma' takes 4 operands, found 3" },
@@ -390,33 +373,6 @@ END_TEST
 
 /* ---- PTX forms ----------------------------------------------------------- */
 
-/* Open a one-kernel module (one warp, 32 u32 outputs) as a PTX source. */
-static void
-open_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
-{
-    struct sim_error err = { 0 };
-    char path[512];
-    static const char *const launch[] = {
-        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", "arg = out buffer u32 32 zeros",
-    };
-    write_file("k.ptx", lines, n, 0, NULL, NULL);
-    write_file("k.launch", launch, 5, 0, NULL, launch_extra);
-    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
-    ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
-}
-
-/* Run a one-kernel module over 32 u32 outputs; returns the outputs. */
-static const uint32_t *
-run_module(const char *const *lines, size_t n, const char *launch_extra, struct inst_source *src)
-{
-    struct sim_error err = { 0 };
-    struct record_totals tot;
-    open_module(lines, n, launch_extra, src);
-    ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
-    const struct launch *l = ptx_source_launch(src);
-    return (const uint32_t *)l->args[0].data;
-}
-
 /* Opcode classes the PTX frontend gives the special functions: ex2 (with
  * or without .ftz) is sfu_ex2, the other approximate functions sfu. */
 START_TEST(special_function_classes)
@@ -439,7 +395,7 @@ START_TEST(special_function_classes)
     struct sim_error err = { 0 };
     struct kernel_info ki;
     struct warp_inst wi;
-    open_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    testlib_ptx_open(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     ck_assert_int_eq(src.ops->next_kernel(src.ctx, &ki, &err), 1);
     ck_assert_int_eq(src.ops->kernel_begin(src.ctx, 1, 1, &err), SIM_OK);
     ck_assert_int_eq(src.ops->block_begin(src.ctx, 0, 0, 0, &err), SIM_OK);
@@ -504,7 +460,7 @@ START_TEST(old_style_listing)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t t = 0; t < 32; t++) {
         uint32_t u = t ^ 31;
         ck_assert_uint_eq(out[t], u > 15 ? 3 * u : 2 * u);
@@ -550,7 +506,7 @@ START_TEST(warp_ops)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 31; l++) {
         uint32_t down = l < 31 ? l + 1 : l, up = l >= 2 ? l - 2 : l;
         uint32_t want = down + (l ^ 3) + 5 * 100 + up * 10000 + 1000000 + 2000000;
@@ -620,6 +576,82 @@ START_TEST(clock_after_barrier)
 }
 END_TEST
 
+/* vote.sync with a member mask that differs between lanes, as cooperative
+ * groups' thread_block_tile<8>::all/any/ballot emit it (each tile's own 8
+ * lanes): every lane reduces over its own mask.  The first lane's mask
+ * used to stand for all of them. */
+START_TEST(vote_member_masks)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_80", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .pred %p<4>;",
+        "    .reg .b32 %r<12>;",
+        "    .reg .b64 %rd<6>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;",
+        "    and.b32 %r2, %r1, 24;",
+        "    mov.u32 %r3, 255;",
+        "    shl.b32 %r3, %r3, %r2;",                       /* the lane's tile of 8 */
+        "    setp.ne.u32 %p1, %r1, 3;",                     /* false in lane 3 only */
+        "    vote.sync.all.pred %p2, %p1, %r3;",            /* false in lanes 0 .. 7 */
+        "    setp.gt.u32 %p1, %r1, 20;",
+        "    vote.sync.any.pred %p3, %p1, %r3;",            /* true in lanes 16 .. 31 */
+        "    vote.sync.ballot.b32 %r4, %p1, %r3;",          /* 0x1fe00000 in 16 .. 23 */
+        "    selp.u32 %r5, 1, 0, %p2;",
+        "    selp.u32 %r6, 2, 0, %p3;",
+        "    add.s32 %r5, %r5, %r6;",
+        "    add.s32 %r5, %r5, %r4;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r5;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t tile = 0xffu << (l & 24), ballot = 0xffe00000u & tile;
+        uint32_t want = (l >= 8) + 2 * (l >= 16) + ballot;
+        ck_assert_msg(out[l] == want, "lane %u: %#x, expected %#x", l, out[l], want);
+    }
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* activemask under a guard is the mask of the lanes executing it (the
+ * sm_90 lowering predicates the body of a short if, as ptxas does, so
+ * __activemask() in `if (lane < 20)` is guarded there). */
+START_TEST(guarded_activemask)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "    .reg .pred %p<2>;",
+        "    .reg .b32 %r<4>;",
+        "    .reg .b64 %rd<5>;",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;",
+        "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    setp.lt.u32 %p1, %r1, 20;",
+        "    @%p1 activemask.b32 %r2;",
+        "    @%p1 st.global.u32 [%rd4], %r2;",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(out[l], l < 20 ? 0xfffffu : 0);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* Inline-asm blocks: nested scopes, register names without '%', and a
  * register that shadows an outer one only inside its block. */
 START_TEST(nested_scopes)
@@ -655,7 +687,7 @@ START_TEST(nested_scopes)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++)
         ck_assert_uint_eq(out[l], (l < 16 ? 1000u : 2000u) + 100u + l);
     inst_source_destroy(&src);
@@ -700,7 +732,7 @@ START_TEST(narrow_forms)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++)   /* 3 (65500 + l) - 3 l + 2 (65500 + l) + 7 + l */
         ck_assert_uint_eq(out[l], 327507u + 3u * l);
     inst_source_destroy(&src);
@@ -780,7 +812,7 @@ START_TEST(packed_integer)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++) {
         uint32_t a = 0x80FF7F01u * (l + 1), b = 0x01FE80FFu ^ (l * 0x9E3779B9u);
         uint32_t want = ref16x2(a, b, 0, false, false) + 23u * ref16x2(a, b, 0, true, false) +
@@ -872,7 +904,7 @@ START_TEST(documented_forms)
         "}",
     };
     struct inst_source src;
-    run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     inst_source_destroy(&src);
 }
 END_TEST
@@ -923,7 +955,7 @@ START_TEST(module_variables)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     for (uint32_t l = 0; l < 32; l++)
         ck_assert_uint_eq(out[l], 10 * (l % 4 + 1) + 40 + 5 + 2 + 1000 * l + 1000000);
     inst_source_destroy(&src);
@@ -1084,7 +1116,7 @@ START_TEST(wide_registers)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], "arg = v s32 -5", &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], "arg = v s32 -5", &src);
     int64_t v[5];
     memcpy(v, out, sizeof v);
     ck_assert_int_eq(v[0], -5);
@@ -1125,7 +1157,7 @@ START_TEST(shared_address_wraps)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], "arg = v u32 0", &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], "arg = v u32 0", &src);
     ck_assert_uint_eq(out[0], 77);
     ck_assert_uint_eq(out[1], 77);
     inst_source_destroy(&src);
@@ -1166,7 +1198,7 @@ START_TEST(packed_half)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
     ck_assert_uint_eq(out[0], 0x44404280u);     /* {3.25, 4.25} */
     ck_assert_uint_eq(out[1], 0x40804100u);     /* {2.5, 2.25} */
     ck_assert_uint_eq(out[2], 0x38003E00u);     /* {1.5, 0.5} */
@@ -1217,7 +1249,7 @@ START_TEST(cp_async)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0],
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0],
                                      "arg = in buffer u32 128 seq 0 1", &src);
     for (uint32_t l = 0; l < 32; l++)
         ck_assert_uint_eq(out[l], (4 * l + 1) + ((4 * l + 2) << 8));
@@ -1266,7 +1298,7 @@ START_TEST(wmma_row_col)
         "}",
     };
     struct inst_source src;
-    run_module(ptx, sizeof ptx / sizeof ptx[0],
+    testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0],
                "arg = a buffer u16 256 seq 0 1\narg = b buffer u16 256 const 15360\n"
                "arg = d buffer f32 256 zeros\narg = e buffer f32 256 zeros", &src);
     const struct launch *l = ptx_source_launch(&src);
@@ -1306,10 +1338,11 @@ START_TEST(unsupported_per_kernel)
     static const char *const launch_bad[] = { "ptx = k.ptx", "kernel = bad", "grid = 1",
                                               "block = 32", "arg = out buffer u32 32 zeros" };
     struct sim_error err = { 0 };
-    write_file("k.ptx", TWO_KERNELS, sizeof TWO_KERNELS / sizeof TWO_KERNELS[0], 0, NULL, NULL);
-    write_file("k.launch", launch_k, 5, 0, NULL, NULL);
+    testlib_write_lines("k.ptx", TWO_KERNELS, sizeof TWO_KERNELS / sizeof TWO_KERNELS[0], 0, NULL,
+                        NULL);
+    testlib_write_lines("k.launch", launch_k, 5, 0, NULL, NULL);
     ck_assert_msg(open_and_run(&err) == SIM_OK, "%s", err.msg);
-    write_file("k.launch", launch_bad, 5, 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch_bad, 5, 0, NULL, NULL);
     expect_error("k.ptx", 12, "kernel bad: unsupported instruction 'tex.2d.v4.f32.f32'");
 }
 END_TEST
@@ -1332,14 +1365,14 @@ START_TEST(mma_malformed)
     };
     static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
                                            "arg = out buffer u32 32 zeros" };
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
-    write_file("k.launch", launch, 5, 0, NULL, NULL);
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, 5, 0, NULL, NULL);
     expect_error("k.ptx", 8, "the A fragment needs 4 registers");
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
                "    mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};",
                NULL);
     expect_error("k.ptx", 8, "unsupported shape '.m8n8k4' on 'mma'");
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 8,
                "    cp.async.cg.shared.global [%r1], [%r2], 8;", NULL);
     expect_error("k.ptx", 8, "cp.async.cg copies 16 bytes");
 }
@@ -1452,6 +1485,8 @@ ptx_suite(void)
     tcase_add_test(tc, special_function_classes);
     tcase_add_test(tc, warp_ops);
     tcase_add_test(tc, clock_after_barrier);
+    tcase_add_test(tc, vote_member_masks);
+    tcase_add_test(tc, guarded_activemask);
     tcase_add_test(tc, nested_scopes);
     tcase_add_test(tc, narrow_forms);
     tcase_add_test(tc, packed_integer);

@@ -2,6 +2,9 @@
  * testlib.c - test fixtures (see testlib.h).
  */
 #include "testlib.h"
+#include "frontend/launch.h"
+#include "frontend/ptx.h"
+#include "frontend/record.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,4 +312,46 @@ void
 testlib_dir_teardown(void)
 {
     testlib_rmtree(testlib_dir);
+}
+
+void
+testlib_write_lines(const char *name, const char *const *lines, size_t n, unsigned at,
+                    const char *repl, const char *extra)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", testlib_dir, name);
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "%s\n", i + 1 == at ? repl : lines[i]);
+    if (extra != NULL)
+        fprintf(fp, "%s\n", extra);
+    ck_assert_int_eq(fclose(fp), 0);
+}
+
+void
+testlib_ptx_open(const char *const *lines, size_t n, const char *launch_extra,
+                 struct inst_source *src)
+{
+    struct sim_error err = { 0 };
+    char path[512];
+    static const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", "arg = out buffer u32 32 zeros",
+    };
+    testlib_write_lines("k.ptx", lines, n, 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, 5, 0, NULL, launch_extra);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
+}
+
+const uint32_t *
+testlib_ptx_run(const char *const *lines, size_t n, const char *launch_extra,
+                struct inst_source *src)
+{
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    testlib_ptx_open(lines, n, launch_extra, src);
+    ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
+    const struct launch *l = ptx_source_launch(src);
+    return (const uint32_t *)l->args[0].data;
 }

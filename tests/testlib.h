@@ -82,6 +82,23 @@ extern char testlib_dir[256];
 void testlib_dir_setup(void);
 void testlib_dir_teardown(void);
 
+/* Write lines[] to testlib_dir/name, replacing line `at` (1-based; 0 = none)
+ * by `repl` and appending `extra` (may be NULL). */
+void testlib_write_lines(const char *name, const char *const *lines, size_t n, unsigned at,
+                         const char *repl, const char *extra);
+
+/* Open the one-kernel PTX module lines[] (kernel k, written to
+ * testlib_dir/k.ptx) as a PTX source with a launch file of one warp whose
+ * first argument is "out", a buffer of 32 u32 zeros, then launch_extra
+ * (may be NULL); fails the test on an error. */
+void testlib_ptx_open(const char *const *lines, size_t n, const char *launch_extra,
+                      struct inst_source *src);
+
+/* testlib_ptx_open, then emulate it; returns out's contents (valid until
+ * the caller destroys src). */
+const uint32_t *testlib_ptx_run(const char *const *lines, size_t n, const char *launch_extra,
+                                struct inst_source *src);
+
 /* Standard main for a suite. */
 #define TESTLIB_MAIN(suite_fn) \
     int main(void) \

@@ -10,17 +10,10 @@ import math
 import struct
 import sys
 
+from checklib import inputs, rd
+
 IN, OUT = sys.argv[1], sys.argv[2]
-
-
-def rd(path, fmt):
-    b = open(path, 'rb').read()
-    n = len(b) // struct.calcsize(fmt)
-    return list(struct.unpack('<%d%s' % (n, fmt), b))
-
-
-def inp(launch, buf, fmt):
-    return rd('%s/%s/%s.bin' % (IN, launch, buf), fmt)
+inp = inputs(IN)
 
 
 def out(name, fmt):
