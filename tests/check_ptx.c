@@ -560,8 +560,8 @@ START_TEST(clock_after_barrier)
     struct record_totals tot;
     struct inst_source src;
     char path[512];
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
-    write_file("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
     snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
     ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
@@ -997,7 +997,7 @@ START_TEST(launch_variables)
         "}",
     };
     struct inst_source src;
-    const uint32_t *out = run_module(ptx, sizeof ptx / sizeof ptx[0],
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0],
                                      "var = coef u32 4 seq 100 10\n"
                                      "var = counter u32 1 const 7\n"
                                      "var = ns::scale f32 1 const 2.5\n"
@@ -1017,14 +1017,14 @@ START_TEST(launch_variables)
     ck_assert_uint_eq(c, 7 + 32);
 
     /* the sizes must agree */
-    write_file("k.launch", (const char *const[]){ "ptx = k.ptx", "kernel = k", "grid = 1",
+    testlib_write_lines("k.launch", (const char *const[]){ "ptx = k.ptx", "kernel = k", "grid = 1",
                                                   "block = 32", "arg = out buffer u32 32 zeros",
                                                   "var = coef u32 3 zeros" }, 6, 0, NULL, NULL);
     expect_error("k.launch", 6, "variable coef is 16 bytes in");
 
     /* without the var line the constant array is read unset: a warning
      * naming it (stderr), zeros, no error */
-    write_file("k.launch", (const char *const[]){ "ptx = k.ptx", "kernel = k", "grid = 1",
+    testlib_write_lines("k.launch", (const char *const[]){ "ptx = k.ptx", "kernel = k", "grid = 1",
                                                   "block = 32", "arg = out buffer u32 32 zeros" },
                5, 0, NULL, NULL);
     fflush(stderr);
@@ -1075,8 +1075,8 @@ START_TEST(overrun_names_the_buffer)
         "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
         "arg = a buffer u32 32 zeros", "arg = b buffer u32 32 zeros",
     };
-    write_file("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
-    write_file("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
     expect_error("k.ptx", 13, "out-of-bounds global-memory write of 4 bytes 8064 bytes past the "
                  "end of buffer a (128 bytes, ");
     expect_error("k.ptx", 13, "(block 0, thread 1, pc ");
