@@ -8,6 +8,7 @@
 #include "frontend/ptx_half.h"
 #include "frontend/ptx_lanes.h"
 #include "frontend/ptx_mma.h"
+#include "frontend/ptx_spin.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -383,6 +384,8 @@ exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
             uint64_t nw = atom_apply(x->atom, x->type, old, lane_get(pw, &x->b, l),
                                      x->c.cls != SC_NONE ? lane_extend(lane_get(pw, &x->c, l), x->type) : 0);
             memcpy(ac.p, &nw, eb);
+            if (nw != old)
+                ptx_spin_memory_changed(r);   /* a failed CAS or an add of 0 changes nothing */
             if (x->kind == XK_ATOM && x->d.cls != SC_NONE)
                 lane_set(pw, &x->d, l, lane_extend(old, x->type));
             break;
@@ -768,6 +771,9 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->bred_pc = -1;
     pw->bars = 0;
     pw->bar_pending = false;
+    pw->bar_counted = false;
+    pw->finished = false;
+    ptx_spin_reset(pw);
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
     uint32_t bx = ln->block[0], by = ln->block[1];
     /* %total_smem_size: the user's shared memory in allocation units (256
@@ -880,8 +886,16 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
     memset(b->bred, 0, sizeof b->bred);
     memset(b->bar_gen, 0, sizeof b->bar_gen);
     memset(b->local, 0, (size_t)r->local_bytes * r->tpb);
-    for (uint32_t w = 0; w < r->wpb; w++)
-        init_warp(r, b, &b->warps[w], w);
+    for (uint32_t w = 0; w < r->wpb; w++) {
+        struct pwarp *pw = &b->warps[w];
+        if (pw->live && !pw->finished)      /* a block left unfinished (an earlier error) */
+            r->live_warps--;
+        if (pw->live && pw->bar_counted)
+            r->n_at_bar--;
+        init_warp(r, b, pw, w);
+        pw->live = true;
+        r->live_warps++;
+    }
 }
 
 /* Remove lanes from every stack entry (they exited). */
@@ -908,6 +922,9 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
         if (b->bar_icount[g % 2] > pw->icount)
             pw->icount = b->bar_icount[g % 2];
         pw->bar_pending = false;
+        if (pw->bar_counted)
+            r->n_at_bar--;
+        pw->bar_counted = false;
     }
 
     /* Run the warp's instructions until one issues: an operation ptxas
@@ -920,8 +937,13 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
                 ptx_call_leave(r, b, pw);
                 continue;
             }
-            if (pw->sp == 0)
+            if (pw->sp == 0) {
+                if (!pw->finished) {
+                    pw->finished = true;
+                    r->live_warps--;
+                }
                 return 0;
+            }
             top = &pw->stk[pw->sp - 1];
             if (top->mask == 0 || (top->rpc >= 0 && top->pc == top->rpc)) {
                 pw->sp--;
@@ -978,10 +1000,15 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
                 if (b->bar_gen[g % 2] != g + 1) {
                     b->bar_gen[g % 2] = g + 1;
                     b->bar_icount[g % 2] = 0;
+                    b->bar_arrived[g % 2] = 0;
                 }
+                b->bar_arrived[g % 2]++;
                 if (pw->icount + 1 > b->bar_icount[g % 2])
                     b->bar_icount[g % 2] = pw->icount + 1;   /* + the barrier itself */
                 pw->bar_pending = true;
+                /* waiting (a warp that spins through barriers counts once) */
+                pw->bar_counted = !(pw->spin.state == 2 && pw->spin.epoch == r->mem_epoch);
+                r->n_at_bar += pw->bar_counted;
             }
             break;
         case XK_MOVE_CLOCK: {
@@ -997,6 +1024,8 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
         case XK_ATOM:
         case XK_RED:
             SIM_FORWARD_IF_ERROR(exec_mem(r, b, pw, x, m, wi, err));
+            if (x->kind == XK_ST && m != 0)
+                ptx_spin_memory_changed(r);
             if (x->vbytes != 0)
                 wi->width = x->vbytes;   /* the merged access ptxas issues */
             if (x->space == PS_PARAM) {  /* a call's argument: a register move */
@@ -1031,12 +1060,18 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
         case XK_WLOAD:
         case XK_WSTORE:
             SIM_FORWARD_IF_ERROR(exec_wmma_mem(r, b, pw, x, m, wi, err));
+            if (x->kind == XK_WSTORE && m != 0)
+                ptx_spin_memory_changed(r);
             break;
         case XK_LDMATRIX:
         case XK_STMATRIX:
             SIM_FORWARD_IF_ERROR(exec_ldmatrix(r, b, pw, x, m, wi, err));
+            if (x->kind == XK_STMATRIX && m != 0)
+                ptx_spin_memory_changed(r);
             break;
         case XK_CPASYNC:
+            if (m != 0)
+                ptx_spin_memory_changed(r);
             SIM_FORWARD_IF_ERROR(exec_cp_async(r, b, pw, x, m, wi, err));
             wi->n_dst = 1;                /* its group's register */
             wi->dst[0] = async_reg(pw->async_groups);
@@ -1056,6 +1091,8 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
         }
         case XK_BRA:
             advance = false;
+            if (m != 0 && x->target <= pc)     /* a loop's back-edge */
+                SIM_FORWARD_IF_ERROR(ptx_spin_backedge(r, b, pw, x, x->target, err));
             if (m == active) {
                 top->pc = x->target;
             } else if (m == 0) {

@@ -153,6 +153,18 @@ struct bred {
     bool all, any;               /* every, some arriving thread's predicate (.and, .or) */
 };
 
+/* A warp's record of the loop it runs (ptx_spin.c): the target of its
+ * last taken backward branch, how often it came back there while memory
+ * stayed as it was, and the hash of its state when it last looked. */
+struct ptx_spin {
+    int32_t pc;                  /* the loop's head (the branch target), -1: none */
+    uint32_t count;              /* back-edges to it since memory last changed */
+    uint64_t epoch;              /* ptx_run.mem_epoch at the first of them */
+    uint64_t hash;               /* its state at the last look (state 1) */
+    uint8_t state;               /* 0: counting; 1: hashed, compare at the next back-edge;
+                                    2: spinning (its state repeats) */
+};
+
 struct simt_entry {
     int32_t pc;                  /* next instruction */
     int32_t rpc;                 /* reconvergence point (-1: none, runs to the end) */
@@ -179,6 +191,10 @@ struct pwarp {
     uint32_t bred_mask;          /* ... for these lanes */
     uint32_t bars;               /* block-wide barriers it has reached (the %clock proxy) */
     bool bar_pending;            /* it reached one: its next step takes the block's clock */
+    bool bar_counted;            /* ... and counts in n_at_bar */
+    bool live;                   /* it has been started (counted in ptx_run.live_warps) ... */
+    bool finished;               /* ... and has run to its end (counted out again) */
+    struct ptx_spin spin;        /* does it spin forever? (ptx_spin.c) */
 };
 
 struct pblock {
@@ -196,6 +212,8 @@ struct pblock {
      * before it in another warp (the barrier joins their timelines). */
     uint32_t bar_gen[2];         /* instance + 1 that the slot holds (0: none) */
     uint64_t bar_icount[2];      /* the largest icount of the warps that reached it */
+    uint32_t bar_arrived[2];     /* warps that reached it (it has released when every
+                                    unfinished warp of the block has: ptx_spin.c) */
     bool allocated;
 };
 
@@ -286,6 +304,12 @@ struct ptx_run {
     sim_cycle_t now;             /* model cycle of the current fetch (%clock), or
                                   * SIM_CYCLE_MAX: use 4 x the warp's instruction count */
     uint32_t launches;           /* kernels handed to the model so far */
+    /* runaway kernels (ptx_spin.c) */
+    uint64_t mem_epoch;          /* counts the instructions that changed memory */
+    uint32_t live_warps;         /* warps of the blocks begun that have not finished */
+    uint32_t n_at_bar;           /* of which reached a barrier and have not run since (an upper
+                                    bound of those waiting: it may have released) */
+    uint32_t n_spinning;         /* of which spinning since mem_epoch last moved */
     bool scheduled;              /* x[] is lowered and in the static schedule of the target
                                     (ptx_lower.c, ptx_sched.c) */
     struct sim_error target_err; /* a failure of that, returned by the next next_kernel() */

@@ -1090,6 +1090,58 @@ START_TEST(overrun_names_the_buffer)
 }
 END_TEST
 
+/* A kernel that never ends stops with an error naming its loop, at once:
+ * warps that spin on a flag nobody sets (their registers repeat, memory
+ * does not change) while no other warp can set it.  A warp that waits for
+ * another warp's store is not stopped (warp 1 computes for a while first,
+ * then stores the flag warp 0 waits for). */
+static const char *const SPIN_PTX[] = {
+    ".version 9.0", ".target sm_75", ".address_size 64",
+    ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)",
+    "{",
+    "    .reg .pred %p<4>;",
+    "    .reg .b32 %r<8>;",
+    "    .reg .b64 %rd<8>;",
+    "    ld.param.u64 %rd1, [k_param_0];",
+    "    ld.param.u32 %r5, [k_param_1];",
+    "    cvta.to.global.u64 %rd2, %rd1;",
+    "    mov.u32 %r1, %tid.x;",
+    "    setp.lt.u32 %p1, %r1, 32;",
+    "    @%p1 bra $L_wait;",
+    "    mov.u32 %r2, 0;",
+    "$L_work:",                                      /* warps 1..: count to n, then set the flag */
+    "    add.s32 %r2, %r2, 1;",
+    "    setp.lt.u32 %p2, %r2, %r5;",
+    "    @%p2 bra $L_work;",
+    "    st.volatile.global.u32 [%rd2], %r2;",
+    "    bra.uni $L_end;",
+    "$L_wait:",                                      /* warp 0: wait for it */
+    "    ld.volatile.global.u32 %r3, [%rd2];",
+    "    setp.eq.u32 %p3, %r3, 0;",
+    "    @%p3 bra $L_wait;",
+    "    st.global.u32 [%rd2+4], %r3;",
+    "$L_end:",
+    "    ret;",
+    "}",
+};
+
+START_TEST(runaway_kernels)
+{
+    static const char *const ok[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64",
+                                      "arg = flag buffer u32 2 zeros", "arg = n u32 100000" };
+    static const char *const never[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                         "arg = flag buffer u32 2 zeros", "arg = n u32 5" };
+    testlib_write_lines("k.ptx", SPIN_PTX, sizeof SPIN_PTX / sizeof SPIN_PTX[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", ok, sizeof ok / sizeof ok[0], 0, NULL, NULL);
+    struct sim_error err = { 0 };
+    ck_assert_msg(open_and_run(&err) == SIM_OK, "%s", err.msg);
+    /* one warp only: nobody sets the flag */
+    testlib_write_lines("k.launch", never, sizeof never / sizeof never[0], 0, NULL, NULL);
+    expect_error("k.ptx", 25, "kernel k never ends: warp 0 of block 0 loops from line 25 back to "
+                 "line 23 forever (its registers repeat and memory has not changed");
+}
+END_TEST
+
 /* ld/st of an integer type through a wider register: loads sign- or
  * zero-extend by the type, stores keep the low bytes (nvcc emits
  * `ld.param.s32 %rd3, [p]` for an int parameter used in 64-bit math). */
@@ -1474,6 +1526,7 @@ ptx_suite(void)
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_test(tc, overrun_names_the_buffer);
+    tcase_add_test(tc, runaway_kernels);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));
     tcase_add_test(tc, missing_keys);
     tcase_add_test(tc, file_size_mismatch);
