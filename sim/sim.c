@@ -479,6 +479,7 @@ run_kernel(struct sim *s, struct sim_error *err)
         sm->src = s->src;
         sm->occ_since = start;
         sm->last_issue = start;
+        sm->idle_ticks = 0;
         sm->tick_cycle = SIM_CYCLE_MAX;
         for (uint32_t k = 0; k < sm->n_sched; k++) {
             sm->reason[k] = SM_R_IDLE;

@@ -947,14 +947,19 @@ sm_tick(struct sm *sm, sim_cycle_t now)
         next = sm->skip_until[i] < next ? sm->skip_until[i] : next;
     next = (issued | (next <= now)) ? now + 1 : next;   /* issued, or asked again in this
                                                            cycle: the next one */
-    /* watchdog: resident warps that will not issue for longer than the
-     * limit (a stuck or absurd model state) */
-    if (sm->n_warps > 0 && next != SIM_CYCLE_MAX &&
-        next - sm->last_issue > sm->cfg->sim_watchdog_cycles) {
+    /* watchdog: an SM evaluated again and again with warps resident and
+     * none ever issuing is a stuck model state (a livelock of the model).
+     * Slow progress is not: a warp waiting for a slow memory sleeps until
+     * its data arrives (the SM is not evaluated in between), however many
+     * cycles that takes, and a model deadlock (nothing left to wake
+     * anything) is found by sim_run. */
+    sm->idle_ticks = issued ? 0 : sm->idle_ticks + 1;
+    if (sm->n_warps > 0 && sm->idle_ticks > sm->cfg->sim_watchdog_cycles) {
         sm_dump_state(sm, stderr, now);
-        SIM_PANIC_AT(now, "watchdog: SM %u will issue nothing from cycle %" PRIu64 " to %" PRIu64
-                     " with %u warps resident (more than sim.watchdog_cycles = %" PRIu64 ")",
-                     sm->id, sm->last_issue, next, sm->n_warps, sm->cfg->sim_watchdog_cycles);
+        SIM_PANIC_AT(now, "watchdog: SM %u was evaluated %" PRIu64 " times in a row since cycle %"
+                     PRIu64 " with %u warps resident and none issued (sim.watchdog_cycles = %"
+                     PRIu64 ")", sm->id, sm->idle_ticks, sm->last_issue, sm->n_warps,
+                     sm->cfg->sim_watchdog_cycles);
     }
     if (next != SIM_CYCLE_MAX)
         sm_wake(sm, next);

@@ -192,7 +192,8 @@ struct sm {
     sim_cycle_t *wake;           /* cycle of the next tick, SIM_CYCLE_MAX if none: the SM's
                                     entry of the simulation's dense array, which the loop
                                     scans every cycle without touching struct sm */
-    sim_cycle_t last_issue;      /* for the watchdog */
+    sim_cycle_t last_issue;      /* the last cycle a warp issued (for messages) */
+    uint64_t idle_ticks;         /* ticks in a row in which no warp issued (the watchdog) */
     sim_cycle_t tick_cycle;      /* the cycle of the last tick (an SM ticks once a cycle) */
     uint32_t tick_due;           /* during a tick: schedulers still to evaluate (bits) */
     uint32_t tick_at;            /* during a tick: the scheduler being evaluated; else

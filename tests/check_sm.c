@@ -970,9 +970,15 @@ START_TEST(test_registers_clamped_to_the_limit)
 }
 END_TEST
 
-START_TEST(test_watchdog_exits_3)
+/* Slow progress is not a stuck model: an SM whose warp waits 100,000
+ * cycles for each result sleeps until it comes, however small the
+ * watchdog (it counts evaluations without an issue, not cycles; it once
+ * stopped legal configurations such as dram.bandwidth_gbps = 0.1 with
+ * exit 3). */
+START_TEST(test_watchdog_tolerates_slow_progress)
 {
-    chain_cycles("op.fp32.latency = 100000; sim.watchdog_cycles = 1000", 3, SIM_OPC_FP32, true);
+    ck_assert_uint_eq(chain_cycles("op.fp32.latency = 100000; sim.watchdog_cycles = 1000", 3,
+                                   SIM_OPC_FP32, true), 300000);
 }
 END_TEST
 
@@ -1296,11 +1302,8 @@ sm_suite(void)
     tcase_add_test(tc, test_kernel_that_cannot_launch);
     tcase_add_test(tc, test_registers_clamped_to_the_limit);
     tcase_add_test(tc, test_max_cycles_truncates);
+    tcase_add_test(tc, test_watchdog_tolerates_slow_progress);
     suite_add_tcase(s, tc);
-    TCase *death = tcase_create("death");
-    tcase_set_tags(death, "death");
-    tcase_add_exit_test(death, test_watchdog_exits_3, 3);
-    suite_add_tcase(s, death);
     return s;
 }
 
