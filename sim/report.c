@@ -92,11 +92,13 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
 {
     const struct sim_kernel_result *kr = sim_kernel(s, k);
     const stats *st = sim_stats(s);
-    const struct stats_snapshot *sn = &kr->snap;
+    const struct stats_snapshot *sn = sim_kernel_stats(s, k);
     const struct sim_config *c = sim_config(s);
     uint64_t wi = stats_get(st, sn, "sm.warp_insts");
 
-    fprintf(out, "kernel %zu: %s\n", k, kr->ki.name);
+    char name[4 * sizeof kr->ki.name];
+    sim_escape(name, sizeof name, kr->ki.name);    /* a trace's name may hold any bytes */
+    fprintf(out, "kernel %zu: %s\n", k, name);
     fprintf(out, "  launch        grid (%u,%u,%u) x block (%u,%u,%u) = %" PRIu64 " blocks of %u "
                  "warps; %u regs/thread%s, %u B shared/block\n",
             kr->ki.grid[0], kr->ki.grid[1], kr->ki.grid[2], kr->ki.block[0], kr->ki.block[1],
@@ -188,6 +190,7 @@ report_json(FILE *out, const sim *s, const char *config_name)
     fputs("  \"kernels\": [", out);
     for (size_t k = 0; k < sim_kernel_count(s); k++) {
         const struct sim_kernel_result *kr = sim_kernel(s, k);
+        const struct stats_snapshot *sn = sim_kernel_stats(s, k);
         fputs(k ? ",\n    {\n" : "\n    {\n", out);
         fprintf(out, "      \"index\": %zu,\n      \"name\": ", k);
         stats_json_string(out, kr->ki.name);
@@ -210,10 +213,10 @@ report_json(FILE *out, const sim *s, const char *config_name)
                      ",\n      \"truncated\": %s,\n",
                 kr->start, kr->cycles, kr->truncated ? "true" : "false");
         fprintf(out, "      \"warp_insts\": %" PRIu64 ",\n",
-                stats_get(st, &kr->snap, "sm.warp_insts"));
-        cpi_json(out, st, &kr->snap, sim_config(s)->sm_subpartitions);
+                stats_get(st, sn, "sm.warp_insts"));
+        cpi_json(out, st, sn, sim_config(s)->sm_subpartitions);
         fputs("      \"stats\": {\n", out);
-        stats_print_json(out, st, &kr->snap, 8);
+        stats_print_json(out, st, sn, 8);
         fputs("      }\n    }", out);
     }
     fputs(sim_kernel_count(s) ? "\n  ],\n" : "],\n", out);

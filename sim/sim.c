@@ -58,6 +58,7 @@ struct sim {
     struct sim_kernel_result *kr;
     size_t nk, capk;
     struct stats_snapshot begin, total;
+    struct stats_snapshot *kstats;   /* sim_kernel_stats()'s buffer, and a kernel's end's */
     uint64_t g_cycles, g_kernels, g_blocks;
     bool src_stats;              /* the source's counters are registered */
     /* ticking */
@@ -149,6 +150,8 @@ sim_new(const struct sim_config *cfg)
     mem_register_stats(s->m, s->st);
     stats_snapshot_init(s->st, &s->begin);
     stats_snapshot_init(s->st, &s->total);
+    s->kstats = xcalloc(1, sizeof *s->kstats);
+    stats_snapshot_init(s->st, s->kstats);
     return s;
 }
 
@@ -164,7 +167,9 @@ sim_destroy(sim *s)
     free(s->wakes);
     par_destroy(s->pool);
     for (size_t i = 0; i < s->nk; i++)
-        stats_snapshot_free(&s->kr[i].snap);
+        stats_packed_free(&s->kr[i].stats);
+    stats_snapshot_free(s->kstats);
+    free(s->kstats);
     free(s->kr);
     free(s->free_slot);
     stats_snapshot_free(&s->begin);
@@ -566,9 +571,9 @@ run_kernel(struct sim *s, struct sim_error *err)
     kr->blocks = s->retired;
     kr->regs_requested = regs_requested;
     kr->truncated = truncated;
-    stats_snapshot_init(s->st, &kr->snap);
-    stats_snapshot_take(s->st, &kr->snap);
-    stats_snapshot_diff(&kr->snap, &kr->snap, &s->begin);
+    stats_snapshot_take(s->st, s->kstats);
+    stats_snapshot_diff(s->kstats, s->kstats, &s->begin);
+    stats_pack(&kr->stats, s->kstats);
     if (s->obs.on_kernel_end != NULL)
         s->obs.on_kernel_end(s->obs.ctx, s, kr);
 
@@ -607,8 +612,10 @@ sim_run(sim *s, struct inst_source *src, struct sim_error *err)
         s->src_stats = true;
         stats_snapshot_free(&s->begin);
         stats_snapshot_free(&s->total);
+        stats_snapshot_free(s->kstats);
         stats_snapshot_init(s->st, &s->begin);
         stats_snapshot_init(s->st, &s->total);
+        stats_snapshot_init(s->st, s->kstats);
     }
     for (;;) {
         rc = src->ops->next_kernel(src->ctx, &s->ki, err);
@@ -655,6 +662,15 @@ const struct sim_kernel_result *
 sim_kernel(const sim *s, size_t i)
 {
     return i < s->nk ? &s->kr[i] : NULL;
+}
+
+const struct stats_snapshot *
+sim_kernel_stats(const sim *s, size_t i)
+{
+    if (i >= s->nk)
+        return NULL;
+    stats_unpack(&s->kr[i].stats, s->kstats);
+    return s->kstats;
 }
 
 sim_cycle_t

@@ -32,7 +32,7 @@ struct sim_kernel_result {
                                   * (the source was compiled for a larger register file; the
                                   * spill code the compiler would add is not modelled) */
     bool truncated;              /* stopped by sim.max_cycles */
-    struct stats_snapshot snap;  /* the kernel's statistics */
+    struct stats_packed stats;   /* the kernel's statistics, packed: sim_kernel_stats() */
 };
 
 /* Optional observer (per-window statistics, progress); any hook may be
@@ -77,6 +77,9 @@ const struct sim_config *sim_config(const sim *s);
 const stats *sim_stats(const sim *s);
 size_t sim_kernel_count(const sim *s);
 const struct sim_kernel_result *sim_kernel(const sim *s, size_t i);
+/* Kernel i's statistics (every counter, per instance), unpacked: valid
+ * until the next call (one buffer per sim). */
+const struct stats_snapshot *sim_kernel_stats(const sim *s, size_t i);
 /* Whole-run totals: cycles of all kernels, and a snapshot of every counter. */
 sim_cycle_t sim_total_cycles(const sim *s);
 const struct stats_snapshot *sim_total_snapshot(const sim *s);

@@ -159,6 +159,84 @@ stats_snapshot_free(struct stats_snapshot *s)
     s->n = 0;
 }
 
+static size_t
+put_varint(uint8_t *b, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        b[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b[n++] = (uint8_t)v;
+    return n;
+}
+
+static uint64_t
+get_varint(const uint8_t *b, size_t *at)
+{
+    uint64_t v = 0;
+    for (unsigned sh = 0; sh < 64; sh += 7) {
+        uint8_t c = b[(*at)++];
+        v |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80))
+            break;
+    }
+    return v;
+}
+
+void
+stats_pack(struct stats_packed *p, const struct stats_snapshot *s)
+{
+    /* runs of one non-zero value: (zeros skipped, value, length - 1); the
+     * per-SM values of a counter sit side by side and are often equal
+     * (every SM's cycles, pipe slots) */
+    size_t runs = 0;
+    for (size_t i = 0; i < s->n; i++)
+        runs += s->v[i] != 0 && (i == 0 || s->v[i] != s->v[i - 1]);
+    uint8_t *b = xmalloc(runs * 30 + 1);   /* three varints of at most 10 bytes each */
+    size_t len = 0, last = 0;
+    for (size_t i = 0; i < s->n;) {
+        if (s->v[i] == 0) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < s->n && s->v[j] == s->v[i])
+            j++;
+        len += put_varint(b + len, i - last);
+        len += put_varint(b + len, s->v[i]);
+        len += put_varint(b + len, j - i - 1);
+        last = i = j;
+    }
+    p->b = xrealloc(b, len ? len : 1);
+    p->len = len;
+    p->n = s->n;
+}
+
+void
+stats_unpack(const struct stats_packed *p, struct stats_snapshot *s)
+{
+    SIM_ASSERT(s->n == p->n);
+    memset(s->v, 0, s->n * sizeof *s->v);
+    size_t at = 0, i = 0;
+    while (at < p->len) {
+        i += get_varint(p->b, &at);
+        uint64_t v = get_varint(p->b, &at);
+        uint64_t k = get_varint(p->b, &at) + 1;
+        SIM_ASSERT(i + k <= s->n);
+        while (k-- > 0)
+            s->v[i++] = v;
+    }
+}
+
+void
+stats_packed_free(struct stats_packed *p)
+{
+    free(p->b);
+    p->b = NULL;
+    p->len = p->n = 0;
+}
+
 static uint64_t
 total(const struct stat *t, const struct stats_snapshot *s)
 {
@@ -223,12 +301,17 @@ stats_json_string(FILE *out, const char *s)
     fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+        unsigned u = c >= 0x80 ? sim_utf8_len(s) : 0;
+        if (u > 0) {                 /* a UTF-8 character as it is */
+            fwrite(s, 1, u, out);
+            s += u - 1;
+        } else if (c == '"' || c == '\\') {
             fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
+        } else if (c < 0x20 || c >= 0x7f) {
+            fprintf(out, "\\u%04x", c);    /* a byte that is not UTF-8: as that code point */
+        } else {
             fputc(c, out);
+        }
     }
     fputc('"', out);
 }

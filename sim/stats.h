@@ -50,6 +50,20 @@ void stats_snapshot_diff(struct stats_snapshot *out, const struct stats_snapshot
                          const struct stats_snapshot *b);
 void stats_snapshot_free(struct stats_snapshot *s);
 
+/* A snapshot packed for keeping (a kernel's statistics until the report):
+ * its non-zero values as varint runs (zeros skipped, value, repeats), so a
+ * run of thousands of kernels, most of whose per-SM counters are zero or
+ * equal, keeps hundreds of bytes per kernel, not the whole dense array. */
+struct stats_packed {
+    uint8_t *b;                  /* the runs */
+    size_t len;                  /* bytes of b */
+    size_t n;                    /* values of the snapshot */
+};
+void stats_pack(struct stats_packed *p, const struct stats_snapshot *s);
+/* Unpack p into s (initialised for the same registry: p->n values). */
+void stats_unpack(const struct stats_packed *p, struct stats_snapshot *s);
+void stats_packed_free(struct stats_packed *p);
+
 /* Value of a counter (sum over instances for vectors) in a snapshot; -1
  * cast if the name is unknown.  For tests and summaries. */
 uint64_t stats_get(const stats *st, const struct stats_snapshot *s, const char *name);

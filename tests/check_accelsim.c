@@ -666,10 +666,11 @@ stats_of(sim *s, uint64_t *out, size_t cap, size_t *n)
     *n = 0;
     for (size_t k = 0; k < sim_kernel_count(s); k++) {
         const struct sim_kernel_result *kr = sim_kernel(s, k);
-        ck_assert_uint_lt(*n + kr->snap.n + 1, cap);
+        const struct stats_snapshot *sn = sim_kernel_stats(s, k);
+        ck_assert_uint_lt(*n + sn->n + 1, cap);
         out[(*n)++] = kr->cycles;
-        memcpy(out + *n, kr->snap.v, kr->snap.n * sizeof *out);
-        *n += kr->snap.n;
+        memcpy(out + *n, sn->v, sn->n * sizeof *out);
+        *n += sn->n;
     }
 }
 

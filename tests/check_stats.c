@@ -79,6 +79,54 @@ START_TEST(test_json_string_escapes)
 }
 END_TEST
 
+/* A byte that is not UTF-8 (a trace's kernel name may hold any) is still
+ * valid JSON: as the code point of that byte; UTF-8 passes as it is. */
+START_TEST(test_json_string_not_utf8)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    stats_json_string(fp, "k\xff\x1b\xc3\xa9");
+    fclose(fp);
+    ck_assert_str_eq(buf, "\"k\\u00ff\\u001b\xc3\xa9\"");
+    free(buf);
+}
+END_TEST
+
+/* A packed snapshot gives back every value; runs of zeros and of equal
+ * per-instance values take a few bytes (a kernel's statistics are kept
+ * packed until the report: 20,000 launches in one trace). */
+START_TEST(test_pack_round_trip)
+{
+    struct stats_snapshot a = { calloc(5000, sizeof(uint64_t)), 5000 };
+    struct stats_snapshot b = { calloc(5000, sizeof(uint64_t)), 5000 };
+    for (size_t i = 1000; i < 1132; i++)
+        a.v[i] = 123456789;                       /* every SM's cycles */
+    a.v[0] = 1;
+    a.v[4999] = UINT64_MAX;
+    uint64_t x = 7;
+    for (size_t i = 3000; i < 3100; i++) {        /* and some that differ */
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        a.v[i] = x >> (x % 64);
+    }
+    struct stats_packed p;
+    stats_pack(&p, &a);
+    b.v[7] = 5;                                   /* overwritten by the unpacking */
+    stats_unpack(&p, &b);
+    ck_assert_mem_eq(a.v, b.v, 5000 * sizeof(uint64_t));
+    ck_assert_uint_lt(p.len, 100 * 12 + 40);
+    stats_packed_free(&p);
+    memset(a.v, 0, 5000 * sizeof(uint64_t));
+    stats_pack(&p, &a);
+    ck_assert_uint_eq(p.len, 0);
+    stats_unpack(&p, &b);
+    ck_assert_mem_eq(a.v, b.v, 5000 * sizeof(uint64_t));
+    stats_packed_free(&p);
+    free(a.v);
+    free(b.v);
+}
+END_TEST
+
 static Suite *
 stats_suite(void)
 {
@@ -86,6 +134,8 @@ stats_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_register_snapshot_diff);
     tcase_add_test(tc, test_json_string_escapes);
+    tcase_add_test(tc, test_json_string_not_utf8);
+    tcase_add_test(tc, test_pack_round_trip);
     suite_add_tcase(s, tc);
     TCase *death = tcase_create("death");
     tcase_set_tags(death, "death");

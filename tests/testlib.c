@@ -193,7 +193,7 @@ testlib_cycles(const struct sim_config *cfg, const struct testlib_kernel *k)
 uint64_t
 testlib_stat(const sim *s, size_t kernel, const char *name)
 {
-    uint64_t v = stats_get(sim_stats(s), &sim_kernel(s, kernel)->snap, name);
+    uint64_t v = stats_get(sim_stats(s), sim_kernel_stats(s, kernel), name);
     ck_assert_msg(v != UINT64_MAX, "no statistic %s", name);
     return v;
 }
