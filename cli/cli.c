@@ -10,7 +10,7 @@
 int
 cli_fail(const struct sim_error *err)
 {
-    fprintf(stderr, "smsim: %s\n", err->msg[0] ? err->msg : sim_strerror(err->code));
+    sim_report(NULL, err->msg[0] ? err->msg : sim_strerror(err->code));
     return sim_error_exit_status(err->code);
 }
 

@@ -294,6 +294,14 @@ cmd_run(int argc, char **argv)
     }
     int rc = sim_run(s, &src, &err);
     progress_end(&watch.prog);
+    /* a kernel stopped at sim.max_cycles did not finish: what it computed
+     * so far is not its result, so its buffers are not written out */
+    for (size_t k = 0; rc >= 0 && !no_outputs && k < sim_kernel_count(s); k++)
+        if (sim_kernel(s, k)->truncated && ptx_source_is(&src)) {
+            sim_reportf("note", "kernel %zu (%s) stopped at sim.max_cycles before it finished: "
+                        "its outputs are not written", k, sim_kernel(s, k)->ki.name);
+            no_outputs = true;
+        }
     if (rc < 0 || (!no_outputs && ptx_source_write_outputs(&src, in.outdir, &err) < 0) ||
         (wpath != NULL && afile_commit(&waf, &err) < 0)) {
         status = cli_fail(&err);
@@ -302,10 +310,10 @@ cmd_run(int argc, char **argv)
     for (size_t k = 0; k < sim_kernel_count(s); k++) {
         const struct sim_kernel_result *kr = sim_kernel(s, k);
         if (kr->regs_requested > kr->ki.regs_per_thread)
-            fprintf(stderr, "smsim: note: kernel %zu (%s) asks for %u registers per thread, more "
-                    "than this GPU's %u: simulated with %u (the spill code a compiler would add "
-                    "is not modelled)\n", k, kr->ki.name, kr->regs_requested,
-                    kr->ki.regs_per_thread, kr->ki.regs_per_thread);
+            sim_reportf("note", "kernel %zu (%s) asks for %u registers per thread, more than "
+                        "this GPU's %u: simulated with %u (the spill code a compiler would add "
+                        "is not modelled)", k, kr->ki.name, kr->regs_requested,
+                        kr->ki.regs_per_thread, kr->ki.regs_per_thread);
     }
     struct text_arg ta = { s, config };
     if (json != NULL && afile_write(json, print_json, &ta, &err) < 0) {

@@ -1,6 +1,7 @@
 /*
  * main.c - smsim entry point: subcommand dispatch, --help, --version.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,32 @@ usage(FILE *out)
                  "             3 internal error, 4 validation verdict beyond threshold\n");
 }
 
+/* What the command wrote to stdout must have reached it (a full disk, a
+ * closed pipe's EPIPE is not ignored): else exit 2, whatever the command
+ * returned, unless it had failed already. */
+static int
+stdout_flushed(int status)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    sim_reportf(NULL, "cannot write the standard output: %s",
+                errno != 0 ? strerror(errno) : "write error");
+    return status != CLI_OK ? status : CLI_BAD_INPUT;
+}
+
+static int dispatch(int argc, char **argv);
+
 int
 main(int argc, char **argv)
 {
     afile_cleanup_on_signals();
+    return stdout_flushed(dispatch(argc, argv));
+}
+
+static int
+dispatch(int argc, char **argv)
+{
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -76,6 +76,7 @@ struct as_src {
     uint32_t preds;              /* implicit predicates written so far in the warp parsed */
     uint32_t groups;             /* async-copy groups it has committed (LDGDEPBAR) */
     char *list_path;             /* kernelslist.g, or NULL for a single kernel file */
+    bool listed_any;             /* kernelslist.g has named a kernel trace */
     char *single;                /* the kernel file when opened directly */
     textin *list;
     textin *kt;                  /* current kernel trace */
@@ -525,6 +526,10 @@ as_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
     } else {
         for (;;) {
             r = textin_next(s->list, &line, &len, err);
+            if (r == 0 && !s->listed_any)
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s: lists no kernel (expected "
+                                     "kernel-N.traceg lines, as the Accel-Sim tracer writes)",
+                                     s->list_path);
             if (r <= 0)
                 return r;
             char *p = line;
@@ -570,6 +575,7 @@ as_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
                     sim_error_prefix(err, "%s:%" PRIu64 ": ", s->list_path, textin_line(s->list));
                     return err->code;
                 }
+                s->listed_any = true;
                 break;
             }
             return lerr(s->list, err, "expected 'MemcpyHtoD,...' or a kernel trace file name, "

@@ -123,14 +123,14 @@ resolve_regs(struct ptx_run *r, unsigned cc)
         l->regs = info.regs > 0 ? info.regs : 1;
         r->ptxas_stack = (int64_t)info.stack;
     } else if (rc > 0) {
-        fprintf(stderr, "smsim: note: %s: regs = auto, but there is no ptxas (nor a cached "
-                "report): 32 registers per thread\n", l->path);
+        sim_reportf("note", "%s: regs = auto, but there is no ptxas (nor a cached report): 32 "
+                    "registers per thread", l->path);
         l->regs = 32;
     } else if (l->regs_auto) {
         r->target_err = err;          /* reported by next_kernel() */
     } else {
-        fprintf(stderr, "smsim: note: %s: no regs line and %s; 32 registers per thread\n",
-                l->path, err.msg);
+        sim_reportf("note", "%s: no regs line and %s; 32 registers per thread", l->path,
+                    err.msg);
     }
 }
 

@@ -111,11 +111,11 @@ static void
 watch_access(struct ptx_run *r, struct region *g, const struct xop *x, bool write)
 {
     if (!write)
-        fprintf(stderr, "smsim: warning: %s:%u: kernel %s reads %s %s, which neither the PTX nor "
-                "the launch file initialises: it holds zeros (right for '= 0'; if the host sets "
-                "it with cudaMemcpyToSymbol, add 'var = %s TYPE COUNT INIT' to %s)\n",
-                r->m->path, x->line, r->k->name, region_kinds[g->kind], g->name, g->name,
-                r->l->path);
+        sim_reportf("warning", "%s:%u: kernel %s reads %s %s, which neither the PTX nor the "
+                    "launch file initialises: it holds zeros (right for '= 0'; if the host sets "
+                    "it with cudaMemcpyToSymbol, add 'var = %s TYPE COUNT INIT' to %s)",
+                    r->m->path, x->line, r->k->name, region_kinds[g->kind], g->name, g->name,
+                    r->l->path);
     g->watch = false;
 }
 

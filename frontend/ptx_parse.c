@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct {
     const char *name;
@@ -1344,6 +1345,12 @@ ptx_parse_file(const char *path, struct ptx_module **out, struct sim_error *err)
     FILE *fp = fopen(path, "rb");
     if (fp == NULL)
         return sim_error_set(err, SIM_ERR_IO, "%s: cannot open PTX file: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && !S_ISREG(st.st_mode)) {
+        fclose(fp);
+        return sim_error_set(err, SIM_ERR_IO, "%s: %s (expected a PTX file)", path,
+                             S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+    }
     if (fseek(fp, 0, SEEK_END) != 0) {
         fclose(fp);
         return sim_error_set(err, SIM_ERR_IO, "%s: cannot read PTX file", path);

@@ -556,8 +556,12 @@ config_resolve(const char *name, char *buf, size_t n, struct sim_error *err)
     if (len == 0)
         return sim_error_set(err, SIM_ERR_CONFIG, "empty config name");
     if (strchr(name, '/') != NULL || (len > 4 && strcmp(name + len - 4, ".cfg") == 0)) {
-        if (!path_is_file(name))
+        struct stat st;
+        if (stat(name, &st) != 0)
             return sim_error_set(err, SIM_ERR_IO, "%s: no such config file", name);
+        if (!S_ISREG(st.st_mode))
+            return sim_error_set(err, SIM_ERR_IO, "%s: %s (expected a config file)", name,
+                                 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
         snprintf(buf, n, "%s", name);
         return SIM_OK;
     }

@@ -80,21 +80,85 @@ sim_error_exit_status(int code)
     return 2;
 }
 
+unsigned
+sim_utf8_len(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+                 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    for (unsigned i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+void
+sim_escape(char *buf, size_t n, const char *msg)
+{
+    const unsigned char *p = (const unsigned char *)msg;
+    size_t o = 0;
+    if (n == 0)
+        return;
+    while (*p != '\0') {
+        unsigned u = *p >= 0x80 ? sim_utf8_len((const char *)p) : 0;
+        if (u > 0) {                             /* a whole UTF-8 character */
+            if (o + u >= n)
+                break;
+            memcpy(buf + o, p, u);
+            o += u;
+            p += u;
+        } else if (*p < 0x20 || *p == 0x7f || *p >= 0x80) {
+            if (o + 4 >= n)
+                break;
+            snprintf(buf + o, n - o, "\\x%02x", *p);
+            o += 4;
+            p++;
+        } else {
+            if (o + 1 >= n)
+                break;
+            buf[o++] = (char)*p++;
+        }
+    }
+    buf[o] = '\0';
+}
+
+void
+sim_report(const char *kind, const char *msg)
+{
+    char buf[4 * SIM_ERRMSG_MAX + 1];
+    sim_escape(buf, sizeof buf, msg);
+    if (kind != NULL)
+        fprintf(stderr, "smsim: %s: %s\n", kind, buf);
+    else
+        fprintf(stderr, "smsim: %s\n", buf);
+}
+
+void
+sim_reportf(const char *kind, const char *fmt, ...)
+{
+    char msg[2 * SIM_ERRMSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sim_report(kind, msg);
+}
+
 _Noreturn void
 sim_panic_at(const char *file, int line, sim_cycle_t cycle, const char *fmt, ...)
 {
     va_list ap;
+    char msg[2 * SIM_ERRMSG_MAX];
 
     fflush(stdout);
-    if (cycle == SIM_NO_CYCLE)
-        fprintf(stderr, "smsim: internal error at %s:%d: ", file, line);
-    else
-        fprintf(stderr, "smsim: internal error at %s:%d (cycle %" PRIu64 "): ",
-                file, line, cycle);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (cycle == SIM_NO_CYCLE)
+        sim_reportf(NULL, "internal error at %s:%d: %s", file, line, msg);
+    else
+        sim_reportf(NULL, "internal error at %s:%d (cycle %" PRIu64 "): %s", file, line, cycle,
+                    msg);
     fflush(stderr);
     if (getenv("SMSIM_ABORT") != NULL)
         abort();

@@ -63,6 +63,21 @@ int sim_error_exit_status(int code);
 #define SIM_FORWARD_IF_ERROR(expr) \
     do { int sim_fwd_rc_ = (expr); if (sim_fwd_rc_ < 0) return sim_fwd_rc_; } while (0)
 
+/* Print "smsim: KIND: message\n" (kind NULL: "smsim: message") on stderr
+ * with every control character and byte that is not UTF-8 written as
+ * \xNN, so a file name or token quoted from an input can neither move
+ * the terminal's cursor nor change its colours. */
+void sim_report(const char *kind, const char *msg);
+void sim_reportf(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Bytes of the UTF-8 encoded character of 2 to 4 bytes at s (valid and
+ * shortest form), or 0 when s does not start one. */
+unsigned sim_utf8_len(const char *s);
+
+/* msg with control characters and invalid UTF-8 written as \xNN, into
+ * buf (n bytes, truncated at a character). */
+void sim_escape(char *buf, size_t n, const char *msg);
+
 /* ---- invariants ------------------------------------------------------ */
 
 /* Print "smsim: internal error at FILE:LINE (cycle C): msg" and exit(3). */

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 char *
 kv_trim(char *s)
@@ -39,6 +40,13 @@ kvfile_open(struct kvfile *kf, const char *path, const char *what, int code,
     if (kf->fp == NULL)
         return sim_error_set(err, SIM_ERR_IO, "%s: cannot open %s file: %s", path, what,
                              strerror(errno));
+    struct stat st;
+    if (fstat(fileno(kf->fp), &st) == 0 && !S_ISREG(st.st_mode)) {
+        fclose(kf->fp);
+        kf->fp = NULL;
+        return sim_error_set(err, SIM_ERR_IO, "%s: %s (expected a %s file)", path,
+                             S_ISDIR(st.st_mode) ? "a directory" : "not a regular file", what);
+    }
     return SIM_OK;
 }
 
@@ -51,6 +59,8 @@ kvfile_next(struct kvfile *kf, char **key, char **val, struct sim_error *err)
         if (strchr(kf->buf, '\n') == NULL && !feof(kf->fp))
             return sim_error_set(err, kf->code, "%s: line longer than %zu characters",
                                  kf->where, sizeof kf->buf - 2);
+        if (kf->line == 1 && memcmp(kf->buf, "\xef\xbb\xbf", 3) == 0)
+            memmove(kf->buf, kf->buf + 3, strlen(kf->buf + 3) + 1);   /* a UTF-8 byte-order mark */
         char *hash = strchr(kf->buf, '#');
         if (hash != NULL)
             *hash = '\0';

@@ -208,6 +208,74 @@ if [ "$(cut -d, -f1-3,5- "$tmp/sw/results.csv")" = "$(cut -d, -f1-3,5- "$tmp/swp
     echo "ok: collected job-list results equal the local sweep"; else
     echo "FAIL: collected results differ"; fails=$((fails + 1)); fi
 
+# what comes from an input file reaches the terminal and the JSON safely,
+# and failures the user could miss are not ignored
+sed "s|^ptx *= *src/|ptx = $srcdir/traces/src/|" "$srcdir/traces/vecadd.launch" |
+    sed 's|^output.*||' >"$tmp/plain.launch"
+printf '\357\273\277' | cat - "$tmp/plain.launch" >"$tmp/bom.launch"
+expect 0 "4097 blocks" "$SMSIM" emulate --launch "$tmp/bom.launch"      # a UTF-8 BOM
+printf 'ptx = x\033[31mred.ptx\nkernel = k\ngrid = 1\nblock = 32\n' >"$tmp/esc.launch"
+expect 2 'x\x1b[31mred.ptx: cannot open PTX file' "$SMSIM" emulate --launch "$tmp/esc.launch"
+expect 2 "cannot write the standard output: No space left on device" \
+    sh -c "\"$SMSIM\" run --config h100 --launch \"$tmp/plain.launch\" >/dev/full"
+mkdir -p "$tmp/oddname"
+printf -- '-kernel name = odd\377\033name\n' >"$tmp/oddname/kernel-1.traceg"
+tail -n +2 "$srcdir/traces/accelsim/features/kernel-1.traceg" >>"$tmp/oddname/kernel-1.traceg"
+printf 'kernel-1.traceg\n' >"$tmp/oddname/kernelslist.g"
+expect 0 'kernel 0: odd\xff\x1bname' "$SMSIM" run --config v100 --trace "$tmp/oddname" \
+    --stats-json "$tmp/odd.json"
+if [ -n "${PYTHON3:-}" ] || command -v python3 >/dev/null 2>&1; then
+    "${PYTHON3:-python3}" -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/odd.json" &&
+        echo "ok: a kernel name that is not UTF-8 still gives valid JSON" ||
+        { echo "FAIL: invalid JSON for a kernel name that is not UTF-8"; fails=$((fails + 1)); }
+fi
+sed "s|^ptx *= *src/|ptx = $srcdir/traces/src/|" "$srcdir/traces/vecadd.launch" |
+    sed "s|^output *= *c .*|output = c $tmp/partial_c.bin|" >"$tmp/trunc.launch"
+expect 0 "stopped at sim.max_cycles before it finished: its outputs are not written" \
+    "$SMSIM" run --config h100 --set sim.max_cycles=1000 --launch "$tmp/trunc.launch"
+[ ! -e "$tmp/partial_c.bin" ] && echo "ok: no outputs of an unfinished kernel" ||
+    { echo "FAIL: an unfinished kernel's outputs were written"; fails=$((fails + 1)); }
+
+# 20,000 kernel launches in one trace stay under 100 MB (each kernel's
+# statistics are kept packed); not measured under ASan (its shadow memory)
+if command -v "${PYTHON3:-python3}" >/dev/null 2>&1 && ! ldd "$SMSIM" 2>/dev/null | grep -q asan; then
+    mkdir -p "$tmp/many"
+    cp "$srcdir/traces/accelsim/features/kernel-1.traceg" "$tmp/many/"
+    i=0
+    while [ $i -lt 20000 ]; do echo kernel-1.traceg; i=$((i + 1)); done >"$tmp/many/kernelslist.g"
+    kb=$("${PYTHON3:-python3}" -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$SMSIM" run --quiet --config v100 \
+        --trace "$tmp/many")
+    if [ -n "$kb" ] && [ "$kb" -lt 102400 ]; then
+        echo "ok: 20,000 kernel launches in $kb KB"
+    else
+        echo "FAIL: 20,000 kernel launches took ${kb:-?} KB (at most 100 MB)"; fails=$((fails + 1))
+    fi
+fi
+
+# a sweep killed outright (SIGKILL) leaves no run behind (Linux: the runs
+# die with it)
+if [ "$(uname -s)" = Linux ] && command -v pgrep >/dev/null 2>&1; then
+    "$SMSIM" sweep --config h100 --vary sm.count=2,4 --synth fma:n=1000000000 \
+        -o "$tmp/swkill" -j 2 --quiet >/dev/null 2>&1 &
+    kpid=$!
+    i=0
+    while [ $i -lt 100 ] && [ -z "$(pgrep -f "swkill/" 2>/dev/null | grep -v "^$kpid\$")" ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    kill -KILL "$kpid" 2>/dev/null
+    wait "$kpid" 2>/dev/null
+    sleep 0.5
+    if [ -n "$(pgrep -f "swkill/" 2>/dev/null)" ]; then
+        echo "FAIL: runs of a killed sweep are still running"; fails=$((fails + 1))
+        pkill -KILL -f "swkill/" 2>/dev/null
+    else
+        echo "ok: a killed sweep's runs end with it"
+    fi
+fi
+
 # plots (gnuplot is optional at test time: skipped without it)
 if command -v "${SMSIM_GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
     "$SMSIM" run --synth saxpy:blocks=16 --quiet --stats-json "$tmp/p.json" \
