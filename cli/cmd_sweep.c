@@ -27,10 +27,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <dirent.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -399,8 +403,17 @@ spawn(const struct sweep *sw, size_t p, size_t i, struct sim_error *err)
     job_id(id, sizeof id, p, i);
     snprintf(log, sizeof log, "%s/runs/%s.log", sw->dir, id);
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+#ifdef __linux__
+        /* a sweep killed outright (SIGKILL: no handler runs) takes its runs
+         * with it; and one that died before this line was reached too */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(126);
+#else
+        (void)parent;
+#endif
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
         int nul = open("/dev/null", O_WRONLY);
         if (fd < 0 || nul < 0 || dup2(fd, 2) < 0 || dup2(nul, 1) < 0)
