@@ -149,8 +149,14 @@ resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned sp
     }
     switch (space) {
     case PS_SHARED:
-        if (a + bytes > r->shared_bytes)
-            return mem_error(r, x, b, w, l, "out-of-bounds shared-memory access", a, err);
+        if (a + bytes > r->shared_bytes) {
+            char what[256];
+            snprintf(what, sizeof what, "out-of-bounds shared-memory access of %u bytes at "
+                     "offset %" PRIu64 ": the block has %u bytes (%u static, %u dynamic: launch "
+                     "key smem)", bytes, a, r->shared_bytes, r->shared_static,
+                     r->shared_bytes - r->shared_static);
+            return mem_error(r, x, b, w, l, what, a, err);
+        }
         out->p = b->smem + a;
         out->space = SIM_SPACE_SHARED;
         out->taddr = a;
@@ -159,8 +165,13 @@ resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned sp
     case PS_PARAM: {             /* .param: a frame's parameters and call arguments */
         if (a + bytes > r->local_bytes) {
             out->p = ptx_call_stack_mem(r, &b->warps[w], l, a, bytes);
-            if (out->p == NULL)
-                return mem_error(r, x, b, w, l, "out-of-bounds local-memory access", a, err);
+            if (out->p == NULL) {
+                char what[256];
+                snprintf(what, sizeof what, "out-of-bounds local-memory access of %u bytes at "
+                         "offset %" PRIu64 ": past the thread's %u bytes of local memory and its "
+                         "call stack", bytes, a, r->local_bytes);
+                return mem_error(r, x, b, w, l, what, a, err);
+            }
         } else {
             out->p = b->local + ((size_t)w * 32 + l) * r->local_bytes + a;
         }

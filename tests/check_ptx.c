@@ -1087,6 +1087,9 @@ START_TEST(overrun_names_the_buffer)
     expect_error("k.ptx", 20, "past the end of buffer out");
     ptx_case(20, "    ld.global.u32 %r3, [0];", NULL);
     expect_error("k.ptx", 20, "outside every allocation");
+    ptx_case(20, "    ld.shared.u32 %r3, [64];", NULL);
+    expect_error("k.ptx", 20, "out-of-bounds shared-memory access of 4 bytes at offset 64: the "
+                 "block has 0 bytes (0 static, 0 dynamic: launch key smem)");
 }
 END_TEST
 
