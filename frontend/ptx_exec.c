@@ -928,8 +928,12 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             exec_vote(pw, x, m);
             break;
         case XK_ACTIVEMASK: {
+            /* the predicated-on active lanes: a lane whose guard is false
+             * contributes 0 (PTX ISA, activemask), as one that branched
+             * away does -- the same result when the sm_90 lowering turns
+             * a short branch around it into guards (ptx_lower.c) */
             union r32 *D = R32(x->d);
-            LANES(m, { D[l].u = active; });
+            LANES(m, { D[l].u = m; });
             break;
         }
         case XK_BRA:

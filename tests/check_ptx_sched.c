@@ -801,6 +801,41 @@ START_TEST(test_branches)
 }
 END_TEST
 
+/* The outputs of a one-warp kernel as written and lowered: the same, and
+ * lane l's is want[l / 8] (four groups of eight lanes). */
+static void
+expect_lane_groups(const char *const *ptx, size_t n, const uint32_t want[4])
+{
+    uint32_t b[32];
+    same_outputs(ptx, n, 5, b);
+    for (unsigned l = 0; l < 32; l++)
+        ck_assert_msg(b[l] == want[l / 8], "lane %u: %#x, expected %#x", l, b[l], want[l / 8]);
+}
+
+/* A short forward branch is if-converted (the skipped instructions get
+ * its predicate as their guard): an activemask in the region still sees
+ * only the lanes that did not branch, as the PTX ISA says (a
+ * predicated-off thread contributes 0).  The executor once wrote the
+ * whole warp's active mask there, so the lowered kernel computed
+ * 0xffffffff where the PTX as written gives 0xffffff00 (found by
+ * tests/difftest.c). */
+START_TEST(test_ifconv_activemask)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, 0;",
+        "    setp.lt.u32 %p1, %r2, 8;",          /* lanes 0 .. 7 jump */
+        "    @%p1 bra $L_a;",
+        "    activemask.b32 %r3;",
+        "$L_a:",
+        "    st.global.u32 [%rd4], %r3;",
+        KTAIL,
+    };
+    static const uint32_t want[4] = { 0, 0xffffff00u, 0xffffff00u, 0xffffff00u };
+    expect_lane_groups(ptx, SIM_ARRAY_LEN(ptx), want);
+}
+END_TEST
+
 /* A small counted loop without .pragma "nounroll" is unrolled 4 times by
  * ptxas: its counter, compare and branch issue once per 4 iterations (and
  * when it is left); its body every time. */
@@ -1166,6 +1201,7 @@ suite(void)
     tcase_add_test(tc, test_fold_modifiers);
     tcase_add_test(tc, test_merged_loads);
     tcase_add_test(tc, test_branches);
+    tcase_add_test(tc, test_ifconv_activemask);
     tcase_add_test(tc, test_unrolled_loop);
     tcase_add_test(tc, test_sequences);
     tcase_add_test(tc, test_uniform_expansion);
