@@ -836,6 +836,29 @@ START_TEST(test_ifconv_activemask)
 }
 END_TEST
 
+/* A region that writes its branch's predicate is not if-converted: the
+ * lanes that skip it are fixed when the branch executes, but a guard read
+ * after the write would see the new value (the lowering once predicated
+ * the add below on the new %p1, so lanes 8 .. 23 skipped it; found by
+ * tests/difftest.c). */
+START_TEST(test_ifconv_guard_write)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, 1;",
+        "    setp.lt.u32 %p1, %r2, 8;",          /* lanes 0 .. 7 skip the region */
+        "    @%p1 bra $L_a;",
+        "    setp.lt.u32 %p1, %r2, 24;",         /* the region rewrites the predicate */
+        "    add.s32 %r3, %r3, 2;",              /* every lane 8 .. 31 adds */
+        "$L_a:",
+        "    st.global.u32 [%rd4], %r3;",
+        KTAIL,
+    };
+    static const uint32_t want[4] = { 1, 3, 3, 3 };
+    expect_lane_groups(ptx, SIM_ARRAY_LEN(ptx), want);
+}
+END_TEST
+
 /* A small counted loop without .pragma "nounroll" is unrolled 4 times by
  * ptxas: its counter, compare and branch issue once per 4 iterations (and
  * when it is left); its body every time. */
@@ -1202,6 +1225,7 @@ suite(void)
     tcase_add_test(tc, test_merged_loads);
     tcase_add_test(tc, test_branches);
     tcase_add_test(tc, test_ifconv_activemask);
+    tcase_add_test(tc, test_ifconv_guard_write);
     tcase_add_test(tc, test_unrolled_loop);
     tcase_add_test(tc, test_sequences);
     tcase_add_test(tc, test_uniform_expansion);
