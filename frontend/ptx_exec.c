@@ -426,8 +426,18 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
                 first = ac.taddr;
         }
         if (load)
-            for (unsigned i = 0; i < nregs; i++)
-                lane_set(pw, &x->frag[i], l, regs[i % dist]);
+            for (unsigned i = 0; i < nregs; i++) {
+                /* a part writes only its own registers and their repeats
+                 * (f16 A and B: registers 4 .. 7 copy 0 .. 3), the ones
+                 * the sm_90 schedule orders it by (ptx_lower_mma.c): an
+                 * instruction placed between two parts may have written
+                 * another's repeat already */
+                bool own = part == NULL;
+                for (unsigned q = 0; q < cnt && !own; q++)
+                    own = el[part->elem[q]].reg == i % dist;
+                if (own)
+                    lane_set(pw, &x->frag[i], l, regs[i % dist]);
+            }
         /* what the model sees: the part's first element, or a row address
          * (an LDSM's, or the unsplit fragment's 16-byte piece) */
         if (part == NULL || part->ldsm) {

@@ -1139,6 +1139,34 @@ START_TEST(test_wmma_split)
 }
 END_TEST
 
+/* A wmma.load is split into one load per register of the fragment (per
+ * element for column-major .f16 A and B from global memory), each
+ * writing its register and the register's repeat (.f16 A and B:
+ * registers 4 .. 7 copy 0 .. 3).  With two loads whose fragments share
+ * registers, the schedule interleaves their parts; a part must not write
+ * the repeats of registers it does not load (the executor once rewrote
+ * every register of the fragment in each part, so a part of A copied
+ * %a0 into %a4 after a part of B had overwritten %a0; found by
+ * tests/difftest.c). */
+START_TEST(test_wmma_load_repeats)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    .reg .b32 %a<8>;",
+        "    mad.lo.s32 %r3, %r2, 0x01030507, 0x10203;",
+        "    st.global.u32 [%rd4], %r3;",
+        "    wmma.load.a.sync.aligned.col.m16n16k16.global.f16 "      /* 62 bytes from ld 1 */
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %r10, %r11}, [%rd2], 1;",
+        "    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 "
+        "{%r4, %r5, %r6, %r7, %r8, %a0, %a1, %a2}, [%rd2+64], 1;",
+        "    xor.b32 %r12, %a4, %a5;",
+        "    st.global.u32 [%rd4], %r12;",
+        KTAIL,
+    };
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
+}
+END_TEST
+
 /* Zeros of a register tuple (a vector store's data) are cleared two at a
  * time with CS2R, a lone zero with a move. */
 START_TEST(test_zero_pairs)
@@ -1219,6 +1247,7 @@ suite(void)
     tcase_add_test(tc, test_register_budget);
     tcase_add_test(tc, test_reserved_registers);
     tcase_add_test(tc, test_wmma_split);
+    tcase_add_test(tc, test_wmma_load_repeats);
     tcase_add_test(tc, test_live_through);
     tcase_add_test(tc, test_zero_pairs);
     tcase_add_test(tc, test_fold_modifiers);
