@@ -300,16 +300,27 @@ ids_of(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned *
  * functional effect of its own (ptx_exec.c): each is a read, and the
  * destination slots writes too.  That last rule is what keeps a missing
  * id (a shuffle's clamp, a vote's member mask) from ever reordering a
- * computation; it only adds dependences.  A split tensor operation's parts
- * (x->nparts > 0) carry exactly their own fragment registers in the lists
- * (ptx_lower_mma.c), which the executor's part-by-part semantics follow. */
+ * computation; it only adds dependences.  A split tensor operation's part
+ * (x->nparts > 0) is ordered by its lists and the fragment registers it
+ * reads and writes as it executes (frag_rd, frag_wr: ptx_lower_mma.c), not
+ * by every slot: an earlier tile of a wmma.mma computes nothing, and a
+ * part of a wmma.load writes only its own registers. */
 static void
 operands(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr,
          unsigned *nw)
 {
     ids_of(x, rd, nr, wr, nw);
-    if (x->kind == XK_TIMING || x->kind == XK_SPILL || x->nparts > 0)
+    if (x->kind == XK_TIMING || x->kind == XK_SPILL)
         return;
+    if (x->nparts > 0) {
+        for (unsigned i = 0; i < sizeof x->frag / sizeof x->frag[0]; i++) {
+            if ((x->frag_rd >> i) & 1)
+                add_slot(r, rd, nr, &x->frag[i]);
+            if ((x->frag_wr >> i) & 1)
+                add_slot(r, wr, nw, &x->frag[i]);
+        }
+        return;
+    }
     const struct slot *reads[] = { &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2,
                                    &x->v[0], &x->v[1], &x->v[2], &x->v[3], &x->d, &x->d2 };
     for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++)

@@ -1167,6 +1167,42 @@ START_TEST(test_wmma_load_repeats)
 }
 END_TEST
 
+/* The registers of a split tensor operation beyond what one operation's
+ * lists hold (4 destinations, 12 sources) still order it: the LDSM of a
+ * wmma.load.a from shared memory writes all eight registers, and the last
+ * HMMA of a wmma.mma reads A, B and C (24) and writes D (8).  A read of
+ * %a5 or %d6 once moved above them and saw the old value (found by
+ * tests/difftest.c). */
+START_TEST(test_wmma_wide_parts)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    .reg .b32 %a<8>;", "    .reg .b32 %b<8>;",
+        "    .reg .f32 %c<8>;", "    .reg .f32 %d<8>;",
+        "    mov.u32 %r5, sm;",
+        "    shl.b32 %r6, %r2, 4;",
+        "    add.s32 %r7, %r5, %r6;",
+        "    st.shared.v4.u32 [%r7], {%r2, %r2, %r2, %r2};",
+        "    wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 "
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%r5], 4;",   /* in sm's 512 bytes */
+        "    add.s32 %r8, %a5, 1;",
+        "    wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 "
+        "{%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, [%r5], 4;",
+        "    wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 "
+        "{%c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7}, [%r5], 4;",
+        "    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 "
+        "{%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, "
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, {%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, "
+        "{%c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7};",
+        "    mov.b32 %r9, %d6;",
+        "    xor.b32 %r10, %r9, %r8;",
+        "    st.global.u32 [%rd4], %r10;",
+        KTAIL,
+    };
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
+}
+END_TEST
+
 /* Zeros of a register tuple (a vector store's data) are cleared two at a
  * time with CS2R, a lone zero with a move. */
 START_TEST(test_zero_pairs)
@@ -1248,6 +1284,7 @@ suite(void)
     tcase_add_test(tc, test_reserved_registers);
     tcase_add_test(tc, test_wmma_split);
     tcase_add_test(tc, test_wmma_load_repeats);
+    tcase_add_test(tc, test_wmma_wide_parts);
     tcase_add_test(tc, test_live_through);
     tcase_add_test(tc, test_zero_pairs);
     tcase_add_test(tc, test_fold_modifiers);
