@@ -1110,9 +1110,11 @@ ptx_schedule(struct ptx_run *r)
         s.regs[id].read_blk = -1;
         /* predicates have their own file; an expansion's temporaries
          * (ptx_lower.h) are taken as the registers ptxas computes them in
-         * in place (the destination's, or a source's that dies) */
-        s.regs[id].width = id < r->id32 || id >= PTX_TMP_BASE ? 0 :
-                           id >= r->id64 && id < r->id64 + r->nvar64 ? 2 : 1;
+         * in place (the destination's, or a source's that dies); ids
+         * above the kernel's registers name none (live_through's sets
+         * are as wide as the registers that take room) */
+        s.regs[id].width = id >= r->id32 && id < r->id64 ? 1 :
+                           id >= r->id64 && id < r->id64 + r->nvar64 ? 2 : 0;
     }
     for (uint32_t i = 0, blk = 0; i < n_x; i++) {
         if (i > 0 && leader[i])
