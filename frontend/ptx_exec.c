@@ -508,8 +508,18 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
                 first = ac.taddr;
         }
         if (load)
-            for (unsigned i = 0; i < nregs; i++)
-                lane_set(pw, &x->frag[i], l, regs[i % dist]);
+            for (unsigned i = 0; i < nregs; i++) {
+                /* a part writes only its own registers and their repeats
+                 * (f16 A and B: registers 4 .. 7 copy 0 .. 3), the ones
+                 * the sm_90 schedule orders it by (ptx_lower_mma.c): an
+                 * instruction placed between two parts may have written
+                 * another's repeat already */
+                bool own = part == NULL;
+                for (unsigned q = 0; q < cnt && !own; q++)
+                    own = el[part->elem[q]].reg == i % dist;
+                if (own)
+                    lane_set(pw, &x->frag[i], l, regs[i % dist]);
+            }
         /* what the model sees: the part's first element, or a row address
          * (an LDSM's, or the unsplit fragment's 16-byte piece) */
         if (part == NULL || part->ldsm) {
@@ -1094,8 +1104,10 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             exec_vote(pw, x, m);
             break;
         case XK_ACTIVEMASK: {
-            /* the lanes executing it: a guard's false lanes are not (ptxas
-             * predicates a short if's body: the sm_90 lowering does too) */
+            /* the predicated-on active lanes: a lane whose guard is false
+             * contributes 0 (PTX ISA, activemask), as one that branched
+             * away does -- the same result when the sm_90 lowering turns
+             * a short branch around it into guards (ptx_lower.c) */
             union r32 *D = R32(x->d);
             LANES(m, { D[l].u = m; });
             break;

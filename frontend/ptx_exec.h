@@ -106,6 +106,9 @@ struct xop {
     uint8_t shape;               /* enum ptx_shape */
     uint8_t part, nparts;        /* a wmma load/store or mma ptxas splits (ptx_lower_mma.c):
                                     this operation's part of nparts (0: not split) */
+    uint32_t frag_rd, frag_wr;   /* of such a part: the frag[] registers it reads and writes as
+                                    it executes (bit i: frag[i]), which its id lists may not
+                                    hold (SIM_MAX_DST, SIM_MAX_SRC); ptx_sched.c orders by them */
     struct slot base2;           /* cp.async: the shared destination's base register ... */
     int64_t off2;                /* ... and offset */
     int32_t target, reconv;      /* branch target and reconvergence point */

@@ -257,6 +257,7 @@ ptx_module_free(struct ptx_module *m)
     for (uint32_t i = 0; i < m->n_mnems; i++)
         free(m->mnems[i]);
     free(m->mnems);
+    free(m->mnem_slots);
     free(m->path);
     free(m);
 }
@@ -303,17 +304,49 @@ ptx_module_func(const struct ptx_module *m, const char *name)
     return -1;
 }
 
+/* FNV-1a of a mnemonic. */
+static uint32_t
+mnem_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* The slot of text in the hash index: where it is, or the empty slot
+ * where it would go. */
+static uint32_t
+mnem_slot(const struct ptx_module *m, const char *text)
+{
+    uint32_t mask = m->n_mnem_slots - 1, i = mnem_hash(text) & mask;
+    while (m->mnem_slots[i] != 0 && strcmp(m->mnems[m->mnem_slots[i] - 1], text) != 0)
+        i = (i + 1) & mask;
+    return i;
+}
+
 int
 ptx_module_mnem(struct ptx_module *m, const char *text)
 {
-    for (uint32_t i = 0; i < m->n_mnems; i++)
-        if (strcmp(m->mnems[i], text) == 0)
-            return (int)i;
+    if (m->n_mnem_slots > 0) {
+        uint32_t i = mnem_slot(m, text);
+        if (m->mnem_slots[i] != 0)
+            return (int)m->mnem_slots[i] - 1;
+    }
     if (m->n_mnems >= 65535)
         return -1;
+    if (2 * (m->n_mnems + 1) >= m->n_mnem_slots) {
+        /* grow the index (and the table, at powers of two) */
+        free(m->mnem_slots);
+        m->n_mnem_slots = m->n_mnem_slots ? 2 * m->n_mnem_slots : 64;
+        m->mnem_slots = xcalloc(m->n_mnem_slots, sizeof *m->mnem_slots);
+        for (uint32_t k = 0; k < m->n_mnems; k++)
+            m->mnem_slots[mnem_slot(m, m->mnems[k])] = k + 1;
+        m->mnems = xrealloc(m->mnems, m->n_mnem_slots / 2 * sizeof *m->mnems);
+    }
     size_t n = strlen(text);
-    m->mnems = xrealloc(m->mnems, (m->n_mnems + 1) * sizeof *m->mnems);
     m->mnems[m->n_mnems] = xmalloc(n + 1);
     memcpy(m->mnems[m->n_mnems], text, n + 1);
+    m->mnem_slots[mnem_slot(m, text)] = m->n_mnems + 1;
     return (int)m->n_mnems++;
 }

@@ -243,6 +243,8 @@ struct ptx_module {
     uint32_t n_funcs;
     char **mnems;                /* distinct mnemonics as written ("ld.global.f32") */
     uint32_t n_mnems;
+    uint32_t *mnem_slots;        /* hash index of mnems: 1 + index per slot, 0 empty */
+    uint32_t n_mnem_slots;       /* a power of two, more than twice n_mnems (or 0) */
 };
 
 /* Type helpers. */

@@ -936,6 +936,11 @@ if_convert(struct lctx *L, struct ptx_run *r)
                  x->kind != XK_BAR && x->kind != XK_NOP && x->kind != XK_MOVE_CLOCK &&
                  x->kind != XK_CALL && x->kind != XK_RET &&
                  L->lead[j] < 0 && !ptx_lower_emit_control(L->key[j]);
+            /* the region must not write the branch's predicate: its guard
+             * would change under the instructions after the write (the
+             * lanes that branched are fixed when the branch executes) */
+            for (unsigned k = 0; k < x->n_fdst && ok; k++)
+                ok = x->fdst[k] != (uint16_t)b->guard;
             ops += L->key[j] == LK_SILENT ? 0 : ptx_lower_emit_count(L->key[j]);
         }
         if (!ok || ops == 0 || ops > IFCONV_MAX)

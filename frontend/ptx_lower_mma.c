@@ -55,6 +55,7 @@ bare(const struct xop *o)
     struct xop x = *o;
     x.n_dst = 0;
     x.n_src = 0;
+    x.frag_rd = x.frag_wr = 0;
     x.ids_truncated = false;
     if (o->guard >= 0)
         x.src[x.n_src++] = (uint16_t)o->guard;
@@ -89,8 +90,20 @@ lower_wmma(struct lower_emit *B, const struct xop *o, const struct ptx_mma_desc 
             add_id(r, x.src, &x.n_src, SIM_MAX_SRC, &o->frag[PTX_WMMA_B + b[k]]);
         for (unsigned k = 0; k < nc; k++)
             add_id(r, x.src, &x.n_src, SIM_MAX_SRC, &o->frag[PTX_WMMA_C + c[k]]);
-        if (i + 1 < nt)
+        if (i + 1 < nt) {
             x.n_fsrc = x.n_fdst = 0;
+        } else {
+            /* the product reads all of A, B and C and writes all of D:
+             * 8 registers of D, 24 of A, B and C are more than the PTX
+             * instruction's lists hold */
+            unsigned dist, n[4];
+            const char fr[4] = { 'd', 'a', 'b', 'c' };
+            for (unsigned k = 0; k < 4; k++)
+                n[k] = ptx_mma_frag_regs(d, (unsigned)fr[k], &dist);
+            x.frag_wr = (1u << n[0]) - 1;
+            x.frag_rd = ((1u << n[1]) - 1) << PTX_WMMA_A | ((1u << n[2]) - 1) << PTX_WMMA_B |
+                        ((1u << n[3]) - 1) << PTX_WMMA_C;
+        }
         SIM_FORWARD_IF_ERROR(ptx_lower_emit_op(B, &x, mn, false));
     }
     return SIM_OK;
@@ -200,12 +213,19 @@ lower_wmma_mem(struct lower_emit *B, const struct xop *o, const struct ptx_mma_d
                 regs[nr++] = reg;
         }
         for (unsigned rep = 0; rep * dist < nregs; rep++)
-            for (unsigned q = 0; q < nr; q++) {
+            for (unsigned q = 0; q < nr && rep * dist + regs[q] < nregs; q++) {
                 const struct slot *s = &o->frag[rep * dist + regs[q]];
                 if (load)
                     add_id(r, x.dst, &x.n_dst, SIM_MAX_DST, s);
                 else if (rep == 0)
                     add_id(r, x.src, &x.n_src, SIM_MAX_SRC, s);
+                /* as it executes: a load updates its registers' elements
+                 * (reading the others' halves) and their repeats, a store
+                 * reads them; an LDSM's eight are more than dst[] holds */
+                if (load || rep == 0)
+                    x.frag_rd |= 1u << (rep * dist + regs[q]);
+                if (load)
+                    x.frag_wr |= 1u << (rep * dist + regs[q]);
             }
         if (load) {              /* the part loads its own registers (ptx_exec.c) */
             x.n_fdst = x.n_dst;

@@ -306,16 +306,27 @@ ids_of(const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr, unsigned *
  * fragment's registers writes of a load and of a product's D, reads
  * otherwise.  That is what keeps a missing id (a shuffle's clamp, a vote's
  * member mask) from ever reordering a computation; it only adds
- * dependences.  A split tensor operation's parts (x->nparts > 0) carry
- * exactly their own fragment registers in the lists (ptx_lower_mma.c),
- * which the executor's part-by-part semantics follow. */
+ * dependences.  A split tensor operation's part (x->nparts > 0) is
+ * ordered by its lists and the fragment registers it reads and writes as
+ * it executes (frag_rd, frag_wr: ptx_lower_mma.c), not by every slot: an
+ * earlier tile of a wmma.mma computes nothing, and a part of a wmma.load
+ * writes only its own registers. */
 static void
 operands(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned *nr, uint32_t *wr,
          unsigned *nw)
 {
     ids_of(x, rd, nr, wr, nw);
-    if (x->kind == XK_TIMING || x->kind == XK_SPILL || x->nparts > 0)
+    if (x->kind == XK_TIMING || x->kind == XK_SPILL)
         return;
+    if (x->nparts > 0) {
+        for (unsigned i = 0; i < sizeof x->frag / sizeof x->frag[0]; i++) {
+            if ((x->frag_rd >> i) & 1)
+                add_slot(r, rd, nr, &x->frag[i]);
+            if ((x->frag_wr >> i) & 1)
+                add_slot(r, wr, nw, &x->frag[i]);
+        }
+        return;
+    }
     const struct slot *reads[] = { &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2 };
     for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++)
         add_slot(r, rd, nr, reads[i]);
@@ -1217,9 +1228,11 @@ ptx_schedule(struct ptx_run *r)
         s.regs[id].read_blk = -1;
         /* predicates have their own file; an expansion's temporaries
          * (ptx_lower.h) are taken as the registers ptxas computes them in
-         * in place (the destination's, or a source's that dies) */
-        s.regs[id].width = id < r->id32 || id >= PTX_TMP_BASE ? 0 :
-                           id >= r->id64 && id < r->id64 + r->nvar64 ? 2 : 1;
+         * in place (the destination's, or a source's that dies); ids
+         * above the kernel's registers name none (live_through's sets
+         * are as wide as the registers that take room) */
+        s.regs[id].width = id >= r->id32 && id < r->id64 ? 1 :
+                           id >= r->id64 && id < r->id64 + r->nvar64 ? 2 : 0;
     }
     for (uint32_t i = 0, blk = 0; i < n_x; i++) {
         if (i > 0 && leader[i])

@@ -107,6 +107,12 @@ sim_escape(char *buf, size_t n, const char *msg)
             memcpy(buf + o, p, u);
             o += u;
             p += u;
+        } else if (*p == '\n' || *p == '\t') {   /* one line: a quoted tool's output */
+            if (o + 1 >= n)
+                break;
+            if (p[1] != '\0')
+                buf[o++] = ' ';
+            p++;
         } else if (*p < 0x20 || *p == 0x7f || *p >= 0x80) {
             if (o + 4 >= n)
                 break;

@@ -64,8 +64,8 @@ int sim_error_exit_status(int code);
     do { int sim_fwd_rc_ = (expr); if (sim_fwd_rc_ < 0) return sim_fwd_rc_; } while (0)
 
 /* Print "smsim: KIND: message\n" (kind NULL: "smsim: message") on stderr
- * with every control character and byte that is not UTF-8 written as
- * \xNN, so a file name or token quoted from an input can neither move
+ * on one line (a newline or tab becomes a space), with every other control
+ * character and byte that is not UTF-8 written as \xNN, so a file name or token quoted from an input can neither move
  * the terminal's cursor nor change its colours. */
 void sim_report(const char *kind, const char *msg);
 void sim_reportf(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -801,6 +801,64 @@ START_TEST(test_branches)
 }
 END_TEST
 
+/* The outputs of a one-warp kernel as written and lowered: the same, and
+ * lane l's is want[l / 8] (four groups of eight lanes). */
+static void
+expect_lane_groups(const char *const *ptx, size_t n, const uint32_t want[4])
+{
+    uint32_t b[32];
+    same_outputs(ptx, n, 5, b);
+    for (unsigned l = 0; l < 32; l++)
+        ck_assert_msg(b[l] == want[l / 8], "lane %u: %#x, expected %#x", l, b[l], want[l / 8]);
+}
+
+/* A short forward branch is if-converted (the skipped instructions get
+ * its predicate as their guard): an activemask in the region still sees
+ * only the lanes that did not branch, as the PTX ISA says (a
+ * predicated-off thread contributes 0).  The executor once wrote the
+ * whole warp's active mask there, so the lowered kernel computed
+ * 0xffffffff where the PTX as written gives 0xffffff00 (found by
+ * tests/difftest.c). */
+START_TEST(test_ifconv_activemask)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, 0;",
+        "    setp.lt.u32 %p1, %r2, 8;",          /* lanes 0 .. 7 jump */
+        "    @%p1 bra $L_a;",
+        "    activemask.b32 %r3;",
+        "$L_a:",
+        "    st.global.u32 [%rd4], %r3;",
+        KTAIL,
+    };
+    static const uint32_t want[4] = { 0, 0xffffff00u, 0xffffff00u, 0xffffff00u };
+    expect_lane_groups(ptx, SIM_ARRAY_LEN(ptx), want);
+}
+END_TEST
+
+/* A region that writes its branch's predicate is not if-converted: the
+ * lanes that skip it are fixed when the branch executes, but a guard read
+ * after the write would see the new value (the lowering once predicated
+ * the add below on the new %p1, so lanes 8 .. 23 skipped it; found by
+ * tests/difftest.c). */
+START_TEST(test_ifconv_guard_write)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, 1;",
+        "    setp.lt.u32 %p1, %r2, 8;",          /* lanes 0 .. 7 skip the region */
+        "    @%p1 bra $L_a;",
+        "    setp.lt.u32 %p1, %r2, 24;",         /* the region rewrites the predicate */
+        "    add.s32 %r3, %r3, 2;",              /* every lane 8 .. 31 adds */
+        "$L_a:",
+        "    st.global.u32 [%rd4], %r3;",
+        KTAIL,
+    };
+    static const uint32_t want[4] = { 1, 3, 3, 3 };
+    expect_lane_groups(ptx, SIM_ARRAY_LEN(ptx), want);
+}
+END_TEST
+
 /* A small counted loop without .pragma "nounroll" is unrolled 4 times by
  * ptxas: its counter, compare and branch issue once per 4 iterations (and
  * when it is left); its body every time. */
@@ -1081,6 +1139,70 @@ START_TEST(test_wmma_split)
 }
 END_TEST
 
+/* A wmma.load is split into one load per register of the fragment (per
+ * element for column-major .f16 A and B from global memory), each
+ * writing its register and the register's repeat (.f16 A and B:
+ * registers 4 .. 7 copy 0 .. 3).  With two loads whose fragments share
+ * registers, the schedule interleaves their parts; a part must not write
+ * the repeats of registers it does not load (the executor once rewrote
+ * every register of the fragment in each part, so a part of A copied
+ * %a0 into %a4 after a part of B had overwritten %a0; found by
+ * tests/difftest.c). */
+START_TEST(test_wmma_load_repeats)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    .reg .b32 %a<8>;",
+        "    mad.lo.s32 %r3, %r2, 0x01030507, 0x10203;",
+        "    st.global.u32 [%rd4], %r3;",
+        "    wmma.load.a.sync.aligned.col.m16n16k16.global.f16 "      /* 62 bytes from ld 1 */
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %r10, %r11}, [%rd2], 1;",
+        "    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 "
+        "{%r4, %r5, %r6, %r7, %r8, %a0, %a1, %a2}, [%rd2+64], 1;",
+        "    xor.b32 %r12, %a4, %a5;",
+        "    st.global.u32 [%rd4], %r12;",
+        KTAIL,
+    };
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
+}
+END_TEST
+
+/* The registers of a split tensor operation beyond what one operation's
+ * lists hold (4 destinations, 12 sources) still order it: the LDSM of a
+ * wmma.load.a from shared memory writes all eight registers, and the last
+ * HMMA of a wmma.mma reads A, B and C (24) and writes D (8).  A read of
+ * %a5 or %d6 once moved above them and saw the old value (found by
+ * tests/difftest.c). */
+START_TEST(test_wmma_wide_parts)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    .reg .b32 %a<8>;", "    .reg .b32 %b<8>;",
+        "    .reg .f32 %c<8>;", "    .reg .f32 %d<8>;",
+        "    mov.u32 %r5, sm;",
+        "    shl.b32 %r6, %r2, 4;",
+        "    add.s32 %r7, %r5, %r6;",
+        "    st.shared.v4.u32 [%r7], {%r2, %r2, %r2, %r2};",
+        "    wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 "
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%r5], 4;",   /* in sm's 512 bytes */
+        "    add.s32 %r8, %a5, 1;",
+        "    wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 "
+        "{%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, [%r5], 4;",
+        "    wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 "
+        "{%c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7}, [%r5], 4;",
+        "    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 "
+        "{%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, "
+        "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, {%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, "
+        "{%c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7};",
+        "    mov.b32 %r9, %d6;",
+        "    xor.b32 %r10, %r9, %r8;",
+        "    st.global.u32 [%rd4], %r10;",
+        KTAIL,
+    };
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 0, NULL);
+}
+END_TEST
+
 /* Zeros of a register tuple (a vector store's data) are cleared two at a
  * time with CS2R, a lone zero with a move. */
 START_TEST(test_zero_pairs)
@@ -1161,11 +1283,15 @@ suite(void)
     tcase_add_test(tc, test_register_budget);
     tcase_add_test(tc, test_reserved_registers);
     tcase_add_test(tc, test_wmma_split);
+    tcase_add_test(tc, test_wmma_load_repeats);
+    tcase_add_test(tc, test_wmma_wide_parts);
     tcase_add_test(tc, test_live_through);
     tcase_add_test(tc, test_zero_pairs);
     tcase_add_test(tc, test_fold_modifiers);
     tcase_add_test(tc, test_merged_loads);
     tcase_add_test(tc, test_branches);
+    tcase_add_test(tc, test_ifconv_activemask);
+    tcase_add_test(tc, test_ifconv_guard_write);
     tcase_add_test(tc, test_unrolled_loop);
     tcase_add_test(tc, test_sequences);
     tcase_add_test(tc, test_uniform_expansion);

@@ -3,10 +3,17 @@
 # (`make fuzz`; doc/robustness.md).
 #
 #   tests/fuzz/run.sh build            build only, into $FUZZ_DIR (default ./fuzz)
-#   tests/fuzz/run.sh [run] [NAME...]  build, then fuzz each harness (all five
-#                                      by default: smt accelsim ptx config launch)
+#   tests/fuzz/run.sh [run] [NAME...]  build, then fuzz each harness (all by
+#                                      default: smt accelsim ptx config launch
+#                                      difftest)
 #   tests/fuzz/run.sh replay [NAME...] build, then run each harness once over its
 #                                      seed corpus and regression crashers only
+#
+# difftest is not a libFuzzer harness but the differential tester of the
+# sm_90 lowering ($DIFFTEST, the build's tests/difftest): run, it checks
+# random programs for FUZZ_TIME seconds (FUZZ_RUNS programs, if set) from a
+# seed taken from the clock; replayed, the 1500 programs of make check.  It
+# needs no clang.
 #
 # Environment: FUZZ_CC (clang), FUZZ_TIME (seconds per harness, default 60),
 # FUZZ_RUNS (stop after this many executions instead, 0 = no limit),
@@ -29,9 +36,42 @@ FUZZ_RUNS=${FUZZ_RUNS:-0}
 FUZZ_FLAGS=${FUZZ_FLAGS:-}
 DEFS=${FUZZ_DEFS:--DPACKAGE_VERSION=\"fuzz\" -DHAVE_LZMA=1}
 LIBS=${FUZZ_LIBS:--lz -lxxhash -llzma}
-ALL="smt accelsim ptx config launch"
+ALL="smt accelsim ptx config launch difftest"
+HARNESSES="smt accelsim ptx config launch"
+DIFFTEST=${DIFFTEST:-}
 
-if ! command -v "$CC" >/dev/null 2>&1; then
+# The differential tester: run or replay (see above).
+difftest() {
+    if [ -z "$DIFFTEST" ] || [ ! -x "$DIFFTEST" ]; then
+        echo "make fuzz: difftest needs the build's tests/difftest (DIFFTEST=$DIFFTEST)" >&2
+        return 1
+    fi
+    mkdir -p "$FUZZ_DIR/difftest"
+    if [ "$1" = replay ]; then
+        echo "== difftest: the programs of make check"
+        (cd "$FUZZ_DIR/difftest" && SMSIM_PTXAS=none "$DIFFTEST" --seed 1 --count 1500 --quiet)
+    else
+        seed=$(( $(date +%s) % 1000000 * 1000000 ))
+        echo "== difftest: $FUZZ_TIME s from seed $seed"
+        count=""
+        [ "$FUZZ_RUNS" -gt 0 ] && count="--count $FUZZ_RUNS"
+        # shellcheck disable=SC2086
+        (cd "$FUZZ_DIR/difftest" && SMSIM_PTXAS=none "$DIFFTEST" --seed "$seed" --time "$FUZZ_TIME" $count)
+    fi
+}
+
+mode=run
+case "${1:-}" in
+build|run|replay) mode=$1; shift ;;
+esac
+names=${*:-$ALL}
+case " $names " in
+*" smt "*|*" accelsim "*|*" ptx "*|*" config "*|*" launch "*) need_cc=1 ;;
+*) need_cc=0 ;;
+esac
+[ "$mode" = build ] && need_cc=1
+
+if [ "$need_cc" = 1 ] && ! command -v "$CC" >/dev/null 2>&1; then
     echo "make fuzz: needs clang with libFuzzer (Debian: apt-get install clang); FUZZ_CC=$CC not found" >&2
     exit 1
 fi
@@ -58,7 +98,7 @@ build() {
         compile "$s" "$o" -fsanitize=fuzzer-no-link
         objs="$objs $o"
     done
-    for n in $ALL; do
+    for n in $HARNESSES; do
         o="$FUZZ_DIR/obj/fuzz_$n.o"
         compile "$srcdir/tests/fuzz/fuzz_$n.c" "$o" -fsanitize=fuzzer-no-link
         # shellcheck disable=SC2086
@@ -74,15 +114,14 @@ maxlen() {
     esac
 }
 
-mode=run
-case "${1:-}" in
-build|run|replay) mode=$1; shift ;;
-esac
-names=${*:-$ALL}
-build
+[ "$need_cc" = 1 ] && build
 [ "$mode" = build ] && exit 0
 status=0
 for n in $names; do
+    if [ "$n" = difftest ]; then
+        difftest "$mode" || status=1
+        continue
+    fi
     dict=""
     [ -f "$srcdir/tests/fuzz/$n.dict" ] && dict="-dict=$srcdir/tests/fuzz/$n.dict"
     if [ "$mode" = replay ]; then
