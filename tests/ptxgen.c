@@ -1222,14 +1222,18 @@ ptxgen_generate(uint64_t seed, struct ptxgen_prog *prog)
     static const unsigned regs[] = { 16, 24, 32, 40, 48, 64, 96, 128, 255 };
     static const char *const fp[] = { "0.75", "-3.5", "1e-3", "12345.678", "0", "-0.0", "2.5e30",
                                       "1.17549435e-38" };
+    /* the same, for f16 scalars: in the type's range (an infinity as inf,
+     * the smallest subnormal for the denormal) */
+    static const char *const hp[] = { "0.75", "-3.5", "1e-3", "12345.678", "0", "-0.0", "inf",
+                                      "6e-8" };
     struct pg_buf l;
     buf_init(&l);
     unsigned threads = g->threads * g->blocks;
     unsigned nregs = regs[pg_rand(g, sizeof regs / sizeof regs[0])];
     unsigned cnt0 = pg_chance(g, 50) ? 0u : 0x1234567u, trips = 1 + pg_rand(g, 4);
     const char *f = fp[pg_rand(g, sizeof fp / sizeof fp[0])];
-    const char *h0 = fp[pg_rand(g, sizeof fp / sizeof fp[0])];
-    const char *h1 = fp[pg_rand(g, sizeof fp / sizeof fp[0])];
+    const char *h0 = hp[pg_rand(g, sizeof hp / sizeof hp[0])];
+    const char *h1 = hp[pg_rand(g, sizeof hp / sizeof hp[0])];
     buf_add(&l, "# smsim tests/ptxgen.c, seed %llu\nptx = k.ptx\nkernel = k\ngrid = %u\n"
             "block = %u\nregs = %u\n", (unsigned long long)seed, g->blocks, g->threads, nregs);
     if (g->dyn_shared)
