@@ -54,6 +54,7 @@ struct sim {
     sim_cycle_t kstart, last_retire;
     bool failed;
     struct sim_error err;
+    struct sm_host host;         /* what the SMs see of the simulation (sm_host) */
     /* results */
     struct sim_kernel_result *kr;
     size_t nk, capk;
@@ -80,32 +81,18 @@ struct sim {
     } ad;
 };
 
-const struct sm_costs *
-sim_costs(const struct sim *s)
+/* sm_host.fail: the first failure stops the run. */
+static void
+host_fail(void *ctx, const struct sim_error *err)
 {
-    return &s->costs;
-}
-
-const struct occ_result *
-sim_occupancy(const struct sim *s)
-{
-    return &s->occ;
-}
-
-void
-sim_fail(struct sim *s, const struct sim_error *err)
-{
+    struct sim *s = ctx;
     if (s->failed)
         return;
     s->failed = true;
     s->err = *err;
 }
 
-bool
-sim_failed(const struct sim *s)
-{
-    return s->failed;
-}
+static void host_block_done(void *ctx, uint32_t sm, uint32_t blk, sim_cycle_t when);
 
 static void
 derive_costs(struct sim *s)
@@ -138,8 +125,10 @@ sim_new(const struct sim_config *cfg)
     s->wakes = xcalloc(s->n_sm, sizeof *s->wakes);
     s->n_threads = 1;
     s->ad.force = getenv("SMSIM_FORCE_POOL") != NULL;
+    s->host = (struct sm_host){ &s->costs, &s->occ, &s->obs, &s->failed, host_block_done,
+                                host_fail, s };
     for (uint32_t i = 0; i < s->n_sm; i++)
-        sm_init(&s->sms[i], s, i, &s->cfg, s->m, &s->wakes[i]);
+        sm_init(&s->sms[i], &s->host, i, &s->cfg, s->m, &s->wakes[i]);
     stats_add_u64(s->st, "gpu.cycles", &s->g_cycles, "cycles",
                   "core cycles of all kernels (launch to last write performed)");
     stats_add_u64(s->st, "gpu.kernels", &s->g_kernels, "kernels", "kernels simulated");
@@ -195,12 +184,6 @@ sim_set_threads(sim *s, uint32_t n_threads)
     s->n_threads = n_threads ? n_threads : 1;
 }
 
-const struct sim_observer *
-sim_get_observer(const sim *s)
-{
-    return &s->obs;
-}
-
 uint64_t
 sim_blocks_retired(const sim *s)
 {
@@ -233,7 +216,7 @@ fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
         SIM_ASSERT_AT(t, s->n_free > 0);
         uint32_t slot = s->free_slot[--s->n_free];
         if (sm_launch_block(sm, s->next_block, slot, t, &err) < 0) {
-            sim_fail(s, &err);
+            host_fail(s, &err);
             return;
         }
         s->next_block++;
@@ -262,7 +245,7 @@ dispatch_paced(struct sim *s, sim_cycle_t now)
         struct sim_error err = { 0 };
         uint32_t slot = s->free_slot[--s->n_free];
         if (sm_launch_block(&s->sms[i], s->next_block, slot, now, &err) < 0) {
-            sim_fail(s, &err);
+            host_fail(s, &err);
             return;
         }
         s->next_block++;
@@ -293,7 +276,7 @@ dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg)
             struct sim_error err = { 0 };
             uint32_t slot = s->free_slot[--s->n_free];
             if (sm_launch_block(sm, s->next_block, slot, now, &err) < 0) {
-                sim_fail(s, &err);
+                host_fail(s, &err);
                 return;
             }
             s->next_block++;
@@ -327,10 +310,12 @@ retire_event(void *ctx, sim_cycle_t now, uint64_t arg)
     }
 }
 
-void
-sim_block_done(struct sim *s, struct sm *sm, uint32_t blk, sim_cycle_t when)
+/* sm_host.block_done: retire the block at `when`, in the event order. */
+static void
+host_block_done(void *ctx, uint32_t sm, uint32_t blk, sim_cycle_t when)
 {
-    evq_schedule(s->q, when, EVQ_PRI_LAUNCH, retire_event, s, (uint64_t)sm->id << 8 | blk);
+    struct sim *s = ctx;
+    evq_schedule(s->q, when, EVQ_PRI_LAUNCH, retire_event, s, (uint64_t)sm << 8 | blk);
 }
 
 static sim_cycle_t

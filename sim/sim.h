@@ -13,6 +13,7 @@
 
 #include "sim/config.h"
 #include "sim/inst.h"
+#include "sim/observer.h"
 #include "sim/occupancy.h"
 #include "sim/stats.h"
 
@@ -35,19 +36,6 @@ struct sim_kernel_result {
     struct stats_packed stats;   /* the kernel's statistics, packed: sim_kernel_stats() */
 };
 
-/* Optional observer (per-window statistics, progress); any hook may be
- * NULL.  on_issue is called for every warp instruction an SM issues, in
- * issue order (SMs ticking in the same cycle in their deterministic event
- * order); on_block_done when a block retires. */
-struct sim_observer {
-    void (*on_kernel_begin)(void *ctx, const sim *s, const struct kernel_info *ki);
-    void (*on_kernel_end)(void *ctx, const sim *s, const struct sim_kernel_result *kr);
-    void (*on_issue)(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle,
-                     const struct warp_inst *wi);
-    void (*on_block_done)(void *ctx, const sim *s, sim_cycle_t cycle);
-    void *ctx;
-};
-
 /* Create a simulator for a validated config (copied). */
 sim *sim_new(const struct sim_config *cfg);
 void sim_destroy(sim *s);
@@ -61,7 +49,6 @@ void sim_set_observer(sim *s, const struct sim_observer *obs);
  * source without concurrent_next the SMs tick one after another anyway.
  * Call before sim_run(). */
 void sim_set_threads(sim *s, uint32_t n_threads);
-const struct sim_observer *sim_get_observer(const sim *s);
 
 /* Blocks of the running kernel retired so far, and its blocks in all. */
 uint64_t sim_blocks_retired(const sim *s);

@@ -12,7 +12,6 @@
  * skipped; a scheduler's slots up to its next evaluation take the reason
  * of its last one (added then, or by sm_catch_up()).
  */
-#include "sim/sim.h"
 #include "sim/sm_internal.h"
 
 #include <stdlib.h>
@@ -31,15 +30,15 @@ max_c(sim_cycle_t a, sim_cycle_t b)
 }
 
 void
-sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m,
-        sim_cycle_t *wake)
+sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim_config *cfg,
+        mem *m, sim_cycle_t *wake)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
-    sm->sim = s;
+    sm->host = host;
     sm->cfg = cfg;
-    sm->k = sim_costs(s);
-    sm->obs = sim_get_observer(s);
+    sm->k = host->costs;
+    sm->obs = host->obs;
     sm->ibuf = cfg->sched_ibuffer > cfg->sched_lookahead ? cfg->sched_ibuffer : cfg->sched_lookahead;
     if (sm->ibuf > SM_IBUF_MAX)
         sm->ibuf = SM_IBUF_MAX;
@@ -168,7 +167,7 @@ sm_fail(struct sm *sm, const struct sim_error *err)
 bool
 sm_has_room(const struct sm *sm)
 {
-    return sm->n_blocks < sim_occupancy(sm->sim)->blocks_per_sm;
+    return sm->n_blocks < sm->host->occ->blocks_per_sm;
 }
 
 /* ---- warps --------------------------------------------------------------- */
@@ -283,7 +282,7 @@ finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now)
 int
 sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, struct sim_error *err)
 {
-    const struct occ_result *occ = sim_occupancy(sm->sim);
+    const struct occ_result *occ = sm->host->occ;
     const struct sim_config *c = sm->cfg;
     uint32_t bi = 0;
 
@@ -922,7 +921,7 @@ sm_tick(struct sm *sm, sim_cycle_t now)
     uint32_t due = 0;
     for (uint32_t i = 0; i < sm->n_sched; i++)
         due |= (uint32_t)(now >= sm->skip_until[i]) << i;
-    if (again || sim_failed(sm->sim))     /* failure: set only between ticks (sm_flush) */
+    if (again || *sm->host->failed)     /* failure: set only between ticks (sm_flush) */
         due = 0;
     sm->tick_due = due;
     while (sm->tick_due != 0 && !sm->failed) {
@@ -993,11 +992,11 @@ sm_flush(struct sm *sm, sim_cycle_t now)
         sim_cycle_t done = now;
         for (uint32_t k = 0; k < b->n_warps; k++)
             done = max_c(done, sm->warp[b->warp[k]].done);
-        sim_block_done(sm->sim, sm, sm->pend_blk[i], done);
+        sm->host->block_done(sm->host->ctx, sm->id, sm->pend_blk[i], done);
     }
     sm->n_pend_blk = 0;
     if (sm->failed)
-        sim_fail(sm->sim, &sm->err);
+        sm->host->fail(sm->host->ctx, &sm->err);
 }
 
 void

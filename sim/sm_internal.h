@@ -24,6 +24,7 @@
 #include "sim/evq.h"
 #include "sim/inst.h"
 #include "sim/ldst.h"
+#include "sim/observer.h"
 #include "sim/occupancy.h"
 #include "sim/stats.h"
 
@@ -37,7 +38,21 @@
  * (between sm_tick and sm_flush). */
 #define SM_READY_PENDING (SIM_CYCLE_MAX - 1)
 
-struct sim;
+/* What an SM needs from the simulation that owns it (sim.c fills it in):
+ * the running kernel's costs and occupancy, the observer, and where it
+ * reports a retired block and a failure.  The SM knows nothing else of
+ * its owner. */
+struct sm_host {
+    const struct sm_costs *costs;        /* per-opcode costs of the config */
+    const struct occ_result *occ;        /* the running kernel's occupancy */
+    const struct sim_observer *obs;      /* hooks (any may be NULL) */
+    const bool *failed;                  /* the run has failed (set between ticks) */
+    /* block blk of SM sm retires at cycle when (its last write performed) */
+    void (*block_done)(void *ctx, uint32_t sm, uint32_t blk, sim_cycle_t when);
+    /* the SM's source failed: stop the run with err */
+    void (*fail)(void *ctx, const struct sim_error *err);
+    void *ctx;
+};
 
 enum warp_state {
     W_FREE = 0,                  /* slot unused */
@@ -186,9 +201,9 @@ struct sm_stats {
 
 struct sm {
     /* read by every tick: the first host cache lines */
-    struct sim *sim;
+    const struct sm_host *host;  /* its owner (sim.c) */
     const struct sim_config *cfg;
-    const struct sm_costs *k;    /* the simulation's per-opcode costs (sim_costs()) */
+    const struct sm_costs *k;    /* the simulation's per-opcode costs (host->costs) */
     sim_cycle_t *wake;           /* cycle of the next tick, SIM_CYCLE_MAX if none: the SM's
                                     entry of the simulation's dense array, which the loop
                                     scans every cycle without touching struct sm */
@@ -222,7 +237,7 @@ struct sm {
     uint32_t ibuf;               /* entries per warp */
     uint32_t id;
     bool failed;                 /* a tick failed (source error); err says why */
-    const struct sim_observer *obs; /* sim_get_observer() */
+    const struct sim_observer *obs; /* host->obs */
     struct inst_source *src;
     /* warps */
     struct sm_warp warp[SM_NW];  /* by warp slot */
@@ -258,8 +273,8 @@ struct sm_costs {
 
 /* sm.c */
 /* wake: where the SM keeps its next tick cycle (owned by the caller) */
-void sm_init(struct sm *sm, struct sim *s, uint32_t id, const struct sim_config *cfg, mem *m,
-             sim_cycle_t *wake);
+void sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim_config *cfg,
+             mem *m, sim_cycle_t *wake);
 void sm_fini(struct sm *sm);
 void sm_register_stats(struct sm *sms, uint32_t n, stats *st);
 /* Classify scheduler slots up to (not including) cycle t. */
@@ -345,12 +360,5 @@ sched_all(const struct sm_sched *s)
 {
     return s->n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << s->n) - 1;
 }
-
-/* sim.c callbacks used by the SM */
-const struct sm_costs *sim_costs(const struct sim *s);
-void sim_block_done(struct sim *s, struct sm *sm, uint32_t blk, sim_cycle_t when);
-void sim_fail(struct sim *s, const struct sim_error *err);
-bool sim_failed(const struct sim *s);
-const struct occ_result *sim_occupancy(const struct sim *s);
 
 #endif /* SMSIM_SIM_SM_INTERNAL_H */
