@@ -49,60 +49,6 @@ host_round(unsigned rnd)
     }
 }
 
-/* half <-> float (IEEE binary16, round to nearest even) */
-float
-ptx_alu_half_to_float(uint16_t h)
-{
-    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, f;
-    if (e == 0) {
-        if (m == 0) {
-            f = s;
-        } else {
-            e = 127 - 15 + 1;
-            while (!(m & 0x400)) {
-                m <<= 1;
-                e--;
-            }
-            f = s | (e << 23) | ((m & 0x3ff) << 13);
-        }
-    } else if (e == 31) {
-        f = s | 0x7f800000 | (m << 13);
-    } else {
-        f = s | ((e + 127 - 15) << 23) | (m << 13);
-    }
-    float x;
-    memcpy(&x, &f, 4);
-    return x;
-}
-
-uint16_t
-ptx_alu_float_to_half(float x)
-{
-    uint32_t f;
-    memcpy(&f, &x, 4);
-    uint32_t s = (f >> 16) & 0x8000, e = (f >> 23) & 0xff, m = f & 0x7fffff;
-    if (e == 0xff)
-        return (uint16_t)(s | 0x7c00 | (m ? 0x200 : 0));
-    int ne = (int)e - 127 + 15;
-    if (ne >= 31)
-        return (uint16_t)(s | 0x7c00);
-    if (ne <= 0) {
-        if (ne < -10)
-            return (uint16_t)s;
-        m |= 0x800000;
-        uint32_t shift = (uint32_t)(14 - ne);
-        uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (hm & 1)))
-            hm++;
-        return (uint16_t)(s | hm);
-    }
-    uint32_t hm = m >> 13, rem = m & 0x1fff;
-    uint32_t h = s | ((uint32_t)ne << 10) | hm;
-    if (rem > 0x1000 || (rem == 0x1000 && (hm & 1)))
-        h++;
-    return (uint16_t)h;
-}
-
 /* Saturating conversion of a double to an integer type of `bits` bits. */
 static uint64_t
 to_int(double v, bool is_signed, unsigned bits)
@@ -290,29 +236,6 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
 
 /* ---- comparisons ---------------------------------------------------------- */
 
-bool
-ptx_alu_cmp_float(double a, double b, unsigned c)
-{
-    bool un = isnan(a) || isnan(b);
-    switch (c) {
-    case PC_EQ: return !un && a == b;
-    case PC_NE: return !un && a != b;
-    case PC_LT: return !un && a < b;
-    case PC_LE: return !un && a <= b;
-    case PC_GT: return !un && a > b;
-    case PC_GE: return !un && a >= b;
-    case PC_EQU: return un || a == b;
-    case PC_NEU: return un || a != b;
-    case PC_LTU: return un || a < b;
-    case PC_LEU: return un || a <= b;
-    case PC_GTU: return un || a > b;
-    case PC_GEU: return un || a >= b;
-    case PC_NUM: return !un;
-    case PC_NAN: return un;
-    default: return false;
-    }
-}
-
 static bool
 cmp_int(uint64_t a, uint64_t b, bool sgn, unsigned c)
 {
@@ -339,14 +262,14 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     uint32_t res = 0;
     if (t == PT_F32) {
         const union r32 *A = R32(x->a), *B = R32(x->b);
-        LANES(m, { if (ptx_alu_cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; });
+        LANES(m, { if (ptx_cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; });
     } else if (t == PT_F64) {
         const union r64 *A = R64(x->a), *B = R64(x->b);
-        LANES(m, { if (ptx_alu_cmp_float(A[l].d, B[l].d, x->cmp)) res |= 1u << l; });
+        LANES(m, { if (ptx_cmp_float(A[l].d, B[l].d, x->cmp)) res |= 1u << l; });
     } else if (t == PT_F16) {
         LANES(m, {
             double a = as_double(pw, &x->a, t, l), b = as_double(pw, &x->b, t, l);
-            if (ptx_alu_cmp_float(a, b, x->cmp))
+            if (ptx_cmp_float(a, b, x->cmp))
                 res |= 1u << l;
         });
     } else if (t == PT_PRED) {
@@ -384,19 +307,6 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     }
     return res;
 }
-
-uint32_t
-ptx_alu_bool_combine(uint32_t v, uint32_t c, unsigned mode)
-{
-    switch (mode) {
-    case PM_AND: return v & c;
-    case PM_OR: return v | c;
-    case PM_XOR: return v ^ c;
-    default: return v;
-    }
-}
-
-
 
 /* ---- integer ------------------------------------------------------------- */
 
@@ -834,7 +744,7 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
             float v = satf(f32_op(x->op, a, b, c), sat);
             uint32_t u;
             if (k == K_F16) {
-                u = ptx_alu_float_to_half(v);
+                u = ptx_half_from_float(v);
             } else {
                 memcpy(&u, &v, 4);
             }
@@ -1045,8 +955,8 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
         uint32_t res = compare(pw, x, x->type, m);
         if (x->c.cls == SC_PRED) {
             uint32_t c = pred_src(pw, x, &x->c, 2);
-            pred_write(pw, &x->d, m, ptx_alu_bool_combine(res, c, x->mode));
-            pred_write(pw, &x->d2, m, ptx_alu_bool_combine(~res, c, x->mode));
+            pred_write(pw, &x->d, m, ptx_bool_combine(res, c, x->mode));
+            pred_write(pw, &x->d2, m, ptx_bool_combine(~res, c, x->mode));
         } else {
             pred_write(pw, &x->d, m, res);
             pred_write(pw, &x->d2, m, ~res);
@@ -1056,7 +966,7 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     case PTXOP_SET: {
         uint32_t res = compare(pw, x, x->type2, m);
         if (x->c.cls == SC_PRED)
-            res = ptx_alu_bool_combine(res, pred_src(pw, x, &x->c, 2), x->mode);
+            res = ptx_bool_combine(res, pred_src(pw, x, &x->c, 2), x->mode);
         uint32_t tv = x->type == PT_F32 ? 0x3f800000u : x->type == PT_F16 ? 0x3c00u
                       : x->type == PT_BF16 ? 0x3f80u : ptx_type_bytes(x->type) == 2 ? 0xffffu
                       : 0xffffffffu;

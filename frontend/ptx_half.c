@@ -20,6 +20,60 @@
 
 #include "frontend/ptx_lanes.h"
 
+/* half <-> float (IEEE binary16, round to nearest even) */
+float
+ptx_half_to_float(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, f;
+    if (e == 0) {
+        if (m == 0) {
+            f = s;
+        } else {
+            e = 127 - 15 + 1;
+            while (!(m & 0x400)) {
+                m <<= 1;
+                e--;
+            }
+            f = s | (e << 23) | ((m & 0x3ff) << 13);
+        }
+    } else if (e == 31) {
+        f = s | 0x7f800000 | (m << 13);
+    } else {
+        f = s | ((e + 127 - 15) << 23) | (m << 13);
+    }
+    float x;
+    memcpy(&x, &f, 4);
+    return x;
+}
+
+uint16_t
+ptx_half_from_float(float x)
+{
+    uint32_t f;
+    memcpy(&f, &x, 4);
+    uint32_t s = (f >> 16) & 0x8000, e = (f >> 23) & 0xff, m = f & 0x7fffff;
+    if (e == 0xff)
+        return (uint16_t)(s | 0x7c00 | (m ? 0x200 : 0));
+    int ne = (int)e - 127 + 15;
+    if (ne >= 31)
+        return (uint16_t)(s | 0x7c00);
+    if (ne <= 0) {
+        if (ne < -10)
+            return (uint16_t)s;
+        m |= 0x800000;
+        uint32_t shift = (uint32_t)(14 - ne);
+        uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (hm & 1)))
+            hm++;
+        return (uint16_t)(s | hm);
+    }
+    uint32_t hm = m >> 13, rem = m & 0x1fff;
+    uint32_t h = s | ((uint32_t)ne << 10) | hm;
+    if (rem > 0x1000 || (rem == 0x1000 && (hm & 1)))
+        h++;
+    return (uint16_t)h;
+}
+
 /* The formats: mantissa bits, exponent field mask, bias, 1.0, the largest
  * finite value. */
 static const struct hfmt {
@@ -87,7 +141,7 @@ ptx_half_value(uint16_t h, unsigned fmt)
         memcpy(&f, &u, 4);
         return f;
     }
-    return ptx_alu_half_to_float(h);
+    return ptx_half_to_float(h);
 }
 
 /* (-1)^neg x mant x 2^exp rounded to fmt in mode rnd. */
@@ -287,14 +341,14 @@ compare(struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m, uint32_t 
         for (unsigned h = 0; h < n; h++) {
             double va = ptx_half_value(flush((uint16_t)(a >> 16 * h), fmt, ftz), fmt);
             double vb = ptx_half_value(flush((uint16_t)(b >> 16 * h), fmt, ftz), fmt);
-            if (ptx_alu_cmp_float(va, vb, x->cmp))
+            if (ptx_cmp_float(va, vb, x->cmp))
                 res[h] |= 1u << l;
         }
     });
     if (x->c.cls == SC_PRED) {
         uint32_t c = pred_src(pw, x, &x->c, 2);
-        res[0] = ptx_alu_bool_combine(res[0], c, x->mode);
-        res[1] = ptx_alu_bool_combine(res[1], c, x->mode);
+        res[0] = ptx_bool_combine(res[0], c, x->mode);
+        res[1] = ptx_bool_combine(res[1], c, x->mode);
     }
 }
 

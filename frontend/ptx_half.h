@@ -48,4 +48,9 @@ void ptx_half_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
  * PTX ISA expects instead (ptxas rejects the same forms). */
 const char *ptx_half_check(const struct ptx_ins *in);
 
+/* An IEEE binary16 value as a float (exact), and a float rounded to
+ * binary16 (to nearest even). */
+float ptx_half_to_float(uint16_t h);
+uint16_t ptx_half_from_float(float x);
+
 #endif /* SMSIM_FRONTEND_PTX_HALF_H */

@@ -7,6 +7,8 @@
 
 #include "frontend/ptx_exec.h"
 
+#include <math.h>
+
 #define FULL 0xffffffffu
 
 /* Run body for every lane l set in mask (all 32 in a tight loop when the
@@ -78,17 +80,43 @@ pred_src(const struct pwarp *pw, const struct xop *x, const struct slot *s, unsi
 /* ptx_alu.c: execute an XK_ALU instruction on lanes m. */
 void ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
 
-/* ptx_alu.c: "a c b" for a float comparison c (enum ptx_cmp; NaN makes
- * the ordered ones false, the unordered ones true). */
-bool ptx_alu_cmp_float(double a, double b, unsigned c);
+/* "a c b" for a float comparison c (enum ptx_cmp; NaN makes the ordered
+ * ones false, the unordered ones true): setp/set of ptx_alu.c and of the
+ * half-precision forms (ptx_half.c). */
+static inline bool
+ptx_cmp_float(double a, double b, unsigned c)
+{
+    bool un = isnan(a) || isnan(b);
+    switch (c) {
+    case PC_EQ: return !un && a == b;
+    case PC_NE: return !un && a != b;
+    case PC_LT: return !un && a < b;
+    case PC_LE: return !un && a <= b;
+    case PC_GT: return !un && a > b;
+    case PC_GE: return !un && a >= b;
+    case PC_EQU: return un || a == b;
+    case PC_NEU: return un || a != b;
+    case PC_LTU: return un || a < b;
+    case PC_LEU: return un || a <= b;
+    case PC_GTU: return un || a > b;
+    case PC_GEU: return un || a >= b;
+    case PC_NUM: return !un;
+    case PC_NAN: return un;
+    default: return false;
+    }
+}
 
-/* ptx_alu.c: the lanes v combined with predicate c by setp/set's boolean
- * operation mode (PM_AND, PM_OR, PM_XOR; PM_NONE: v). */
-uint32_t ptx_alu_bool_combine(uint32_t v, uint32_t c, unsigned mode);
-
-/* ptx_alu.c: an IEEE binary16 value as a float (exact), and a float
- * rounded to binary16 (to nearest even). */
-float ptx_alu_half_to_float(uint16_t h);
-uint16_t ptx_alu_float_to_half(float x);
+/* The lanes v combined with predicate c by setp/set's boolean operation
+ * mode (PM_AND, PM_OR, PM_XOR; PM_NONE: v). */
+static inline uint32_t
+ptx_bool_combine(uint32_t v, uint32_t c, unsigned mode)
+{
+    switch (mode) {
+    case PM_AND: return v & c;
+    case PM_OR: return v | c;
+    case PM_XOR: return v ^ c;
+    default: return v;
+    }
+}
 
 #endif /* SMSIM_FRONTEND_PTX_LANES_H */

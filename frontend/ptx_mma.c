@@ -2,6 +2,7 @@
  * ptx_mma.c - mma.sync, wmma and ldmatrix fragments (see ptx_mma.h).
  */
 #include "frontend/ptx_mma.h"
+#include "frontend/ptx_half.h"
 
 #include <string.h>
 
@@ -259,7 +260,7 @@ static double
 elem_value(uint32_t v, unsigned t, unsigned sub)
 {
     switch (t) {
-    case PT_F16: return ptx_alu_half_to_float((uint16_t)(v >> (16 * sub)));
+    case PT_F16: return ptx_half_to_float((uint16_t)(v >> (16 * sub)));
     case PT_BF16: return f32_of((v >> (16 * sub)) << 16);
     case PT_TF32: return f32_of(v & 0xffffe000u);
     case PT_S8: return (int8_t)(v >> (8 * sub));
@@ -331,7 +332,7 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                     s += A[row][k] * B[k][col];
                 float f = (float)s;
                 if (d.dtype == PT_F16)
-                    u = (uint32_t)ptx_alu_float_to_half(f) << (16 * el[i].sub);
+                    u = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);
                 else
                     memcpy(&u, &f, 4);
             }

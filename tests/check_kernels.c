@@ -15,6 +15,7 @@
 
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
+#include "frontend/ptx_half.h"
 #include "frontend/ptx_lanes.h"
 #include "frontend/record.h"
 #include "testlib.h"
@@ -359,7 +360,7 @@ tensor_out(const struct launch *l, const char *name, int idx, char kind)
     const void *d = buf(l, name);
     switch (kind) {
     case 'f': return ((const float *)d)[idx];
-    case 'h': return ptx_alu_half_to_float(((const uint16_t *)d)[idx]);
+    case 'h': return ptx_half_to_float(((const uint16_t *)d)[idx]);
     default: return ((const int32_t *)d)[idx];
     }
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontend/ptx_lanes.h"
+#include "frontend/ptx_half.h"
 #include "frontend/ptx_mma.h"
 #include "testlib.h"
 
@@ -77,7 +78,7 @@ cval(unsigned i, unsigned j)
 static uint16_t
 h16(float f)
 {
-    return ptx_alu_float_to_half(f);
+    return ptx_half_from_float(f);
 }
 
 static void
