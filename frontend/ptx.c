@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "frontend/ptx_decode.h"
+#include "frontend/ptx_call.h"
 #include "frontend/ptx_exec.h"
 #include "frontend/ptx_parse.h"
 #include "frontend/ptx_lower.h"

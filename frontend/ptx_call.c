@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "frontend/ptx_lanes.h"
+#include "frontend/ptx_mem.h"
 #include "frontend/ptxas.h"
 
 static uint32_t
@@ -353,18 +354,6 @@ stack_room(struct ptx_callstack *cs, uint32_t need)
     cs->mem_cap = cap;
 }
 
-uint8_t *
-ptx_call_stack_mem(const struct ptx_run *r, struct pwarp *pw, unsigned l, uint64_t a,
-                   unsigned bytes)
-{
-    const struct ptx_callstack *cs = &pw->cs;
-    /* the stack in use ends with the running function's frame */
-    uint64_t top = (uint64_t)cs->fp + (r->n_funcs > 0 ? r->funcs[cs->func].frame : 0);
-    if (a < r->local_bytes || a + bytes > top || a + bytes - r->local_bytes > cs->mem_cap)
-        return NULL;
-    return cs->mem + (size_t)l * cs->mem_cap + (a - r->local_bytes);
-}
-
 /* Lane l's memory at local address a (a frame: the kernel's, or one on the
  * call stack, whose room was made). */
 static uint8_t *
@@ -514,7 +503,7 @@ peek_str(struct ptx_run *r, struct pblock *b, const struct pwarp *pw, unsigned l
         return SIM_OK;
     }
     for (unsigned i = 0; i + 1 < BUILTIN_STR_MAX; i++) {
-        SIM_FORWARD_IF_ERROR(ptx_exec_peek(r, b, pw->index, l, a + i, &s[i], 1, x, err));
+        SIM_FORWARD_IF_ERROR(ptx_mem_peek(r, b, pw->index, l, a + i, &s[i], 1, x, err));
         if (s[i] == '\0')
             return SIM_OK;
     }
@@ -580,7 +569,7 @@ lane_printf(struct ptx_run *r, struct pblock *b, const struct pwarp *pw, unsigne
         unsigned size = strchr("fFeEgGaAsp", conv) != NULL || longs > 0 ? 8 : 4;
         off = (off + size - 1) & ~(uint64_t)(size - 1);
         uint64_t v = 0;
-        SIM_FORWARD_IF_ERROR(ptx_exec_peek(r, b, pw->index, l, args + off, &v, size, x, err));
+        SIM_FORWARD_IF_ERROR(ptx_mem_peek(r, b, pw->index, l, args + off, &v, size, x, err));
         off += size;
         (*parsed)++;
         if (conv == 's') {

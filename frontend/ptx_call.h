@@ -33,102 +33,7 @@
 #ifndef SMSIM_FRONTEND_PTX_CALL_H
 #define SMSIM_FRONTEND_PTX_CALL_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include "sim/error.h"
-
-struct ptx_kernel;
-struct ptx_run;
-struct pblock;
-struct pwarp;
-struct xop;
-
-/* Default bytes of call stack per thread: CUDA's default cudaLimitStackSize
- * (CUDA Runtime API, cudaDeviceSetLimit: 1 KB). */
-#define PTX_STACK_DEFAULT 1024u
-/* The least a frame takes (its return address and alignment), so that even
- * a function without variables cannot recurse without bound. */
-#define PTX_FRAME_MIN 16u
-
-/* Where an argument, a return value or a parameter is. */
-enum xloc_kind { XL_FRAME, XL_SLOT };
-
-struct xloc {
-    uint8_t kind;                /* enum xloc_kind */
-    uint8_t cls;                 /* XL_SLOT: enum slot_class */
-    uint32_t idx;                /* XL_SLOT: the slot (a register or a constant) */
-    uint32_t off;                /* XL_FRAME: bytes from the frame base */
-    uint32_t size;               /* bytes */
-};
-
-/* A function of the linked program (r->funcs). */
-struct xfunc {
-    const struct ptx_kernel *body;   /* its PTX (the module's) */
-    const char *name;
-    int32_t mod;                 /* index in the module's funcs; -1: the kernel */
-    int32_t entry, end;          /* its operations: x[entry .. end) (renumbered by ptx_lower) */
-    uint32_t line;               /* its .func line */
-    uint32_t frame;              /* bytes of an activation's frame (a multiple of 16) */
-    uint32_t local_off;          /* frame offsets of its .local variables, */
-    uint32_t param_off;          /* its parameters, */
-    uint32_t site_off;           /* and its calls' .param variables */
-    uint32_t r32, n32, r64, n64, rp, np;   /* its registers: slots r32 .. r32 + n32 - 1, ... */
-    int32_t ret;                 /* its return parameter: r->locs[ret], or -1 */
-    uint32_t arg0, nargs;        /* its argument parameters: r->locs[arg0 .. arg0 + nargs) */
-    bool recursive;              /* on a cycle of the call graph */
-    uint8_t builtin;             /* a CUDA runtime function the module only declares and smsim
-                                    carries out itself (enum xbuiltin), else XB_NONE */
-    /* what ptxas makes of it on sm_90 (ptx_call_spills) */
-    uint16_t save_words;         /* 4-byte registers stored on entry and loaded before each
-                                    return (callee-saved registers) */
-    bool sp_adjust;              /* it has a stack frame: the stack pointer moves on entry and
-                                    before each return */
-};
-
-/* The runtime functions a kernel may call without a body in the PTX:
- * printf's vprintf(format, arguments) and assert's __assertfail(message,
- * file, line, function, char size). */
-enum xbuiltin { XB_NONE, XB_VPRINTF, XB_ASSERTFAIL };
-
-/* A call instruction (r->sites). */
-struct xcallsite {
-    int32_t func;                /* the callee (r->funcs), or XCALL_INDIRECT: the function the
-                                    lane's pointer (the call's slot a) names */
-    int32_t ret;                 /* the caller's receiver: r->locs[ret], or -1 */
-    uint32_t arg0, nargs;        /* the arguments: r->locs[arg0 .. arg0 + nargs) */
-    uint32_t line;
-};
-
-/* The callee of an indirect call site (func < 0). */
-#define XCALL_INDIRECT (-1)
-
-/* One call in progress in a warp. */
-struct call_frame {
-    int32_t func, caller;        /* r->funcs */
-    int32_t site;                /* r->sites */
-    int32_t base_sp;             /* SIMT entries below belong to the caller */
-    uint32_t fp, caller_fp;      /* frame bases */
-    uint32_t returned;           /* lanes that executed ret */
-    size_t saved;                /* the callee's registers in save[], or SIZE_MAX */
-};
-
-/* A warp's calls. */
-struct ptx_callstack {
-    struct call_frame *frames;
-    uint32_t n, cap;
-    uint32_t fp;                 /* frame base of the running function (a local address) */
-    int32_t func;                /* the running function (r->funcs; 0: the kernel) */
-    int32_t end;                 /* its end in x[] */
-    uint16_t *active;            /* per function: its activations in progress */
-    uint8_t *save;               /* registers of recursive activations */
-    size_t save_len, save_cap;
-    uint8_t *mem;                /* the call stack: lane l's byte o at mem[l * mem_cap + o],
-                                    o = local address - local_bytes */
-    uint32_t mem_cap;            /* bytes per lane */
-    uint32_t mem_hi;             /* bytes per lane used since the warp started */
-};
+#include "frontend/ptx_run.h"
 
 /* Link the kernel r->k with the functions it calls: r->funcs, their
  * frames and parameters, x[] positions and register slots (before
@@ -163,10 +68,5 @@ void ptx_call_ret(struct pwarp *pw, uint32_t m);
 /* The running function's SIMT entries are gone: the return value goes to
  * the caller, its registers are restored, the frame pops. */
 void ptx_call_leave(struct ptx_run *r, struct pblock *b, struct pwarp *pw);
-
-/* Host memory of lane l's local address a (>= r->local_bytes: the call
- * stack), bytes long; NULL when outside the stack in use. */
-uint8_t *ptx_call_stack_mem(const struct ptx_run *r, struct pwarp *pw, unsigned l, uint64_t a,
-                            unsigned bytes);
 
 #endif /* SMSIM_FRONTEND_PTX_CALL_H */

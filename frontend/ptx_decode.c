@@ -14,6 +14,7 @@
  * register moves for the timing model (no memory space).
  */
 #include "frontend/ptx_decode.h"
+#include "frontend/ptx_call.h"
 #include "frontend/ptx_half.h"
 #include "frontend/ptx_mma.h"
 #include "frontend/ptx_lanes.h"

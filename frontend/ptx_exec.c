@@ -1,12 +1,17 @@
 /*
  * ptx_exec.c - functional execution of decoded PTX, one warp instruction
  * at a time (see ptx_exec.h).
- * This file holds the SIMT reconvergence stack, memory accesses (with
- * bounds and alignment checks) and the warp-wide operations; per-lane
- * arithmetic is in ptx_alu.c, calls and frames in ptx_call.c.
+ * This file holds the SIMT reconvergence stack, the memory instructions
+ * and the warp-wide operations; per-lane arithmetic is in ptx_alu.c,
+ * calls and frames in ptx_call.c, addresses and their checks in
+ * ptx_mem.c.
  */
+#include "frontend/ptx_exec.h"
+
+#include "frontend/ptx_call.h"
 #include "frontend/ptx_half.h"
 #include "frontend/ptx_lanes.h"
+#include "frontend/ptx_mem.h"
 #include "frontend/ptx_mma.h"
 #include "frontend/ptx_spin.h"
 
@@ -15,197 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- memory -------------------------------------------------------------- */
-
-static struct region *
-find_region(struct ptx_run *r, sim_addr_t a, uint64_t bytes)
-{
-    struct region *g = &r->regions[r->last_region];
-    if (r->n_regions > 0 && a >= g->base && a - g->base + bytes <= g->size)
-        return g;
-    uint32_t lo = 0, hi = r->n_regions;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (r->regions[mid].base <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0)
-        return NULL;
-    g = &r->regions[lo - 1];
-    if (a - g->base + bytes > g->size)
-        return NULL;
-    r->last_region = lo - 1;
-    return g;
-}
-
-struct access {
-    uint8_t *p;                  /* host memory */
-    uint8_t space;               /* SIM_SPACE_* for the timing model */
-    sim_addr_t taddr;            /* timing-model address */
-};
-
-static int
-mem_error(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsigned w, unsigned l,
-          const char *what, sim_addr_t a, struct sim_error *err)
-{
-    return sim_error_set(err, SIM_ERR_FORMAT,
-                         "%s:%u: kernel %s: %s at address %#" PRIx64 " (block %" PRIu64
-                         ", thread %u, pc %#x)", r->m->path, x->line, r->k->name, what, a, b->id,
-                         w * 32 + l, x->spc);
-}
-
-static const char *const region_kinds[] = { "buffer", "__device__ variable",
-                                            "__constant__ variable" };
-
-/* An access of `bytes` at global address a that no region holds: the
- * error names the allocation it ran past or before (memcheck's report). */
-static int
-global_fault(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsigned w,
-             unsigned l, sim_addr_t a, unsigned bytes, struct sim_error *err)
-{
-    char what[512];
-    uint32_t lo = 0, hi = r->n_regions;
-    while (lo < hi) {                /* the first region above a */
-        uint32_t mid = (lo + hi) / 2;
-        if (r->regions[mid].base <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    const struct region *below = lo > 0 ? &r->regions[lo - 1] : NULL;
-    const char *dir = x->kind == XK_ST || x->kind == XK_WSTORE || x->kind == XK_STMATRIX ? "write"
-                      : x->kind == XK_ATOM || x->kind == XK_RED ? "atomic" : "read";
-    if (below != NULL && a - below->base < PTX_REGION_STRIDE / 2) {
-        uint64_t off = a - below->base;
-        char line[32] = "";
-        if (below->line > 0)
-            snprintf(line, sizeof line, ", %s:%u", r->l->path, below->line);
-        if (off < below->size)
-            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes at offset %"
-                     PRIu64 " of %s %s (%" PRIu64 " bytes%s): it runs %" PRIu64 " bytes past "
-                     "the end", dir, bytes, off, region_kinds[below->kind], below->name,
-                     below->size, line, off + bytes - below->size);
-        else
-            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64
-                     " bytes past the end of %s %s (%" PRIu64 " bytes%s)", dir, bytes,
-                     off - below->size, region_kinds[below->kind], below->name, below->size, line);
-    } else if (lo < r->n_regions && r->regions[lo].base - a <= PTX_REGION_STRIDE / 2) {
-        const struct region *above = &r->regions[lo];
-        snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64 " bytes "
-                 "before the start of %s %s", dir, bytes, above->base - a,
-                 region_kinds[above->kind], above->name);
-    } else {
-        snprintf(what, sizeof what, "global-memory %s of %u bytes outside every allocation (a "
-                 "null or stray pointer)", dir, bytes);
-    }
-    return mem_error(r, x, b, w, l, what, a, err);
-}
-
-/* The first read of a module variable that nothing initialised (no
- * initialiser in the PTX, no `var` line) is worth a warning: on the GPU
- * the host would have set it with cudaMemcpyToSymbol. */
-static void
-watch_access(struct ptx_run *r, struct region *g, const struct xop *x, bool write)
-{
-    if (!write)
-        sim_reportf("warning", "%s:%u: kernel %s reads %s %s, which neither the PTX nor the "
-                    "launch file initialises: it holds zeros (right for '= 0'; if the host sets "
-                    "it with cudaMemcpyToSymbol, add 'var = %s TYPE COUNT INIT' to %s)",
-                    r->m->path, x->line, r->k->name, region_kinds[g->kind], g->name, g->name,
-                    r->l->path);
-    g->watch = false;
-}
-
-/* The timing-model address of lane l's local address a: local memory is
- * interleaved per lane, 4 bytes at a time, over the thread's local address
- * space (its frame and call stack). */
-static sim_addr_t
-local_taddr(const struct ptx_run *r, const struct pblock *b, unsigned w, unsigned l, uint64_t a)
-{
-    uint64_t gw = b->id * r->wpb + w;
-    return PTX_LOCAL_TRACE + ((gw * (r->local_span / 4) + a / 4) * 32 + l) * 4 + a % 4;
-}
-
-/* Resolve the address of lane l for an access of `bytes` in `space`. */
-static int
-resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned space, sim_addr_t a,
-        unsigned bytes, const struct xop *x, struct access *out, struct sim_error *err)
-{
-    if (bytes > 1 && (a & (bytes - 1)) != 0 && bytes <= 16)
-        return mem_error(r, x, b, w, l, "misaligned access", a, err);
-    if (space == PS_GENERIC) {
-        if (a >= PTX_SHARED_WINDOW && a < PTX_SHARED_WINDOW + PTX_WINDOW_SIZE) {
-            space = PS_SHARED;
-            a -= PTX_SHARED_WINDOW;
-        } else if (a >= PTX_LOCAL_WINDOW && a < PTX_LOCAL_WINDOW + PTX_WINDOW_SIZE) {
-            space = PS_LOCAL;
-            a -= PTX_LOCAL_WINDOW;
-        } else {
-            space = PS_GLOBAL;
-        }
-    }
-    switch (space) {
-    case PS_SHARED:
-        if (a + bytes > r->shared_bytes) {
-            char what[256];
-            snprintf(what, sizeof what, "out-of-bounds shared-memory access of %u bytes at "
-                     "offset %" PRIu64 ": the block has %u bytes (%u static, %u dynamic: launch "
-                     "key smem)", bytes, a, r->shared_bytes, r->shared_static,
-                     r->shared_bytes - r->shared_static);
-            return mem_error(r, x, b, w, l, what, a, err);
-        }
-        out->p = b->smem + a;
-        out->space = SIM_SPACE_SHARED;
-        out->taddr = a;
-        return SIM_OK;
-    case PS_LOCAL:
-    case PS_PARAM: {             /* .param: a frame's parameters and call arguments */
-        if (a + bytes > r->local_bytes) {
-            out->p = ptx_call_stack_mem(r, &b->warps[w], l, a, bytes);
-            if (out->p == NULL) {
-                char what[256];
-                snprintf(what, sizeof what, "out-of-bounds local-memory access of %u bytes at "
-                         "offset %" PRIu64 ": past the thread's %u bytes of local memory and its "
-                         "call stack", bytes, a, r->local_bytes);
-                return mem_error(r, x, b, w, l, what, a, err);
-            }
-        } else {
-            out->p = b->local + ((size_t)w * 32 + l) * r->local_bytes + a;
-        }
-        out->space = SIM_SPACE_LOCAL;
-        out->taddr = local_taddr(r, b, w, l, a);
-        return SIM_OK;
-    }
-    default: {
-        struct region *g = find_region(r, a, bytes);
-        if (g == NULL)
-            return global_fault(r, x, b, w, l, a, bytes, err);
-        if (g->watch)
-            watch_access(r, g, x, x->kind == XK_ST || x->kind == XK_WSTORE ||
-                                  x->kind == XK_STMATRIX || x->kind == XK_RED);
-        out->p = g->ptr + (a - g->base);
-        out->space = space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
-        out->taddr = g->tbase + (a - g->base);
-        return SIM_OK;
-    }
-    }
-}
-
-int
-ptx_exec_peek(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, sim_addr_t a,
-              void *buf, unsigned n, const struct xop *x, struct sim_error *err)
-{
-    uint8_t *dst = buf;
-    for (unsigned i = 0; i < n; i++) {   /* byte by byte: a string may end a region */
-        struct access acc;
-        SIM_FORWARD_IF_ERROR(resolve(r, b, w, l, PS_GENERIC, a + i, 1, x, &acc, err));
-        dst[i] = *acc.p;
-    }
-    return SIM_OK;
-}
 
 /* The address lane l accesses.  A 32-bit address register's sum wraps at
  * 2^32, and so does every shared or local address (those windows are
@@ -319,7 +133,7 @@ exec_mem_fast(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
             sim_addr_t a = lane_addr(pw, x, l);
             const struct region *g = &r->regions[r->last_region];
             if (r->n_regions == 0 || a < g->base || a - g->base + eb > g->size) {
-                g = find_region(r, a, eb);
+                g = ptx_mem_region(r, a, eb);
                 if (g == NULL)
                     return 0;
             }
@@ -366,8 +180,8 @@ exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
         unsigned l = (unsigned)__builtin_ctz(mm);
         mm &= mm - 1;
         sim_addr_t a = lane_addr(pw, x, l);
-        struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
-        SIM_FORWARD_IF_ERROR(resolve(r, b, w, l, x->space, a, eb * nv, x, &ac, err));
+        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, w, l, x->space, a, eb * nv, x, &ac, err));
         if (!space_set) {
             wi->space = ac.space;
             space_set = true;
@@ -420,13 +234,13 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     while (mm != 0) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         mm &= mm - 1;
-        struct access src = { NULL, SIM_SPACE_GLOBAL, 0 }, dst = { NULL, SIM_SPACE_SHARED, 0 };
-        SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, PS_GLOBAL, lane_addr(pw, x, l), n, x,
+        struct ptx_access src = { NULL, SIM_SPACE_GLOBAL, 0 }, dst = { NULL, SIM_SPACE_SHARED, 0 };
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, lane_addr(pw, x, l), n, x,
                                      &src, err));
         uint32_t sa = (uint32_t)(x->base2.cls == SC_32 ? pw->r32[(size_t)x->base2.idx * 32 + l].u
                                  : x->base2.cls == SC_64 ? pw->r64[(size_t)x->base2.idx * 32 + l].u
                                  : 0) + (uint32_t)x->off2;
-        SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, PS_SHARED, sa, n, x, &dst, err));
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, sa, n, x, &dst, err));
         unsigned keep = n;
         if (x->a.cls != SC_NONE) {
             uint64_t s = lane_get(pw, &x->a, l);
@@ -444,9 +258,9 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
 static int
 wmma_elem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
           sim_addr_t base, uint64_t off, const struct ptx_frag_elem *el, unsigned es, bool load,
-          uint32_t *regs, struct access *ac, struct sim_error *err)
+          uint32_t *regs, struct ptx_access *ac, struct sim_error *err)
 {
-    SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, x->space, base + off, es, x, ac, err));
+    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, x->space, base + off, es, x, ac, err));
     unsigned sh = 8 * es * el->sub;
     uint32_t mask = es == 4 ? UINT32_MAX : (1u << (8 * es)) - 1;
     if (load) {
@@ -497,7 +311,7 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         uint32_t regs[PTX_FRAG_MAX];
         for (unsigned i = 0; i < dist; i++)
             regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
-        struct access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
         sim_addr_t first = 0;
         unsigned cnt = part != NULL ? part->nelem : n;
         for (unsigned q = 0; q < cnt; q++) {
@@ -526,7 +340,7 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
             uint64_t off = ((uint64_t)(l / 2) * ld + (l % 2) * (16 / es)) * es;
             if (part != NULL && !ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, l, &off))
                 ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, 0, &off);
-            if (resolve(r, b, pw->index, l, x->space, base + off, 1, x, &ac, err) != SIM_OK) {
+            if (ptx_mem_resolve(r, b, pw->index, l, x->space, base + off, 1, x, &ac, err) != SIM_OK) {
                 sim_error_clear(err);
                 ac.taddr = ac.taddr + 16; /* past a small matrix's end: timing only, after
                                              the element before */
@@ -559,9 +373,9 @@ exec_ldmatrix(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     for (unsigned l = 0; l < rows; l++) {
         if (!(m >> l & 1))
             continue;
-        struct access ac = { NULL, SIM_SPACE_SHARED, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_SHARED, 0 };
         row_addr[l] = lane_addr(pw, x, l);
-        SIM_FORWARD_IF_ERROR(resolve(r, b, pw->index, l, x->space, row_addr[l], 16, x, &ac, err));
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, x->space, row_addr[l], 16, x, &ac, err));
         row_ptr[l] = ac.p;
         wi->space = ac.space;
         wi->addr[l] = ac.taddr;
@@ -1069,7 +883,7 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             LANES(m, { lane_set(pw, &x->d, l, pw->cs.fp + (uint64_t)x->off); });
             break;
         case XK_SPILL:
-            LANES(m, { wi->addr[l] = local_taddr(r, b, w, l, pw->cs.fp + (uint64_t)x->off); });
+            LANES(m, { wi->addr[l] = ptx_mem_local_taddr(r, b, w, l, pw->cs.fp + (uint64_t)x->off); });
             wi->space = SIM_SPACE_LOCAL;
             wi->width = 4;
             break;

@@ -1,0 +1,215 @@
+/*
+ * ptx_mem.c - the memory of a running PTX kernel as its instructions
+ * address it (see ptx_mem.h).
+ *
+ * Global memory is the launch file's buffers and the module's variables,
+ * each a region PTX_REGION_STRIDE apart (ptx_run.h): an access outside
+ * every region is reported at once, naming the allocation it ran past.
+ * Shared memory is per block, local memory per thread (its frame, then its
+ * call stack: ptx_call.c).  Generic addresses are told apart by their
+ * window (PTX_SHARED_WINDOW, PTX_LOCAL_WINDOW).  Every access also gets
+ * the address the timing model sees: global regions in the compact layout
+ * of a GPU allocator, local memory interleaved per lane.
+ */
+#include "frontend/ptx_mem.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+struct region *
+ptx_mem_region(struct ptx_run *r, sim_addr_t a, uint64_t bytes)
+{
+    struct region *g = &r->regions[r->last_region];
+    if (r->n_regions > 0 && a >= g->base && a - g->base + bytes <= g->size)
+        return g;
+    uint32_t lo = 0, hi = r->n_regions;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (r->regions[mid].base <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    g = &r->regions[lo - 1];
+    if (a - g->base + bytes > g->size)
+        return NULL;
+    r->last_region = lo - 1;
+    return g;
+}
+
+static int
+mem_error(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsigned w, unsigned l,
+          const char *what, sim_addr_t a, struct sim_error *err)
+{
+    return sim_error_set(err, SIM_ERR_FORMAT,
+                         "%s:%u: kernel %s: %s at address %#" PRIx64 " (block %" PRIu64
+                         ", thread %u, pc %#x)", r->m->path, x->line, r->k->name, what, a, b->id,
+                         w * 32 + l, x->spc);
+}
+
+static const char *const region_kinds[] = { "buffer", "__device__ variable",
+                                            "__constant__ variable" };
+
+/* An access of `bytes` at global address a that no region holds: the
+ * error names the allocation it ran past or before (memcheck's report). */
+static int
+global_fault(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsigned w,
+             unsigned l, sim_addr_t a, unsigned bytes, struct sim_error *err)
+{
+    char what[512];
+    uint32_t lo = 0, hi = r->n_regions;
+    while (lo < hi) {                /* the first region above a */
+        uint32_t mid = (lo + hi) / 2;
+        if (r->regions[mid].base <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct region *below = lo > 0 ? &r->regions[lo - 1] : NULL;
+    const char *dir = x->kind == XK_ST || x->kind == XK_WSTORE || x->kind == XK_STMATRIX ? "write"
+                      : x->kind == XK_ATOM || x->kind == XK_RED ? "atomic" : "read";
+    if (below != NULL && a - below->base < PTX_REGION_STRIDE / 2) {
+        uint64_t off = a - below->base;
+        char line[32] = "";
+        if (below->line > 0)
+            snprintf(line, sizeof line, ", %s:%u", r->l->path, below->line);
+        if (off < below->size)
+            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes at offset %"
+                     PRIu64 " of %s %s (%" PRIu64 " bytes%s): it runs %" PRIu64 " bytes past "
+                     "the end", dir, bytes, off, region_kinds[below->kind], below->name,
+                     below->size, line, off + bytes - below->size);
+        else
+            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64
+                     " bytes past the end of %s %s (%" PRIu64 " bytes%s)", dir, bytes,
+                     off - below->size, region_kinds[below->kind], below->name, below->size, line);
+    } else if (lo < r->n_regions && r->regions[lo].base - a <= PTX_REGION_STRIDE / 2) {
+        const struct region *above = &r->regions[lo];
+        snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64 " bytes "
+                 "before the start of %s %s", dir, bytes, above->base - a,
+                 region_kinds[above->kind], above->name);
+    } else {
+        snprintf(what, sizeof what, "global-memory %s of %u bytes outside every allocation (a "
+                 "null or stray pointer)", dir, bytes);
+    }
+    return mem_error(r, x, b, w, l, what, a, err);
+}
+
+/* The first read of a module variable that nothing initialised (no
+ * initialiser in the PTX, no `var` line) is worth a warning: on the GPU
+ * the host would have set it with cudaMemcpyToSymbol. */
+static void
+watch_access(struct ptx_run *r, struct region *g, const struct xop *x, bool write)
+{
+    if (!write)
+        sim_reportf("warning", "%s:%u: kernel %s reads %s %s, which neither the PTX nor the "
+                    "launch file initialises: it holds zeros (right for '= 0'; if the host sets "
+                    "it with cudaMemcpyToSymbol, add 'var = %s TYPE COUNT INIT' to %s)",
+                    r->m->path, x->line, r->k->name, region_kinds[g->kind], g->name, g->name,
+                    r->l->path);
+    g->watch = false;
+}
+
+/* The timing-model address of lane l's local address a: local memory is
+ * interleaved per lane, 4 bytes at a time, over the thread's local address
+ * space (its frame and call stack). */
+sim_addr_t
+ptx_mem_local_taddr(const struct ptx_run *r, const struct pblock *b, unsigned w, unsigned l,
+                    uint64_t a)
+{
+    uint64_t gw = b->id * r->wpb + w;
+    return PTX_LOCAL_TRACE + ((gw * (r->local_span / 4) + a / 4) * 32 + l) * 4 + a % 4;
+}
+
+/* Host memory of lane l's local address a (>= r->local_bytes: the call
+ * stack), bytes long; NULL when outside the stack in use. */
+static uint8_t *
+stack_mem(const struct ptx_run *r, struct pwarp *pw, unsigned l, uint64_t a, unsigned bytes)
+{
+    const struct ptx_callstack *cs = &pw->cs;
+    /* the stack in use ends with the running function's frame */
+    uint64_t top = (uint64_t)cs->fp + (r->n_funcs > 0 ? r->funcs[cs->func].frame : 0);
+    if (a < r->local_bytes || a + bytes > top || a + bytes - r->local_bytes > cs->mem_cap)
+        return NULL;
+    return cs->mem + (size_t)l * cs->mem_cap + (a - r->local_bytes);
+}
+
+int
+ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned space,
+                sim_addr_t a, unsigned bytes, const struct xop *x, struct ptx_access *out,
+                struct sim_error *err)
+{
+    if (bytes > 1 && (a & (bytes - 1)) != 0 && bytes <= 16)
+        return mem_error(r, x, b, w, l, "misaligned access", a, err);
+    if (space == PS_GENERIC) {
+        if (a >= PTX_SHARED_WINDOW && a < PTX_SHARED_WINDOW + PTX_WINDOW_SIZE) {
+            space = PS_SHARED;
+            a -= PTX_SHARED_WINDOW;
+        } else if (a >= PTX_LOCAL_WINDOW && a < PTX_LOCAL_WINDOW + PTX_WINDOW_SIZE) {
+            space = PS_LOCAL;
+            a -= PTX_LOCAL_WINDOW;
+        } else {
+            space = PS_GLOBAL;
+        }
+    }
+    switch (space) {
+    case PS_SHARED:
+        if (a + bytes > r->shared_bytes) {
+            char what[256];
+            snprintf(what, sizeof what, "out-of-bounds shared-memory access of %u bytes at "
+                     "offset %" PRIu64 ": the block has %u bytes (%u static, %u dynamic: launch "
+                     "key smem)", bytes, a, r->shared_bytes, r->shared_static,
+                     r->shared_bytes - r->shared_static);
+            return mem_error(r, x, b, w, l, what, a, err);
+        }
+        out->p = b->smem + a;
+        out->space = SIM_SPACE_SHARED;
+        out->taddr = a;
+        return SIM_OK;
+    case PS_LOCAL:
+    case PS_PARAM: {             /* .param: a frame's parameters and call arguments */
+        if (a + bytes > r->local_bytes) {
+            out->p = stack_mem(r, &b->warps[w], l, a, bytes);
+            if (out->p == NULL) {
+                char what[256];
+                snprintf(what, sizeof what, "out-of-bounds local-memory access of %u bytes at "
+                         "offset %" PRIu64 ": past the thread's %u bytes of local memory and its "
+                         "call stack", bytes, a, r->local_bytes);
+                return mem_error(r, x, b, w, l, what, a, err);
+            }
+        } else {
+            out->p = b->local + ((size_t)w * 32 + l) * r->local_bytes + a;
+        }
+        out->space = SIM_SPACE_LOCAL;
+        out->taddr = ptx_mem_local_taddr(r, b, w, l, a);
+        return SIM_OK;
+    }
+    default: {
+        struct region *g = ptx_mem_region(r, a, bytes);
+        if (g == NULL)
+            return global_fault(r, x, b, w, l, a, bytes, err);
+        if (g->watch)
+            watch_access(r, g, x, x->kind == XK_ST || x->kind == XK_WSTORE ||
+                                  x->kind == XK_STMATRIX || x->kind == XK_RED);
+        out->p = g->ptr + (a - g->base);
+        out->space = space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
+        out->taddr = g->tbase + (a - g->base);
+        return SIM_OK;
+    }
+    }
+}
+
+int
+ptx_mem_peek(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, sim_addr_t a, void *buf,
+             unsigned n, const struct xop *x, struct sim_error *err)
+{
+    uint8_t *dst = buf;
+    for (unsigned i = 0; i < n; i++) {   /* byte by byte: a string may end a region */
+        struct ptx_access acc;
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, w, l, PS_GENERIC, a + i, 1, x, &acc, err));
+        dst[i] = *acc.p;
+    }
+    return SIM_OK;
+}
