@@ -9,8 +9,20 @@
  * function before its first call); labels are resolved when the body
  * ends.  Kernels (.entry) and device functions (.func) are read by the
  * same body parser.  Every error names file:line.
+ *
+ * The parser is three files, each using only those below it: this one
+ * (the module, its directives, kernel and function signatures, the layout
+ * of parameters and shared memory), ptx_parse_ins.c (bodies,
+ * instructions, operands, calls) and ptx_parse_decl.c (errors, names,
+ * scopes, declarations).  A kernel's parameters are laid out in its
+ * parameter space in order; a function's return parameter comes first,
+ * then its arguments, each at the next offset of its alignment
+ * (ptx_call.c places that block in every activation's frame).  A function
+ * may be declared (a prototype, or .extern) before it is defined; calls
+ * name it by its index in the module's functions, and the definition
+ * takes the declaration's index.
  */
-#include "frontend/ptx_parse_internal.h"
+#include "frontend/ptx_parse_ins.h"
 #include "frontend/ptx_half.h"
 
 #include <ctype.h>
@@ -20,1134 +32,195 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct {
-    const char *name;
-    uint8_t sreg;
-} sreg_names[] = {
-    { "%tid.x", SR_TID_X }, { "%tid.y", SR_TID_Y }, { "%tid.z", SR_TID_Z },
-    { "%ntid.x", SR_NTID_X }, { "%ntid.y", SR_NTID_Y }, { "%ntid.z", SR_NTID_Z },
-    { "%ctaid.x", SR_CTAID_X }, { "%ctaid.y", SR_CTAID_Y }, { "%ctaid.z", SR_CTAID_Z },
-    { "%nctaid.x", SR_NCTAID_X }, { "%nctaid.y", SR_NCTAID_Y }, { "%nctaid.z", SR_NCTAID_Z },
-    { "%laneid", SR_LANEID }, { "%warpid", SR_WARPID }, { "%nwarpid", SR_NWARPID },
-    { "%smid", SR_SMID }, { "%nsmid", SR_NSMID }, { "%gridid", SR_GRIDID },
-    { "%clock", SR_CLOCK }, { "%clock64", SR_CLOCK64 },
-    { "%lanemask_eq", SR_LANEMASK_EQ }, { "%lanemask_lt", SR_LANEMASK_LT },
-    { "%lanemask_le", SR_LANEMASK_LE }, { "%lanemask_gt", SR_LANEMASK_GT },
-    { "%lanemask_ge", SR_LANEMASK_GE }, { "%dynamic_smem_size", SR_DYN_SMEM },
-    { "%total_smem_size", SR_TOTAL_SMEM }, { "%globaltimer", SR_GLOBALTIMER },
-    { "%clock_hi", SR_CLOCK_HI }, { "%globaltimer_lo", SR_GLOBALTIMER_LO },
-    { "%globaltimer_hi", SR_GLOBALTIMER_HI }, { "%aggr_smem_size", SR_AGGR_SMEM },
-    { "%reserved_smem_offset_begin", SR_RSV_BEGIN }, { "%reserved_smem_offset_end", SR_RSV_END },
-    { "%reserved_smem_offset_cap", SR_RSV_CAP }, { "%reserved_smem_offset_0", SR_RSV_0 },
-    { "%reserved_smem_offset_1", SR_RSV_1 },
-    { "%clusterid.x", SR_CLUSTERID_X }, { "%clusterid.y", SR_CLUSTERID_Y },
-    { "%clusterid.z", SR_CLUSTERID_Z }, { "%nclusterid.x", SR_NCLUSTERID_X },
-    { "%nclusterid.y", SR_NCLUSTERID_Y }, { "%nclusterid.z", SR_NCLUSTERID_Z },
-    { "%cluster_ctaid.x", SR_CLUSTER_CTAID_X }, { "%cluster_ctaid.y", SR_CLUSTER_CTAID_Y },
-    { "%cluster_ctaid.z", SR_CLUSTER_CTAID_Z }, { "%cluster_nctaid.x", SR_CLUSTER_NCTAID_X },
-    { "%cluster_nctaid.y", SR_CLUSTER_NCTAID_Y }, { "%cluster_nctaid.z", SR_CLUSTER_NCTAID_Z },
-    { "%cluster_ctarank", SR_CLUSTER_CTARANK }, { "%cluster_nctarank", SR_CLUSTER_NCTARANK },
-    { "%current_graph_exec", SR_CURRENT_GRAPH_EXEC },
-    { "%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER },
-    /* the vector registers, whole (the components are above) */
-    { "%tid", SR_VECTOR }, { "%ntid", SR_VECTOR }, { "%ctaid", SR_VECTOR },
-    { "%nctaid", SR_VECTOR }, { "%clusterid", SR_VECTOR }, { "%nclusterid", SR_VECTOR },
-    { "%cluster_ctaid", SR_VECTOR }, { "%cluster_nctaid", SR_VECTOR },
-};
+/* ---- kernel and function signatures ------------------------------------- */
 
-int
-ptx_parse_err(struct parser *ps, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = ptx_lex_verror(&ps->lx, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-/* Skip the rest of an instruction statement, its ';' included. */
+/* An optional parameter array suffix "[N]" (1 <= N <= 65536): *d = N, or
+ * 1 when there is none. */
 static int
-skip_instruction(struct parser *ps)
+parse_param_dim(struct parser *ps, int64_t *d)
 {
-    while (ps->lx.kind != PTX_TK_EOF && !is_punct(ps, ';'))
-        SIM_FORWARD_IF_ERROR(next(ps));
-    if (ps->lx.kind == PTX_TK_EOF)
-        return ptx_parse_err(ps, "missing ';' at the end of an instruction");
-    SIM_FORWARD_IF_ERROR(next(ps));
-    return PARSE_SKIPPED;
-}
-
-/* "kernel" or "function", for messages about body k. */
-static const char *
-body_kind(const struct ptx_kernel *k)
-{
-    return k->is_func ? "function" : "kernel";
-}
-
-/* An instruction the simulator does not support, in a kernel or function
- * body: the body keeps the first such message and the statement is
- * skipped (to its ';'), so the module's other kernels still run;
- * launching this one, or one that calls this function, is the error
- * (ptx.c).  Returns PARSE_SKIPPED.  Outside a body: an error. */
-int
-ptx_parse_unsupported(struct parser *ps, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (ps->k == NULL)
-        return ptx_parse_err(ps, "%s", msg);
-    if (ps->k->unsupported == NULL) {
-        size_t n = strlen(ps->lx.path) + strlen(ps->k->name) + strlen(msg) + 40;
-        ps->k->unsupported = xmalloc(n);
-        snprintf(ps->k->unsupported, n, "%s:%u: %s %s: %s", ps->lx.path, ps->lx.line,
-                 body_kind(ps->k), ps->k->name, msg);
-    }
-    return skip_instruction(ps);
-}
-
-/* ---- names -------------------------------------------------------------- */
-
-static char *
-dup(const char *s)
-{
-    return xstrdup(s);
-}
-
-/* p, an array of n elements of size bytes, with room for one more: grown
- * by doubling (16, 32, 64, ...) so that declaring n items costs O(n), not
- * O(n^2) - %r<100000> is a 12-byte input. */
-static void *
-grow(void *p, uint32_t n, size_t size)
-{
-    if (n == 0)
-        return xrealloc(p, 16 * size);
-    if (n >= 16 && (n & (n - 1)) == 0)
-        return xrealloc(p, 2 * (size_t)n * size);
-    return p;
-}
-
-/* The register called name in the current scope, or -1. */
-static int32_t
-find_reg(const struct parser *ps, const char *name)
-{
-    return ptx_names_get(&ps->regs, name);
-}
-
-/* The label called name (created, undefined, if new). */
-static int32_t
-find_label(struct parser *ps, const char *name)
-{
-    struct ptx_kernel *k = ps->k;
-    int32_t i = ptx_names_get(&ps->labels, name);
-    if (i >= 0)
-        return i;
-    k->labels = grow(k->labels, k->n_labels, sizeof *k->labels);
-    k->label_at = grow(k->label_at, k->n_labels, sizeof *k->label_at);
-    k->labels[k->n_labels] = dup(name);
-    k->label_at[k->n_labels] = -1;
-    ptx_names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
-    return (int32_t)k->n_labels++;
-}
-
-/* Open a { } scope in a kernel body. */
-static int
-scope_open(struct parser *ps)
-{
-    if (ps->depth == PTX_MAX_SCOPES)
-        return ptx_parse_err(ps, "blocks nested more than %d deep", PTX_MAX_SCOPES);
-    ps->sym_mark[ps->depth] = ps->k->n_syms;
-    ps->scope_mark[ps->depth++] = ps->k->n_regs;
-    return SIM_OK;
-}
-
-/* Close a scope: its registers go out of view, uncovering what they hid,
- * and so do the .param variables declared in it (each call sequence
- * declares its own param0, retval0 in a { } of its own). */
-static void
-scope_close(struct parser *ps)
-{
-    struct ptx_kernel *k = ps->k;
-    uint32_t mark = ps->scope_mark[--ps->depth];
-    for (uint32_t i = k->n_regs; i-- > mark;)
-        ptx_names_put(&ps->regs, k->regs[i].name, ps->shadow[i]);
-    for (uint32_t i = ps->sym_mark[ps->depth]; i < k->n_syms; i++)
-        if (k->syms[i].space == PS_PARAM)
-            k->syms[i].hidden = true;
-}
-
-static int32_t
-find_module_sym(const struct ptx_module *m, const char *name)
-{
-    for (uint32_t i = 0; i < m->n_syms; i++)
-        if (strcmp(m->syms[i].name, name) == 0)
-            return (int32_t)i;
-    return -1;
-}
-
-/* A symbol visible in body k: its params, its own declarations (the
- * latest visible one), then module symbols (copied into the body's table
- * on first use, with the module index in .offset's place kept via init ==
- * NULL and a marker).  Returns the index in k->syms (params: -2 - their
- * index). */
-static int32_t
-find_sym(struct parser *ps, const char *name)
-{
-    struct ptx_kernel *k = ps->k;
-    for (uint32_t i = 0; i < k->n_params; i++)
-        if (strcmp(k->params[i].name, name) == 0)
-            return -(int32_t)i - 2;      /* params: -2, -3, ... */
-    for (uint32_t i = k->n_syms; i-- > 0;)
-        if (!k->syms[i].hidden && strcmp(k->syms[i].name, name) == 0)
-            return (int32_t)i;
-    int32_t g = find_module_sym(ps->m, name);
-    if (g < 0)
-        return -1 - (int32_t)0x40000000;
-    k->syms = xrealloc(k->syms, (k->n_syms + 1) * sizeof *k->syms);
-    struct ptx_sym *s = &k->syms[k->n_syms];
-    *s = ps->m->syms[g];
-    s->name = dup(ps->m->syms[g].name);
-    s->init = NULL;                      /* data lives in the module symbol */
-    s->offset = (uint64_t)g;             /* module index until layout */
-    s->type = 0xff;                      /* marks a reference to a module symbol */
-    return (int32_t)k->n_syms++;
-}
-
-#define SYM_UNKNOWN (-1 - (int32_t)0x40000000)
-
-/* ---- declarations ------------------------------------------------------- */
-
-static int
-parse_type_word(const char *w, uint8_t *t)
-{
-    if (w[0] != '.')
-        return -1;
-    for (unsigned i = 1; i < PT_COUNT; i++) {
-        if (strcmp(w + 1, ptx_type_name(i)) == 0) {
-            *t = (uint8_t)i;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-static uint8_t
-rclass_of(uint8_t t)
-{
-    if (t == PT_PRED)
-        return RC_PRED;
-    return ptx_type_bytes(t) == 8 ? RC_64 : RC_32;
-}
-
-static int
-add_reg(struct parser *ps, const char *name, uint8_t type)
-{
-    struct ptx_kernel *k = ps->k;
-    int32_t old = find_reg(ps, name);
-    if (old >= 0 && ps->depth > 0 && (uint32_t)old >= ps->scope_mark[ps->depth - 1])
-        return ptx_parse_err(ps, "register %s declared twice in one scope", name);
-    if (k->n_regs >= 100000)
-        return ptx_parse_err(ps, "more than 100000 registers");
-    k->regs = grow(k->regs, k->n_regs, sizeof *k->regs);
-    ps->shadow = grow(ps->shadow, k->n_regs, sizeof *ps->shadow);
-    ps->shadow[k->n_regs] = old;
-    struct ptx_reg *r = &k->regs[k->n_regs];
-    r->name = dup(name);
-    r->type = type;
-    r->rclass = rclass_of(type);
-    r->index = k->n_rclass[r->rclass]++;
-    ptx_names_put(&ps->regs, r->name, (int32_t)k->n_regs);
-    k->n_regs++;
-    return SIM_OK;
-}
-
-/* .reg .type %name<N>, %other, ... ; (current token: after ".reg") */
-static int
-parse_reg_decl(struct parser *ps)
-{
-    uint8_t type;
-    if (ps->lx.kind == PTX_TK_WORD && strncmp(ps->lx.tok, ".v", 2) == 0)
-        return ptx_parse_err(ps, "vector registers (.reg %s) are unsupported", ps->lx.tok);
-    if (ps->lx.kind != PTX_TK_WORD || parse_type_word(ps->lx.tok, &type) != 0)
-        return ptx_parse_err(ps, "expected a register type after .reg, found '%s'", ps->lx.tok);
-    SIM_FORWARD_IF_ERROR(next(ps));
-    for (;;) {
-        if (ps->lx.kind != PTX_TK_WORD || ps->lx.tok[0] == '.' || isdigit((unsigned char)ps->lx.tok[0]))
-            return ptx_parse_err(ps, "expected a register name, found '%s'", ps->lx.tok);
-        char name[256];
-        snprintf(name, sizeof name, "%s", ps->lx.tok);
-        SIM_FORWARD_IF_ERROR(next(ps));
-        if (is_punct(ps, '<')) {
-            SIM_FORWARD_IF_ERROR(next(ps));
-            int64_t cnt;
-            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &cnt) || cnt < 0 || cnt > 100000)
-                return ptx_parse_err(ps, "expected a register count in %s<N>", name);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            SIM_FORWARD_IF_ERROR(expect_punct(ps, '>'));
-            for (int64_t i = 0; i < cnt; i++) {
-                char nm[300];
-                snprintf(nm, sizeof nm, "%s%" PRId64, name, i);
-                SIM_FORWARD_IF_ERROR(add_reg(ps, nm, type));
-            }
-        } else {
-            SIM_FORWARD_IF_ERROR(add_reg(ps, name, type));
-        }
-        if (is_punct(ps, ','))
-            SIM_FORWARD_IF_ERROR(next(ps));
-        else
-            break;
-    }
-    return expect_punct(ps, ';');
-}
-
-/* Initial values of a variable: = v or = { v, v, ... } of element type t. */
-static int
-parse_init(struct parser *ps, struct ptx_sym *s, uint8_t t)
-{
-    unsigned eb = ptx_type_bytes(t);
-    uint64_t idx = 0;
-    bool brace = is_punct(ps, '{');
-    if (brace)
-        SIM_FORWARD_IF_ERROR(next(ps));
-    if (s->size == 0 || s->size > (64u << 20))
-        return ptx_parse_err(ps, "initialised variable %s has no size or is too large", s->name);
-    s->init = xcalloc(1, s->size);
-    for (;;) {
-        bool neg = false;
-        if (is_punct(ps, '-')) {
-            neg = true;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        }
-        int64_t v;
-        uint8_t fk = 0;
-        int32_t fn = ps->lx.kind == PTX_TK_WORD && !neg ? ptx_module_func(ps->m, ps->lx.tok) : -1;
-        if (fn >= 0 && eb == 8) {
-            /* a function table: {f, g} (function pointers) */
-            ps->m->funcs[fn].addr_taken = true;
-            v = (int64_t)(PTX_FUNC_BASE + 16 * (uint64_t)fn);
-        } else if (ps->lx.kind != PTX_TK_NUM) {
-            return ptx_parse_err(ps, "expected a number in the initialiser of %s", s->name);
-        } else if (!ptx_lex_float(ps->lx.tok, &v, &fk) && !ptx_lex_int(ps->lx.tok, &v)) {
-            return ptx_parse_err(ps, "bad number '%s' in the initialiser of %s", ps->lx.tok, s->name);
-        } else if (fk == 2 && t == PT_F32) {
-            double d;
-            memcpy(&d, &v, 8);
-            float f = (float)(neg ? -d : d);
-            uint32_t b;
-            memcpy(&b, &f, 4);
-            v = b;
-        } else if (fk == 2 && t == PT_F64) {
-            if (neg) {
-                double d;
-                memcpy(&d, &v, 8);
-                d = -d;
-                memcpy(&v, &d, 8);
-            }
-        } else if (fk == 0 && ptx_type_is_float(t)) {
-            double d = (double)(neg ? -v : v);
-            if (t == PT_F32) {
-                float f = (float)d;
-                uint32_t b;
-                memcpy(&b, &f, 4);
-                v = b;
-            } else {
-                memcpy(&v, &d, 8);
-            }
-        } else if (neg) {
-            v = -v;
-        }
-        if ((idx + 1) * eb > s->size)
-            return ptx_parse_err(ps, "too many initialisers for %s", s->name);
-        memcpy(s->init + idx * eb, &v, eb);   /* little-endian host */
-        idx++;
-        SIM_FORWARD_IF_ERROR(next(ps));
-        if (brace && is_punct(ps, ',')) {
-            SIM_FORWARD_IF_ERROR(next(ps));
-            continue;
-        }
-        break;
-    }
-    if (brace)
-        SIM_FORWARD_IF_ERROR(expect_punct(ps, '}'));
-    return SIM_OK;
-}
-
-/* The rest of a variable declaration after its name: array sizes and an
- * initialiser, into *s.  On error the caller frees s->name and s->init. */
-static int
-parse_var_shape(struct parser *ps, uint8_t space, uint8_t type, struct ptx_sym *s)
-{
-    bool unsized = false;
-    while (is_punct(ps, '[')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        if (is_punct(ps, ']')) {
-            unsized = true;
-        } else {
-            int64_t d;
-            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &d) || d < 0 || d > (INT64_C(1) << 32)) {
-                return ptx_parse_err(ps, "bad array size '%s'", ps->lx.tok);
-            }
-            if (s->size > (UINT64_C(1) << 40) / (uint64_t)(d ? d : 1)) {
-                return ptx_parse_err(ps, "array too large");
-            }
-            s->size *= (uint64_t)d;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        }
-        SIM_FORWARD_IF_ERROR(expect_punct(ps, ']'));
-    }
-    if (unsized) {
-        if (space != PS_SHARED) {
-            return ptx_parse_err(ps, "unsized array %s outside shared memory", s->name);
-        }
-        s->size = 0;
-        s->external = true;
-    }
-    if (is_punct(ps, '=')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        SIM_FORWARD_IF_ERROR(parse_init(ps, s, type));
-    }
-    return SIM_OK;
-}
-
-int
-ptx_parse_align(struct parser *ps, uint32_t *align)
-{
-    SIM_FORWARD_IF_ERROR(next(ps));
-    int64_t a;
-    if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &a) || a <= 0 || a > 4096 ||
-        (a & (a - 1)))
-        return ptx_parse_err(ps, "bad .align value '%s'", ps->lx.tok);
-    *align = (uint32_t)a;
-    return SIM_OK;
-}
-
-/* [.align N] .type name[N][M]... [= init] ;  for .shared/.local/.global/.const.
- * Appends to syms (module or kernel). */
-static int
-parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym **syms,
-               uint32_t *n)
-{
-    uint32_t align = 0;
-    uint8_t type = 0;
-    while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
-        if (strcmp(ps->lx.tok, ".align") == 0) {
-            SIM_FORWARD_IF_ERROR(ptx_parse_align(ps, &align));
-        } else if (parse_type_word(ps->lx.tok, &type) != 0 && strncmp(ps->lx.tok, ".v", 2) != 0 &&
-                   strcmp(ps->lx.tok, ".ptr") != 0 && strcmp(ps->lx.tok, ".attribute") != 0) {
-            return ptx_parse_err(ps, "unexpected '%s' in a variable declaration", ps->lx.tok);
-        }
-        SIM_FORWARD_IF_ERROR(next(ps));
-    }
-    if (type == 0)
-        return ptx_parse_err(ps, "variable declaration without a type");
-    if (ps->lx.kind != PTX_TK_WORD)
-        return ptx_parse_err(ps, "expected a variable name, found '%s'", ps->lx.tok);
-    struct ptx_sym s = { 0 };
-    s.name = dup(ps->lx.tok);
-    s.space = space;
-    s.external = external;
-    s.type = type;
-    s.align = align ? align : ptx_type_bytes(type);
-    s.size = ptx_type_bytes(type);
-    int rc = next(ps);
-    if (rc == SIM_OK)
-        rc = parse_var_shape(ps, space, type, &s);
-    if (rc < 0) {
-        free(s.name);
-        free(s.init);
-        return rc;
-    }
-    *syms = xrealloc(*syms, (*n + 1) * sizeof **syms);
-    (*syms)[(*n)++] = s;
-    return expect_punct(ps, ';');
-}
-
-/* ---- instructions ------------------------------------------------------- */
-
-struct mod_word {
-    const char *w;
-    int kind;                    /* 0 flag, 1 space, 2 cmp, 3 rnd, 4 atom/bool, 5 mode, 6 ignore */
-    uint32_t v;
-};
-
-static const struct mod_word mods[] = {
-    { "approx", 0, PF_APPROX }, { "full", 0, PF_FULL }, { "ftz", 0, PF_FTZ }, { "sat", 0, PF_SAT },
-    { "hi", 0, PF_HI }, { "lo", 0, PF_LO }, { "wide", 0, PF_WIDE }, { "uni", 0, PF_UNI },
-    { "cc", 0, PF_CC }, { "cg", 0, PF_BYPASS_L1 }, { "cs", 0, PF_BYPASS_L1 },
-    { "cv", 0, PF_BYPASS_L1 }, { "lu", 0, PF_BYPASS_L1 }, { "volatile", 0, PF_BYPASS_L1 },
-    { "async", 6, 0 }, { "commit_group", 5, PM_COMMIT }, { "wait_group", 5, PM_WAIT },
-    { "wait_all", 5, PM_WAITALL }, { "row", 6, 0 }, { "col", 6, 0 },
-    { "trans", 0, PF_TRANS },
-    { "ca", 6, 0 }, { "wb", 6, 0 }, { "wt", 6, 0 }, { "nc", 0, PF_NC },
-    { "sync", 0, PF_SYNC }, { "arrive", 0, PF_ARRIVE }, { "wrap", 0, PF_WRAP },
-    { "clamp", 0, PF_CLAMP }, { "to", 0, PF_TO }, { "shiftamt", 0, PF_SHIFTAMT },
-    { "relu", 0, PF_RELU }, { "warp", 0, PF_WARPSYNC }, { "NaN", 0, PF_NAN },
-    { "xorsign", 0, PF_XORSIGN }, { "abs", 0, PF_ABSMOD }, { "satfinite", 0, PF_SATFINITE },
-    { "global", 1, PS_GLOBAL }, { "shared", 1, PS_SHARED }, { "shared::cta", 1, PS_SHARED },
-    { "local", 1, PS_LOCAL }, { "param", 1, PS_PARAM }, { "const", 1, PS_CONST },
-    { "eq", 2, PC_EQ }, { "ne", 2, PC_NE }, { "lt", 2, PC_LT }, { "le", 2, PC_LE },
-    { "gt", 2, PC_GT }, { "ge", 2, PC_GE }, { "lo", 2, PC_LO }, { "ls", 2, PC_LS },
-    { "hi", 2, PC_HI }, { "hs", 2, PC_HS }, { "equ", 2, PC_EQU }, { "neu", 2, PC_NEU },
-    { "ltu", 2, PC_LTU }, { "leu", 2, PC_LEU }, { "gtu", 2, PC_GTU }, { "geu", 2, PC_GEU },
-    { "num", 2, PC_NUM }, { "nan", 2, PC_NAN },
-    { "rn", 3, PR_RN }, { "rz", 3, PR_RZ }, { "rm", 3, PR_RM }, { "rp", 3, PR_RP },
-    { "rni", 3, PR_RNI }, { "rzi", 3, PR_RZI }, { "rmi", 3, PR_RMI }, { "rpi", 3, PR_RPI },
-    { "add", 4, PA_ADD }, { "min", 4, PA_MIN }, { "max", 4, PA_MAX }, { "inc", 4, PA_INC },
-    { "dec", 4, PA_DEC }, { "and", 4, PA_AND }, { "or", 4, PA_OR }, { "xor", 4, PA_XOR },
-    { "exch", 4, PA_EXCH }, { "cas", 4, PA_CAS },
-    { "up", 5, PM_UP }, { "down", 5, PM_DOWN }, { "bfly", 5, PM_BFLY }, { "idx", 5, PM_IDX },
-    { "all", 5, PM_ALL }, { "any", 5, PM_ANY }, { "ballot", 5, PM_BALLOT },
-    { "finite", 5, PM_FINITE }, { "infinite", 5, PM_INFINITE }, { "number", 5, PM_NUMBER },
-    { "notanumber", 5, PM_NOTANUMBER }, { "normal", 5, PM_NORMAL },
-    { "subnormal", 5, PM_SUBNORMAL }, { "l", 5, PM_L }, { "r", 5, PM_R },
-    /* memory ordering and scope qualifiers: no effect in this model */
-    { "relaxed", 6, 0 }, { "acquire", 6, 0 }, { "release", 6, 0 }, { "acq_rel", 6, 0 },
-    { "sc", 6, 0 }, { "weak", 6, 0 }, { "strong", 6, 0 }, { "gpu", 6, 0 }, { "sys", 6, 0 },
-    { "cta", 6, 0 }, { "gl", 6, 0 }, { "cluster", 6, 0 }, { "aligned", 6, 0 }, { "noftz", 6, 0 }, { "mmio", 6, 0 },
-    { "L1::evict_last", 6, 0 }, { "L1::evict_first", 6, 0 }, { "L1::evict_normal", 6, 0 },
-    { "L1::no_allocate", 6, 0 }, { "L2::64B", 6, 0 }, { "L2::128B", 6, 0 },
-    { "L2::256B", 6, 0 }, { "L2::cache_hint", 6, 0 }, { "red", 6, 0 }, { "popc", 6, 0 },
-};
-
-/* ORDER SHAPE (enum ptx_shape) */
-static const char *const shape_names[SH_COUNT] = {
-    "", "m16n8k4", "m16n8k8", "m16n8k16", "m16n8k32", "m16n16k16", "m32n8k16", "m8n32k16",
-    "m16n16k8", "m8n8"
-};
-
-/* Apply one '.'-separated modifier of instruction ins. */
-static int
-apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntypes)
-{
-    uint8_t t;
-    char tw[64];
-    snprintf(tw, sizeof tw, ".%s", w);
-    bool mma = ins->op == PTXOP_MMA || ins->op == PTXOP_WMMA;
-    if (parse_type_word(tw, &t) == 0) {
-        /* mma.dtype.atype.btype.ctype; wmma.mma.dtype.ctype (f16 inputs) */
-        if (*ntypes == 0)
-            ins->type = t;
-        else if ((!mma && ins->op != PTXOP_VABSDIFF4) || *ntypes == 1)
-            ins->type2 = t;
-        else if (*ntypes == 2)
-            ins->type3 = t;
-        else if (*ntypes == 3)
-            ins->type4 = t;
-        else
-            return ptx_parse_err(ps, "'%s': more than four types", ps->lx.tok);
-        (*ntypes)++;
-        if (ins->op == PTXOP_WMMA || ins->op == PTXOP_MMA)
-            ins->vec = (uint8_t)*ntypes;
+    *d = 1;
+    if (!is_punct(ps, '['))
         return SIM_OK;
-    }
-    if (w[0] == 'm' && w[1] >= '0' && w[1] <= '9' &&
-        (mma || ins->op == PTXOP_LDMATRIX || ins->op == PTXOP_STMATRIX)) {
-        for (unsigned i = 1; i < SH_COUNT; i++)
-            if (strcmp(w, shape_names[i]) == 0) {
-                ins->shape = (uint8_t)i;
-                return SIM_OK;
-            }
-        return ptx_parse_unsupported(ps, "unsupported shape '.%s' on '%s' (supported: mma .m16n8k4 "
-                           ".m16n8k8 .m16n8k16 .m16n8k32; wmma .m16n16k16 .m32n8k16 .m8n32k16 "
-                           ".m16n16k8; ldmatrix/stmatrix .m8n8)", w, ptx_op_name(ins->op));
-    }
-    if ((ins->op == PTXOP_LDMATRIX || ins->op == PTXOP_STMATRIX) && w[0] == 'x' &&
-        (strcmp(w, "x1") == 0 || strcmp(w, "x2") == 0 || strcmp(w, "x4") == 0)) {
-        ins->vec = (uint8_t)(w[1] - '0');
-        return SIM_OK;
-    }
-    if (ins->op == PTXOP_WMMA) {
-        /* wmma.load.a / .store.d / .mma, the layouts, the shape */
-        if (strcmp(w, "load") == 0 || strcmp(w, "store") == 0 || strcmp(w, "mma") == 0) {
-            ins->mode = w[0] == 'l' ? PM_WLOAD : w[0] == 's' ? PM_WSTORE : PM_WMMA;
-            return SIM_OK;
-        }
-        if (w[1] == '\0' && w[0] >= 'a' && w[0] <= 'd') {
-            ins->frag = (uint8_t)w[0];
-            return SIM_OK;
-        }
-        if (strcmp(w, "row") == 0 || strcmp(w, "col") == 0) {
-            if (ins->mode != PM_WMMA && w[0] == 'c')
-                ins->flags |= PF_COLMAJOR;   /* mma's .alayout.blayout: the fragments' own */
-            return SIM_OK;
-        }
-    }
-    if (w[0] == 'v' && (strcmp(w, "v2") == 0 || strcmp(w, "v4") == 0)) {
-        ins->vec = (uint8_t)(w[1] - '0');
-        return SIM_OK;
-    }
-    unsigned op = ins->op;
-    for (size_t i = 0; i < SIM_ARRAY_LEN(mods); i++) {
-        if (strcmp(mods[i].w, w) != 0)
-            continue;
-        /* disambiguate words that mean different things per instruction */
-        bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED || op == PTXOP_REDUX ||
-                         op == PTXOP_BAR || op == PTXOP_BARRIER ||  /* bar.red.and / .or */
-                         op == PTXOP_VABSDIFF4;                     /* its .add (.min, .max) */
-        bool boolean_op = op == PTXOP_SETP || op == PTXOP_SET || op == PTXOP_VOTE;
-        switch (mods[i].kind) {
-        case 0:
-            if ((strcmp(w, "lo") == 0 || strcmp(w, "hi") == 0) &&
-                (op == PTXOP_SETP || op == PTXOP_SET))
-                continue;              /* the comparison .lo/.hi */
-            if (strcmp(w, "uni") == 0 && op == PTXOP_VOTE) {
-                ins->mode = PM_UNI;
-                return SIM_OK;
-            }
-            ins->flags |= mods[i].v;
-            return SIM_OK;
-        case 1:
-            ins->space = (uint8_t)mods[i].v;
-            return SIM_OK;
-        case 2:
-            ins->cmp = (uint8_t)mods[i].v;
-            return SIM_OK;
-        case 3:
-            ins->rnd = (uint8_t)mods[i].v;
-            return SIM_OK;
-        case 4:
-            if (atomic_op) {
-                ins->atom = (uint8_t)mods[i].v;
-                return SIM_OK;
-            }
-            if (boolean_op && (mods[i].v == PA_AND || mods[i].v == PA_OR || mods[i].v == PA_XOR)) {
-                ins->mode = mods[i].v == PA_AND ? PM_AND : mods[i].v == PA_OR ? PM_OR : PM_XOR;
-                return SIM_OK;
-            }
-            if (op == PTXOP_MIN || op == PTXOP_MAX)
-                return SIM_OK;
-            break;
-        case 5:
-            ins->mode = (uint8_t)mods[i].v;
-            return SIM_OK;
-        default:
-            return SIM_OK;
-        }
-    }
-    return ptx_parse_unsupported(ps, "unsupported modifier '.%s' on '%s'", w, ptx_op_name(op));
-}
-
-/* The special register called w: a name of the table, %envreg0 .. 31,
- * %pm0 .. 7 or %pm0_64 .. %pm7_64; else SR_NONE. */
-static uint8_t
-sreg_lookup(const char *w)
-{
-    for (size_t i = 0; i < SIM_ARRAY_LEN(sreg_names); i++)
-        if (strcmp(sreg_names[i].name, w) == 0)
-            return sreg_names[i].sreg;
-    char *end;
-    if (strncmp(w, "%envreg", 7) == 0 && isdigit((unsigned char)w[7]) &&
-        strtoul(w + 7, &end, 10) < 32 && *end == '\0' && (w[7] != '0' || w[8] == '\0'))
-        return SR_ENVREG;
-    if (strncmp(w, "%pm", 3) == 0 && w[3] >= '0' && w[3] <= '7')
-        return w[4] == '\0' ? SR_PM : strcmp(w + 4, "_64") == 0 ? SR_PM64 : SR_NONE;
-    return SR_NONE;
-}
-
-/* A register, special register or '_' in operand position. */
-static int
-parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
-{
-    uint8_t sr = sreg_lookup(ps->lx.tok);
-    if (sr != SR_NONE) {
-        o->kind = PO_SREG;
-        o->sreg = sr;
-        return next(ps);
-    }
-    int32_t r = find_reg(ps, ps->lx.tok);
-    if (r < 0)
-        return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
-    o->kind = PO_REG;
-    o->reg = r;
-    return next(ps);
-}
-
-/* Parse one operand.  in_branch: a bare name is a label. */
-static int
-parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
-{
-    memset(o, 0, sizeof *o);
-    o->reg = -1;
-    o->sym = -1;
-    o->label = -1;
-    if (is_punct(ps, '!')) {
-        o->neg = 1;
-        SIM_FORWARD_IF_ERROR(next(ps));
-    }
-    if (is_punct(ps, '{')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        o->kind = PO_VEC;
-        for (;;) {
-            if (o->nvec == PTX_MAX_VEC)
-                return ptx_parse_err(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
-            int64_t v;
-            if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
-                o->regs[o->nvec++] = -1;
-                SIM_FORWARD_IF_ERROR(next(ps));
-            } else if (ps->lx.kind == PTX_TK_NUM && ptx_lex_int(ps->lx.tok, &v)) {
-                o->vimm |= (uint8_t)(1u << o->nvec);
-                o->regs[o->nvec++] = (int32_t)(uint32_t)v;
-                SIM_FORWARD_IF_ERROR(next(ps));
-            } else if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
-                int32_t r = find_reg(ps, ps->lx.tok);
-                if (r < 0)
-                    return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
-                o->regs[o->nvec++] = r;
-                SIM_FORWARD_IF_ERROR(next(ps));
-            } else {
-                return ptx_parse_err(ps, "expected a register in a vector operand, found '%s'", ps->lx.tok);
-            }
-            if (is_punct(ps, ',')) {
-                SIM_FORWARD_IF_ERROR(next(ps));
-                continue;
-            }
-            break;
-        }
-        return expect_punct(ps, '}');
-    }
-    if (is_punct(ps, '[')) {
-        SIM_FORWARD_IF_ERROR(next(ps));
-        o->kind = PO_MEM;
-        if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0)) {
-            int32_t r = find_reg(ps, ps->lx.tok);
-            if (r < 0)
-                return ptx_parse_err(ps, "undeclared register '%s'", ps->lx.tok);
-            o->reg = r;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        } else if (ps->lx.kind == PTX_TK_WORD) {
-            int32_t s = find_sym(ps, ps->lx.tok);
-            if (s == SYM_UNKNOWN)
-                return ptx_parse_err(ps, "no register or variable called '%s'", ps->lx.tok);
-            o->sym = s;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        } else if (ps->lx.kind == PTX_TK_NUM) {
-            if (!ptx_lex_int(ps->lx.tok, &o->imm))
-                return ptx_parse_err(ps, "bad address '%s'", ps->lx.tok);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            return expect_punct(ps, ']');
-        } else {
-            return ptx_parse_err(ps, "expected an address, found '%s'", ps->lx.tok);
-        }
-        if (is_punct(ps, '+') || is_punct(ps, '-')) {
-            bool minus = is_punct(ps, '-');
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (is_punct(ps, '-')) {
-                minus = !minus;
-                SIM_FORWARD_IF_ERROR(next(ps));
-            }
-            int64_t off;
-            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &off))
-                return ptx_parse_err(ps, "bad address offset '%s'", ps->lx.tok);
-            o->imm = minus ? -off : off;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        }
-        return expect_punct(ps, ']');
-    }
-    if (is_punct(ps, '-') || ps->lx.kind == PTX_TK_NUM) {
-        bool minus = false;
-        if (is_punct(ps, '-')) {
-            minus = true;
-            SIM_FORWARD_IF_ERROR(next(ps));
-        }
-        if (ps->lx.kind != PTX_TK_NUM)
-            return ptx_parse_err(ps, "expected a number after '-', found '%s'", ps->lx.tok);
-        o->kind = PO_IMM;
-        if (ptx_lex_float(ps->lx.tok, &o->imm, &o->fimm)) {
-            if (minus) {
-                if (o->fimm == 1)
-                    o->imm ^= INT64_C(0x80000000);
-                else
-                    o->imm ^= INT64_MIN;
-            }
-        } else if (ptx_lex_int(ps->lx.tok, &o->imm)) {
-            if (minus)
-                o->imm = -o->imm;
-        } else {
-            return ptx_parse_err(ps, "bad number '%s'", ps->lx.tok);
-        }
-        return next(ps);
-    }
-    if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '%' || find_reg(ps, ps->lx.tok) >= 0))
-        return parse_reg_operand(ps, o);
-    if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
-        o->kind = PO_SINK;
-        return next(ps);
-    }
-    if (ps->lx.kind == PTX_TK_WORD) {
-        if (in_branch) {
-            o->kind = PO_LABEL;
-            o->label = find_label(ps, ps->lx.tok);
-            return next(ps);
-        }
-        int32_t s = find_sym(ps, ps->lx.tok);
-        if (s == SYM_UNKNOWN && strcmp(ps->lx.tok, "WARP_SZ") == 0) {
-            /* the ISA's one predefined constant (section 4.4, "Predefined
-             * Identifiers"): the warp size, nvcc's spelling of warpSize */
-            o->kind = PO_IMM;
-            o->imm = 32;
-            return next(ps);
-        }
-        int32_t fn = s == SYM_UNKNOWN ? ptx_module_func(ps->m, ps->lx.tok) : -1;
-        if (fn >= 0) {
-            o->kind = PO_FUNC;           /* a function's address */
-            o->sym = fn;
-            ps->m->funcs[fn].addr_taken = true;
-            return next(ps);
-        }
-        if (s == SYM_UNKNOWN)
-            return ptx_parse_err(ps, "no register or variable called '%s'", ps->lx.tok);
-        o->kind = PO_SYM;
-        o->sym = s;
-        SIM_FORWARD_IF_ERROR(next(ps));
-        if (is_punct(ps, '+')) {
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, &o->imm))
-                return ptx_parse_err(ps, "bad symbol offset '%s'", ps->lx.tok);
-            SIM_FORWARD_IF_ERROR(next(ps));
-        }
-        return SIM_OK;
-    }
-    return ptx_parse_err(ps, "unexpected '%s' in an operand", ps->lx.tok);
-}
-
-/* Intern a mnemonic's text; returns its index. */
-static int
-intern_mnem(struct parser *ps, const char *text, uint16_t *out)
-{
-    int i = ptx_module_mnem(ps->m, text);
-    if (i < 0)
-        return ptx_parse_err(ps, "more than 65535 distinct instruction forms");
-    *out = (uint16_t)i;
-    return SIM_OK;
-}
-
-static int
-find_op(const char *base)
-{
-    for (unsigned i = 0; i < PTXOP_COUNT; i++)
-        if (strcmp(ptx_op_name(i), base) == 0)
-            return (int)i;
-    return -1;
-}
-
-/* Minimum and maximum operand counts per instruction (destination included). */
-static void
-operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
-{
-    switch (ins->op) {
-    case PTXOP_EXIT: case PTXOP_RET: case PTXOP_FENCE: case PTXOP_MEMBAR:
-        *lo = 0; *hi = 0; return;
-    case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK:
-        *lo = 1; *hi = 1; return;
-    case PTXOP_BAR: case PTXOP_BARRIER:   /* bar.red: d, a{, b}, {!}c */
-        *lo = 1; *hi = ins->atom != PA_NONE ? 4 : 2; return;
-    case PTXOP_CVT:              /* cvt.rn.f16x2.f32 d, a, b packs two conversions */
-        *lo = *hi = ins->type == PT_F16X2 || ins->type == PT_BF16X2 ? 3 : 2;
-        return;
-    case PTXOP_ABS: case PTXOP_NEG: case PTXOP_NOT: case PTXOP_CNOT: case PTXOP_MOV:
-    case PTXOP_CVTA: case PTXOP_RCP: case PTXOP_SQRT: case PTXOP_RSQRT:
-    case PTXOP_SIN: case PTXOP_COS: case PTXOP_EX2: case PTXOP_LG2: case PTXOP_TANH:
-    case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND: case PTXOP_TESTP:
-    case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
-        *lo = 2; *hi = 2; return;
-    case PTXOP_RED:
-        *lo = 2; *hi = 2; return;
-    case PTXOP_ATOM:
-        *lo = 3; *hi = 4; return;
-    case PTXOP_SETP: case PTXOP_SET:
-        *lo = 3; *hi = 4; return;
-    case PTXOP_VOTE:
-        *lo = 2; *hi = 3; return;
-    case PTXOP_REDUX: case PTXOP_MATCH:
-        *lo = 3; *hi = 3; return;
-    case PTXOP_SHFL:
-        *lo = 4; *hi = 5; return;
-    case PTXOP_FMA: case PTXOP_MAD: case PTXOP_MAD24: case PTXOP_MADC: case PTXOP_SELP:
-    case PTXOP_DP4A: case PTXOP_DP2A:
-    case PTXOP_SLCT: case PTXOP_BFE: case PTXOP_PRMT: case PTXOP_SAD: case PTXOP_SHF:
-    case PTXOP_VABSDIFF4:
-        *lo = 4; *hi = 4; return;
-    case PTXOP_BFI: case PTXOP_LOP3:
-        *lo = 5; *hi = 5; return;
-    case PTXOP_MMA:
-        *lo = 4; *hi = 4; return;
-    case PTXOP_LDMATRIX: case PTXOP_STMATRIX:
-        *lo = 2; *hi = 2; return;
-    case PTXOP_WMMA:             /* load: d, [p][, stride]; store: [p], d[, stride]; mma: d, a, b, c */
-        *lo = ins->mode == PM_WMMA ? 4 : 2;
-        *hi = ins->mode == PM_WMMA ? 4 : 3;
-        return;
-    case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N */
-        *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : 0;
-        *hi = ins->mode == PM_NONE ? 5 : ins->mode == PM_WAIT ? 1 : 0;
-        return;
-    default:
-        *lo = 3; *hi = 3; return;
-    }
-}
-
-/* One instruction statement; the current token is the mnemonic. */
-static int
-parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t line)
-{
-    struct ptx_ins ins;
-    char mn[512];
-    memset(&ins, 0, sizeof ins);
-    ins.guard = guard;
-    ins.guard_neg = guard_neg;
-    ins.line = line;
-    ins.target = -1;
-    ins.reconv = -1;
-    ins.vec = 1;
-    if (ps->k->unsupported != NULL)
-        return skip_instruction(ps);   /* the kernel cannot run: the rest is not parsed */
-    snprintf(mn, sizeof mn, "%s", ps->lx.tok);
-    char *dot = strchr(mn, '.');
-    if (dot != NULL)
-        *dot = '\0';
-    int op = find_op(mn);
-    if (op < 0) {
-        if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
-            return ptx_parse_unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
-                               "simulated)", ps->lx.tok);
-        if (strcmp(mn, "trap") == 0)
-            return ptx_parse_unsupported(ps, "unsupported instruction 'trap' (a kernel abort: "
-                                         "cooperative groups' grid_group::sync() has one for a "
-                                         "launch that is not cooperative, and grid-wide "
-                                         "synchronisation is not simulated)");
-        return ptx_parse_unsupported(ps, "unsupported instruction '%s'", ps->lx.tok);
-    }
-    ins.op = (uint16_t)op;
-    SIM_FORWARD_IF_ERROR(intern_mnem(ps, ps->lx.tok, &ins.mnem));
-    unsigned ntypes = 0;
-    for (char *m = dot ? dot + 1 : NULL; m != NULL && *m;) {
-        char *nd = strchr(m, '.');
-        if (nd != NULL)
-            *nd = '\0';
-        int rc = apply_mod(ps, &ins, m, &ntypes);
-        if (rc != SIM_OK)
-            return rc;                 /* an error, or skipped (unsupported) */
-        m = nd ? nd + 1 : NULL;
-    }
-    if (ins.op == PTXOP_LD || ins.op == PTXOP_LDU || ins.op == PTXOP_ST) {
-        if (ins.type == PT_NONE)
-            return ptx_parse_err(ps, "'%s' needs a data type", ps->lx.tok);
-    }
-    if ((ins.type == PT_U16X2 || ins.type == PT_S16X2) &&
-        ins.op != PTXOP_ADD && ins.op != PTXOP_MIN && ins.op != PTXOP_MAX)
-        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (packed .u16x2 and .s16x2 "
-                                     "are simulated on add, min and max)", ps->lx.tok);
-    if (ins.op == PTXOP_VABSDIFF4) {
-        /* vabsdiff4.dtype.atype.btype{.sat} d, a, b, c and .add: the forms
-         * the CUDA headers' __vabsdiffu4 / __vsadu4 family emit */
-        bool ok = ins.atom == PA_NONE || ins.atom == PA_ADD;
-        for (unsigned i = 0; i < 3; i++) {
-            uint8_t t = i == 0 ? ins.type : i == 1 ? ins.type2 : ins.type3;
-            ok = ok && (t == PT_U32 || t == PT_S32);
-        }
-        if (!ok || (ins.atom == PA_ADD && (ins.flags & PF_SAT)))
-            return ptx_parse_unsupported(ps, "unsupported instruction '%s' (vabsdiff4 is simulated "
-                                         "as .u32/.s32 types, plain, .sat or .add)", ps->lx.tok);
-    }
-    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && (ins.flags & PF_ARRIVE))
-        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (bar.sync and bar.red are "
-                                     "simulated)", ps->lx.tok);
-    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && strstr(ps->lx.tok, ".red") != NULL) {
-        /* bar.red.popc.u32 / .and.pred / .or.pred: __syncthreads_count, _and, _or */
-        if (strstr(ps->lx.tok, ".popc") != NULL)
-            ins.atom = PA_ADD;
-        if (ins.atom != PA_ADD && ins.atom != PA_AND && ins.atom != PA_OR)
-            return ptx_parse_err(ps, "'%s': bar.red needs .popc, .and or .or", ps->lx.tok);
-    }
     SIM_FORWARD_IF_ERROR(next(ps));
-    if (ins.op == PTXOP_CALL) {
-        int rc = ptx_parse_call(ps, &ins);
-        if (rc != SIM_OK)
+    if (ps->lx.kind != PTX_TK_NUM || !ptx_lex_int(ps->lx.tok, d) || *d <= 0 || *d > 65536)
+        return ptx_parse_err(ps, "bad parameter array size");
+    SIM_FORWARD_IF_ERROR(next(ps));
+    return expect_punct(ps, ']');
+}
+
+/* A parameter list "( .param ... , ... )" of body k (current token: '(');
+ * each parameter is appended to k->params at the next offset of its
+ * alignment in k->param_bytes.  In a .func a parameter may be a .reg
+ * (old PTX): it is then a register of the function too. */
+static int
+parse_param_list(struct parser *ps, struct ptx_kernel *k)
+{
+    SIM_FORWARD_IF_ERROR(expect_punct(ps, '('));
+    while (!is_punct(ps, ')')) {
+        bool reg = k->is_func && is_word(ps, ".reg");
+        if (!is_word(ps, ".param") && !reg)
+            return ptx_parse_err(ps, "expected .param in the parameter list of %s, found '%s'",
+                                 k->name, ps->lx.tok);
+        SIM_FORWARD_IF_ERROR(next(ps));
+        /* reuse the variable parser up to the name; params end with ',' or ')' */
+        uint32_t align = 0;
+        uint8_t type = 0;
+        while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
+            if (strcmp(ps->lx.tok, ".align") == 0) {
+                SIM_FORWARD_IF_ERROR(ptx_parse_align(ps, &align));
+            } else if (ptx_parse_type_word(ps->lx.tok, &type) != 0 &&
+                       strcmp(ps->lx.tok, ".ptr") != 0 && strncmp(ps->lx.tok, ".global", 7) != 0 &&
+                       strncmp(ps->lx.tok, ".const", 6) != 0 &&
+                       strncmp(ps->lx.tok, ".shared", 7) != 0 &&
+                       strncmp(ps->lx.tok, ".local", 6) != 0) {
+                return ptx_parse_err(ps, "unexpected '%s' in a parameter", ps->lx.tok);
+            }
+            SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        if (type == 0 || ps->lx.kind != PTX_TK_WORD)
+            return ptx_parse_err(ps, "malformed parameter of %s", k->name);
+        struct ptx_sym p = { 0 };
+        p.name = xstrdup(ps->lx.tok);
+        p.space = reg ? PS_REG : PS_PARAM;
+        p.type = type;
+        p.size = ptx_type_bytes(type);
+        int64_t d = 1;
+        int rc = next(ps);
+        if (rc == SIM_OK && !reg)
+            rc = parse_param_dim(ps, &d);
+        if (rc == SIM_OK && reg) {
+            rc = ptx_parse_add_reg(ps, p.name, type);
+            p.offset = k->n_regs - 1;        /* the register's index in k->regs */
+        }
+        if (rc < 0) {
+            free(p.name);
             return rc;
-    }
-    bool branch = ins.op == PTXOP_BRA;
-    while (ins.op != PTXOP_CALL && !is_punct(ps, ';')) {
-        if (ps->lx.kind == PTX_TK_EOF)
-            return ptx_parse_err(ps, "missing ';' after '%s'", mn);
-        if (ins.nops == PTX_MAX_OPNDS)
-            return ptx_parse_err(ps, "too many operands for '%s'", mn);
-        struct ptx_opnd *o = &ins.o[ins.nops];
-        SIM_FORWARD_IF_ERROR(parse_operand(ps, o, branch));
-        if (is_punct(ps, '|')) {
-            /* a pair of destinations: %r|%p */
-            SIM_FORWARD_IF_ERROR(next(ps));
-            struct ptx_opnd second;
-            SIM_FORWARD_IF_ERROR(parse_operand(ps, &second, false));
-            if (o->kind != PO_REG || (second.kind != PO_REG && second.kind != PO_SINK))
-                return ptx_parse_err(ps, "bad destination pair in '%s'", mn);
-            o->kind = PO_VEC;
-            o->nvec = 2;
-            o->regs[0] = o->reg;
-            o->regs[1] = second.kind == PO_REG ? second.reg : -1;
         }
-        ins.nops++;
+        p.size *= (uint64_t)d;
+        p.align = align ? align : ptx_type_bytes(type);
+        if (!reg) {
+            k->param_bytes = (k->param_bytes + p.align - 1) / p.align * p.align;
+            p.offset = k->param_bytes;
+            k->param_bytes += p.size;
+        }
+        k->params = xrealloc(k->params, (k->n_params + 1) * sizeof *k->params);
+        k->params[k->n_params++] = p;
         if (is_punct(ps, ','))
             SIM_FORWARD_IF_ERROR(next(ps));
-        else if (!is_punct(ps, ';'))
-            return ptx_parse_err(ps, "expected ',' or ';' after an operand of '%s', found '%s'", mn, ps->lx.tok);
+        else if (!is_punct(ps, ')'))
+            return ptx_parse_err(ps, "expected ',' or ')' in the parameters of %s", k->name);
     }
-    unsigned lo, hi;
-    operand_range(&ins, &lo, &hi);
-    if (ins.op != PTXOP_CALL && (ins.nops < lo || ins.nops > hi))
-        /* a form smsim does not know: only its kernel fails */
-        return ptx_parse_unsupported(ps, "%s'%s' takes %u operand%s, found %u",
-                                     ins.nops > hi ? "unsupported form: " : "", mn, lo,
-                                     lo == 1 ? "" : "s", ins.nops);
-    if (branch && ins.o[0].kind != PO_LABEL)
-        return ptx_parse_err(ps, "indirect branches are unsupported");
-    for (unsigned i = 0; i < ins.nops; i++)
-        if (ins.o[i].kind == PO_SREG && ins.o[i].sreg == SR_VECTOR)
-            return ptx_parse_unsupported(ps, "unsupported operand: a whole vector special "
-                                         "register (%%tid, %%ntid, %%ctaid, %%nctaid, the "
-                                         "cluster ones) in '%s'; read its .x, .y and .z", mn);
-    if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_half_type(ins.type) &&
-        (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
-        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "
-                           "on .f16, .bf16, .f16x2 and .bf16x2)", ps->m->mnems[ins.mnem]);
-    const char *why = ptx_half_check(&ins);
-    if (why != NULL)
-        return ptx_parse_err(ps, "'%s': %s", ps->m->mnems[ins.mnem], why);
-    struct ptx_kernel *k = ps->k;
-    if ((k->n_ins & (k->n_ins - 1)) == 0)   /* grow at powers of two */
-        k->ins = xrealloc(k->ins, (k->n_ins ? 2 * k->n_ins : 16) * sizeof *k->ins);
-    if (k->n_ins >= 10000000)
-        return ptx_parse_err(ps, "more than 10 million instructions in a kernel");
-    if (ps->nounroll)
-        ins.flags |= PF_NOUNROLL;
-    ps->nounroll = false;
-    k->ins[k->n_ins++] = ins;
     return next(ps);
 }
 
-/* The body of a kernel or function; current token is the '{' after its
- * signature. */
-static int
-parse_body(struct parser *ps)
+/* Start parsing body k: fresh register and label names. */
+static void
+body_begin(struct parser *ps, struct ptx_kernel *k)
 {
-    struct ptx_kernel *k = ps->k;
-    int depth = 0;
-    SIM_FORWARD_IF_ERROR(expect_punct(ps, '{'));
-    SIM_FORWARD_IF_ERROR(scope_open(ps));
-    depth = 1;
-    while (depth > 0) {
-        if (ps->lx.kind == PTX_TK_EOF)
-            return ptx_parse_err(ps, "%s %s: missing '}'", body_kind(k), k->name);
-        if (is_punct(ps, '{')) {
-            depth++;
-            SIM_FORWARD_IF_ERROR(scope_open(ps));
+    ps->k = k;
+    ptx_names_free(&ps->regs);
+    ptx_names_free(&ps->labels);
+    ps->depth = 0;
+}
+
+/* Performance and other directives after a signature: .maxntid 256, 1, 1
+ * .reqntid .minnctapersm .maxnreg .noreturn ... (no effect) */
+static int
+skip_attributes(struct parser *ps)
+{
+    while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
+        SIM_FORWARD_IF_ERROR(next(ps));
+        while (ps->lx.kind == PTX_TK_NUM || is_punct(ps, ','))
             SIM_FORWARD_IF_ERROR(next(ps));
-            continue;
-        }
-        if (is_punct(ps, '}')) {
-            depth--;
-            scope_close(ps);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            continue;
-        }
-        uint32_t line = ps->lx.line;
-        if (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
-            char d[64];
-            snprintf(d, sizeof d, "%s", ps->lx.tok);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (strcmp(d, ".reg") == 0) {
-                SIM_FORWARD_IF_ERROR(parse_reg_decl(ps));
-            } else if (strcmp(d, ".shared") == 0) {
-                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_SHARED, false, &k->syms, &k->n_syms));
-            } else if (strcmp(d, ".local") == 0) {
-                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_LOCAL, false, &k->syms, &k->n_syms));
-            } else if (strcmp(d, ".pragma") == 0) {
-                /* nvcc marks a loop it must not unroll: ptxas does not either */
-                if (ps->lx.kind == PTX_TK_STRING && strcmp(ps->lx.tok, "nounroll") == 0)
-                    ps->nounroll = true;
-                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
-            } else if (strcmp(d, ".param") == 0) {
-                /* a call's argument or return value, visible in its { } */
-                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, PS_PARAM, false, &k->syms, &k->n_syms));
-            } else if (strcmp(d, ".callprototype") == 0) {
-                /* label: .callprototype (ret) _ (params); the type of an indirect call */
-                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
-            } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".maxnreg") == 0 ||
-                       strcmp(d, ".maxntid") == 0) {
-                SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
-            } else {
-                return ptx_parse_err(ps, "unsupported directive '%s' in a kernel body", d);
-            }
-            continue;
-        }
-        if (ps->lx.kind == PTX_TK_WORD && (ps->lx.tok[0] == '$' || isalpha((unsigned char)ps->lx.tok[0]) ||
-                                    ps->lx.tok[0] == '_')) {
-            /* label?  peek for ':' */
-            const char *save_p = ps->lx.p;
-            uint32_t save_line = ps->lx.next_line;
-            char name[512];
-            snprintf(name, sizeof name, "%s", ps->lx.tok);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (is_punct(ps, ':')) {
-                int32_t l = find_label(ps, name);
-                if (k->label_at[l] >= 0)
-                    return ptx_parse_err(ps, "label %s defined twice", name);
-                k->label_at[l] = (int32_t)k->n_ins;
-                SIM_FORWARD_IF_ERROR(next(ps));
-                continue;
-            }
-            /* not a label: rewind to the mnemonic */
-            ps->lx.p = save_p;
-            ps->lx.next_line = save_line;
-            snprintf(ps->lx.tok, sizeof ps->lx.tok, "%s", name);
-            ps->lx.kind = PTX_TK_WORD;
-            ps->lx.line = line;
-            SIM_FORWARD_IF_ERROR(parse_instruction(ps, -1, false, line));
-            continue;
-        }
-        if (is_punct(ps, '@')) {
-            SIM_FORWARD_IF_ERROR(next(ps));
-            bool neg = false;
-            if (is_punct(ps, '!')) {
-                neg = true;
-                SIM_FORWARD_IF_ERROR(next(ps));
-            }
-            int32_t g = ps->lx.kind == PTX_TK_WORD ? find_reg(ps, ps->lx.tok) : -1;
-            if (g < 0 || k->regs[g].rclass != RC_PRED)
-                return ptx_parse_err(ps, "expected a predicate register after '@', found '%s'", ps->lx.tok);
-            SIM_FORWARD_IF_ERROR(next(ps));
-            if (ps->lx.kind != PTX_TK_WORD)
-                return ptx_parse_err(ps, "expected an instruction after the guard, found '%s'", ps->lx.tok);
-            SIM_FORWARD_IF_ERROR(parse_instruction(ps, g, neg, line));
-            continue;
-        }
-        if (is_punct(ps, ';')) {
-            SIM_FORWARD_IF_ERROR(next(ps));
-            continue;
-        }
-        return ptx_parse_err(ps, "unexpected '%s' in %s %s", ps->lx.tok, body_kind(k), k->name);
-    }
-    /* resolve labels */
-    for (uint32_t i = 0; i < k->n_labels; i++) {
-        if (k->label_at[i] >= 0)
-            continue;
-        uint32_t use = k->line;    /* the first branch to it, else the kernel */
-        for (uint32_t j = 0; j < k->n_ins; j++)
-            if (k->ins[j].op == PTXOP_BRA && k->ins[j].o[0].label == (int32_t)i) {
-                use = k->ins[j].line;
-                break;
-            }
-        return sim_error_set(ps->lx.err, SIM_ERR_FORMAT, "%s:%u: %s %s: undefined label %s",
-                             ps->lx.path, use, body_kind(k), k->name, k->labels[i]);
-    }
-    for (uint32_t i = 0; i < k->n_ins; i++) {
-        struct ptx_ins *in = &k->ins[i];
-        if (in->op == PTXOP_BRA)
-            in->target = k->label_at[in->o[0].label];
     }
     return SIM_OK;
 }
+
+/* .entry NAME ( params ) [performance directives] { body } */
+static int
+parse_entry(struct parser *ps)
+{
+    struct ptx_module *m = ps->m;
+    if (ps->lx.kind != PTX_TK_WORD)
+        return ptx_parse_err(ps, "expected a kernel name after .entry");
+    m->kernels = xrealloc(m->kernels, (m->n_kernels + 1) * sizeof *m->kernels);
+    struct ptx_kernel *k = &m->kernels[m->n_kernels++];
+    memset(k, 0, sizeof *k);
+    k->name = xstrdup(ps->lx.tok);
+    k->line = ps->lx.line;
+    body_begin(ps, k);
+    SIM_FORWARD_IF_ERROR(next(ps));
+    if (is_punct(ps, '('))
+        SIM_FORWARD_IF_ERROR(parse_param_list(ps, k));
+    SIM_FORWARD_IF_ERROR(skip_attributes(ps));
+    SIM_FORWARD_IF_ERROR(ptx_parse_body(ps));
+    ps->k = NULL;
+    return SIM_OK;
+}
+
+/* .func [(return parameter)] NAME [(parameters)] [.noreturn ...] ( ; | { body } )
+ * A declaration (';': a prototype, or .extern) lets calls name the
+ * function; its definition may follow, and takes the declaration's index
+ * (the calls already parsed point at it). */
+static int
+parse_func(struct parser *ps)
+{
+    struct ptx_module *m = ps->m;
+    m->funcs = xrealloc(m->funcs, (m->n_funcs + 1) * sizeof *m->funcs);
+    struct ptx_kernel *f = &m->funcs[m->n_funcs++];
+    memset(f, 0, sizeof *f);
+    f->is_func = true;
+    f->name = xstrdup("(function)");
+    f->line = ps->lx.line;
+    body_begin(ps, f);
+    if (is_punct(ps, '(')) {
+        SIM_FORWARD_IF_ERROR(parse_param_list(ps, f));
+        f->n_rets = f->n_params;
+        if (f->n_rets > 1)
+            return ptx_parse_err(ps, "a function returns one parameter at most");
+    }
+    if (ps->lx.kind != PTX_TK_WORD || ps->lx.tok[0] == '.' || ps->lx.tok[0] == '%')
+        return ptx_parse_err(ps, "expected a function name after .func, found '%s'", ps->lx.tok);
+    free(f->name);
+    f->name = xstrdup(ps->lx.tok);
+    f->line = ps->lx.line;
+    SIM_FORWARD_IF_ERROR(next(ps));
+    if (is_punct(ps, '('))
+        SIM_FORWARD_IF_ERROR(parse_param_list(ps, f));
+    SIM_FORWARD_IF_ERROR(skip_attributes(ps));
+    int32_t earlier = -1;
+    for (uint32_t i = 0; i + 1 < m->n_funcs; i++)
+        if (strcmp(m->funcs[i].name, f->name) == 0)
+            earlier = (int32_t)i;
+    if (is_punct(ps, ';')) {                 /* a declaration */
+        if (earlier >= 0) {                  /* declared again: keep the first */
+            ptx_body_free(f);
+            m->n_funcs--;
+        }
+        ps->k = NULL;
+        return next(ps);
+    }
+    if (earlier >= 0) {
+        struct ptx_kernel *e = &m->funcs[earlier];
+        if (e->defined)
+            return sim_error_set(ps->lx.err, SIM_ERR_FORMAT, "%s:%u: function %s defined twice "
+                                 "(first at line %u)", ps->lx.path, f->line, f->name, e->line);
+        bool taken = e->addr_taken;
+        ptx_body_free(e);                    /* the definition takes the declaration's place */
+        *e = *f;
+        e->addr_taken = e->addr_taken || taken;
+        memset(f, 0, sizeof *f);
+        m->n_funcs--;
+        f = e;
+        ps->k = f;
+    }
+    f->defined = true;
+    SIM_FORWARD_IF_ERROR(ptx_parse_body(ps));
+    ps->k = NULL;
+    return SIM_OK;
+}
+
 
 static int
 parse_module(struct parser *ps)
@@ -1189,27 +262,27 @@ parse_module(struct parser *ps)
             /* qualifier: look at what follows */
             if (is_word(ps, ".entry")) {
                 SIM_FORWARD_IF_ERROR(next(ps));
-                SIM_FORWARD_IF_ERROR(ptx_parse_entry(ps));
+                SIM_FORWARD_IF_ERROR(parse_entry(ps));
             } else if (is_word(ps, ".func")) {
                 SIM_FORWARD_IF_ERROR(next(ps));
-                SIM_FORWARD_IF_ERROR(ptx_parse_func(ps));
+                SIM_FORWARD_IF_ERROR(parse_func(ps));
             } else if (is_word(ps, ".global") || is_word(ps, ".const") || is_word(ps, ".shared")) {
                 uint8_t sp = is_word(ps, ".global") ? PS_GLOBAL : is_word(ps, ".const") ? PS_CONST
                                                                                          : PS_SHARED;
                 SIM_FORWARD_IF_ERROR(next(ps));
-                SIM_FORWARD_IF_ERROR(parse_var_decl(ps, sp, ext, &m->syms, &m->n_syms));
+                SIM_FORWARD_IF_ERROR(ptx_parse_var_decl(ps, sp, ext, &m->syms, &m->n_syms));
             } else {
                 return ptx_parse_err(ps, "unexpected '%s' after %s", ps->lx.tok, d);
             }
         } else if (strcmp(d, ".entry") == 0) {
-            SIM_FORWARD_IF_ERROR(ptx_parse_entry(ps));
+            SIM_FORWARD_IF_ERROR(parse_entry(ps));
         } else if (strcmp(d, ".func") == 0) {
-            SIM_FORWARD_IF_ERROR(ptx_parse_func(ps));
+            SIM_FORWARD_IF_ERROR(parse_func(ps));
         } else if (strcmp(d, ".global") == 0 || strcmp(d, ".const") == 0 ||
                    strcmp(d, ".shared") == 0) {
             uint8_t sp = strcmp(d, ".global") == 0 ? PS_GLOBAL : strcmp(d, ".const") == 0 ? PS_CONST
                                                                                              : PS_SHARED;
-            SIM_FORWARD_IF_ERROR(parse_var_decl(ps, sp, false, &m->syms, &m->n_syms));
+            SIM_FORWARD_IF_ERROR(ptx_parse_var_decl(ps, sp, false, &m->syms, &m->n_syms));
         } else if (strcmp(d, ".file") == 0 || strcmp(d, ".section") == 0 ||
                    strcmp(d, ".pragma") == 0 || strcmp(d, ".loc") == 0) {
             /* debug information: the statement runs to the next line break */
@@ -1267,44 +340,6 @@ layout_kernel(struct ptx_kernel *k)
             k->syms[i].offset = sh;
     k->shared_bytes = sh;
     k->local_bytes = align_up(lo, 8);
-}
-
-/* ---- for ptx_parse_func.c ---------------------------------------------- */
-
-void *
-ptx_parse_grow(void *p, uint32_t n, size_t size)
-{
-    return grow(p, n, size);
-}
-
-int32_t
-ptx_parse_find_reg(const struct parser *ps, const char *name)
-{
-    return find_reg(ps, name);
-}
-
-int
-ptx_parse_add_reg(struct parser *ps, const char *name, uint8_t type)
-{
-    return add_reg(ps, name, type);
-}
-
-int
-ptx_parse_type_word(const char *w, uint8_t *t)
-{
-    return parse_type_word(w, t);
-}
-
-int
-ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
-{
-    return parse_operand(ps, o, in_branch);
-}
-
-int
-ptx_parse_body(struct parser *ps)
-{
-    return parse_body(ps);
 }
 
 /* ---- entry points -------------------------------------------------------- */

@@ -1,10 +1,13 @@
 /*
- * ptx_parse_internal.h - the PTX parser's state and helpers shared by
- * ptx_parse.c (modules, declarations, instructions) and ptx_parse_func.c
- * (kernel and function signatures, calls).  Private to those two files.
+ * ptx_parse_decl.h - the PTX parser's ground floor: its state (struct
+ * parser), the token helpers, errors, names, scopes and declarations
+ * (ptx_parse_decl.c).  The parser is three files, each using only those
+ * below it: ptx_parse.c (the module, signatures), ptx_parse_ins.c
+ * (bodies, instructions, calls: ptx_parse_ins.h), ptx_parse_decl.c.
+ * Private to them.
  */
-#ifndef SMSIM_FRONTEND_PTX_PARSE_INTERNAL_H
-#define SMSIM_FRONTEND_PTX_PARSE_INTERNAL_H
+#ifndef SMSIM_FRONTEND_PTX_PARSE_DECL_H
+#define SMSIM_FRONTEND_PTX_PARSE_DECL_H
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,28 +64,39 @@ int ptx_parse_err(struct parser *ps, const char *fmt, ...) __attribute__((format
 int ptx_parse_unsupported(struct parser *ps, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* p, an array of n elements of size bytes, with room for one more. */
+/* A symbol name that is none (ptx_parse_find_sym). */
+#define SYM_UNKNOWN (-1 - (int32_t)0x40000000)
+
+/* Skip the rest of an instruction statement, its ';' included. */
+int ptx_parse_skip_instruction(struct parser *ps);
+/* "kernel" or "function", for messages about body k. */
+const char *ptx_parse_body_kind(const struct ptx_kernel *k);
+/* p, an array of n elements of size bytes, with room for one more (grown
+ * by doubling). */
 void *ptx_parse_grow(void *p, uint32_t n, size_t size);
 /* The register called name in the current scope, or -1. */
 int32_t ptx_parse_find_reg(const struct parser *ps, const char *name);
-/* Declare register name of type in the current scope. */
-int ptx_parse_add_reg(struct parser *ps, const char *name, uint8_t type);
+/* The label called name (created, undefined, if new). */
+int32_t ptx_parse_find_label(struct parser *ps, const char *name);
+/* Open / close a { } scope in a body (closing one takes its registers and
+ * .param variables out of view). */
+int ptx_parse_scope_open(struct parser *ps);
+void ptx_parse_scope_close(struct parser *ps);
+/* A symbol visible in the body: its index in ps->k->syms (params: -2 -
+ * their index), or SYM_UNKNOWN. */
+int32_t ptx_parse_find_sym(struct parser *ps, const char *name);
 /* ".f32" -> PT_F32; -1 if w is no type. */
 int ptx_parse_type_word(const char *w, uint8_t *t);
+/* Declare register name of type in the current scope. */
+int ptx_parse_add_reg(struct parser *ps, const char *name, uint8_t type);
+/* .reg .type %name<N>, %other, ... ;  (current token: after ".reg") */
+int ptx_parse_reg_decl(struct parser *ps);
 /* At `.align`: its value, a power of two up to 4096, into *align (the
  * number stays the current token). */
 int ptx_parse_align(struct parser *ps, uint32_t *align);
-/* One operand (in_branch: a bare name is a label). */
-int ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch);
-/* A body from its '{' to its '}'. */
-int ptx_parse_body(struct parser *ps);
+/* [.align N] .type name[N][M]... [= init] ;  of space (.shared, .local,
+ * .global, .const), appended to syms (the module's or the body's). */
+int ptx_parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_sym **syms,
+                       uint32_t *n);
 
-/* ptx_parse_func.c: .entry NAME ( params ) ... { body }  (after ".entry") */
-int ptx_parse_entry(struct parser *ps);
-/* .func [(ret)] NAME [(params)] ... ( ; | { body } )  (after ".func") */
-int ptx_parse_func(struct parser *ps);
-/* A call's operands (after the mnemonic) into ps->k->calls; ins->target =
- * its index.  SIM_OK, an error, or PARSE_SKIPPED (an unsupported form). */
-int ptx_parse_call(struct parser *ps, struct ptx_ins *ins);
-
-#endif /* SMSIM_FRONTEND_PTX_PARSE_INTERNAL_H */
+#endif /* SMSIM_FRONTEND_PTX_PARSE_DECL_H */
