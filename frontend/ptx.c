@@ -10,6 +10,7 @@
 #include "frontend/ptx_decode.h"
 #include "frontend/ptx_call.h"
 #include "frontend/ptx_exec.h"
+#include "frontend/ptx_mem.h"
 #include "frontend/ptx_parse.h"
 #include "frontend/ptx_lower.h"
 #include "frontend/ptx_sched.h"
@@ -311,7 +312,7 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
     r->n_blocks = nb * r->l->grid[2];
     r->tpb = (uint32_t)tpb;
     r->wpb = (uint32_t)((tpb + 31) / 32);
-    rc = ptx_decode_memory(r, err);
+    rc = ptx_mem_layout(r, err);
     if (rc == SIM_OK)
         rc = ptx_decode_kernel(r, err);
     if (rc < 0) {

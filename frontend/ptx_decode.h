@@ -1,10 +1,8 @@
 /*
  * ptx_decode.h - prepare a PTX kernel for execution (private to frontend/).
  *
- * ptx_decode_memory() gives every launch buffer and module variable a
- * device address and builds the kernel's parameter space from the launch
- * file's arguments (checking their number and sizes against the .param
- * list).  ptx_decode_kernel() turns each PTX instruction into a struct xop
+ * ptx_decode_kernel() (after ptx_mem_layout(), which places the memory)
+ * turns each PTX instruction into a struct xop
  * with register-file slots, and assigns what the timing model sees: the
  * opcode class, memory space and width, flags and register ids.
  */
@@ -13,7 +11,6 @@
 
 #include "frontend/ptx_run.h"
 
-int ptx_decode_memory(struct ptx_run *r, struct sim_error *err);
 int ptx_decode_kernel(struct ptx_run *r, struct sim_error *err);
 
 /* The timing class of a PTX instruction (exposed for tests and the

@@ -1164,78 +1164,13 @@ forward_sources(struct lctx *L, struct xop *x)
     }
 }
 
-/* ---- function entries and returns --------------------------------------------- */
+/* ---- register tuples and zero moves ------------------------------------------- */
 
 /* Does an operation of kind k end its basic block? */
 static bool
 terminator_kind(unsigned k)
 {
     return k == XK_BRA || k == XK_EXIT || k == XK_CALL || k == XK_RET;
-}
-
-/* A standalone operation of key that is an integer move or add on a
- * vector register (the stack pointer R1, the return address). */
-static int
-emit_int(struct lower_emit *B, unsigned key, uint32_t line)
-{
-    int rc = ptx_lower_emit_standalone(B, key);
-    B->out[B->n - 1].opclass = SIM_OPC_INT;
-    B->out[B->n - 1].line = line;
-    return rc;
-}
-
-/* A callee-saved register stored to word k of the frame, or loaded from it
- * (restore: into timing register t). */
-static int
-emit_spill(struct lower_emit *B, const struct xfunc *f, unsigned k, bool restore, uint16_t t)
-{
-    int rc = ptx_lower_emit_standalone(B, restore ? LK_RESTORE : LK_SAVE);
-    struct xop *x = &B->out[B->n - 1];
-    x->kind = XK_SPILL;
-    x->opclass = SIM_OPC_MEM;
-    x->iflags = restore ? SIM_IF_LOAD : SIM_IF_STORE;
-    x->space = PS_LOCAL;
-    x->off = 4 * (int64_t)k;
-    x->line = f->line;
-    if (restore)
-        x->dst[x->n_dst++] = t;
-    return rc;
-}
-
-/* The operations ptxas puts at a function's entry: the stack pointer and
- * the callee-saved registers stored when it has a frame, else a copy of
- * its return address when it calls (the call overwrites R0). */
-static int
-emit_prologue(struct lower_emit *B, const struct xfunc *f, bool calls)
-{
-    int rc = SIM_OK;
-    if (f->sp_adjust)
-        rc = emit_int(B, LK_SPDOWN, f->line);
-    for (unsigned k = 0; k < f->save_words && rc == SIM_OK; k++)
-        rc = emit_spill(B, f, k, false, 0);
-    if (rc == SIM_OK && calls && f->save_words == 0)
-        rc = emit_int(B, LK_KEEPRA, f->line);
-    return rc;
-}
-
-/* A function's ret: the callee-saved registers loaded (the return address
- * among them: the return waits for them), the stack pointer moved back,
- * the return. */
-static int
-emit_return(struct lower_emit *B, const struct xfunc *f, const struct xop *o, unsigned key)
-{
-    int rc = SIM_OK;
-    uint16_t t = (uint16_t)(PTX_TMP_BASE + B->tmp++ % PTX_TMP_COUNT);
-    for (unsigned k = 0; k < f->save_words && rc == SIM_OK; k++)
-        rc = emit_spill(B, f, k, true, t);
-    if (rc == SIM_OK && f->sp_adjust)
-        rc = emit_int(B, LK_SPUP, o->line);
-    uint32_t first = B->n;
-    if (rc == SIM_OK)
-        rc = ptx_lower_emit_key(B, o, key, 0);
-    for (uint32_t q = first; q < B->n && f->save_words > 0; q++)
-        ptx_lower_emit_add_id(B->out[q].src, &B->out[q].n_src, SIM_MAX_SRC, t);
-    return rc;
 }
 
 /* Is register id read as part of a register tuple (an MMA's fragment, a
@@ -1435,7 +1370,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
             ptx_lower_emit_block(&B);     /* a new basic block (roughly) */
         map[i] = (int32_t)B.n;
         if ((int32_t)i == f->entry && L.fn[i] > 0)
-            rc = emit_prologue(&B, f, calls[L.fn[i]]);
+            rc = ptx_lower_emit_prologue(&B, f, calls[L.fn[i]]);
         if (sync_at[i] && rc == SIM_OK)
             rc = ptx_lower_emit_standalone(&B, LK_SYNC);
         if (ssy_before[i] && rc == SIM_OK)
@@ -1458,7 +1393,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
                 if (r->x[j].kind == XK_ST && r->x[j].space == PS_PARAM)
                     for (unsigned k = 0; k < r->x[j].n_src; k++)
                         ptx_lower_emit_add_id(c.src, &c.n_src, SIM_MAX_SRC, r->x[j].src[k]);
-            rc = o->kind == XK_RET ? emit_return(&B, f, &c, L.key[i])
+            rc = o->kind == XK_RET ? ptx_lower_emit_return(&B, f, &c, L.key[i])
                                    : ptx_lower_emit_key(&B, &c, L.key[i], L.body[i]);
         } else if (L.key[i] == LK_TENSOR) {
             rc = ptx_lower_mma(&B, o);

@@ -68,4 +68,12 @@ void ptx_lower_emit_add_id(uint16_t *list, uint8_t *n, unsigned max, uint16_t id
 unsigned ptx_lower_emit_rows(void);
 bool ptx_lower_emit_row(unsigned i, const char **key, const char **sass);
 
+/* The operations ptxas puts at function f's entry (its stack pointer and
+ * callee-saved registers, or a copy of its return address when it calls),
+ * and those of its ret o (of expansion key): the registers loaded back,
+ * the stack pointer moved up, the return waiting for them. */
+int ptx_lower_emit_prologue(struct lower_emit *B, const struct xfunc *f, bool calls);
+int ptx_lower_emit_return(struct lower_emit *B, const struct xfunc *f, const struct xop *o,
+                          unsigned key);
+
 #endif /* SMSIM_FRONTEND_PTX_LOWER_EMIT_H */

@@ -14,6 +14,7 @@
 #include "frontend/ptx_mem.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -210,6 +211,148 @@ ptx_mem_peek(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, sim_ad
         struct ptx_access acc;
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, w, l, PS_GENERIC, a + i, 1, x, &acc, err));
         dst[i] = *acc.p;
+    }
+    return SIM_OK;
+}
+
+/* ---- the layout --------------------------------------------------------- */
+
+static sim_addr_t
+align_up(sim_addr_t x, sim_addr_t a)
+{
+    return (x + a - 1) / a * a;
+}
+
+/* The `var` line for module variable sym: its name, or for a name C++
+ * mangled in a namespace (_ZN2ns5coeffE) the last identifier (coeff) or
+ * the namespace path written with :: (ns::coeff).  -1: none. */
+static int
+var_of(const struct launch *l, const char *sym)
+{
+    int i = launch_find_var(l, sym);
+    if (i >= 0 || strncmp(sym, "_ZN", 3) != 0)
+        return i;
+    char plain[256] = "";
+    const char *last = NULL;
+    size_t n = 0;
+    for (const char *p = sym + 3; *p >= '0' && *p <= '9';) {
+        char *end;
+        unsigned long len = strtoul(p, &end, 10);
+        if (len == 0 || strlen(end) < len || n + len + 3 > sizeof plain)
+            return -1;
+        if (n > 0) {
+            memcpy(plain + n, "::", 2);
+            n += 2;
+        }
+        memcpy(plain + n, end, len);
+        last = plain + n;
+        n += len;
+        plain[n] = '\0';
+        p = end + len;
+    }
+    if (last == NULL)
+        return -1;
+    i = launch_find_var(l, plain);
+    return i >= 0 ? i : launch_find_var(l, last);
+}
+
+int
+ptx_mem_layout(struct ptx_run *r, struct sim_error *err)
+{
+    struct launch *l = r->l;
+    struct ptx_kernel *k = r->k;
+    struct ptx_module *m = r->m;
+
+    if (l->n_args != k->n_params) {
+        /* point at the first surplus arg, else at the kernel line */
+        unsigned line = l->n_args > k->n_params ? l->args[k->n_params].line : l->line_kernel;
+        return sim_error_set(err, SIM_ERR_FORMAT,
+                             "%s:%u: kernel %s takes %u parameter%s, the launch file gives %u arg%s",
+                             l->path, line, k->name, k->n_params, k->n_params == 1 ? "" : "s",
+                             l->n_args, l->n_args == 1 ? "" : "s");
+    }
+    r->regions = xcalloc(l->n_args + m->n_syms + 1, sizeof *r->regions);
+    r->msym_addr = xcalloc(m->n_syms + 1, sizeof *r->msym_addr);
+    r->msym_data = xcalloc(m->n_syms + 1, sizeof *r->msym_data);
+    bool *var_used = xcalloc(l->n_vars + 1, sizeof *var_used);
+    sim_addr_t tcur = PTX_GLOBAL_BASE;   /* the timing layout: compact */
+    for (uint32_t i = 0; i < l->n_args; i++) {
+        struct launch_arg *a = &l->args[i];
+        if (!a->buffer)
+            continue;
+        a->addr = PTX_GLOBAL_BASE + (sim_addr_t)r->n_regions * PTX_REGION_STRIDE;
+        r->regions[r->n_regions++] = (struct region){ .base = a->addr, .tbase = tcur,
+                                                      .size = a->bytes, .ptr = a->data,
+                                                      .name = a->name, .kind = RK_BUFFER,
+                                                      .line = a->line };
+        tcur = align_up(tcur + a->bytes + 4096, 4096);     /* a GPU allocator's gap */
+    }
+    for (uint32_t i = 0; i < m->n_syms; i++) {
+        struct ptx_sym *s = &m->syms[i];
+        if (s->space != PS_GLOBAL && s->space != PS_CONST)
+            continue;
+        if (s->size > (UINT64_C(1) << 32)) {
+            free(var_used);
+            return sim_error_set(err, SIM_ERR_NOMEM, "%s: variable %s is larger than 4 GiB",
+                                 m->path, s->name);
+        }
+        int vi = var_of(l, s->name);
+        struct launch_arg *v = vi >= 0 ? &l->vars[vi] : NULL;
+        if (v != NULL && v->bytes != s->size) {
+            free(var_used);
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: variable %s is %" PRIu64 " bytes in "
+                                 "%s, the launch file gives %" PRIu64 " x %s = %" PRIu64 " bytes",
+                                 l->path, v->line, s->name, s->size, m->path, v->count,
+                                 launch_type_name(v->type), v->bytes);
+        }
+        uint8_t *mem;
+        if (v != NULL) {
+            var_used[vi] = true;
+            mem = v->data;           /* the launch's memory (outputs see what the kernel wrote) */
+        } else {
+            mem = r->msym_data[i] = xcalloc(1, s->size ? s->size : 1);
+            if (s->init != NULL)
+                memcpy(mem, s->init, s->size);
+        }
+        r->msym_addr[i] = PTX_GLOBAL_BASE + (sim_addr_t)r->n_regions * PTX_REGION_STRIDE;
+        r->regions[r->n_regions++] = (struct region){
+            .base = r->msym_addr[i], .tbase = tcur, .size = s->size, .ptr = mem,
+            .name = s->name, .kind = s->space == PS_CONST ? RK_CONST : RK_GLOBAL,
+            .watch = v == NULL && s->init == NULL, .line = v != NULL ? v->line : 0 };
+        tcur = align_up(tcur + s->size + 4096, 4096);
+    }
+    for (uint32_t i = 0; i < l->n_vars; i++)
+        if (!var_used[i]) {
+            int rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: %s declares no .const or .global "
+                                   "variable called %s (var = sets a __constant__ or __device__ "
+                                   "variable)", l->path, l->vars[i].line, m->path,
+                                   l->vars[i].name);
+            free(var_used);
+            return rc;
+        }
+    free(var_used);
+    /* the parameter space */
+    r->param_blob = xcalloc(1, k->param_bytes ? k->param_bytes : 1);
+    for (uint32_t i = 0; i < k->n_params; i++) {
+        const struct ptx_sym *p = &k->params[i];
+        const struct launch_arg *a = &l->args[i];
+        uint64_t bytes = a->buffer ? (m->address_size == 32 ? 4 : 8) : a->bytes;
+        if (bytes != p->size)
+            return sim_error_set(err, SIM_ERR_FORMAT,
+                                 "%s:%u: argument %s is %" PRIu64 " bytes but parameter %u of %s "
+                                 "(%s, .%s) is %" PRIu64, l->path, a->line, a->name, bytes, i,
+                                 k->name, p->name, ptx_type_name(p->type), p->size);
+        bool pf = p->type == PT_F32 || p->type == PT_F64 || p->type == PT_F16;
+        bool pint = p->type != PT_NONE && !pf && p->type != PT_B8 && p->type != PT_B16 &&
+                    p->type != PT_B32 && p->type != PT_B64;
+        if (!a->buffer && ((pf && !launch_type_is_float(a->type)) ||
+                           (pint && launch_type_is_float(a->type))))
+            return sim_error_set(err, SIM_ERR_FORMAT,
+                                 "%s:%u: argument %s is %s but parameter %u of %s (%s) is .%s",
+                                 l->path, a->line, a->name, launch_type_name(a->type), i, k->name,
+                                 p->name, ptx_type_name(p->type));
+        uint64_t v = a->buffer ? a->addr : a->value;
+        memcpy(r->param_blob + p->offset, &v, bytes);
     }
     return SIM_OK;
 }

@@ -39,4 +39,11 @@ sim_addr_t ptx_mem_local_taddr(const struct ptx_run *r, const struct pblock *b, 
 int ptx_mem_peek(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, sim_addr_t a,
                  void *buf, unsigned n, const struct xop *x, struct sim_error *err);
 
+/* Give every launch buffer and module variable (with its `var` line's
+ * contents, or its PTX initialiser) a device address, and build the
+ * kernel's parameter space from the launch file's arguments, checking
+ * their number and sizes against the .param list: errors name the launch
+ * file's line. */
+int ptx_mem_layout(struct ptx_run *r, struct sim_error *err);
+
 #endif /* SMSIM_FRONTEND_PTX_MEM_H */

@@ -355,3 +355,35 @@ testlib_ptx_run(const char *const *lines, size_t n, const char *launch_extra,
     const struct launch *l = ptx_source_launch(src);
     return (const uint32_t *)l->args[0].data;
 }
+
+/* Open testlib_dir/k.launch and emulate it; returns the status and fills err. */
+int
+testlib_ptx_emulate(struct sim_error *err)
+{
+    char path[512];
+    struct inst_source src;
+    struct record_totals tot;
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    int rc = ptx_source_open(path, &src, err);
+    if (rc < 0)
+        return rc;
+    rc = record_emulate(&src, &tot, err);
+    inst_source_destroy(&src);
+    return rc;
+}
+
+/* The run must fail with exit status 2 and a message containing
+ * "<file>:<line>:" and frag. */
+void
+testlib_expect_error(const char *file, unsigned line, const char *frag)
+{
+    struct sim_error err = { 0 };
+    int rc = testlib_ptx_emulate(&err);
+    char where[64];
+    snprintf(where, sizeof where, "%s:%u:", file, line);
+    ck_assert_msg(rc < 0, "expected an error naming %s (%s), the run succeeded", where, frag);
+    ck_assert_msg(sim_error_exit_status(rc) == 2, "exit status %d for: %s",
+                  sim_error_exit_status(rc), err.msg);
+    ck_assert_msg(strstr(err.msg, where) != NULL, "message lacks '%s': %s", where, err.msg);
+    ck_assert_msg(strstr(err.msg, frag) != NULL, "message lacks '%s': %s", frag, err.msg);
+}

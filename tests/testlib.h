@@ -99,6 +99,14 @@ void testlib_ptx_open(const char *const *lines, size_t n, const char *launch_ext
 const uint32_t *testlib_ptx_run(const char *const *lines, size_t n, const char *launch_extra,
                                 struct inst_source *src);
 
+/* Open testlib_dir/k.launch and emulate it; returns the status and fills
+ * err. */
+int testlib_ptx_emulate(struct sim_error *err);
+
+/* Emulating testlib_dir/k.launch must fail with exit status 2 and a
+ * message containing "<file>:<line>:" and frag. */
+void testlib_expect_error(const char *file, unsigned line, const char *frag);
+
 /* Standard main for a suite. */
 #define TESTLIB_MAIN(suite_fn) \
     int main(void) \
