@@ -13,6 +13,7 @@
 #include "frontend/ptx_mem.h"
 #include "frontend/ptx_parse.h"
 #include "frontend/ptx_lower.h"
+#include "frontend/ptx_lower_emit.h"
 #include "frontend/ptx_sched.h"
 #include "frontend/ptxas.h"
 #include "frontend/sass_isa.h"
@@ -148,7 +149,7 @@ px_set_target(void *ctx, unsigned cc)
         r->scheduled = true;
         /* the functions' stack frames: ptxas's report when regs came from
          * it (a report for the kernel means one for its functions) */
-        ptx_call_spills(r, cc, r->ptxas_stack >= 0);
+        ptx_lower_emit_spills(r, cc, r->ptxas_stack >= 0);
         if (ptx_lower(r, &r->target_err) == SIM_OK)
             ptx_schedule(r);
         else

@@ -48,12 +48,6 @@ int32_t ptx_call_func(const struct ptx_run *r, int32_t mod);
 /* Add a location to r->locs; returns its index. */
 uint32_t ptx_call_add_loc(struct ptx_run *r, const struct xloc *l);
 
-/* Set every linked function's save_words and sp_adjust for sm_<cc>: from
- * ptxas -v's report for the function when there is one (a recursive
- * function's spill stores are its callee-saved registers), else from the
- * registers live across its calls. */
-void ptx_call_spills(struct ptx_run *r, unsigned cc, bool ask_ptxas);
-
 /* A warp starts (or restarts in a new block) / its memory is released. */
 void ptx_call_warp_init(struct ptx_run *r, struct pwarp *pw);
 void ptx_call_warp_free(struct pwarp *pw);

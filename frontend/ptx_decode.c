@@ -159,7 +159,7 @@ data_opnd(struct dctx *c, const struct ptx_opnd *o, unsigned t, bool dst, bool c
 static uint64_t
 imm_value(const struct ptx_opnd *o, unsigned t)
 {
-    bool fl = ptx_type_is_float(t) && !ptx_half_type(t);
+    bool fl = ptx_type_is_float(t) && !ptx_type_is_half(t);
     unsigned bytes = ptx_type_bytes(t);
     if (fl && bytes == 4) {
         float f;
@@ -341,7 +341,7 @@ float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
         return c32;
     if (t == PT_F64)
         return c64;
-    if (ptx_half_type(t))
+    if (ptx_type_is_half(t))
         return SIM_OPC_FP16;
     return cint;
 }
@@ -844,7 +844,7 @@ static bool
 half_supported(const struct ptx_ins *in)
 {
     unsigned t = in->type;
-    if (!ptx_half_type(t) || t == PT_F16)
+    if (!ptx_type_is_half(t) || t == PT_F16)
         return true;
     switch (in->op) {
     case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:

@@ -58,7 +58,7 @@ atom_half(unsigned op, unsigned t, uint64_t old, uint64_t b)
 static uint64_t
 atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c)
 {
-    if (ptx_half_type(t) && op != PA_CAS)
+    if (ptx_type_is_half(t) && op != PA_CAS)
         return atom_half(op, t, old, b);
     bool sgn = ptx_type_is_signed(t);
     unsigned bytes = ptx_type_bytes(t);

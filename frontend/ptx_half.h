@@ -25,9 +25,6 @@ struct ptx_ins;
 /* The two 16-bit floating-point formats. */
 enum ptx_hfmt { PTX_HF16, PTX_HBF16 };
 
-/* Is t one of .f16, .bf16, .f16x2, .bf16x2? */
-bool ptx_half_type(unsigned t);
-
 /* The value of h in format fmt (exact; a NaN stays a NaN). */
 double ptx_half_value(uint16_t h, unsigned fmt);
 
@@ -42,11 +39,6 @@ bool ptx_half_handles(const struct xop *x);
 
 /* Execute x on the lanes m of warp pw. */
 void ptx_half_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
-
-/* The parser's check of a half-precision instruction, dp4a or dp2a with
- * its modifiers and operands: NULL when it is well formed, else what the
- * PTX ISA expects instead (ptxas rejects the same forms). */
-const char *ptx_half_check(const struct ptx_ins *in);
 
 /* An IEEE binary16 value as a float (exact), and a float rounded to
  * binary16 (to nearest even). */

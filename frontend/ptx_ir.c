@@ -31,6 +31,12 @@ ptx_type_bytes(unsigned t)
 }
 
 bool
+ptx_type_is_half(unsigned t)
+{
+    return t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2;
+}
+
+bool
 ptx_type_is_float(unsigned t)
 {
     return t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2 || t == PT_F32 ||

@@ -250,6 +250,8 @@ struct ptx_module {
 /* Type helpers. */
 unsigned ptx_type_bytes(unsigned t);
 bool ptx_type_is_float(unsigned t);
+/* Is t one of .f16, .bf16, .f16x2, .bf16x2? */
+bool ptx_type_is_half(unsigned t);
 bool ptx_type_is_signed(unsigned t);
 const char *ptx_type_name(unsigned t);
 const char *ptx_op_name(unsigned op);

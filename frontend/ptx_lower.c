@@ -37,7 +37,7 @@
  *    (MOV); a function with a stack frame moves the stack pointer on entry
  *    and before returning, and a recursive one stores its callee-saved
  *    registers on entry and loads them before returning (STL/LDL,
- *    ptx_call_spills: ptxas -v's spills, else the registers live across
+ *    ptx_lower_emit_spills: ptxas -v's spills, else the registers live across
  *    its calls).
  * Between ptxas's register allocator and its scheduler some choices stay
  * unpredictable (a register copy kept here and there); the counts match
@@ -601,7 +601,7 @@ key_cvt(const struct xop *x)
         return LK_F2I;
     if (d == s)
         return d == PT_F32 ? LK_FRND : LK_F2F;
-    if (ptx_half_type(d) && s == PT_F32)
+    if (ptx_type_is_half(d) && s == PT_F32)
         return d == PT_BF16 || d == PT_BF16X2 ? LK_F2FPB : LK_F2FP;
     if (d == PT_F32 && s == PT_F16)
         return LK_H2F;
@@ -766,7 +766,7 @@ key_alu(const struct lctx *L, const struct xop *x)
     case PTXOP_COS:
         return LK_COS;
     case PTXOP_ABS: case PTXOP_NEG:
-        if (ptx_half_type(t))        /* HADD2 -RZ, -x; .bf16: HFMA2 -RZ, RZ, -x */
+        if (ptx_type_is_half(t))        /* HADD2 -RZ, -x; .bf16: HFMA2 -RZ, RZ, -x */
             return t == PT_BF16 || t == PT_BF16X2 ? LK_HFMA : LK_HADD;
         if (fp)
             return t == PT_F64 ? LK_DADD : LK_FABS;
@@ -795,7 +795,7 @@ key_alu(const struct lctx *L, const struct xop *x)
     case PTXOP_SHF:
         return LK_SHF;
     case PTXOP_SETP: case PTXOP_SET: case PTXOP_TESTP:
-        if (x->op == PTXOP_SET && ptx_half_type(x->type2))
+        if (x->op == PTXOP_SET && ptx_type_is_half(x->type2))
             return LK_HSET;
         if (fp)
             return key_fp(x, LK_FSETP, LK_DSETP, LK_HSETP);

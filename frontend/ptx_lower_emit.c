@@ -3,6 +3,7 @@
  * (see ptx_lower_emit.h; the expansions are ptx_lower_sm90.def).
  */
 #include "frontend/ptx_lower_emit.h"
+#include "frontend/ptxas.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,4 +410,58 @@ ptx_lower_emit_return(struct lower_emit *B, const struct xfunc *f, const struct 
     for (uint32_t q = first; q < B->n && f->save_words > 0; q++)
         ptx_lower_emit_add_id(B->out[q].src, &B->out[q].n_src, SIM_MAX_SRC, t);
     return rc;
+}
+
+/* ---- what ptxas makes of a call on sm_90 ------------------------------------ */
+
+/* 4-byte registers live across a call in f: written before a call and
+ * read after it (in program order), plus the return address. */
+static uint32_t
+live_across(const struct ptx_run *r, const struct xfunc *f)
+{
+    uint32_t nid = r->npred + r->nvar32 + r->nvar64;
+    uint8_t *live = xcalloc(nid ? nid : 1, 1);
+    uint8_t *written = xcalloc(nid ? nid : 1, 1);
+    for (int32_t c = f->entry; c < f->end; c++) {
+        if (r->x[c].kind != XK_CALL)
+            continue;
+        memset(written, 0, nid);
+        for (int32_t i = f->entry; i < c; i++)
+            for (unsigned d = 0; d < r->x[i].n_dst; d++)
+                if (r->x[i].dst[d] < nid)
+                    written[r->x[i].dst[d]] = 1;
+        for (int32_t i = c + 1; i < f->end; i++)
+            for (unsigned s = 0; s < r->x[i].n_src; s++)
+                if (r->x[i].src[s] < nid && written[r->x[i].src[s]])
+                    live[r->x[i].src[s]] = 1;
+    }
+    uint32_t words = 1;                  /* the return address */
+    for (uint32_t id = r->npred; id < nid; id++)
+        if (live[id])
+            words += id >= r->id64 ? 2 : 1;
+    free(written);
+    free(live);
+    return words;
+}
+
+void
+ptx_lower_emit_spills(struct ptx_run *r, unsigned cc, bool ask_ptxas)
+{
+    for (uint32_t i = 1; i < r->n_funcs; i++) {
+        struct xfunc *f = &r->funcs[i];
+        struct ptxas_info info;
+        struct sim_error err = { 0 };
+        f->save_words = 0;
+        f->sp_adjust = false;
+        if (ask_ptxas && ptxas_function_info(r->l->ptx_path, f->name, cc, &info, &err) == SIM_OK) {
+            /* a recursive function's spills are the registers it keeps
+             * across its calls (fib: 5 STL on entry, 5 LDL before RET) */
+            f->save_words = (uint16_t)(f->recursive ? info.spill_stores / 4 : 0);
+            f->sp_adjust = info.stack > 0;
+        } else if (f->recursive) {
+            uint32_t w = live_across(r, f);
+            f->save_words = (uint16_t)(w > 255 ? 255 : w);
+            f->sp_adjust = true;
+        }
+    }
 }

@@ -76,4 +76,10 @@ int ptx_lower_emit_prologue(struct lower_emit *B, const struct xfunc *f, bool ca
 int ptx_lower_emit_return(struct lower_emit *B, const struct xfunc *f, const struct xop *o,
                           unsigned key);
 
+/* Set every linked function's save_words and sp_adjust for sm_<cc>: from
+ * ptxas -v's report for the function when there is one (a recursive
+ * function's spill stores are its callee-saved registers), else from the
+ * registers live across its calls. */
+void ptx_lower_emit_spills(struct ptx_run *r, unsigned cc, bool ask_ptxas);
+
 #endif /* SMSIM_FRONTEND_PTX_LOWER_EMIT_H */

@@ -5,7 +5,6 @@
  * ptx_parse.c; it uses ptx_parse_decl.c.
  */
 #include "frontend/ptx_parse_ins.h"
-#include "frontend/ptx_half.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -472,6 +471,117 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     }
 }
 
+/* ---- half precision, dp4a and dp2a: the forms ptxas accepts ------------ */
+
+static bool
+has_imm(const struct ptx_ins *in)
+{
+    for (unsigned i = 1; i < in->nops; i++)
+        if (in->o[i].kind == PO_IMM)
+            return true;
+    return false;
+}
+
+static const char *
+check_dot(const struct ptx_ins *in)
+{
+    bool ok_a = in->type == PT_U32 || in->type == PT_S32;
+    bool ok_b = in->type2 == PT_U32 || in->type2 == PT_S32;
+    if (!ok_a || !ok_b)
+        return "expected two source types, each .u32 or .s32 (dp4a.atype.btype, "
+               "dp2a.mode.atype.btype)";
+    bool lohi = (in->flags & (PF_LO | PF_HI)) != 0;
+    if (in->op == PTXOP_DP2A && !lohi)
+        return "dp2a needs .lo or .hi (which two bytes of b)";
+    if (in->op == PTXOP_DP4A && lohi)
+        return "dp4a takes no .lo or .hi";
+    return NULL;
+}
+
+static const char *
+check_cvt(const struct ptx_ins *in)
+{
+    unsigned d = in->type, s = in->type2;
+    bool hd = ptx_type_is_half(d);
+    if (!hd) {
+        if (in->flags & (PF_RELU | PF_SATFINITE))
+            return ".relu and .satfinite need a .f16, .bf16, .f16x2 or .bf16x2 destination";
+        return NULL;
+    }
+    if (d == PT_F16X2 || d == PT_BF16X2) {
+        if (s != PT_F32)
+            return "cvt to .f16x2 or .bf16x2 converts two .f32 values (cvt.rn.f16x2.f32 d, a, b)";
+        if (in->rnd != PR_RN && in->rnd != PR_RZ)
+            return "cvt to .f16x2 or .bf16x2 needs the rounding .rn or .rz";
+        return NULL;
+    }
+    bool narrowing = !ptx_type_is_float(s) || ptx_type_bytes(s) > 2 ||
+                     (d == PT_BF16 && s == PT_F16) || (d == PT_F16 && s == PT_BF16);
+    if (narrowing && (in->rnd == PR_NONE || in->rnd >= PR_RNI))
+        return "a conversion to .f16 or .bf16 needs a rounding modifier (.rn, .rz, .rm, .rp)";
+    if ((in->flags & (PF_RELU | PF_SATFINITE)) && (s != PT_F32 || (in->flags & PF_SAT)))
+        return ".relu and .satfinite convert from .f32 and do not combine with .sat";
+    return NULL;
+}
+
+static const char *
+check_half(const struct ptx_ins *in)
+{
+    unsigned op = in->op, t = in->type;
+    uint32_t fl = in->flags;
+    if (op == PTXOP_DP4A || op == PTXOP_DP2A)
+        return check_dot(in);
+    if (op == PTXOP_CVT)
+        return check_cvt(in);
+    if (op == PTXOP_SET && ptx_type_is_half(in->type2)) {
+        bool ok = in->type2 == PT_F16X2 || in->type2 == PT_BF16X2 ? t == PT_U32 || t == PT_S32 || t == in->type2
+                                    : t != PT_F16X2 && t != PT_BF16X2;
+        if (!ok)
+            return "set with a .f16x2 (.bf16x2) source writes .u32, .s32 or .f16x2 (.bf16x2)";
+        if (has_imm(in))
+            return "half-precision operands must be registers";
+        if ((fl & PF_FTZ) && (in->type2 == PT_BF16 || in->type2 == PT_BF16X2))
+            return ".ftz is not allowed on .bf16 types";
+        return NULL;
+    }
+    if ((fl & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && op != PTXOP_MIN && op != PTXOP_MAX)
+        return ".NaN and .xorsign.abs belong to min and max";
+    if (!ptx_type_is_half(t))
+        return NULL;                 /* min.NaN.f32 and friends: the parser says unsupported */
+    switch (op) {
+    case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:
+    case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP:
+        break;
+    default:
+        return NULL;                 /* mov, ld, st; the decoder rejects the rest */
+    }
+    bool bf = t == PT_BF16 || t == PT_BF16X2;
+    if (has_imm(in))
+        return "half-precision operands must be registers";
+    if ((fl & PF_FTZ) && bf)
+        return ".ftz is not allowed on .bf16 types";
+    if ((fl & PF_XORSIGN) != 0 && !(fl & PF_ABSMOD))
+        return ".xorsign needs .abs (min/max.xorsign.abs)";
+    if ((fl & PF_ABSMOD) != 0 && !(fl & PF_XORSIGN))
+        return ".abs needs .xorsign (min/max.xorsign.abs)";
+    bool arith = op == PTXOP_ADD || op == PTXOP_SUB || op == PTXOP_MUL || op == PTXOP_FMA;
+    if ((fl & PF_SAT) && (bf || !arith))
+        return ".sat is allowed on .f16/.f16x2 add, sub, mul and fma only";
+    if ((fl & PF_RELU) && op != PTXOP_FMA)
+        return ".relu is allowed on fma only";
+    if ((fl & PF_RELU) && (fl & PF_SAT))
+        return ".relu cannot be combined with .sat";
+    if (in->rnd != PR_NONE && (in->rnd != PR_RN || !arith))
+        return arith ? "the only rounding of half-precision arithmetic is .rn"
+                     : "no rounding modifier is allowed here";
+    if (op == PTXOP_FMA && in->rnd != PR_RN)
+        return "fma needs the rounding modifier .rn";
+    if (op == PTXOP_SETP && t != PT_F16X2 && t != PT_BF16X2 && in->nops > 0 &&
+        in->o[0].kind == PO_VEC)
+        return "setp on .f16/.bf16 writes one predicate (p|q is for .f16x2/.bf16x2)";
+    return NULL;
+}
+
 /* One instruction statement; the current token is the mnemonic. */
 static int
 parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t line)
@@ -591,11 +701,11 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
             return ptx_parse_unsupported(ps, "unsupported operand: a whole vector special "
                                          "register (%%tid, %%ntid, %%ctaid, %%nctaid, the "
                                          "cluster ones) in '%s'; read its .x, .y and .z", mn);
-    if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_half_type(ins.type) &&
+    if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_type_is_half(ins.type) &&
         (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
         return ptx_parse_unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "
                            "on .f16, .bf16, .f16x2 and .bf16x2)", ps->m->mnems[ins.mnem]);
-    const char *why = ptx_half_check(&ins);
+    const char *why = check_half(&ins);
     if (why != NULL)
         return ptx_parse_err(ps, "'%s': %s", ps->m->mnems[ins.mnem], why);
     struct ptx_kernel *k = ps->k;

@@ -69,7 +69,7 @@ struct xfunc {
     bool recursive;              /* on a cycle of the call graph */
     uint8_t builtin;             /* a CUDA runtime function the module only declares and smsim
                                     carries out itself (enum xbuiltin), else XB_NONE */
-    /* what ptxas makes of it on sm_90 (ptx_call_spills) */
+    /* what ptxas makes of it on sm_90 (ptx_lower_emit_spills) */
     uint16_t save_words;         /* 4-byte registers stored on entry and loaded before each
                                     return (callee-saved registers) */
     bool sp_adjust;              /* it has a stack frame: the stack pointer moves on entry and
