@@ -14,7 +14,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "frontend/ptx_run.h"
 #include "frontend/ptx_half.h"
 #include "frontend/ptx_ir.h"
 #include "sim/afile.h"

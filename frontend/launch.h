@@ -33,6 +33,10 @@
 #include "sim/error.h"
 #include "sim/types.h"
 
+/* Default bytes of call stack per thread: CUDA's default cudaLimitStackSize
+ * (CUDA Runtime API, cudaDeviceSetLimit: 1 KB). */
+#define PTX_STACK_DEFAULT 1024u
+
 /* Element/scalar types a launch file may name. */
 enum launch_type { LT_U8, LT_S8, LT_U16, LT_S16, LT_U32, LT_S32, LT_U64, LT_S64, LT_F32, LT_F64,
                    LT_F16, LT_BF16, LT_COUNT };

@@ -34,9 +34,6 @@
 
 /* ---- device-function calls (ptx_call.c) ---------------------------------- */
 
-/* Default bytes of call stack per thread: CUDA's default cudaLimitStackSize
- * (CUDA Runtime API, cudaDeviceSetLimit: 1 KB). */
-#define PTX_STACK_DEFAULT 1024u
 /* The least a frame takes (its return address and alignment), so that even
  * a function without variables cannot recurse without bound. */
 #define PTX_FRAME_MIN 16u
