@@ -9,11 +9,11 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "frontend/accelsim.h"
+#include "frontend/sass/accelsim.h"
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
-#include "frontend/smt.h"
+#include "frontend/smt/smt.h"
 #include "frontend/synth.h"
 #include "sim/afile.h"
 #include "sim/config.h"

@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "frontend/ptx.h"
-#include "frontend/sass_isa.h"
+#include "frontend/sass/sass_isa.h"
 #include "sim/config.h"
 
 static void

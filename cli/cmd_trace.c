@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "frontend/accelsim.h"
+#include "frontend/sass/accelsim.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
-#include "frontend/smt.h"
+#include "frontend/smt/smt.h"
 #include "frontend/synth.h"
 #include "sim/config.h"
 #include "sim/inst.h"

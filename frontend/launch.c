@@ -14,8 +14,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_ir.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/ptx/ptx_ir.h"
 #include "sim/afile.h"
 #include "sim/kvfile.h"
 

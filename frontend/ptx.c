@@ -7,16 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/ptx_decode.h"
-#include "frontend/ptx_call.h"
-#include "frontend/ptx_exec.h"
-#include "frontend/ptx_mem.h"
-#include "frontend/ptx_parse.h"
-#include "frontend/ptx_lower.h"
-#include "frontend/ptx_lower_emit.h"
-#include "frontend/ptx_sched.h"
-#include "frontend/ptxas.h"
-#include "frontend/sass_isa.h"
+#include "frontend/exec/ptx_decode.h"
+#include "frontend/exec/ptx_call.h"
+#include "frontend/exec/ptx_exec.h"
+#include "frontend/exec/ptx_mem.h"
+#include "frontend/ptx/ptx_parse.h"
+#include "frontend/lower/ptx_lower.h"
+#include "frontend/lower/ptx_lower_emit.h"
+#include "frontend/lower/ptx_sched.h"
+#include "frontend/lower/ptxas.h"
+#include "frontend/sass/sass_isa.h"
 #include "sim/stats.h"
 
 static int

@@ -5,8 +5,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "frontend/smt.h"
-#include "frontend/smt_writer.h"
+#include "frontend/smt/smt.h"
+#include "frontend/smt/smt_writer.h"
 
 #define MAX_OPNAMES 65536u
 

@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frontend/accelsim.h"
+#include "frontend/sass/accelsim.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
-#include "frontend/smt.h"
+#include "frontend/smt/smt.h"
 #include "sim/stats.h"
 #include "testlib.h"
 

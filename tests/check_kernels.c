@@ -15,8 +15,8 @@
 
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_lanes.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/exec/ptx_lanes.h"
 #include "frontend/record.h"
 #include "testlib.h"
 

@@ -20,10 +20,10 @@
 
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_ir.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/ptx/ptx_ir.h"
 #include "frontend/record.h"
-#include "frontend/sass_isa.h"
+#include "frontend/sass/sass_isa.h"
 #include "testlib.h"
 
 /* ---- an independent reference ------------------------------------------- */

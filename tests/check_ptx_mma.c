@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/ptx_lanes.h"
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_mma.h"
+#include "frontend/exec/ptx_lanes.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/exec/ptx_mma.h"
 #include "testlib.h"
 
 #define NREG 40

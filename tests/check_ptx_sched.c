@@ -9,10 +9,10 @@
 
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
-#include "frontend/ptx_lower.h"
-#include "frontend/ptx_lower_emit.h"
+#include "frontend/lower/ptx_lower.h"
+#include "frontend/lower/ptx_lower_emit.h"
 #include "frontend/record.h"
-#include "frontend/sass_isa.h"
+#include "frontend/sass/sass_isa.h"
 #include "testlib.h"
 
 /* A loop of eight independent FMA chains, its counter and compare, and a

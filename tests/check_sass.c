@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "frontend/sass_isa.h"
-#include "frontend/sass_regs.h"
+#include "frontend/sass/sass_isa.h"
+#include "frontend/sass/sass_regs.h"
 #include "testlib.h"
 
 /* Every table: sorted, unique, classes and spaces consistent, so lookups

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "frontend/record.h"
-#include "frontend/smt.h"
-#include "frontend/smt_layout.h"
-#include "frontend/smt_writer.h"
-#include "frontend/smtrec.h"
+#include "frontend/smt/smt.h"
+#include "frontend/smt/smt_layout.h"
+#include "frontend/smt/smt_writer.h"
+#include "frontend/smt/smtrec.h"
 #include "frontend/synth.h"
 #include "testlib.h"
 

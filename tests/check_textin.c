@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frontend/textin.h"
+#include "frontend/sass/textin.h"
 #include "testlib.h"
 
 #ifdef HAVE_LZMA

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/smt_layout.h"
+#include "frontend/smt/smt_layout.h"
 
 static uint8_t *buf;
 static size_t len;

@@ -13,8 +13,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_lanes.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/exec/ptx_lanes.h"
 
 enum kind { K_U16, K_S16, K_U32, K_S32, K_U64, K_S64, K_F16, K_F16X2, K_F32, K_F64, K_PRED };
 

@@ -11,15 +11,15 @@
  * bases grow with depth: frame j's base is its caller's base plus the
  * caller's frame size, so an activation never overlaps another.
  */
-#include "frontend/ptx_call.h"
+#include "frontend/exec/ptx_call.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/ptx_lanes.h"
-#include "frontend/ptx_mem.h"
+#include "frontend/exec/ptx_lanes.h"
+#include "frontend/exec/ptx_mem.h"
 
 static uint32_t
 align_to(uint64_t x, uint32_t a)

@@ -33,7 +33,7 @@
 #ifndef SMSIM_FRONTEND_PTX_CALL_H
 #define SMSIM_FRONTEND_PTX_CALL_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* Link the kernel r->k with the functions it calls: r->funcs, their
  * frames and parameters, x[] positions and register slots (before

@@ -13,11 +13,11 @@
  * base); ld.param/st.param of a call's arguments and return value are
  * register moves for the timing model (no memory space).
  */
-#include "frontend/ptx_decode.h"
-#include "frontend/ptx_call.h"
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_mma.h"
-#include "frontend/ptx_lanes.h"
+#include "frontend/exec/ptx_decode.h"
+#include "frontend/exec/ptx_call.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/exec/ptx_mma.h"
+#include "frontend/exec/ptx_lanes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #ifndef SMSIM_FRONTEND_PTX_DECODE_H
 #define SMSIM_FRONTEND_PTX_DECODE_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 int ptx_decode_kernel(struct ptx_run *r, struct sim_error *err);
 

@@ -6,14 +6,14 @@
  * calls and frames in ptx_call.c, addresses and their checks in
  * ptx_mem.c.
  */
-#include "frontend/ptx_exec.h"
+#include "frontend/exec/ptx_exec.h"
 
-#include "frontend/ptx_call.h"
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_lanes.h"
-#include "frontend/ptx_mem.h"
-#include "frontend/ptx_mma.h"
-#include "frontend/ptx_spin.h"
+#include "frontend/exec/ptx_call.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/exec/ptx_lanes.h"
+#include "frontend/exec/ptx_mem.h"
+#include "frontend/exec/ptx_mma.h"
+#include "frontend/exec/ptx_spin.h"
 
 #include <inttypes.h>
 #include <math.h>

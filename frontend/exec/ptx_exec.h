@@ -5,7 +5,7 @@
 #ifndef SMSIM_FRONTEND_PTX_EXEC_H
 #define SMSIM_FRONTEND_PTX_EXEC_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* Prepare block slot s for block id (registers, shared and local memory,
  * SIMT stacks). */

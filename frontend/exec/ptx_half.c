@@ -13,12 +13,12 @@
  * rounding to odd", IEEE TC 2008).  The final rounding works on the bits
  * (round_bits): any rounding mode, subnormals, overflow.
  */
-#include "frontend/ptx_half.h"
+#include "frontend/exec/ptx_half.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "frontend/ptx_lanes.h"
+#include "frontend/exec/ptx_lanes.h"
 
 /* half <-> float (IEEE binary16, round to nearest even) */
 float

@@ -5,7 +5,7 @@
 #ifndef SMSIM_FRONTEND_PTX_LANES_H
 #define SMSIM_FRONTEND_PTX_LANES_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 #include <math.h>
 

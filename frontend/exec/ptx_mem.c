@@ -11,7 +11,7 @@
  * the address the timing model sees: global regions in the compact layout
  * of a GPU allocator, local memory interleaved per lane.
  */
-#include "frontend/ptx_mem.h"
+#include "frontend/exec/ptx_mem.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #ifndef SMSIM_FRONTEND_PTX_MEM_H
 #define SMSIM_FRONTEND_PTX_MEM_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* Where one lane's access lands. */
 struct ptx_access {

@@ -1,12 +1,12 @@
 /*
  * ptx_mma.c - mma.sync, wmma and ldmatrix fragments (see ptx_mma.h).
  */
-#include "frontend/ptx_mma.h"
-#include "frontend/ptx_half.h"
+#include "frontend/exec/ptx_mma.h"
+#include "frontend/exec/ptx_half.h"
 
 #include <string.h>
 
-#include "frontend/ptx_lanes.h"
+#include "frontend/exec/ptx_lanes.h"
 
 /* ORDER SHAPE (enum ptx_shape) */
 static const uint8_t dims[SH_COUNT][3] = {

@@ -34,7 +34,7 @@
 #ifndef SMSIM_FRONTEND_PTX_MMA_H
 #define SMSIM_FRONTEND_PTX_MMA_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* x->frag of an mma.sync: D, then A, B and C (ptx_mma_regs gives the
  * counts); of a wmma.mma: D at 0, A at PTX_WMMA_A, B at PTX_WMMA_B, C at

@@ -29,7 +29,7 @@
 
 #include "frontend/async.h"
 #include "frontend/launch.h"
-#include "frontend/ptx_ir.h"
+#include "frontend/ptx/ptx_ir.h"
 #include "sim/inst.h"
 
 /* ---- device-function calls (ptx_call.c) ---------------------------------- */

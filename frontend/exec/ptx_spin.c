@@ -6,7 +6,7 @@
  * with memory unchanged, and once more at the next back-edge to compare,
  * so an ordinary loop is hashed a handful of times in its life.
  */
-#include "frontend/ptx_spin.h"
+#include "frontend/exec/ptx_spin.h"
 
 #include <inttypes.h>
 #include <string.h>

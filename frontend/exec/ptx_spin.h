@@ -15,7 +15,7 @@
 #ifndef SMSIM_FRONTEND_PTX_SPIN_H
 #define SMSIM_FRONTEND_PTX_SPIN_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* Memory changed (a store, a copy, an atomic that changed a word): no
  * warp can be proven to spin on what it read before. */

@@ -43,18 +43,18 @@
  * unpredictable (a register copy kept here and there); the counts match
  * the listings within a few per cent (doc/correlation.md).
  */
-#include "frontend/ptx_lower.h"
+#include "frontend/lower/ptx_lower.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/ptx_half.h"
-#include "frontend/ptx_lower_emit.h"
-#include "frontend/ptx_lower_mma.h"
-#include "frontend/ptx_mma.h"
-#include "frontend/ptx_uniform.h"
-#include "frontend/sass_isa.h"
+#include "frontend/exec/ptx_half.h"
+#include "frontend/lower/ptx_lower_emit.h"
+#include "frontend/lower/ptx_lower_mma.h"
+#include "frontend/exec/ptx_mma.h"
+#include "frontend/lower/ptx_uniform.h"
+#include "frontend/sass/sass_isa.h"
 /* ---- analysis context ---------------------------------------------------- */
 
 struct lctx {

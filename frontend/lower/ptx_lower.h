@@ -29,7 +29,7 @@
 #ifndef SMSIM_FRONTEND_PTX_LOWER_H
 #define SMSIM_FRONTEND_PTX_LOWER_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* Timing register ids of the expansions' temporaries: the PTX_TMP_COUNT
  * ids below the accumulating registers (sim/types.h), reused in rotation

@@ -2,14 +2,14 @@
  * ptx_lower_emit.c - the SASS operations of one lowered PTX instruction
  * (see ptx_lower_emit.h; the expansions are ptx_lower_sm90.def).
  */
-#include "frontend/ptx_lower_emit.h"
-#include "frontend/ptxas.h"
+#include "frontend/lower/ptx_lower_emit.h"
+#include "frontend/lower/ptxas.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/sass_isa.h"
+#include "frontend/sass/sass_isa.h"
 
 enum lower_opnd { LO_NN, LO_D, LO_A, LO_T0, LO_T1, LO_T2, LO_P0 };
 
@@ -23,7 +23,7 @@ struct lower_row {
 static const struct lower_row rows[] = {
 #define LOWER(key, sass, d, a, b, c) { LK_##key, #key, sass, LO_##d, { LO_##a, LO_##b, LO_##c } },
 #define NEXT LOWER
-#include "frontend/ptx_lower_sm90.def"
+#include "frontend/lower/ptx_lower_sm90.def"
 #undef LOWER
 #undef NEXT
 };

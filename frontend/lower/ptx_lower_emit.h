@@ -13,13 +13,13 @@
 #ifndef SMSIM_FRONTEND_PTX_LOWER_EMIT_H
 #define SMSIM_FRONTEND_PTX_LOWER_EMIT_H
 
-#include "frontend/ptx_lower.h"
+#include "frontend/lower/ptx_lower.h"
 
 enum lower_key {
     LK_SILENT,                   /* folded away: no operation */
 #define LOWER(key, sass, d, a, b, c) LK_##key,
 #define NEXT(key, sass, d, a, b, c)
-#include "frontend/ptx_lower_sm90.def"
+#include "frontend/lower/ptx_lower_sm90.def"
 #undef LOWER
 #undef NEXT
     LK_COUNT

@@ -2,13 +2,13 @@
  * ptx_lower_mma.c - tensor-core instructions as ptxas emits them on sm_90
  * (see ptx_lower_mma.h).
  */
-#include "frontend/ptx_lower_mma.h"
+#include "frontend/lower/ptx_lower_mma.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/ptx_decode.h"
-#include "frontend/ptx_mma.h"
+#include "frontend/exec/ptx_decode.h"
+#include "frontend/exec/ptx_mma.h"
 
 static const char *
 type_suffix(unsigned t)

@@ -15,8 +15,8 @@
 #ifndef SMSIM_FRONTEND_PTX_LOWER_MMA_H
 #define SMSIM_FRONTEND_PTX_LOWER_MMA_H
 
-#include "frontend/ptx_lower_emit.h"
-#include "frontend/ptx_mma.h"
+#include "frontend/lower/ptx_lower_emit.h"
+#include "frontend/exec/ptx_mma.h"
 
 /* Append the operations of tensor instruction o (mma, wmma, ldmatrix,
  * stmatrix): at most PTX_PARTS_MAX. */

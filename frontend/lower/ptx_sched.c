@@ -32,10 +32,10 @@
  * ALUs, 13 from a compare to its predicate's consumer, about 18 for MUFU);
  * the timing model's latencies come from the config.
  */
-#include "frontend/ptx_sched.h"
-#include "frontend/ptx_decode.h"
-#include "frontend/ptx_lower.h"
-#include "frontend/ptx_mma.h"
+#include "frontend/lower/ptx_sched.h"
+#include "frontend/exec/ptx_decode.h"
+#include "frontend/lower/ptx_lower.h"
+#include "frontend/exec/ptx_mma.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #ifndef SMSIM_FRONTEND_PTX_SCHED_H
 #define SMSIM_FRONTEND_PTX_SCHED_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* Reorder r->x[0 .. r->n_x) within each basic block.  Branch targets and
  * reconvergence points (block leaders) keep their indices. */

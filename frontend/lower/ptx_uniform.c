@@ -2,7 +2,7 @@
  * ptx_uniform.c - which values of a kernel are the same in every lane of
  * a warp (see ptx_uniform.h).
  */
-#include "frontend/ptx_uniform.h"
+#include "frontend/lower/ptx_uniform.h"
 
 #include <stdlib.h>
 #include <string.h>

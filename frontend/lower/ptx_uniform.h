@@ -11,7 +11,7 @@
 #ifndef SMSIM_FRONTEND_PTX_UNIFORM_H
 #define SMSIM_FRONTEND_PTX_UNIFORM_H
 
-#include "frontend/ptx_run.h"
+#include "frontend/exec/ptx_run.h"
 
 /* Give the integer adds, moves and logic of r->x that write uniform values
  * class `uniform`, compares FSETP's class `setp`; div_branch[i] (r->n_x

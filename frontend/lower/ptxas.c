@@ -9,7 +9,7 @@
  *       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
  *   ptxas info    : Used 8 registers, used 0 barriers, 360 bytes cmem[0]
  */
-#include "frontend/ptxas.h"
+#include "frontend/lower/ptxas.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * ptx_ir.c - the PTX IR's tables, the reconvergence analysis, and module
  * lookup and release (see ptx_ir.h, ptx_parse.h).
  */
-#include "frontend/ptx_parse.h"
+#include "frontend/ptx/ptx_parse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 
 static const char *const op_names[] = {
 #define PTXOP(id, name, nsrc, help) name,
-#include "frontend/ptx_ops.def"
+#include "frontend/ptx/ptx_ops.def"
 #undef PTXOP
 };
 

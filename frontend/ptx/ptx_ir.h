@@ -20,7 +20,7 @@
 
 enum ptx_op {
 #define PTXOP(id, name, nsrc, help) PTXOP_##id,
-#include "frontend/ptx_ops.def"
+#include "frontend/ptx/ptx_ops.def"
 #undef PTXOP
     PTXOP_COUNT
 };

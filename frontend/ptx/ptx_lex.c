@@ -2,7 +2,7 @@
  * ptx_lex.c - the PTX tokenizer, literal readers and name tables (see
  * ptx_lex.h).
  */
-#include "frontend/ptx_lex.h"
+#include "frontend/ptx/ptx_lex.h"
 
 #include <ctype.h>
 #include <errno.h>

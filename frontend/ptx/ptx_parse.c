@@ -22,8 +22,7 @@
  * name it by its index in the module's functions, and the definition
  * takes the declaration's index.
  */
-#include "frontend/ptx_parse_ins.h"
-#include "frontend/ptx_half.h"
+#include "frontend/ptx/ptx_parse_ins.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -13,7 +13,7 @@
 #ifndef SMSIM_FRONTEND_PTX_PARSE_H
 #define SMSIM_FRONTEND_PTX_PARSE_H
 
-#include "frontend/ptx_ir.h"
+#include "frontend/ptx/ptx_ir.h"
 #include "sim/error.h"
 
 /* Parse path.  On success *out owns the module (free with

@@ -6,8 +6,7 @@
  * instructions) and ptx_parse.c (the module, signatures); it calls
  * neither.
  */
-#include "frontend/ptx_parse_decl.h"
-#include "frontend/ptx_half.h"
+#include "frontend/ptx/ptx_parse_decl.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/ptx_lex.h"
-#include "frontend/ptx_parse.h"
+#include "frontend/ptx/ptx_lex.h"
+#include "frontend/ptx/ptx_parse.h"
 
 struct parser {
     struct ptx_lex lx;           /* the tokenizer: the current token, file and line */

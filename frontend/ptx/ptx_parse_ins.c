@@ -4,7 +4,7 @@
  * operands, special registers, and a call's operands.  Used by
  * ptx_parse.c; it uses ptx_parse_decl.c.
  */
-#include "frontend/ptx_parse_ins.h"
+#include "frontend/ptx/ptx_parse_ins.h"
 
 #include <ctype.h>
 #include <errno.h>

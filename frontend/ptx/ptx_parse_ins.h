@@ -5,7 +5,7 @@
 #ifndef SMSIM_FRONTEND_PTX_PARSE_INS_H
 #define SMSIM_FRONTEND_PTX_PARSE_INS_H
 
-#include "frontend/ptx_parse_decl.h"
+#include "frontend/ptx/ptx_parse_decl.h"
 
 /* A body from its '{' to its '}'. */
 int ptx_parse_body(struct parser *ps);

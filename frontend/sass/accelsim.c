@@ -19,7 +19,7 @@
  * them); a block's section is parsed completely when the block is opened
  * and held, encoded with the .smt record codec, until the slot is reused.
  */
-#include "frontend/accelsim.h"
+#include "frontend/sass/accelsim.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,10 +30,10 @@
 #include <sys/stat.h>
 
 #include "frontend/async.h"
-#include "frontend/sass_isa.h"
-#include "frontend/sass_regs.h"
-#include "frontend/smtrec.h"
-#include "frontend/textin.h"
+#include "frontend/sass/sass_isa.h"
+#include "frontend/sass/sass_regs.h"
+#include "frontend/smt/smtrec.h"
+#include "frontend/sass/textin.h"
 #include "sim/stats.h"
 
 #define SHARED_WINDOW (UINT64_C(1) << 24)   /* bytes of generic space per window (assumption) */

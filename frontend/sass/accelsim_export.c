@@ -25,7 +25,7 @@
  * cp.async.commit_group, cp.async.wait_all), so each warp's group count
  * follows the source's.
  */
-#include "frontend/accelsim.h"
+#include "frontend/sass/accelsim.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -36,8 +36,8 @@
 
 #include "frontend/async.h"
 #include "frontend/record.h"
-#include "frontend/sass_isa.h"
-#include "frontend/sass_regs.h"
+#include "frontend/sass/sass_isa.h"
+#include "frontend/sass/sass_regs.h"
 #include "sim/afile.h"
 
 /* Generic-window bases written in the header (no generic accesses are

@@ -6,34 +6,34 @@
  * returns a mnemonic that sass_decode() maps back to the instruction's
  * class, flags, space and width (or says it is lossy).
  */
-#include "frontend/sass_isa.h"
+#include "frontend/sass/sass_isa.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/sass_regs.h"
+#include "frontend/sass/sass_regs.h"
 #include "sim/stats.h"
 
 #define SASS_OP(name, cls, mem, flags, help) \
     { #name, SIM_OPC_##cls, SASS_MEM_##mem, (uint8_t)(flags), help },
 
 static const struct sass_op t_kepler[] = {
-#include "frontend/sass_kepler.def"
+#include "frontend/sass/sass_kepler.def"
 };
 static const struct sass_op t_maxwell[] = {
-#include "frontend/sass_maxwell.def"
+#include "frontend/sass/sass_maxwell.def"
 };
 static const struct sass_op t_volta[] = {
-#include "frontend/sass_volta.def"
+#include "frontend/sass/sass_volta.def"
 };
 static const struct sass_op t_turing[] = {
-#include "frontend/sass_turing.def"
+#include "frontend/sass/sass_turing.def"
 };
 static const struct sass_op t_ampere[] = {
-#include "frontend/sass_ampere.def"
+#include "frontend/sass/sass_ampere.def"
 };
 static const struct sass_op t_hopper[] = {
-#include "frontend/sass_hopper.def"
+#include "frontend/sass/sass_hopper.def"
 };
 #undef SASS_OP
 

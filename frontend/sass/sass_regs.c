@@ -6,7 +6,7 @@
  * size sass_regs_of() returns: expanding the first registers it gives,
  * with the same sizes, yields the list it was given (tests/check_sass.c).
  */
-#include "frontend/sass_regs.h"
+#include "frontend/sass/sass_regs.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * unless a line straddles the end of the buffer, in which case the
  * remainder is moved to the front before refilling.
  */
-#include "frontend/textin.h"
+#include "frontend/sass/textin.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -8,7 +8,7 @@
  * (SMT_MAX_CHUNK, 32 warps per block, 1 MB headers) so a hostile file
  * cannot make the reader allocate without bound.
  */
-#include "frontend/smt.h"
+#include "frontend/smt/smt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +19,9 @@
 #include <xxhash.h>
 #include <zlib.h>
 
-#include "frontend/smtrec.h"
+#include "frontend/smt/smtrec.h"
 
-#include "frontend/smt_layout.h"
+#include "frontend/smt/smt_layout.h"
 
 /* ---- the open file ---------------------------------------------------- */
 

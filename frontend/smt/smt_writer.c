@@ -7,7 +7,7 @@
  * most recent chunk, whose link field is patched when the next one is
  * written.
  */
-#include "frontend/smt_writer.h"
+#include "frontend/smt/smt_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "frontend/smt.h"
-#include "frontend/smt_layout.h"
-#include "frontend/smtrec.h"
+#include "frontend/smt/smt.h"
+#include "frontend/smt/smt_layout.h"
+#include "frontend/smt/smtrec.h"
 #include "sim/afile.h"
 
 struct wwarp {

@@ -22,7 +22,7 @@
  *         mode 2 (.smt 1.2): no addresses, width 0: a constant-bank load whose
  *                 address the producer did not know (Accel-Sim's LDC lines)
  */
-#include "frontend/smtrec.h"
+#include "frontend/smt/smtrec.h"
 
 #include <string.h>
 

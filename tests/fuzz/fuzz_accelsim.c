@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "frontend/accelsim.h"
+#include "frontend/sass/accelsim.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -2,7 +2,7 @@
  * fuzz_ptx.c - libFuzzer harness for the PTX parser (frontend/ptx_parse.c),
  * in memory through ptx_parse_text().
  */
-#include "frontend/ptx_parse.h"
+#include "frontend/ptx/ptx_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "frontend/smt.h"
+#include "frontend/smt/smt.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -93,7 +93,7 @@ compile() {
 build() {
     mkdir -p "$FUZZ_DIR/obj"
     objs=""
-    for s in "$srcdir"/sim/*.c "$srcdir"/frontend/*.c "$srcdir/tests/fuzz/fuzz_common.c"; do
+    for s in "$srcdir"/sim/*.c "$srcdir"/frontend/*.c "$srcdir"/frontend/*/*.c "$srcdir/tests/fuzz/fuzz_common.c"; do
         o="$FUZZ_DIR/obj/$(basename "$s" .c).o"
         compile "$s" "$o" -fsanitize=fuzzer-no-link
         objs="$objs $o"
