@@ -110,6 +110,13 @@ if [ "${BENCH_QUICK:-0}" != 1 ]; then
     measure ptx-hotspot h100 launch "$root/traces/hotspot.launch"
     measure synth-copy h100 synth "copy:blocks=528,threads=256,iters=64,width=16"
     measure synth-fma h100 synth "fma:blocks=264,threads=256,n=4096,ilp=4"
+    # a straight-line kernel of 100,000 PTX instructions: the sm_90 lowering
+    # and schedule stay linear in its length (h100 within 2x of v100)
+    if command -v python3 >/dev/null 2>&1; then
+        python3 "$root/scripts/gen-long-ptx.py" 100000 "$work" >/dev/null
+        measure ptx-long100k v100 launch "$work/long100000.launch"
+        measure ptx-long100k h100 launch "$work/long100000.launch"
+    fi
 fi
 mv "$tmp_csv" "$out"
 echo "bench.sh: wrote $out" >&2
