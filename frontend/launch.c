@@ -523,8 +523,13 @@ parse_memory(struct launch *l, struct launch_arg *a, char **tok, int n, uint64_t
     a->bytes = cnt * launch_type_bytes((unsigned)t);
     const char *file;
     SIM_FORWARD_IF_ERROR(parse_init(a, &tok[3], n - 3, &file, where, err));
-    SIM_FORWARD_IF_ERROR(fill_data(l, a, file, strncmp(what, "var", 3) == 0 ? "variable" : "buffer",
-                                   where, err));
+    int rc = fill_data(l, a, file, strncmp(what, "var", 3) == 0 ? "variable" : "buffer", where,
+                       err);
+    if (rc < 0) {
+        free(a->data);           /* a is not in the launch yet: nobody else frees it */
+        a->data = NULL;
+        return rc;
+    }
     *total += a->bytes;
     return SIM_OK;
 }
