@@ -16,7 +16,7 @@
  *    becomes one operation per SASS instruction: the one that writes the
  *    PTX destination performs the instruction, the others (kind
  *    XK_TIMING) only take time, linked by temporary register ids
- *    (PTX_TMP_BASE and up) so the model orders them as the GPU must;
+ *    (PTX_TMP_BASE and up, ptx_lower_emit.h) so the model orders them as the GPU must;
  *  - loads of consecutive words from one base ptxas merges into one
  *    vector load (LDS.128): the first issues for all, the others are
  *    silent;
@@ -30,13 +30,6 @@
 #define SMSIM_FRONTEND_PTX_LOWER_H
 
 #include "frontend/exec/ptx_run.h"
-
-/* Timing register ids of the expansions' temporaries: the PTX_TMP_COUNT
- * ids below the accumulating registers (sim/types.h), reused in rotation
- * (far enough apart that two expansions in flight in one warp never share
- * one). */
-#define PTX_TMP_COUNT 1024u
-#define PTX_TMP_BASE (SIM_REG_ACC_BASE - PTX_TMP_COUNT)
 
 /* Lower r->x for sm_90 (branch targets and reconvergence points are
  * renumbered).  Returns SIM_OK, or an error when the kernel's registers

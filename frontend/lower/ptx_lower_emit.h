@@ -13,7 +13,14 @@
 #ifndef SMSIM_FRONTEND_PTX_LOWER_EMIT_H
 #define SMSIM_FRONTEND_PTX_LOWER_EMIT_H
 
-#include "frontend/lower/ptx_lower.h"
+#include "frontend/exec/ptx_run.h"
+
+/* Timing register ids of the expansions' temporaries: the PTX_TMP_COUNT
+ * ids below the accumulating registers (sim/types.h), reused in rotation
+ * (far enough apart that two expansions in flight in one warp never share
+ * one). */
+#define PTX_TMP_COUNT 1024u
+#define PTX_TMP_BASE (SIM_REG_ACC_BASE - PTX_TMP_COUNT)
 
 enum lower_key {
     LK_SILENT,                   /* folded away: no operation */

@@ -1,8 +1,8 @@
 /*
  * ptx_ir.c - the PTX IR's tables, the reconvergence analysis, and module
- * lookup and release (see ptx_ir.h, ptx_parse.h).
+ * lookup and release (see ptx_ir.h).
  */
-#include "frontend/ptx/ptx_parse.h"
+#include "frontend/ptx/ptx_ir.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -271,4 +271,12 @@ void ptx_body_free(struct ptx_kernel *k);
 /* The module's function called name, or -1. */
 int32_t ptx_module_func(const struct ptx_module *m, const char *name);
 
+/* Free a module (every body, name and table it owns). */
+void ptx_module_free(struct ptx_module *m);
+
+/* The kernel called name: its exact .entry name, or a mangled name whose
+ * C++ identifier is name (e.g. "vecadd" finds _Z6vecaddPKfS0_Pfi).  NULL if
+ * none or ambiguous. */
+struct ptx_kernel *ptx_module_find(struct ptx_module *m, const char *name);
+
 #endif /* SMSIM_FRONTEND_PTX_IR_H */

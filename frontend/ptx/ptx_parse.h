@@ -24,11 +24,4 @@ int ptx_parse_file(const char *path, struct ptx_module **out, struct sim_error *
 int ptx_parse_text(const char *name, const char *text, size_t len, struct ptx_module **out,
                    struct sim_error *err);
 
-void ptx_module_free(struct ptx_module *m);
-
-/* The kernel called name: its exact .entry name, or a mangled name whose
- * C++ identifier is name (e.g. "vecadd" finds _Z6vecaddPKfS0_Pfi).  NULL if
- * none or ambiguous. */
-struct ptx_kernel *ptx_module_find(struct ptx_module *m, const char *name);
-
 #endif /* SMSIM_FRONTEND_PTX_PARSE_H */

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "frontend/sass/sass_decoded.h"
 #include "sim/inst.h"
 
 /* Instruction sets.  ORDER ISA (names in sass_isa.c). */
@@ -32,13 +33,6 @@ enum sass_isa {
     SASS_AMPERE,                 /* Ampere and Ada */
     SASS_HOPPER,
     SASS_ISA_COUNT
-};
-
-/* Memory space column of the tables. */
-enum sass_mem {
-    SASS_MEM_NONE, SASS_MEM_GLOBAL, SASS_MEM_SHARED, SASS_MEM_LOCAL, SASS_MEM_CONST,
-    SASS_MEM_GENERIC,            /* resolved per access from the kernel's window bases */
-    SASS_MEM_TEX
 };
 
 /* Flags column of the tables. */
@@ -57,15 +51,6 @@ struct sass_op {
     uint8_t mem;                 /* enum sass_mem */
     uint8_t flags;               /* SF_* */
     const char *help;
-};
-
-/* A full mnemonic, decoded. */
-struct sass_decoded {
-    uint16_t op;                 /* index of the opcode in its ISA's table */
-    uint8_t opclass;             /* enum sim_opclass, after modifiers */
-    uint8_t mem;                 /* enum sass_mem */
-    uint8_t flags;               /* SIM_IF_* (model flags), after modifiers */
-    uint8_t width;               /* bytes per lane from a width modifier, 0 if none */
 };
 
 /* The ISA of a SASS binary version (30..37 Kepler, 50..62 Maxwell/Pascal,

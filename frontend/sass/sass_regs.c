@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "sim/inst.h"
+
 #define MAX_SPAN 8u              /* larger fragments (DMMA.16816's A) are left unexpanded */
 
 static bool

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "frontend/sass/sass_isa.h"
+#include "frontend/sass/sass_decoded.h"
 
 /* Registers per operand of one instruction (each 1 .. 8). */
 struct sass_regs {
