@@ -6,12 +6,47 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 int
-cli_fail(const struct sim_error *err)
+cli_fail(const smsim_error *err)
 {
-    sim_report(NULL, err->msg[0] ? err->msg : sim_strerror(err->code));
-    return sim_error_exit_status(err->code);
+    smsim_report(NULL, err->msg[0] ? err->msg : smsim_strerror(err->code));
+    return smsim_exit_status(err->code);
+}
+
+static void *
+checked(void *p)
+{
+    if (p == NULL) {
+        smsim_report(NULL, "out of memory");
+        exit(CLI_INTERNAL);
+    }
+    return p;
+}
+
+void *
+cli_xmalloc(size_t n)
+{
+    return checked(malloc(n ? n : 1));
+}
+
+void *
+cli_xcalloc(size_t count, size_t size)
+{
+    return checked(calloc(count ? count : 1, size ? size : 1));
+}
+
+void *
+cli_xrealloc(void *p, size_t n)
+{
+    return checked(realloc(p, n ? n : 1));
+}
+
+char *
+cli_xstrdup(const char *s)
+{
+    return checked(strdup(s));
 }
 
 int
@@ -38,4 +73,10 @@ cli_parse_u64(const char *s, uint64_t *out)
         return -1;
     *out = v;
     return 0;
+}
+
+char *
+cli_xstrndup(const char *s, size_t n)
+{
+    return checked(strndup(s, n));
 }

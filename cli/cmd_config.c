@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "sim/afile.h"
-#include "sim/config.h"
 
 static void
 config_help(FILE *out)
@@ -37,37 +35,40 @@ static int
 config_list(void)
 {
     char dir[4096];
-    struct sim_error err = { 0 };
+    smsim_error err = { 0 };
     char *names[256];
     size_t n = 0;
 
-    if (config_dir(dir, sizeof dir, &err) < 0)
+    if (smsim_config_dir(dir, sizeof dir, &err) < 0)
         return cli_fail(&err);
     DIR *d = opendir(dir);
     if (d == NULL) {
-        sim_error_set(&err, SIM_ERR_IO, "%s: cannot list config directory", dir);
+        smsim_error_set(&err, SMSIM_ERR_IO, "%s: cannot list config directory", dir);
         return cli_fail(&err);
     }
     struct dirent *e;
-    while ((e = readdir(d)) != NULL && n < SIM_ARRAY_LEN(names)) {
+    while ((e = readdir(d)) != NULL && n < ARRAY_LEN(names)) {
         size_t l = strlen(e->d_name);
         if (l > 4 && strcmp(e->d_name + l - 4, ".cfg") == 0 && e->d_name[0] != '.')
-            names[n++] = xstrdup(e->d_name);
+            names[n++] = cli_xstrdup(e->d_name);
     }
     closedir(d);
     qsort(names, n, sizeof names[0], name_cmp);
     printf("# configs in %s\n", dir);
     int status = CLI_OK;
     for (size_t i = 0; i < n; i++) {
-        struct sim_config cfg;
+        smsim_config *cfg = NULL;
+        struct smsim_gpu g;
         names[i][strlen(names[i]) - 4] = '\0';
-        if (config_load(&cfg, names[i], NULL, 0, NULL, &err) < 0) {
+        if (smsim_config_load(&cfg, names[i], NULL, 0, &err) < 0) {
             printf("%-12s  (invalid: %s)\n", names[i], err.msg);
             status = CLI_BAD_INPUT;
         } else {
-            printf("%-12s  %-28s %s, %u SMs, %.0f MHz\n", names[i], cfg.gpu_name,
-                   cfg_arch_names[cfg.gpu_arch], cfg.sm_count, cfg.gpu_clock_mhz);
+            smsim_config_gpu(cfg, &g);
+            printf("%-12s  %-28s %s, %u SMs, %.0f MHz\n", names[i], g.name, g.arch, g.sm_count,
+                   g.clock_mhz);
         }
+        smsim_config_free(cfg);
         free(names[i]);
     }
     return status;
@@ -81,7 +82,7 @@ config_show(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char **sets = xcalloc((size_t)argc, sizeof *sets);
+    const char **sets = cli_xcalloc((size_t)argc, sizeof *sets);
     size_t n_sets = 0;
     int c;
 
@@ -102,41 +103,45 @@ config_show(int argc, char **argv)
         free(sets);
         return cli_usage("config show", "expected one config NAME");
     }
-    struct sim_config cfg;
-    struct sim_error err = { 0 };
-    struct cfg_origin *origin = config_origin_new();
-    int rc = config_load(&cfg, argv[optind], sets, n_sets, origin, &err);
+    smsim_config *cfg = NULL;
+    smsim_error err = { 0 };
+    struct smsim_gpu g;
+    int rc = smsim_config_load(&cfg, argv[optind], sets, n_sets, &err);
     free(sets);
-    if (rc < 0) {
-        config_origin_destroy(origin);
+    if (rc < 0)
         return cli_fail(&err);
-    }
-    printf("# %s: %s (%zu fields)\n", argv[optind], cfg.gpu_name, config_field_count());
-    config_print(stdout, &cfg, origin);
-    config_origin_destroy(origin);
+    smsim_config_gpu(cfg, &g);
+    printf("# %s: %s (%zu fields)\n", argv[optind], g.name, smsim_config_field_count());
+    smsim_config_print(stdout, cfg);
+    smsim_config_free(cfg);
     return CLI_OK;
 }
 
 static int
 config_diff(const char *a, const char *b)
 {
-    struct sim_config ca, cb;
-    struct sim_error err = { 0 };
-    char va[CFG_STR_MAX + 32], vb[CFG_STR_MAX + 32];
+    smsim_config *ca = NULL, *cb = NULL;
+    smsim_error err = { 0 };
+    char va[1024], vb[1024];
     size_t ndiff = 0;
 
-    if (config_load(&ca, a, NULL, 0, NULL, &err) < 0 || config_load(&cb, b, NULL, 0, NULL, &err) < 0)
+    if (smsim_config_load(&ca, a, NULL, 0, &err) < 0 ||
+        smsim_config_load(&cb, b, NULL, 0, &err) < 0) {
+        smsim_config_free(ca);
         return cli_fail(&err);
+    }
     printf("%-34s %-22s %-22s\n", "field", a, b);
-    for (size_t i = 0; i < config_field_count(); i++) {
-        config_format_value(&ca, i, va, sizeof va);
-        config_format_value(&cb, i, vb, sizeof vb);
+    for (size_t i = 0; i < smsim_config_field_count(); i++) {
+        smsim_config_value(ca, i, va, sizeof va);
+        smsim_config_value(cb, i, vb, sizeof vb);
         if (strcmp(va, vb) != 0) {
-            printf("%-34s %-22s %-22s\n", config_field(i)->name, va, vb);
+            printf("%-34s %-22s %-22s\n", smsim_config_field_name(i), va, vb);
             ndiff++;
         }
     }
-    printf("# %zu of %zu fields differ\n", ndiff, config_field_count());
+    printf("# %zu of %zu fields differ\n", ndiff, smsim_config_field_count());
+    smsim_config_free(ca);
+    smsim_config_free(cb);
     return CLI_OK;
 }
 
@@ -144,7 +149,7 @@ static void
 print_reference(FILE *fp, void *arg)
 {
     (void)arg;
-    config_print_reference(fp);
+    smsim_config_print_reference(fp);
 }
 
 int
@@ -177,8 +182,8 @@ cmd_config(int argc, char **argv)
             out = argv[3];
         else if (argc != 2)
             return cli_usage("config doc", "expected [-o FILE]");
-        struct sim_error err = { 0 };
-        if (afile_write(out, print_reference, NULL, &err) < 0)
+        smsim_error err = { 0 };
+        if (smsim_write_file(out, print_reference, NULL, &err) < 0)
             return cli_fail(&err);
         return CLI_OK;
     }

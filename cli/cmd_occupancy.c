@@ -10,9 +10,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "sim/config.h"
-#include "sim/occupancy.h"
-#include "sim/stats.h"
 
 static void
 occ_help(FILE *out)
@@ -53,58 +50,6 @@ parse_bytes(const char *s, uint64_t *out)
     return 0;
 }
 
-static void
-print_text(const struct sim_config *c, const char *name, uint32_t regs, uint32_t smem,
-           const struct occ_result *r)
-{
-    static const char *const what[OCC_LIMIT_COUNT] = {
-        "block slots (sm.max_blocks)", "warp slots (sm.max_warps)",
-        "thread slots (sm.max_threads)", "registers (sm.registers)",
-        "shared memory (sm.smem_size)"
-    };
-    printf("%s (%s): blocks of %u threads, %u registers/thread, %u B shared memory/block\n",
-           name, c->gpu_name, r->threads_per_block, regs, smem);
-    printf("  a block takes %u warps, %u registers per warp, %u B of shared memory "
-           "(with %u B reserved)\n", r->warps_per_block, r->regs_per_warp, r->smem_per_block,
-           c->sm_smem_reserved);
-    printf("  blocks per SM allowed by:\n");
-    for (int l = 0; l < OCC_LIMIT_COUNT; l++) {
-        if (r->limit[l] == UINT32_MAX)
-            printf("    %-32s unlimited\n", what[l]);
-        else
-            printf("    %-32s %u%s\n", what[l], r->limit[l],
-                   (enum occ_limiter)l == r->limiter ? "  <- limiter" : "");
-    }
-    printf("  %u blocks/SM = %u of %u warps = %.1f %% occupancy, limited by %s\n",
-           r->blocks_per_sm, r->active_warps, c->sm_max_warps, 100.0 * r->occupancy,
-           occupancy_limiter_name(r->limiter));
-}
-
-static void
-print_json(const struct sim_config *c, const char *name, uint32_t regs, uint32_t smem,
-           const struct occ_result *r)
-{
-    fputs("{\"config\": ", stdout);
-    stats_json_string(stdout, name);
-    fputs(", \"gpu\": ", stdout);
-    stats_json_string(stdout, c->gpu_name);
-    printf(", \"threads_per_block\": %u, \"regs_per_thread\": %u, \"smem_per_block\": %u,\n"
-           " \"warps_per_block\": %u, \"regs_per_warp\": %u, \"smem_allocated_per_block\": %u,\n"
-           " \"limits\": {", r->threads_per_block, regs, smem, r->warps_per_block,
-           r->regs_per_warp, r->smem_per_block);
-    for (int l = 0; l < OCC_LIMIT_COUNT; l++) {
-        printf("%s\"%s\": ", l ? ", " : "", occupancy_limiter_name((enum occ_limiter)l));
-        if (r->limit[l] == UINT32_MAX)
-            fputs("null", stdout);
-        else
-            printf("%u", r->limit[l]);
-    }
-    printf("},\n \"blocks_per_sm\": %u, \"active_warps\": %u, \"max_warps\": %u, "
-           "\"occupancy\": ", r->blocks_per_sm, r->active_warps, c->sm_max_warps);
-    stats_json_double(stdout, r->occupancy);
-    printf(", \"limiter\": \"%s\"}\n", occupancy_limiter_name(r->limiter));
-}
-
 int
 cmd_occupancy(int argc, char **argv)
 {
@@ -119,7 +64,7 @@ cmd_occupancy(int argc, char **argv)
         { NULL, 0, NULL, 0 }
     };
     const char *config = "h100";
-    const char **sets = xcalloc((size_t)argc, sizeof *sets);
+    const char **sets = cli_xcalloc((size_t)argc, sizeof *sets);
     size_t n_sets = 0;
     uint64_t block = 0, regs = 32, smem = 0;
     bool json = false;
@@ -161,16 +106,13 @@ cmd_occupancy(int argc, char **argv)
         free(sets);
         return cli_usage("occupancy", "--block THREADS is required");
     }
-    struct sim_config cfg;
-    struct sim_error err = { 0 };
-    struct occ_result r;
-    if (config_load(&cfg, config, sets, n_sets, NULL, &err) < 0 ||
-        occupancy_compute(&cfg, (uint32_t)block, (uint32_t)regs, (uint32_t)smem, &r, &err) < 0)
+    smsim_config *cfg = NULL;
+    smsim_error err = { 0 };
+    if (smsim_config_load(&cfg, config, sets, n_sets, &err) < 0 ||
+        smsim_print_occupancy(stdout, cfg, config, (uint32_t)block, (uint32_t)regs,
+                              (uint32_t)smem, json, &err) < 0)
         status = cli_fail(&err);
-    else if (json)
-        print_json(&cfg, config, (uint32_t)regs, (uint32_t)smem, &r);
-    else
-        print_text(&cfg, config, (uint32_t)regs, (uint32_t)smem, &r);
+    smsim_config_free(cfg);
     free(sets);
     return status;
 }

@@ -31,8 +31,6 @@
 
 #include "cli/cli.h"
 #include "cli/json.h"
-#include "sim/afile.h"
-#include "sim/inst.h"
 
 static const char *const slot_names[] = { "issued", "no_inst", "scoreboard", "memory",
                                           "pipe_busy", "barrier", "idle" };
@@ -72,7 +70,7 @@ tprintf(struct text *t, const char *fmt, ...)
             return;
         }
         t->cap = t->cap ? 2 * t->cap + (size_t)k : 4096 + (size_t)k;
-        t->s = xrealloc(t->s, t->cap);
+        t->s = cli_xrealloc(t->s, t->cap);
     }
 }
 
@@ -86,11 +84,11 @@ print_text(FILE *fp, void *arg)
 
 static int
 write_text(const struct plotter *pl, const char *name, const char *ext, struct text *t,
-           struct sim_error *err)
+           smsim_error *err)
 {
     char path[1024];
     path_in(path, sizeof path, pl, name, ext);
-    int rc = afile_write(path, print_text, t, err);
+    int rc = smsim_write_file(path, print_text, t, err);
     free(t->s);
     *t = (struct text){ 0 };
     return rc;
@@ -131,14 +129,14 @@ gp_tail(struct text *g, const char *name, int w, int h)
 
 /* Run gnuplot on DIR/NAME.gp and move the images into place. */
 static int
-render(struct plotter *pl, const char *name, struct sim_error *err)
+render(struct plotter *pl, const char *name, smsim_error *err)
 {
     char script[512];
     snprintf(script, sizeof script, "%s.gp", name);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
-        return sim_error_set(err, SIM_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
+        return smsim_error_set(err, SMSIM_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
     if (pid == 0) {
         if (chdir(pl->dir) != 0)
             _exit(126);
@@ -148,7 +146,7 @@ render(struct plotter *pl, const char *name, struct sim_error *err)
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
-            return sim_error_set(err, SIM_ERR_IO, "waiting for gnuplot: %s", strerror(errno));
+            return smsim_error_set(err, SMSIM_ERR_IO, "waiting for gnuplot: %s", strerror(errno));
     char tmp[1024], fin[1024];
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         for (int i = 0; i < 2; i++) {
@@ -156,11 +154,11 @@ render(struct plotter *pl, const char *name, struct sim_error *err)
             unlink(tmp);
         }
         if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-            return sim_error_set(err, SIM_ERR_IO,
+            return smsim_error_set(err, SMSIM_ERR_IO,
                                  "cannot run '%s' (install gnuplot, e.g. apt-get install "
                                  "gnuplot-nox, or set SMSIM_GNUPLOT); %s/%s.gp is written",
                                  pl->gnuplot, pl->dir, name);
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s/%s.gp: gnuplot failed (status %d)",
+        return smsim_error_set(err, SMSIM_ERR_FORMAT, "%s/%s.gp: gnuplot failed (status %d)",
                              pl->dir, name, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     }
     for (int i = 0; i < 2; i++) {
@@ -168,23 +166,23 @@ render(struct plotter *pl, const char *name, struct sim_error *err)
         snprintf(tmp, sizeof tmp, "%s/%s.%s.tmp", pl->dir, name, ext);
         snprintf(fin, sizeof fin, "%s/%s.%s", pl->dir, name, ext);
         if (rename(tmp, fin) != 0)
-            return sim_error_set(err, SIM_ERR_IO, "%s: cannot rename into place: %s", fin,
+            return smsim_error_set(err, SMSIM_ERR_IO, "%s: cannot rename into place: %s", fin,
                                  strerror(errno));
         printf("%s\n", fin);
     }
     pl->n_made++;
-    return SIM_OK;
+    return SMSIM_OK;
 }
 
 /* Write NAME.dat and NAME.gp, then render. */
 static int
 chart(struct plotter *pl, const char *suffix, struct text *dat, struct text *gp,
-      struct sim_error *err)
+      smsim_error *err)
 {
     char name[300];
     snprintf(name, sizeof name, "%s-%s", pl->base, suffix);
     if (write_text(pl, name, ".dat", dat, err) < 0 || write_text(pl, name, ".gp", gp, err) < 0)
-        return SIM_ERR_IO;
+        return SMSIM_ERR_IO;
     return render(pl, name, err);
 }
 
@@ -210,7 +208,7 @@ dat_header(struct text *dat, const char *first, const char *const *names, size_t
  * written as BASE-suffix. */
 static int
 percent_bars(struct plotter *pl, const char *suffix, const char *title, const char *ylabel,
-             size_t ncols, int w, int h, struct text *dat, struct text *gp, struct sim_error *err)
+             size_t ncols, int w, int h, struct text *dat, struct text *gp, smsim_error *err)
 {
     char name[300];
     snprintf(name, sizeof name, "%s-%s", pl->base, suffix);
@@ -225,17 +223,17 @@ percent_bars(struct plotter *pl, const char *suffix, const char *title, const ch
 }
 
 static int
-plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
+plot_stats(struct plotter *pl, const char *path, smsim_error *err)
 {
     json_doc *d = json_load(path, err);
     if (d == NULL)
-        return SIM_ERR_FORMAT;
+        return SMSIM_ERR_FORMAT;
     const json_value *ks = json_get(json_root(d), "kernels");
     size_t nk = json_len(ks);
     if (json_type_of(ks) != JSON_ARRAY || nk == 0 ||
         json_get(json_at(ks, 0), "cpi_stack") == NULL) {
         json_free(d);
-        return sim_error_set(err, SIM_ERR_FORMAT,
+        return smsim_error_set(err, SMSIM_ERR_FORMAT,
                              "%s: expected an smsim statistics file (smsim run --stats-json) "
                              "with a \"kernels\" array holding \"cpi_stack\"", path);
     }
@@ -244,7 +242,7 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
     int rc;
 
     /* CPI stack per kernel */
-    dat_header(&dat, "kernel", slot_names, SIM_ARRAY_LEN(slot_names));
+    dat_header(&dat, "kernel", slot_names, ARRAY_LEN(slot_names));
     size_t longest = 0;
     for (size_t k = 0; k < nk; k++) {
         const json_value *kv = json_at(ks, k), *cs = json_get(kv, "cpi_stack");
@@ -252,7 +250,7 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
             longest = k;
         label(lab, sizeof lab, json_str(json_get(kv, "name")));
         tprintf(&dat, "%zu:%s", k, lab);
-        for (size_t i = 0; i < SIM_ARRAY_LEN(slot_names); i++)
+        for (size_t i = 0; i < ARRAY_LEN(slot_names); i++)
             tprintf(&dat, " %.6g", json_num(json_get(cs, slot_names[i]), 0));
         tprintf(&dat, "\n");
     }
@@ -263,7 +261,7 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
                  "set ylabel 'cycles per warp instruction'\nset xtics rotate by -30 noenhanced\n"
                  "set yrange [0:*]\n");
     tprintf(&gp, "plot for [c=2:%zu] '%s.dat' using c:xtic(1) title columnhead(c) noenhanced\n",
-            SIM_ARRAY_LEN(slot_names) + 1, name);
+            ARRAY_LEN(slot_names) + 1, name);
     gp_tail(&gp, name, 900, 500);
     if ((rc = chart(pl, "cpi", &dat, &gp, err)) < 0)
         goto out;
@@ -272,10 +270,10 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
     const json_value *kv = json_at(ks, longest);
     const json_value *psm = json_get(json_get(kv, "cpi_stack"), "per_sm");
     size_t nsm = json_len(json_get(psm, "cpi"));
-    dat_header(&dat, "sm", slot_names, SIM_ARRAY_LEN(slot_names));
+    dat_header(&dat, "sm", slot_names, ARRAY_LEN(slot_names));
     for (size_t m = 0; m < nsm; m++) {
         tprintf(&dat, "%zu", m);
-        for (size_t i = 0; i < SIM_ARRAY_LEN(slot_names); i++)
+        for (size_t i = 0; i < ARRAY_LEN(slot_names); i++)
             tprintf(&dat, " %.6g", json_num(json_at(json_get(psm, slot_names[i]), m), 0));
         tprintf(&dat, "\n");
     }
@@ -289,18 +287,18 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
                  "set ylabel 'cycles per warp instruction'\nset yrange [0:*]\n"
                  "set xtics %zu\nset xrange [-1:%zu]\n", nsm > 16 ? (nsm + 7) / 8 : 1, nsm);
     tprintf(&gp, "plot for [c=2:%zu] '%s.dat' using c title columnhead(c)\n",
-            SIM_ARRAY_LEN(slot_names) + 1, name);
+            ARRAY_LEN(slot_names) + 1, name);
     gp_tail(&gp, name, 1100, 500);
     if ((rc = chart(pl, "cpi-sm", &dat, &gp, err)) < 0)
         goto out;
 
     /* pipe utilisation per kernel */
-    dat_header(&dat, "kernel", pipe_names, SIM_ARRAY_LEN(pipe_names));
+    dat_header(&dat, "kernel", pipe_names, ARRAY_LEN(pipe_names));
     for (size_t k = 0; k < nk; k++) {
         const json_value *kk = json_at(ks, k);
         label(lab, sizeof lab, json_str(json_get(kk, "name")));
         tprintf(&dat, "%zu:%s", k, lab);
-        for (size_t p = 0; p < SIM_ARRAY_LEN(pipe_names); p++) {
+        for (size_t p = 0; p < ARRAY_LEN(pipe_names); p++) {
             char key[64];
             snprintf(key, sizeof key, "sm.pipe.%s.util", pipe_names[p]);
             tprintf(&dat, " %.6g", 100 * kstat(kk, key));
@@ -308,7 +306,7 @@ plot_stats(struct plotter *pl, const char *path, struct sim_error *err)
         tprintf(&dat, "\n");
     }
     if ((rc = percent_bars(pl, "pipes", "Pipe utilisation per kernel (lane-slots used / "
-                           "available)", "utilisation", SIM_ARRAY_LEN(pipe_names), 900, 500,
+                           "available)", "utilisation", ARRAY_LEN(pipe_names), 900, 500,
                            &dat, &gp, err)) < 0)
         goto out;
 
@@ -359,12 +357,12 @@ split_csv(char *line, char **f, int max)
  * or found no rows of the kind wanted; the chart data is freed then. */
 static int
 end_input(FILE *fp, char *line, struct text *dat, int rc, size_t rows, const char *path,
-          const char *what, struct sim_error *err)
+          const char *what, smsim_error *err)
 {
     free(line);
     fclose(fp);
-    if (rc == SIM_OK && rows == 0)
-        rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: no %s in the file", path, what);
+    if (rc == SMSIM_OK && rows == 0)
+        rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: no %s in the file", path, what);
     if (rc < 0) {
         free(dat->s);
         dat->s = NULL;
@@ -373,15 +371,15 @@ end_input(FILE *fp, char *line, struct text *dat, int rc, size_t rows, const cha
 }
 
 static int
-plot_windows(struct plotter *pl, const char *path, bool jsonl, struct sim_error *err)
+plot_windows(struct plotter *pl, const char *path, bool jsonl, smsim_error *err)
 {
     FILE *fp = fopen(path, "r");
     if (fp == NULL)
-        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return smsim_error_set(err, SMSIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct text dat = { 0 }, gp = { 0 };
     char *line = NULL;
     size_t cap = 0, lineno = 0, rows = 0;
-    int idx[WC_N], scope = -1, rc = SIM_OK, nf = 0;
+    int idx[WC_N], scope = -1, rc = SMSIM_OK, nf = 0;
     char *f[128];
     ssize_t len;
 
@@ -395,12 +393,12 @@ plot_windows(struct plotter *pl, const char *path, bool jsonl, struct sim_error 
             line[--len] = '\0';
         double v[WC_N];
         if (jsonl) {
-            struct sim_error e2 = { 0 };
+            smsim_error e2 = { 0 };
             char where[512];
             snprintf(where, sizeof where, "%s:%zu", path, lineno);
             json_doc *d = json_parse(line, (size_t)len, where, &e2);
             if (d == NULL) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s", e2.msg);
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s", e2.msg);
                 break;
             }
             const json_value *r = json_root(d);
@@ -411,14 +409,14 @@ plot_windows(struct plotter *pl, const char *path, bool jsonl, struct sim_error 
             bool gpu = ok && strcmp(sc, "gpu") == 0;
             json_free(d);
             if (!ok) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected a window object "
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: expected a window object "
                                    "(smsim run --windows-out FILE.jsonl)", path, lineno);
                 break;
             }
             if (!gpu)
                 continue;
         } else {
-            nf = split_csv(line, f, (int)SIM_ARRAY_LEN(f));
+            nf = split_csv(line, f, (int)ARRAY_LEN(f));
             if (lineno == 1) {
                 for (size_t i = 0; i < WC_N; i++)
                     idx[i] = -1;
@@ -433,14 +431,14 @@ plot_windows(struct plotter *pl, const char *path, bool jsonl, struct sim_error 
                 for (size_t i = 0; i < WC_N; i++)
                     ok = ok && idx[i] >= 0;
                 if (!ok) {
-                    rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:1: expected the header of a "
+                    rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:1: expected the header of a "
                                        "windows CSV (smsim run --windows-out FILE.csv)", path);
                     break;
                 }
                 continue;
             }
             if (nf < 0 || nf <= scope) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected a window row", path,
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: expected a window row", path,
                                    lineno);
                 break;
             }
@@ -457,7 +455,7 @@ plot_windows(struct plotter *pl, const char *path, bool jsonl, struct sim_error 
                 bad = bad || end == f[idx[i]] || *end != '\0';
             }
             if (bad) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected numbers in a window "
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: expected numbers in a window "
                                    "row", path, lineno);
                 break;
             }
@@ -497,16 +495,16 @@ plot_windows(struct plotter *pl, const char *path, bool jsonl, struct sim_error 
 /* ---- validation results TSV ------------------------------------------------------ */
 
 static int
-plot_results(struct plotter *pl, const char *path, struct sim_error *err)
+plot_results(struct plotter *pl, const char *path, smsim_error *err)
 {
     FILE *fp = fopen(path, "r");
     if (fp == NULL)
-        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return smsim_error_set(err, SMSIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct text dat = { 0 }, gp = { 0 };
     char *line = NULL;
     size_t cap = 0, lineno = 0, rows = 0;
     ssize_t len;
-    int rc = SIM_OK;
+    int rc = SMSIM_OK;
     bool header = false;
     while ((len = getline(&line, &cap, fp)) >= 0) {
         lineno++;
@@ -527,7 +525,7 @@ plot_results(struct plotter *pl, const char *path, struct sim_error *err)
         if (!header) {
             if (n != 6 || strcmp(f[0], "kernel") != 0 || strcmp(f[2], "simulated") != 0 ||
                 strcmp(f[5], "measured") != 0) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected the header 'kernel "
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: expected the header 'kernel "
                                    "gpu simulated manybsp_seed manybsp_extracted measured' "
                                    "(validation/results.tsv)", path, lineno);
                 break;
@@ -536,7 +534,7 @@ plot_results(struct plotter *pl, const char *path, struct sim_error *err)
             continue;
         }
         if (n != 6) {
-            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected 6 tab-separated fields",
+            rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: expected 6 tab-separated fields",
                                path, lineno);
             break;
         }
@@ -650,25 +648,25 @@ gp_quoted(struct text *g, const char *s)
  * one line per input and combination of the other varied keys; runs that
  * did not succeed are left out. */
 static int
-plot_sweep(struct plotter *pl, const char *path, const char *metric, struct sim_error *err)
+plot_sweep(struct plotter *pl, const char *path, const char *metric, smsim_error *err)
 {
     FILE *fp = fopen(path, "r");
     if (fp == NULL)
-        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return smsim_error_set(err, SMSIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char *xs[SWEEP_MAX_X], *ser[SWEEP_MAX_SERIES], *hdr[SWEEP_MAX_COLS], *f[SWEEP_MAX_COLS];
     size_t nx = 0, ns = 0, rows = 0, lineno = 0, cap = 0;
     double ymax = 0;
     double *y = malloc(sizeof *y * SWEEP_MAX_X * SWEEP_MAX_SERIES);
     char *line = NULL, *head = NULL;
-    int ncol = 0, status = -1, mcol = -1, rc = SIM_OK;
+    int ncol = 0, status = -1, mcol = -1, rc = SMSIM_OK;
     ssize_t len;
     if (y == NULL) {
         fclose(fp);
-        return sim_error_set(err, SIM_ERR_IO, "%s: out of memory", path);
+        return smsim_error_set(err, SMSIM_ERR_IO, "%s: out of memory", path);
     }
     for (size_t i = 0; i < SWEEP_MAX_X * SWEEP_MAX_SERIES; i++)
         y[i] = NAN;
-    while (rc == SIM_OK && (len = getline(&line, &cap, fp)) >= 0) {
+    while (rc == SMSIM_OK && (len = getline(&line, &cap, fp)) >= 0) {
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
@@ -682,11 +680,11 @@ plot_sweep(struct plotter *pl, const char *path, const char *metric, struct sim_
                 if (strcmp(hdr[c], metric) == 0)
                     mcol = c;
             if (status <= 4)
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:1: expected a sweep header "
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:1: expected a sweep header "
                                    "'point,input,kind,arg,KEY...,status,...' with at least "
                                    "one varied KEY", path);
             else if (mcol < 0)
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:1: no column '%s' after 'status' "
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:1: no column '%s' after 'status' "
                                    "(--metric: cycles, time_us, ipc, l2_hit_rate, cpi, ...)",
                                    path, metric);
             continue;
@@ -695,13 +693,13 @@ plot_sweep(struct plotter *pl, const char *path, const char *metric, struct sim_
             continue;
         int n = split_csv_quoted(line, f, SWEEP_MAX_COLS);
         if (n < 0) {
-            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected %d comma-separated "
+            rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: expected %d comma-separated "
                                "fields (a quote is not closed, or too many fields)", path,
                                lineno, ncol);
             break;
         }
         if (n != ncol) {
-            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: expected %d comma-separated "
+            rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: expected %d comma-separated "
                                "fields, found %d", path, lineno, ncol, n);
             break;
         }
@@ -715,11 +713,11 @@ plot_sweep(struct plotter *pl, const char *path, const char *metric, struct sim_
         char *end;
         double v = strtod(f[mcol], &end);
         if (xi == SWEEP_MAX_X || si == SWEEP_MAX_SERIES) {
-            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: more than %d values of %s or %d "
+            rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: more than %d values of %s or %d "
                                "lines (inputs x other varied values) to draw", path, lineno,
                                SWEEP_MAX_X, hdr[4], SWEEP_MAX_SERIES);
         } else if (end == f[mcol] || *end != '\0') {
-            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%zu: %s: expected a number, found '%s'",
+            rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s:%zu: %s: expected a number, found '%s'",
                                path, lineno, metric, f[mcol]);
         } else {
             y[xi * SWEEP_MAX_SERIES + si] = v;
@@ -734,7 +732,7 @@ plot_sweep(struct plotter *pl, const char *path, const char *metric, struct sim_
         (void)strtod(xs[i], &end);
         numeric = numeric && end != xs[i] && *end == '\0';
     }
-    if (rc == SIM_OK) {
+    if (rc == SMSIM_OK) {
         char lab[256];
         label(lab, sizeof lab, hdr[4]);
         tprintf(&dat, "# %s", lab);
@@ -755,7 +753,7 @@ plot_sweep(struct plotter *pl, const char *path, const char *metric, struct sim_
         }
     }
     int erc = end_input(fp, line, &dat, rc, rows, path, "successful runs", err);
-    if (erc == SIM_OK) {
+    if (erc == SMSIM_OK) {
         char name[300], title[600];
         snprintf(name, sizeof name, "%s-%s", pl->base, metric);
         snprintf(title, sizeof title, "%s by %s (smsim sweep)", metric, hdr[4]);
@@ -849,9 +847,9 @@ cmd_plot(int argc, char **argv)
     }
     if (dir == NULL || optind >= argc)
         return cli_usage("plot", "expected FILE... -o DIR");
-    struct sim_error err = { 0 };
+    smsim_error err = { 0 };
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        sim_error_set(&err, SIM_ERR_IO, "%s: cannot create directory: %s", dir, strerror(errno));
+        smsim_error_set(&err, SMSIM_ERR_IO, "%s: cannot create directory: %s", dir, strerror(errno));
         return cli_fail(&err);
     }
     struct plotter pl = { .dir = dir };
@@ -875,7 +873,7 @@ cmd_plot(int argc, char **argv)
         else if (ends_with(in, ".tsv"))
             rc = plot_results(&pl, in, &err);
         else
-            rc = sim_error_set(&err, SIM_ERR_FORMAT, "%s: expected a .json statistics file, a "
+            rc = smsim_error_set(&err, SMSIM_ERR_FORMAT, "%s: expected a .json statistics file, a "
                                ".csv or .jsonl windows file or a .tsv validation results file",
                                in);
         if (rc < 0)

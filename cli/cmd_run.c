@@ -9,17 +9,6 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "frontend/sass/accelsim.h"
-#include "frontend/launch.h"
-#include "frontend/ptx.h"
-#include "frontend/record.h"
-#include "frontend/smt/smt.h"
-#include "frontend/synth.h"
-#include "sim/afile.h"
-#include "sim/config.h"
-#include "sim/report.h"
-#include "sim/sim.h"
-#include "sim/windows.h"
 
 #define DEFAULT_CONFIG "h100"
 
@@ -64,7 +53,7 @@ run_help(FILE *out)
           "                      launches and --windows runs tick on one thread:\n"
           "                      see doc/performance.md)\n"
           "  --quiet             no summary on stdout and no progress line\n\n", out);
-    synth_print_help(out);
+    smsim_print_synth_help(out);
 }
 
 int
@@ -74,40 +63,27 @@ cli_input_count(const struct cli_input *in)
 }
 
 int
-cli_open_source(const struct cli_input *in, struct inst_source *src, struct sim_error *err)
+cli_open_source(const struct cli_input *in, smsim_source **src, smsim_error *err)
 {
     if (in->synth != NULL)
-        return synth_source_open(in->synth, src, err);
+        return smsim_source_open_synth(src, in->synth, err);
     if (in->launch != NULL)
-        return ptx_source_open(in->launch, src, err);
-    if (smt_sniff(in->trace))
-        return smt_source_open(in->trace, src, err);
-    if (accelsim_sniff(in->trace)) {
-        struct accelsim_opts o = { in->unknown_opcode };
-        return accelsim_source_open(in->trace, &o, src, err);
-    }
-    FILE *fp = fopen(in->trace, "rb");
-    if (fp == NULL)
-        return sim_error_set(err, SIM_ERR_IO, "%s: cannot open trace", in->trace);
-    fclose(fp);
-    return sim_error_set(err, SIM_ERR_FORMAT,
-                         "%s: byte offset 0: not a trace smsim reads (expected a .smt file, "
-                         "an Accel-Sim kernelslist.g or kernel-N.traceg[.xz], or a directory "
-                         "holding a kernelslist.g)", in->trace);
+        return smsim_source_open_launch(src, in->launch, err);
+    return smsim_source_open_trace(src, in->trace, in->unknown_opcode, err);
 }
 
 int
 cli_parse_unknown_opcode(const char *s)
 {
     if (strcmp(s, "error") == 0)
-        return ACCELSIM_UNKNOWN_ERROR;
+        return SMSIM_UNKNOWN_ERROR;
     if (strcmp(s, "alu") == 0)
-        return ACCELSIM_UNKNOWN_ALU;
+        return SMSIM_UNKNOWN_ALU;
     return -1;
 }
 
 struct text_arg {
-    const sim *s;
+    const smsim_sim *s;
     const char *config;
 };
 
@@ -115,65 +91,28 @@ static void
 print_json(FILE *fp, void *arg)
 {
     struct text_arg *a = arg;
-    report_json(fp, a->s, a->config);
+    smsim_print_json(fp, a->s, a->config);
 }
 
 static void
 print_stats(FILE *fp, void *arg)
 {
     struct text_arg *a = arg;
-    report_text(fp, a->s, a->config, true);
+    smsim_print_stats(fp, a->s, a->config);
 }
 
-/* What watches the run: per-window statistics and the progress line. */
-struct run_watch {
-    windows *win;
-    FILE *wout;
-    enum report_wfmt wfmt;
-    uint32_t n_sched;
-    struct progress prog;
-    const sim *s;
-};
-
+/* The progress line follows the run. */
 static void
-watch_row(void *ctx, const struct window_row *r)
+watch_kernel_begin(void *ctx, const smsim_sim *s, size_t index, const char *name)
 {
-    struct run_watch *w = ctx;
-    report_window_row(w->wout, w->wfmt, w->n_sched, r);
-}
-
-static void
-watch_kernel_begin(void *ctx, const sim *s, const struct kernel_info *ki)
-{
-    struct run_watch *w = ctx;
-    if (w->win != NULL)
-        windows_kernel_begin(w->win, sim_now(s));
-    progress_kernel(&w->prog, (uint32_t)sim_kernel_count(s), ki->name);
-}
-
-static void
-watch_kernel_end(void *ctx, const sim *s, const struct sim_kernel_result *kr)
-{
-    struct run_watch *w = ctx;
     (void)s;
-    (void)kr;
-    if (w->win != NULL)
-        windows_kernel_end(w->win);
+    progress_kernel(ctx, (uint32_t)index, name);
 }
 
 static void
-watch_issue(void *ctx, uint32_t sm, uint32_t sched, sim_cycle_t cycle, const struct warp_inst *wi)
+watch_block(void *ctx, const smsim_sim *s)
 {
-    struct run_watch *w = ctx;
-    windows_issue(w->win, sm, sched, cycle, wi);
-}
-
-static void
-watch_block(void *ctx, const sim *s, sim_cycle_t cycle)
-{
-    struct run_watch *w = ctx;
-    (void)cycle;
-    progress_event(&w->prog, s);
+    progress_event(ctx, s);
 }
 
 int
@@ -202,7 +141,7 @@ cmd_run(int argc, char **argv)
     struct cli_input in = { 0 };
     const char *json = NULL, *text = NULL, *wpath = NULL;
     uint64_t wk = 0, jobs = 1;
-    const char **sets = xcalloc((size_t)argc, sizeof *sets);
+    const char **sets = cli_xcalloc((size_t)argc, sizeof *sets);
     size_t n_sets = 0;
     bool per_sm = false, quiet = false, no_outputs = false;
     int c, status = CLI_OK;
@@ -259,103 +198,89 @@ cmd_run(int argc, char **argv)
         return cli_usage("run", "--windows K and --windows-out FILE go together");
     }
 
-    struct sim_config cfg;
-    struct sim_error err = { 0 };
-    struct inst_source src = { 0 };
-    struct afile waf = { 0 };
-    struct run_watch watch = { 0 };
-    sim *s = NULL;
-    if (config_load(&cfg, config, sets, n_sets, NULL, &err) < 0 ||
+    smsim_config *cfg = NULL;
+    smsim_error err = { 0 };
+    smsim_source *src = NULL;
+    smsim_outfile *waf = NULL;
+    struct progress prog;
+    smsim_sim *s = NULL;
+    if (smsim_config_load(&cfg, config, sets, n_sets, &err) < 0 ||
         cli_open_source(&in, &src, &err) < 0 ||
-        (wpath != NULL && afile_open(&waf, wpath, &err) < 0)) {
+        (wpath != NULL && smsim_outfile_open(&waf, wpath, &err) < 0)) {
         status = cli_fail(&err);
         goto out;
     }
-    s = sim_new(&cfg);
+    s = smsim_new(cfg);
     /* more threads than CPUs would only wait for each other */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    sim_set_threads(s, (uint32_t)(ncpu > 0 && (uint64_t)ncpu < jobs ? (uint64_t)ncpu : jobs));
-    progress_init(&watch.prog, !quiet);
-    watch.s = s;
+    smsim_set_threads(s, (unsigned)(ncpu > 0 && (uint64_t)ncpu < jobs ? (uint64_t)ncpu : jobs));
+    progress_init(&prog, !quiet);
     if (wpath != NULL) {
         size_t L = strlen(wpath);
-        watch.wfmt = L > 6 && strcmp(wpath + L - 6, ".jsonl") == 0 ? REPORT_WJSONL : REPORT_WCSV;
-        watch.wout = waf.fp;
-        watch.n_sched = cfg.sm_subpartitions < WINDOWS_MAX_SCHED ? cfg.sm_subpartitions
-                                                                 : WINDOWS_MAX_SCHED;
-        watch.win = windows_new(&cfg, wk, watch_row, &watch);
-        report_window_header(watch.wout, watch.wfmt, watch.n_sched);
+        smsim_set_windows(s, wk, smsim_outfile_stream(waf),
+                          L > 6 && strcmp(wpath + L - 6, ".jsonl") == 0);
     }
-    if (watch.win != NULL || watch.prog.out != NULL) {
-        /* only the windows need every issue (and tick the SMs on one thread) */
-        struct sim_observer ob = { watch_kernel_begin, watch_kernel_end,
-                                   watch.win != NULL ? watch_issue : NULL, watch_block, &watch };
-        sim_set_observer(s, &ob);
+    if (prog.out != NULL) {
+        struct smsim_watch w = { watch_kernel_begin, watch_block, &prog };
+        smsim_set_watch(s, &w);
     }
-    int rc = sim_run(s, &src, &err);
-    progress_end(&watch.prog);
+    bool is_launch = smsim_source_is_launch(src);
+    int rc = smsim_run(s, src, &err);
+    progress_end(&prog);
     /* a kernel stopped at sim.max_cycles did not finish: what it computed
      * so far is not its result, so its buffers are not written out */
-    for (size_t k = 0; rc >= 0 && !no_outputs && k < sim_kernel_count(s); k++)
-        if (sim_kernel(s, k)->truncated && ptx_source_is(&src)) {
-            sim_reportf("note", "kernel %zu (%s) stopped at sim.max_cycles before it finished: "
-                        "its outputs are not written", k, sim_kernel(s, k)->ki.name);
+    struct smsim_kernel kr;
+    for (size_t k = 0; rc >= 0 && !no_outputs && k < smsim_kernel_count(s); k++)
+        if (smsim_kernel(s, k, &kr) == SMSIM_OK && kr.truncated && is_launch) {
+            smsim_reportf("note", "kernel %zu (%s) stopped at sim.max_cycles before it finished: "
+                          "its outputs are not written", k, kr.name);
             no_outputs = true;
         }
-    if (rc < 0 || (!no_outputs && ptx_source_write_outputs(&src, in.outdir, &err) < 0) ||
-        (wpath != NULL && afile_commit(&waf, &err) < 0)) {
+    if (rc < 0 || (!no_outputs && smsim_source_write_outputs(src, in.outdir, &err) < 0)) {
         status = cli_fail(&err);
         goto out;
     }
-    for (size_t k = 0; k < sim_kernel_count(s); k++) {
-        const struct sim_kernel_result *kr = sim_kernel(s, k);
-        if (kr->regs_requested > kr->ki.regs_per_thread)
-            sim_reportf("note", "kernel %zu (%s) asks for %u registers per thread, more than "
-                        "this GPU's %u: simulated with %u (the spill code a compiler would add "
-                        "is not modelled)", k, kr->ki.name, kr->regs_requested,
-                        kr->ki.regs_per_thread, kr->ki.regs_per_thread);
+    if (waf != NULL) {
+        rc = smsim_outfile_commit(waf, &err);
+        waf = NULL;
+        if (rc < 0) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
+    for (size_t k = 0; k < smsim_kernel_count(s); k++) {
+        smsim_kernel(s, k, &kr);
+        if (kr.regs_requested > kr.regs_per_thread)
+            smsim_reportf("note", "kernel %zu (%s) asks for %u registers per thread, more than "
+                          "this GPU's %u: simulated with %u (the spill code a compiler would add "
+                          "is not modelled)", k, kr.name, kr.regs_requested,
+                          kr.regs_per_thread, kr.regs_per_thread);
     }
     struct text_arg ta = { s, config };
-    if (json != NULL && afile_write(json, print_json, &ta, &err) < 0) {
+    if (json != NULL && smsim_write_file(json, print_json, &ta, &err) < 0) {
         status = cli_fail(&err);
         goto out;
     }
-    if (text != NULL && afile_write(text, print_stats, &ta, &err) < 0) {
+    if (text != NULL && smsim_write_file(text, print_stats, &ta, &err) < 0) {
         status = cli_fail(&err);
         goto out;
     }
     if (!quiet)
-        report_text(stdout, s, config, per_sm);
+        smsim_print_summary(stdout, s, config, per_sm);
 out:
-    afile_abort(&waf);
-    windows_destroy(watch.win);
-    sim_destroy(s);
-    inst_source_destroy(&src);
+    smsim_outfile_abort(waf);
+    smsim_free(s);
+    smsim_source_free(src);
+    smsim_config_free(cfg);
     free(sets);
     return status;
-}
-
-static int
-doc_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
-{
-    (void)ctx;
-    (void)ki;
-    (void)err;
-    return 0;
-}
-
-static void
-doc_register_stats(void *ctx, stats *st)
-{
-    (void)ctx;
-    ptx_register_doc_stats(st);
-    accelsim_register_doc_stats(st);
 }
 
 static void
 print_reference(FILE *fp, void *arg)
 {
-    report_stats_reference(fp, arg);
+    smsim_error *err = arg;
+    smsim_print_stats_reference(fp, err);
 }
 
 int
@@ -373,21 +298,12 @@ cmd_stats(int argc, char **argv)
         out = argv[3];
     else if (argc != 2)
         return cli_usage("stats doc", "expected [-o FILE]");
-    struct sim_config cfg;
-    struct sim_error err = { 0 };
-    config_defaults(&cfg);
-    cfg.sm_count = 2;
-    sim *s = sim_new(&cfg);
-    /* frontends' own counters: an empty source that registers them */
-    static const struct inst_source_ops doc_ops = {
-        .next_kernel = doc_next_kernel, .register_stats = doc_register_stats
-    };
-    struct inst_source doc = { &doc_ops, NULL };
-    int rc = sim_run(s, &doc, &err);
-    if (rc == SIM_OK)
-        rc = afile_write(out, print_reference, s, &err);
-    sim_destroy(s);
-    return rc < 0 ? cli_fail(&err) : CLI_OK;
+    smsim_error err = { 0 }, ref_err = { 0 };
+    if (smsim_write_file(out, print_reference, &ref_err, &err) < 0)
+        return cli_fail(&err);
+    if (ref_err.code != SMSIM_OK)
+        return cli_fail(&ref_err);
+    return CLI_OK;
 }
 
 int
@@ -430,27 +346,24 @@ cmd_emulate(int argc, char **argv)
     if (optind != argc || launch == NULL)
         return cli_usage("emulate", "expected --launch FILE");
     if (inputs != NULL) {
-        struct launch *l = NULL;
-        struct sim_error err = { 0 };
-        int rc = launch_parse(launch, &l, &err);
-        if (rc == SIM_OK)
-            rc = launch_write_inputs(l, inputs, &err);
-        launch_free(l);
-        return rc < 0 ? cli_fail(&err) : CLI_OK;
+        smsim_error err = { 0 };
+        if (smsim_launch_write_inputs(launch, inputs, &err) < 0)
+            return cli_fail(&err);
+        return CLI_OK;
     }
-    struct inst_source src = { 0 };
-    struct sim_error err = { 0 };
-    struct record_totals tot;
+    smsim_source *src = NULL;
+    smsim_error err = { 0 };
+    struct smsim_totals tot;
     struct timespec t0, t1;
-    if (ptx_source_open(launch, &src, &err) < 0)
+    if (smsim_source_open_launch(&src, launch, &err) < 0)
         return cli_fail(&err);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = record_emulate(&src, &tot, &err);
+    int rc = smsim_emulate(src, &tot, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rc == SIM_OK)
-        rc = ptx_source_write_outputs(&src, outdir, &err);
+    if (rc == SMSIM_OK)
+        rc = smsim_source_write_outputs(src, outdir, &err);
     if (rc < 0) {
-        inst_source_destroy(&src);
+        smsim_source_free(src);
         return cli_fail(&err);
     }
     double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -458,6 +371,6 @@ cmd_emulate(int argc, char **argv)
         printf("%s: %u kernel(s), %" PRIu64 " blocks, %" PRIu64 " warp instructions in %.3f s "
                "(%.1f M warp instructions/s)\n", launch, tot.kernels, tot.blocks, tot.warp_insts, s,
                s > 0 ? (double)tot.warp_insts / s / 1e6 : 0.0);
-    inst_source_destroy(&src);
+    smsim_source_free(src);
     return CLI_OK;
 }

@@ -39,11 +39,6 @@
 
 #include "cli/cli.h"
 #include "cli/json.h"
-#include "sim/afile.h"
-#include "sim/config.h"
-#include "sim/kvfile.h"
-#include "sim/sim.h"
-#include "sim/stats.h"
 
 #define SWEEP_MAX_POINTS 100000
 #define SWEEP_MAX_INPUTS 100
@@ -117,37 +112,37 @@ job_id(char *buf, size_t n, size_t p, size_t i)
 }
 
 static char *
-absolute(const char *path, struct sim_error *err)
+absolute(const char *path, smsim_error *err)
 {
     char *r = realpath(path, NULL);
     if (r == NULL)
-        sim_error_set(err, SIM_ERR_IO, "%s: %s", path, strerror(errno));
+        smsim_error_set(err, SMSIM_ERR_IO, "%s: %s", path, strerror(errno));
     return r;
 }
 
 /* ---- parsing and planning ------------------------------------------------------ */
 
 static int
-add_vary(struct sweep *sw, const char *arg, struct sim_error *err)
+add_vary(struct sweep *sw, const char *arg, smsim_error *err)
 {
     const char *eq = strchr(arg, '=');
     if (eq == NULL || eq == arg || eq[1] == '\0')
-        return sim_error_set(err, SIM_ERR_USAGE, "--vary expects KEY=V1,V2,... (got '%s')", arg);
-    char *key = xstrndup(arg, (size_t)(eq - arg));
-    if (config_field_find(key) == NULL) {
-        sim_error_set(err, SIM_ERR_CONFIG, "--vary: unknown config key '%s' (did you mean '%s'?)",
-                      key, config_field_suggest(key));
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "--vary expects KEY=V1,V2,... (got '%s')", arg);
+    char *key = cli_xstrndup(arg, (size_t)(eq - arg));
+    if (smsim_config_field_index(key) < 0) {
+        smsim_error_set(err, SMSIM_ERR_CONFIG, "--vary: unknown config key '%s' (did you mean '%s'?)",
+                      key, smsim_config_field_suggest(key));
         free(key);
-        return SIM_ERR_CONFIG;
+        return SMSIM_ERR_CONFIG;
     }
     for (size_t i = 0; i < sw->nv; i++) {
         if (strcmp(sw->v[i].key, key) == 0) {
-            sim_error_set(err, SIM_ERR_USAGE, "--vary %s given twice", key);
+            smsim_error_set(err, SMSIM_ERR_USAGE, "--vary %s given twice", key);
             free(key);
-            return SIM_ERR_USAGE;
+            return SMSIM_ERR_USAGE;
         }
     }
-    sw->v = xrealloc(sw->v, (sw->nv + 1) * sizeof *sw->v);
+    sw->v = cli_xrealloc(sw->v, (sw->nv + 1) * sizeof *sw->v);
     struct vary *v = &sw->v[sw->nv++];
     v->key = key;
     v->vals = NULL;
@@ -156,43 +151,43 @@ add_vary(struct sweep *sw, const char *arg, struct sim_error *err)
         const char *c = strchr(p, ',');
         size_t len = c ? (size_t)(c - p) : strlen(p);
         if (len == 0)
-            return sim_error_set(err, SIM_ERR_USAGE, "--vary %s: empty value in '%s'", key, eq + 1);
-        v->vals = xrealloc(v->vals, (v->n + 1) * sizeof *v->vals);
-        v->vals[v->n++] = xstrndup(p, len);
+            return smsim_error_set(err, SMSIM_ERR_USAGE, "--vary %s: empty value in '%s'", key, eq + 1);
+        v->vals = cli_xrealloc(v->vals, (v->n + 1) * sizeof *v->vals);
+        v->vals[v->n++] = cli_xstrndup(p, len);
         if (c == NULL)
             break;
         p = c + 1;
     }
-    return SIM_OK;
+    return SMSIM_OK;
 }
 
 static int
-add_input(struct sweep *sw, char kind, const char *arg, struct sim_error *err)
+add_input(struct sweep *sw, char kind, const char *arg, smsim_error *err)
 {
     if (sw->ni == SWEEP_MAX_INPUTS)
-        return sim_error_set(err, SIM_ERR_USAGE, "at most %d inputs", SWEEP_MAX_INPUTS);
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "at most %d inputs", SWEEP_MAX_INPUTS);
     if (strpbrk(arg, "#\n") != NULL)
-        return sim_error_set(err, SIM_ERR_USAGE, "'%s': inputs may not contain '#' or newlines",
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "'%s': inputs may not contain '#' or newlines",
                              arg);
-    char *a = kind == 'S' ? xstrdup(arg) : absolute(arg, err);
+    char *a = kind == 'S' ? cli_xstrdup(arg) : absolute(arg, err);
     if (a == NULL)
-        return SIM_ERR_IO;
-    sw->in = xrealloc(sw->in, (sw->ni + 1) * sizeof *sw->in);
+        return SMSIM_ERR_IO;
+    sw->in = cli_xrealloc(sw->in, (sw->ni + 1) * sizeof *sw->in);
     sw->in[sw->ni].kind = kind;
     sw->in[sw->ni].arg = a;
     sw->ni++;
-    return SIM_OK;
+    return SMSIM_OK;
 }
 
 /* The --set arguments of point p (the fixed ones, then one per vary). */
 static size_t
-point_sets(const struct sweep *sw, size_t p, char **out, char bufs[][CFG_STR_MAX * 2])
+point_sets(const struct sweep *sw, size_t p, char **out, char bufs[][SMSIM_CONFIG_VALUE_MAX])
 {
     size_t n = 0;
     for (size_t i = 0; i < sw->n_sets; i++)
         out[n++] = sw->sets[i];
     for (size_t j = 0; j < sw->nv; j++) {
-        snprintf(bufs[j], CFG_STR_MAX * 2, "%s=%s", sw->v[j].key,
+        snprintf(bufs[j], SMSIM_CONFIG_VALUE_MAX, "%s=%s", sw->v[j].key,
                  sw->v[j].vals[point_value(sw, p, j)]);
         out[n++] = bufs[j];
     }
@@ -201,17 +196,18 @@ point_sets(const struct sweep *sw, size_t p, char **out, char bufs[][CFG_STR_MAX
 
 /* Every point's config must load: catch bad values before running. */
 static int
-check_points(const struct sweep *sw, struct sim_error *err)
+check_points(const struct sweep *sw, smsim_error *err)
 {
-    char **sets = xcalloc(sw->n_sets + sw->nv + 1, sizeof *sets);
-    char (*bufs)[CFG_STR_MAX * 2] = xcalloc(sw->nv + 1, sizeof *bufs);
-    int rc = SIM_OK;
-    for (size_t p = 0; p < sw->points && rc == SIM_OK; p++) {
+    char **sets = cli_xcalloc(sw->n_sets + sw->nv + 1, sizeof *sets);
+    char (*bufs)[SMSIM_CONFIG_VALUE_MAX] = cli_xcalloc(sw->nv + 1, sizeof *bufs);
+    int rc = SMSIM_OK;
+    for (size_t p = 0; p < sw->points && rc == SMSIM_OK; p++) {
         size_t n = point_sets(sw, p, sets, bufs);
-        struct sim_config cfg;
-        struct sim_error e2 = { 0 };
-        if (config_load(&cfg, sw->config_path, (const char *const *)sets, n, NULL, &e2) < 0)
-            rc = sim_error_set(err, e2.code, "point %zu: %s", p, e2.msg);
+        smsim_config *cfg = NULL;
+        smsim_error e2 = { 0 };
+        if (smsim_config_load(&cfg, sw->config_path, (const char *const *)sets, n, &e2) < 0)
+            rc = smsim_error_set(err, e2.code, "point %zu: %s", p, e2.msg);
+        smsim_config_free(cfg);
     }
     free(sets);
     free(bufs);
@@ -225,8 +221,10 @@ manifest_text(const struct sweep *sw)
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
-    if (fp == NULL)
-        SIM_PANIC("open_memstream failed");
+    if (fp == NULL) {
+        smsim_report(NULL, "out of memory (open_memstream)");
+        exit(CLI_INTERNAL);
+    }
     fprintf(fp, "# smsim sweep manifest: written by 'smsim sweep', read by 'smsim sweep collect'\n");
     fprintf(fp, "smsim = %s\nconfig = %s\nconfig_path = %s\n", sw->smsim, sw->config,
             sw->config_path);
@@ -252,40 +250,40 @@ print_str(FILE *fp, void *arg)
 }
 
 static int
-mkdir_p(const char *dir, struct sim_error *err)
+mkdir_p(const char *dir, smsim_error *err)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return sim_error_set(err, SIM_ERR_IO, "%s: cannot create directory: %s", dir,
+        return smsim_error_set(err, SMSIM_ERR_IO, "%s: cannot create directory: %s", dir,
                              strerror(errno));
-    return SIM_OK;
+    return SMSIM_OK;
 }
 
 /* Write the manifest, or check that an existing one matches. */
 static int
-write_manifest(const struct sweep *sw, struct sim_error *err)
+write_manifest(const struct sweep *sw, smsim_error *err)
 {
     char path[PATH_MAX + 32];
     char *text = manifest_text(sw);
     snprintf(path, sizeof path, "%s/sweep.manifest", sw->dir);
     FILE *fp = fopen(path, "r");
-    int rc = SIM_OK;
+    int rc = SMSIM_OK;
     if (fp != NULL) {
         size_t n = strlen(text);
-        char *old = xmalloc(n + 2);
+        char *old = cli_xmalloc(n + 2);
         size_t got = fread(old, 1, n + 1, fp);
         fclose(fp);
         if (got != n || memcmp(old, text, n) != 0) {
             size_t line = 1;
             for (size_t i = 0; i < got && i < n && old[i] == text[i]; i++)
                 line += text[i] == '\n';
-            rc = sim_error_set(err, SIM_ERR_USAGE,
+            rc = smsim_error_set(err, SMSIM_ERR_USAGE,
                                "%s:%zu: this directory holds a different sweep (its manifest "
                                "differs from this command's); use another -o DIR or remove it",
                                path, line);
         }
         free(old);
     } else {
-        rc = afile_write(path, print_str, text, err);
+        rc = smsim_write_file(path, print_str, text, err);
     }
     free(text);
     return rc;
@@ -296,7 +294,7 @@ write_manifest(const struct sweep *sw, struct sim_error *err)
 struct argv_buf {
     char *a[64 + 2 * 256];
     size_t n;
-    char sets[256][CFG_STR_MAX * 2];
+    char sets[256][SMSIM_CONFIG_VALUE_MAX];
     char stats[PATH_MAX + 64];
 };
 
@@ -357,7 +355,7 @@ shq(FILE *fp, const char *s)
 static void
 job_shell(FILE *fp, const struct sweep *sw, size_t p, size_t i)
 {
-    struct argv_buf *ab = xmalloc(sizeof *ab);
+    struct argv_buf *ab = cli_xmalloc(sizeof *ab);
     char id[32], log[PATH_MAX + 64];
     job_argv(sw, p, i, ab);
     job_id(id, sizeof id, p, i);
@@ -395,9 +393,9 @@ clean_tmp(const struct sweep *sw)
 }
 
 static pid_t
-spawn(const struct sweep *sw, size_t p, size_t i, struct sim_error *err)
+spawn(const struct sweep *sw, size_t p, size_t i, smsim_error *err)
 {
-    struct argv_buf *ab = xmalloc(sizeof *ab);
+    struct argv_buf *ab = cli_xmalloc(sizeof *ab);
     char id[32], log[PATH_MAX + 64];
     job_argv(sw, p, i, ab);
     job_id(id, sizeof id, p, i);
@@ -423,7 +421,7 @@ spawn(const struct sweep *sw, size_t p, size_t i, struct sim_error *err)
         _exit(127);
     }
     if (pid < 0)
-        sim_error_set(err, SIM_ERR_IO, "cannot start a run: %s", strerror(errno));
+        smsim_error_set(err, SMSIM_ERR_IO, "cannot start a run: %s", strerror(errno));
     free(ab);
     return pid;
 }
@@ -431,7 +429,7 @@ spawn(const struct sweep *sw, size_t p, size_t i, struct sim_error *err)
 /* Run every job not yet done, up to jobs at a time.  Returns the number of
  * jobs that failed (their logs say why), or < 0 on error. */
 static long
-run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, struct sim_error *err)
+run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, smsim_error *err)
 {
     size_t total = sw->points * sw->ni, todo = 0, done = 0;
     for (size_t j = 0; j < total; j++)
@@ -441,14 +439,14 @@ run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, struct sim_error *er
                 "(%u at a time)\n", sw->points, sw->ni, total, total - todo, todo, jobs);
     if (todo == 0)
         return 0;
-    pid_t *pid = xcalloc(jobs, sizeof *pid);
-    size_t *which = xcalloc(jobs, sizeof *which);
-    double *t0 = xcalloc(jobs, sizeof *t0);
+    pid_t *pid = cli_xcalloc(jobs, sizeof *pid);
+    size_t *which = cli_xcalloc(jobs, sizeof *which);
+    double *t0 = cli_xcalloc(jobs, sizeof *t0);
     size_t next = 0, running = 0;
     long failed = 0;
-    int rc = SIM_OK;
+    int rc = SMSIM_OK;
     for (;;) {
-        while (rc == SIM_OK && running < jobs && next < total) {
+        while (rc == SMSIM_OK && running < jobs && next < total) {
             size_t j = next++;
             if (job_done(sw, j / sw->ni, j % sw->ni))
                 continue;
@@ -458,11 +456,11 @@ run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, struct sim_error *er
             pid[slot] = spawn(sw, j / sw->ni, j % sw->ni, err);
             if (pid[slot] < 0) {
                 pid[slot] = 0;
-                rc = SIM_ERR_IO;
+                rc = SMSIM_ERR_IO;
                 break;
             }
             which[slot] = j;
-            t0[slot] = sim_wall_seconds();
+            t0[slot] = smsim_wall_seconds();
             running++;
         }
         if (running == 0)
@@ -472,7 +470,7 @@ run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, struct sim_error *er
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            rc = sim_error_set(err, SIM_ERR_IO, "wait: %s", strerror(errno));
+            rc = smsim_error_set(err, SMSIM_ERR_IO, "wait: %s", strerror(errno));
             break;
         }
         unsigned slot = 0;
@@ -491,10 +489,10 @@ run_jobs(const struct sweep *sw, unsigned jobs, bool quiet, struct sim_error *er
             failed++;
         if (ok && !quiet)
             fprintf(stderr, "smsim sweep: [%zu/%zu] %s done in %.1f s\n", done, todo, id,
-                    sim_wall_seconds() - t0[slot]);
+                    smsim_wall_seconds() - t0[slot]);
         else if (!ok)
             fprintf(stderr, "smsim sweep: [%zu/%zu] %s FAILED in %.1f s: see %s/runs/%s.log\n",
-                    done, todo, id, sim_wall_seconds() - t0[slot], sw->dir, id);
+                    done, todo, id, smsim_wall_seconds() - t0[slot], sw->dir, id);
     }
     free(pid);
     free(which);
@@ -545,36 +543,36 @@ print_jobs(FILE *fp, void *arg)
 /* ---- collect ---------------------------------------------------------------------------- */
 
 static int
-read_manifest(struct sweep *sw, const char *dir, struct sim_error *err)
+read_manifest(struct sweep *sw, const char *dir, smsim_error *err)
 {
     char path[PATH_MAX + 32];
-    struct kvfile kf;
+    smsim_kvfile *kf = NULL;
     char *k, *v;
     int rc;
     memset(sw, 0, sizeof *sw);
     sw->dir = absolute(dir, err);
     if (sw->dir == NULL)
-        return SIM_ERR_IO;
+        return SMSIM_ERR_IO;
     snprintf(path, sizeof path, "%s/sweep.manifest", sw->dir);
-    if (kvfile_open(&kf, path, "sweep manifest", SIM_ERR_FORMAT, err) < 0)
-        return SIM_ERR_IO;
-    while ((rc = kvfile_next(&kf, &k, &v, err)) > 0) {
+    if (smsim_kvfile_open(&kf, path, "sweep manifest", SMSIM_ERR_FORMAT, err) < 0)
+        return SMSIM_ERR_IO;
+    while ((rc = smsim_kvfile_next(kf, &k, &v, err)) > 0) {
         if (strcmp(k, "smsim") == 0) {
             free(sw->smsim);
-            sw->smsim = xstrdup(v);
+            sw->smsim = cli_xstrdup(v);
         } else if (strcmp(k, "config") == 0) {
             free(sw->config);
-            sw->config = xstrdup(v);
+            sw->config = cli_xstrdup(v);
         } else if (strcmp(k, "config_path") == 0) {
             free(sw->config_path);
-            sw->config_path = xstrdup(v);
+            sw->config_path = cli_xstrdup(v);
         } else if (strcmp(k, "set") == 0) {
-            sw->sets = xrealloc(sw->sets, (sw->n_sets + 1) * sizeof *sw->sets);
-            sw->sets[sw->n_sets++] = xstrdup(v);
+            sw->sets = cli_xrealloc(sw->sets, (sw->n_sets + 1) * sizeof *sw->sets);
+            sw->sets[sw->n_sets++] = cli_xstrdup(v);
         } else if (strcmp(k, "vary") == 0) {
-            struct sim_error e2 = { 0 };
+            smsim_error e2 = { 0 };
             if (add_vary(sw, v, &e2) < 0) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: %s", kf.where, e2.msg);
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: %s", smsim_kvfile_where(kf), e2.msg);
                 break;
             }
         } else if (strcmp(k, "input") == 0) {
@@ -586,38 +584,38 @@ read_manifest(struct sweep *sw, const char *dir, struct sim_error *err)
                          : strcmp(v, "synth") == 0 ? 'S' : 0;
             }
             if (kind == 0) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'input = launch|trace|"
-                                   "synth ARG'", kf.where);
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: expected 'input = launch|trace|"
+                                   "synth ARG'", smsim_kvfile_where(kf));
                 break;
             }
-            sw->in = xrealloc(sw->in, (sw->ni + 1) * sizeof *sw->in);
+            sw->in = cli_xrealloc(sw->in, (sw->ni + 1) * sizeof *sw->in);
             sw->in[sw->ni].kind = kind;
-            sw->in[sw->ni].arg = xstrdup(sp + 1);
+            sw->in[sw->ni].arg = cli_xstrdup(sp + 1);
             sw->ni++;
         } else if (strcmp(k, "points") == 0) {
             uint64_t n;
             if (cli_parse_u64(v, &n) < 0 || n == 0 || n > SWEEP_MAX_POINTS) {
-                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: expected a number of points",
-                                   kf.where);
+                rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: expected a number of points",
+                                   smsim_kvfile_where(kf));
                 break;
             }
             sw->points = (size_t)n;
         } else {
-            rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown key '%s'", kf.where, k);
+            rc = smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: unknown key '%s'", smsim_kvfile_where(kf), k);
             break;
         }
     }
-    kvfile_close(&kf);
+    smsim_kvfile_close(kf);
     if (rc < 0)
         return rc;
     size_t prod = 1;
     for (size_t j = 0; j < sw->nv; j++)
         prod *= sw->v[j].n;
     if (sw->smsim == NULL || sw->config_path == NULL || sw->ni == 0 || sw->points != prod)
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s: incomplete or inconsistent manifest "
+        return smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: incomplete or inconsistent manifest "
                              "(smsim, config_path, input and points = product of the vary "
                              "lists are required)", path);
-    return SIM_OK;
+    return SMSIM_OK;
 }
 
 /* CSV field, quoted when it holds a comma, quote or newline. */
@@ -643,7 +641,7 @@ static const char *const slot_names[] = { "issued", "no_inst", "scoreboard", "me
 struct collect {
     const struct sweep *sw;
     size_t n_ok, n_failed, n_missing;
-    struct sim_error err;
+    smsim_error err;
     bool bad;
 };
 
@@ -659,7 +657,7 @@ print_csv(FILE *fp, void *arg)
     }
     fputs(",status,kernels,cycles,time_us,warp_insts,ipc,achieved_occupancy,l1_hit_rate,"
           "l2_hit_rate,dram_read_bytes,dram_write_bytes,cpi", fp);
-    for (size_t k = 0; k < SIM_ARRAY_LEN(slot_names); k++)
+    for (size_t k = 0; k < ARRAY_LEN(slot_names); k++)
         fprintf(fp, ",cpi_%s", slot_names[k]);
     fputc('\n', fp);
     for (size_t p = 0; p < sw->points; p++) {
@@ -679,7 +677,7 @@ print_csv(FILE *fp, void *arg)
             snprintf(path, sizeof path, "%s/runs/%s.json", sw->dir, id);
             json_doc *d = NULL;
             if (access(path, F_OK) == 0) {
-                struct sim_error e2 = { 0 };
+                smsim_error e2 = { 0 };
                 d = json_load(path, &e2);
                 if (d == NULL && !co->bad) {
                     co->err = e2;
@@ -690,7 +688,7 @@ print_csv(FILE *fp, void *arg)
                 snprintf(path, sizeof path, "%s/runs/%s.log", sw->dir, id);
                 bool failed = access(path, F_OK) == 0;
                 fputs(failed ? ",failed" : ",missing", fp);
-                for (size_t k = 0; k < 12 + SIM_ARRAY_LEN(slot_names); k++)
+                for (size_t k = 0; k < 12 + ARRAY_LEN(slot_names); k++)
                     fputc(',', fp);
                 fputc('\n', fp);
                 co->n_failed += failed;
@@ -703,33 +701,33 @@ print_csv(FILE *fp, void *arg)
             double cycles = json_num(json_get(r, "cycles"), 0);
             double wi = json_num(json_get(r, "warp_insts"), 0);
             double mhz = json_num(json_path(r, "config", "gpu.clock_mhz", (char *)NULL), 0);
-            double part[SIM_ARRAY_LEN(slot_names)] = { 0 }, cpi = 0;
+            double part[ARRAY_LEN(slot_names)] = { 0 }, cpi = 0;
             for (size_t k = 0; k < json_len(ks); k++) {
                 const json_value *kv = json_at(ks, k), *cs = json_get(kv, "cpi_stack");
                 double kw = json_num(json_get(kv, "warp_insts"), 0);
-                for (size_t s = 0; s < SIM_ARRAY_LEN(slot_names); s++)
+                for (size_t s = 0; s < ARRAY_LEN(slot_names); s++)
                     part[s] += kw * json_num(json_get(cs, slot_names[s]), 0);
             }
             fprintf(fp, ",ok,%zu,%.0f,", json_len(ks), cycles);
-            stats_json_double(fp, mhz > 0 ? cycles / mhz : 0);
+            smsim_json_double(fp, mhz > 0 ? cycles / mhz : 0);
             fprintf(fp, ",%.0f,", wi);
-            stats_json_double(fp, cycles > 0 ? wi / cycles : 0);
+            smsim_json_double(fp, cycles > 0 ? wi / cycles : 0);
             static const char *const keys[] = { "sm.achieved_occupancy", "sm.l1.hit_rate",
                                                 "l2.hit_rate" };
-            for (size_t k = 0; k < SIM_ARRAY_LEN(keys); k++) {
+            for (size_t k = 0; k < ARRAY_LEN(keys); k++) {
                 fputc(',', fp);
-                stats_json_double(fp, json_num(json_get(tot, keys[k]), 0));
+                smsim_json_double(fp, json_num(json_get(tot, keys[k]), 0));
             }
             fprintf(fp, ",%.0f,%.0f,", json_num(json_get(tot, "dram.read_bytes"), 0),
                     json_num(json_get(tot, "dram.write_bytes"), 0));
-            for (size_t s = 0; s < SIM_ARRAY_LEN(slot_names); s++) {
+            for (size_t s = 0; s < ARRAY_LEN(slot_names); s++) {
                 part[s] = wi > 0 ? part[s] / wi : 0;
                 cpi += part[s];
             }
-            stats_json_double(fp, cpi);
-            for (size_t s = 0; s < SIM_ARRAY_LEN(slot_names); s++) {
+            smsim_json_double(fp, cpi);
+            for (size_t s = 0; s < ARRAY_LEN(slot_names); s++) {
                 fputc(',', fp);
-                stats_json_double(fp, part[s]);
+                smsim_json_double(fp, part[s]);
             }
             fputc('\n', fp);
             json_free(d);
@@ -738,21 +736,21 @@ print_csv(FILE *fp, void *arg)
 }
 
 static int
-collect(const struct sweep *sw, bool quiet, struct sim_error *err)
+collect(const struct sweep *sw, bool quiet, smsim_error *err)
 {
     char path[PATH_MAX + 32];
     struct collect co = { .sw = sw };
     snprintf(path, sizeof path, "%s/results.csv", sw->dir);
-    if (afile_write(path, print_csv, &co, err) < 0)
-        return SIM_ERR_IO;
+    if (smsim_write_file(path, print_csv, &co, err) < 0)
+        return SMSIM_ERR_IO;
     if (co.bad) {
         *err = co.err;
-        return SIM_ERR_FORMAT;
+        return SMSIM_ERR_FORMAT;
     }
     if (!quiet || co.n_failed || co.n_missing)
         fprintf(stderr, "smsim sweep: %s: %zu rows: %zu ok, %zu failed, %zu missing\n", path,
                 sw->points * sw->ni, co.n_ok, co.n_failed, co.n_missing);
-    return SIM_OK;
+    return SMSIM_OK;
 }
 
 /* ---- command ------------------------------------------------------------------------- */
@@ -784,7 +782,7 @@ sweep_help(FILE *out)
 int
 cmd_sweep(int argc, char **argv)
 {
-    struct sim_error err = { 0 };
+    smsim_error err = { 0 };
     struct sweep sw = { 0 };
     int status = CLI_OK;
 
@@ -817,12 +815,12 @@ cmd_sweep(int argc, char **argv)
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:s:v:L:T:S:o:j:e:qh", opts, NULL)) != -1) {
-        int rc = SIM_OK;
+        int rc = SMSIM_OK;
         switch (c) {
         case 'c': config = optarg; break;
         case 's':
-            sw.sets = xrealloc(sw.sets, (sw.n_sets + 1) * sizeof *sw.sets);
-            sw.sets[sw.n_sets++] = xstrdup(optarg);
+            sw.sets = cli_xrealloc(sw.sets, (sw.n_sets + 1) * sizeof *sw.sets);
+            sw.sets[sw.n_sets++] = cli_xstrdup(optarg);
             break;
         case 'v': rc = add_vary(&sw, optarg, &err); break;
         case 'L': case 'T': case 'S': rc = add_input(&sw, (char)c, optarg, &err); break;
@@ -846,7 +844,7 @@ cmd_sweep(int argc, char **argv)
         }
         if (rc < 0) {
             sweep_free(&sw);
-            return rc == SIM_ERR_USAGE ? cli_usage("sweep", "%s", err.msg) : cli_fail(&err);
+            return rc == SMSIM_ERR_USAGE ? cli_usage("sweep", "%s", err.msg) : cli_fail(&err);
         }
     }
     if (optind != argc) {
@@ -877,13 +875,13 @@ cmd_sweep(int argc, char **argv)
 
     char cpath[PATH_MAX], runs[PATH_MAX + 8], lockp[PATH_MAX + 16];
     int lock = -1;
-    sw.config = xstrdup(config);
+    sw.config = cli_xstrdup(config);
     sw.smsim = realpath("/proc/self/exe", NULL);
     if (sw.smsim == NULL) {
-        sim_error_set(&err, SIM_ERR_IO, "cannot find the smsim binary: %s", strerror(errno));
+        smsim_error_set(&err, SMSIM_ERR_IO, "cannot find the smsim binary: %s", strerror(errno));
         goto fail;
     }
-    if (config_resolve(config, cpath, sizeof cpath, &err) < 0)
+    if (smsim_config_resolve(config, cpath, sizeof cpath, &err) < 0)
         goto fail;
     sw.config_path = absolute(cpath, &err);
     if (sw.config_path == NULL || check_points(&sw, &err) < 0 || mkdir_p(dir, &err) < 0)
@@ -899,7 +897,7 @@ cmd_sweep(int argc, char **argv)
         char out[PATH_MAX + 32];
         bool slurm = strcmp(emit, "slurm") == 0;
         snprintf(out, sizeof out, "%s/%s", sw.dir, slurm ? "sweep.slurm" : "jobs.txt");
-        if (afile_write(out, slurm ? print_slurm : print_jobs, &sw, &err) < 0)
+        if (smsim_write_file(out, slurm ? print_slurm : print_jobs, &sw, &err) < 0)
             goto fail;
         if (slurm)
             chmod(out, 0755);
@@ -914,7 +912,7 @@ cmd_sweep(int argc, char **argv)
     snprintf(lockp, sizeof lockp, "%s/.lock", sw.dir);
     lock = open(lockp, O_RDWR | O_CREAT, 0666);
     if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
-        sim_error_set(&err, SIM_ERR_IO, "%s: %s", sw.dir, lock < 0 ? strerror(errno) :
+        smsim_error_set(&err, SMSIM_ERR_IO, "%s: %s", sw.dir, lock < 0 ? strerror(errno) :
                       "another sweep is running in this directory");
         goto fail;
     }

@@ -6,13 +6,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "frontend/sass/accelsim.h"
-#include "frontend/ptx.h"
-#include "frontend/record.h"
-#include "frontend/smt/smt.h"
-#include "frontend/synth.h"
-#include "sim/config.h"
-#include "sim/inst.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -48,17 +41,17 @@ trace_help(FILE *out)
           "        kernel-N.traceg in tracer format 5, SASS of binary version N (default:\n"
           "        the input's own if it is SASS, else 70), readable by Accel-Sim and smsim\n\n",
           out);
-    synth_print_help(out);
+    smsim_print_synth_help(out);
 }
 
 static int
 trace_verify(const char *path)
 {
-    struct smt_totals t;
-    struct sim_error err = { 0 };
-    if (smt_verify(path, &t, &err) < 0)
+    struct smsim_trace_totals t;
+    smsim_error err = { 0 };
+    if (smsim_trace_verify(path, &t, &err) < 0)
         return cli_fail(&err);
-    printf("%s: OK: %u kernel(s), %" PRIu64 " blocks, %" PRIu64 " warps, %" PRIu64
+    printf("%s: OK: %" PRIu64 " kernel(s), %" PRIu64 " blocks, %" PRIu64 " warps, %" PRIu64
            " warp instructions (%" PRIu64 " thread instructions) in %" PRIu64 " chunks; %" PRIu64
            " bytes, %.2f bytes per warp instruction (%.1fx compression)\n",
            path, t.kernels, t.blocks, t.warps, t.warp_insts, t.thread_insts, t.chunks, t.bytes,
@@ -75,7 +68,7 @@ trace_dump(int argc, char **argv)
         { "warp", required_argument, NULL, 'w' },   { "limit", required_argument, NULL, 'n' },
         { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 }
     };
-    struct smt_dump_opts o = { -1, -1, -1, 0 };
+    struct { int64_t kernel, block, warp; uint64_t limit; } o = { -1, -1, -1, 0 };
     uint64_t v;
     int c;
 
@@ -98,8 +91,8 @@ trace_dump(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_usage("trace dump", "expected one FILE");
-    struct sim_error err = { 0 };
-    if (smt_dump(argv[optind], stdout, &o, &err) < 0)
+    smsim_error err = { 0 };
+    if (smsim_trace_dump(argv[optind], stdout, o.kernel, o.block, o.warp, o.limit, &err) < 0)
         return cli_fail(&err);
     return CLI_OK;
 }
@@ -155,21 +148,24 @@ trace_record(int argc, char **argv)
     }
     if (optind != argc || out == NULL || cli_input_count(&in) != 1)
         return cli_usage(cmd, "expected one of --launch/--synth/--trace and -o OUT.smt");
-    struct inst_source src = { 0 };
-    struct sim_error err = { 0 };
-    struct record_totals tot;
-    struct sim_config cfg;
-    if (config != NULL && config_load(&cfg, config, NULL, 0, NULL, &err) < 0)
+    smsim_source *src = NULL;
+    smsim_error err = { 0 };
+    struct smsim_totals tot;
+    smsim_config *cfg = NULL;
+    if (config != NULL && smsim_config_load(&cfg, config, NULL, 0, &err) < 0)
         return cli_fail(&err);
-    if (cli_open_source(&in, &src, &err) < 0)
+    if (cli_open_source(&in, &src, &err) < 0) {
+        smsim_config_free(cfg);
         return cli_fail(&err);
-    if (config != NULL && src.ops->set_target != NULL)
-        src.ops->set_target(src.ctx, cfg.gpu_cc);
-    int rc = record_to_smt(&src, out, convert ? "smsim " PACKAGE_VERSION " trace convert" :
+    }
+    if (cfg != NULL)
+        smsim_source_set_target(src, cfg);
+    smsim_config_free(cfg);
+    int rc = smsim_trace_record(src, out, convert ? "smsim " PACKAGE_VERSION " trace convert" :
                            "smsim " PACKAGE_VERSION " trace record", (uint32_t)chunk, &tot, &err);
-    if (rc == SIM_OK)
-        rc = ptx_source_write_outputs(&src, in.outdir, &err);
-    inst_source_destroy(&src);
+    if (rc == SMSIM_OK)
+        rc = smsim_source_write_outputs(src, in.outdir, &err);
+    smsim_source_free(src);
     if (rc < 0)
         return cli_fail(&err);
     printf("%s: %u kernel(s), %" PRIu64 " blocks, %" PRIu64 " warp instructions\n", out,
@@ -188,7 +184,7 @@ trace_export(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
     };
     struct cli_input in = { 0 };
-    struct accelsim_export_opts eo = { 0 };
+    unsigned binary_version = 0;
     const char *out = NULL, *format = NULL;
     uint64_t v;
     int c;
@@ -201,7 +197,7 @@ trace_export(int argc, char **argv)
         case 'b':
             if (cli_parse_u64(optarg, &v) != 0 || v > 1000)
                 return cli_usage("trace export", "bad --binary-version value");
-            eo.binary_version = (unsigned)v;
+            binary_version = (unsigned)v;
             break;
         case 'L': in.launch = optarg; break;
         case 's': in.synth = optarg; break;
@@ -220,13 +216,13 @@ trace_export(int argc, char **argv)
         return cli_usage("trace export", "expected IN (or --launch FILE or --synth SPEC) and -o DIR");
     if (format == NULL || strcmp(format, "accelsim") != 0)
         return cli_usage("trace export", "expected --format accelsim");
-    struct inst_source src = { 0 };
-    struct sim_error err = { 0 };
-    struct accelsim_export_totals tot;
+    smsim_source *src = NULL;
+    smsim_error err = { 0 };
+    struct smsim_export_totals tot;
     if (cli_open_source(&in, &src, &err) < 0)
         return cli_fail(&err);
-    int rc = accelsim_export(&src, out, &eo, &tot, &err);
-    inst_source_destroy(&src);
+    int rc = smsim_trace_export(src, out, binary_version, &tot, &err);
+    smsim_source_free(src);
     if (rc < 0)
         return cli_fail(&err);
     printf("%s: %u kernel(s), %" PRIu64 " warp instructions written as Accel-Sim tracer format 5\n",
@@ -253,7 +249,7 @@ cmd_trace(int argc, char **argv)
         return CLI_USAGE;
     }
     const char *sub = argv[1];
-    struct sim_error err = { 0 };
+    smsim_error err = { 0 };
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
         trace_help(stdout);
         return CLI_OK;
@@ -267,7 +263,7 @@ cmd_trace(int argc, char **argv)
             return cli_usage("trace", "%s expects one FILE", sub);
         if (strcmp(sub, "verify") == 0)
             return trace_verify(argv[2]);
-        if (smt_info(argv[2], stdout, &err) < 0)
+        if (smsim_trace_info(argv[2], stdout, &err) < 0)
             return cli_fail(&err);
         return CLI_OK;
     }

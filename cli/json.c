@@ -7,6 +7,7 @@
  * is allocated per value beyond amortised array growth.
  */
 #include "cli/json.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,7 +40,7 @@ struct parser {
     json_doc *d;
     const char *p, *end, *start;
     const char *name;
-    struct sim_error *err;
+    smsim_error *err;
     int depth;
 };
 
@@ -55,7 +56,7 @@ fail(struct parser *ps, const char *what)
             col++;
         }
     }
-    sim_error_set(ps->err, SIM_ERR_FORMAT, "%s:%zu:%zu: invalid JSON: %s", ps->name, line, col,
+    smsim_error_set(ps->err, SMSIM_ERR_FORMAT, "%s:%zu:%zu: invalid JSON: %s", ps->name, line, col,
                   what);
     return -1;
 }
@@ -65,7 +66,7 @@ new_node(json_doc *d, enum json_type t)
 {
     if (d->nv == d->cv) {
         d->cv = d->cv ? 2 * d->cv : 64;
-        d->v = xrealloc(d->v, d->cv * sizeof *d->v);
+        d->v = cli_xrealloc(d->v, d->cv * sizeof *d->v);
     }
     memset(&d->v[d->nv], 0, sizeof d->v[0]);
     d->v[d->nv].doc = d;
@@ -78,7 +79,7 @@ put_char(json_doc *d, char c)
 {
     if (d->nc == d->cc) {
         d->cc = d->cc ? 2 * d->cc : 256;
-        d->chars = xrealloc(d->chars, d->cc);
+        d->chars = cli_xrealloc(d->chars, d->cc);
     }
     d->chars[d->nc++] = c;
 }
@@ -283,7 +284,7 @@ parse_container(struct parser *ps, size_t *node, bool object)
                 break;
             if (n + 2 > cap) {
                 cap = cap ? 2 * cap : 16;
-                stack = xrealloc(stack, cap * sizeof *stack);
+                stack = cli_xrealloc(stack, cap * sizeof *stack);
             }
             if (object)
                 stack[n++] = key;
@@ -307,7 +308,7 @@ parse_container(struct parser *ps, size_t *node, bool object)
         if (d->nk + n > d->ck) {
             while (d->nk + n > d->ck)
                 d->ck = d->ck ? 2 * d->ck : 64;
-            d->kids = xrealloc(d->kids, d->ck * sizeof *d->kids);
+            d->kids = cli_xrealloc(d->kids, d->ck * sizeof *d->kids);
         }
         d->v[*node].first = d->nk;
         d->v[*node].n = object ? n / 2 : n;
@@ -345,9 +346,9 @@ parse_value(struct parser *ps, size_t *node)
 }
 
 json_doc *
-json_parse(const char *text, size_t len, const char *name, struct sim_error *err)
+json_parse(const char *text, size_t len, const char *name, smsim_error *err)
 {
-    json_doc *d = xcalloc(1, sizeof *d);
+    json_doc *d = cli_xcalloc(1, sizeof *d);
     struct parser ps = { d, text, text + len, text, name, err, 0 };
     size_t root;
     if (parse_value(&ps, &root) < 0) {
@@ -365,11 +366,11 @@ json_parse(const char *text, size_t len, const char *name, struct sim_error *err
 }
 
 json_doc *
-json_load(const char *path, struct sim_error *err)
+json_load(const char *path, smsim_error *err)
 {
     FILE *fp = fopen(path, "rb");
     if (fp == NULL) {
-        sim_error_set(err, SIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        smsim_error_set(err, SMSIM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     char *buf = NULL;
@@ -377,7 +378,7 @@ json_load(const char *path, struct sim_error *err)
     do {
         if (cap - n < 65536) {
             cap = cap ? 2 * cap : 131072;
-            buf = xrealloc(buf, cap);
+            buf = cli_xrealloc(buf, cap);
         }
         got = fread(buf + n, 1, cap - n, fp);
         n += got;
@@ -386,7 +387,7 @@ json_load(const char *path, struct sim_error *err)
     fclose(fp);
     if (bad) {
         free(buf);
-        sim_error_set(err, SIM_ERR_IO, "%s: read error", path);
+        smsim_error_set(err, SMSIM_ERR_IO, "%s: read error", path);
         return NULL;
     }
     json_doc *d = json_parse(buf, n, path, err);

@@ -12,7 +12,7 @@
 #define SMSIM_CLI_JSON_H
 
 #include <stddef.h>
-#include "sim/error.h"
+#include "lib/smsim.h"
 
 enum json_type { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY,
                  JSON_OBJECT };
@@ -21,10 +21,10 @@ typedef struct json_value json_value;
 typedef struct json_doc json_doc;
 
 /* Parse text[0..len).  name is used in messages ("FILE:LINE:COL: ...").
- * Returns NULL with *err set (SIM_ERR_FORMAT) on malformed input. */
-json_doc *json_parse(const char *text, size_t len, const char *name, struct sim_error *err);
-/* Read and parse a whole file (SIM_ERR_IO if it cannot be read). */
-json_doc *json_load(const char *path, struct sim_error *err);
+ * Returns NULL with *err set (SMSIM_ERR_FORMAT) on malformed input. */
+json_doc *json_parse(const char *text, size_t len, const char *name, smsim_error *err);
+/* Read and parse a whole file (SMSIM_ERR_IO if it cannot be read). */
+json_doc *json_load(const char *path, smsim_error *err);
 void json_free(json_doc *d);
 
 const json_value *json_root(const json_doc *d);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "sim/afile.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -51,7 +50,7 @@ stdout_flushed(int status)
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return status;
-    sim_reportf(NULL, "cannot write the standard output: %s",
+    smsim_reportf(NULL, "cannot write the standard output: %s",
                 errno != 0 ? strerror(errno) : "write error");
     return status != CLI_OK ? status : CLI_BAD_INPUT;
 }
@@ -61,7 +60,7 @@ static int dispatch(int argc, char **argv);
 int
 main(int argc, char **argv)
 {
-    afile_cleanup_on_signals();
+    smsim_cleanup_on_signals();
     return stdout_flushed(dispatch(argc, argv));
 }
 

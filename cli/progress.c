@@ -15,7 +15,7 @@ progress_init(struct progress *p, bool enabled)
     *p = (struct progress){ 0 };
     if (enabled && isatty(STDERR_FILENO))
         p->out = stderr;
-    p->t0 = p->t_kernel = sim_wall_seconds();
+    p->t0 = p->t_kernel = smsim_wall_seconds();
 }
 
 void
@@ -23,18 +23,18 @@ progress_kernel(struct progress *p, uint32_t index, const char *name)
 {
     p->kernel = index;
     p->name = name;
-    p->t_kernel = sim_wall_seconds();
+    p->t_kernel = smsim_wall_seconds();
 }
 
 static void
-draw(struct progress *p, const sim *s, double now)
+draw(struct progress *p, const smsim_sim *s, double now)
 {
-    uint64_t done = sim_blocks_retired(s), total = sim_blocks_total(s);
+    uint64_t done = smsim_blocks_retired(s), total = smsim_blocks_total(s);
     double el = now - p->t0, kel = now - p->t_kernel;
-    double rate = el > 0 ? (double)sim_warp_insts(s) / el : 0;
+    double rate = el > 0 ? (double)smsim_warp_insts(s) / el : 0;
     fprintf(p->out, "\r\033[Kkernel %u %s: %llu/%llu blocks, %llu cycles, %.1f M warp-inst/s",
             p->kernel, p->name ? p->name : "", (unsigned long long)done,
-            (unsigned long long)total, (unsigned long long)sim_now(s), rate / 1e6);
+            (unsigned long long)total, (unsigned long long)smsim_now(s), rate / 1e6);
     if (done > 0 && done < total)
         fprintf(p->out, ", ETA %.0f s", kel * (double)(total - done) / (double)done);
     fflush(p->out);
@@ -42,12 +42,12 @@ draw(struct progress *p, const sim *s, double now)
 }
 
 void
-progress_event(struct progress *p, const sim *s)
+progress_event(struct progress *p, const smsim_sim *s)
 {
     if (p->out == NULL || ++p->tick < PROGRESS_TICKS)
         return;
     p->tick = 0;
-    double now = sim_wall_seconds();
+    double now = smsim_wall_seconds();
     if (now - p->t0 >= PROGRESS_AFTER_S && now - p->t_drawn >= PROGRESS_EVERY_S)
         draw(p, s, now);
 }

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/sim.h"
+#include "lib/smsim.h"
 
 struct progress {
     FILE *out;                   /* NULL = disabled */
@@ -32,7 +32,7 @@ struct progress {
 void progress_init(struct progress *p, bool enabled);
 void progress_kernel(struct progress *p, uint32_t index, const char *name);
 /* A block retired: redraw the line now and then. */
-void progress_event(struct progress *p, const sim *s);
+void progress_event(struct progress *p, const smsim_sim *s);
 /* Erase the line (if drawn). */
 void progress_end(struct progress *p);
 

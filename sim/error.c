@@ -140,14 +140,20 @@ sim_report(const char *kind, const char *msg)
 }
 
 void
-sim_reportf(const char *kind, const char *fmt, ...)
+sim_vreportf(const char *kind, const char *fmt, va_list ap)
 {
     char msg[2 * SIM_ERRMSG_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    sim_report(kind, msg);
+}
+
+void
+sim_reportf(const char *kind, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    sim_vreportf(kind, fmt, ap);
     va_end(ap);
-    sim_report(kind, msg);
 }
 
 _Noreturn void

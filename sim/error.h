@@ -69,6 +69,7 @@ int sim_error_exit_status(int code);
  * the terminal's cursor nor change its colours. */
 void sim_report(const char *kind, const char *msg);
 void sim_reportf(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_vreportf(const char *kind, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Bytes of the UTF-8 encoded character of 2 to 4 bytes at s (valid and
  * shortest form), or 0 when s does not start one. */

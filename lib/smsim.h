@@ -1,0 +1,337 @@
+/*
+ * smsim.h - libsmsim, the simulator as a library: its one public header.
+ *
+ * smsim simulates CUDA kernels cycle by cycle on a configured GPU without
+ * the GPU.  This header is all a program that embeds it sees (the `smsim`
+ * command-line tool uses nothing else; doc/library.md is the guide):
+ *
+ *   smsim_config   a GPU configuration (configs/NAME.cfg plus overrides)
+ *   smsim_source   where instructions come from: a PTX launch file (executed
+ *                  functionally as it is simulated), a .smt or Accel-Sim
+ *                  trace, or a synthetic kernel
+ *   smsim_sim      a simulation: run a source on a config, then read each
+ *                  kernel's result and every statistic by name
+ *
+ * and the tools built on them: functional emulation, trace recording and
+ * export, the SASS listing, occupancy, the Many-BSP validator.  Types are
+ * opaque; results are plain structs the caller owns.  A minimal embedder:
+ *
+ *     smsim_error err = { 0 };
+ *     smsim_config *cfg = NULL;
+ *     smsim_source *src = NULL;
+ *     if (smsim_config_load(&cfg, "h100", NULL, 0, &err) < 0 ||
+ *         smsim_source_open_launch(&src, "k.launch", &err) < 0)
+ *         ...err.msg says what and where...
+ *     smsim_sim *s = smsim_new(cfg);
+ *     if (smsim_run(s, src, &err) == SMSIM_OK)
+ *         printf("%llu cycles\n", (unsigned long long)smsim_stat(s, SMSIM_TOTAL, "cycles"));
+ *     smsim_free(s); smsim_source_free(src); smsim_config_free(cfg);
+ *
+ * Errors: a function that can fail returns SMSIM_OK (0) or a negative
+ * enum smsim_status and fills the caller's smsim_error with a message
+ * naming the file and line (or byte offset) and what was expected.  A
+ * broken model invariant is not returned: the process exits with status 3
+ * naming the cycle and source location.  Allocation failure is fatal.
+ * Not thread-safe across one smsim_sim; separate sims are independent
+ * (smsim_set_threads parallelises one sim internally, byte-identically).
+ */
+#ifndef SMSIM_H
+#define SMSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SMSIM_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SMSIM_PRINTF(f, a)
+#endif
+
+/* ---- errors ------------------------------------------------------------------ */
+
+enum smsim_status {
+    SMSIM_OK = 0,
+    SMSIM_ERR_IO = -1,           /* cannot open, read or write a file */
+    SMSIM_ERR_FORMAT = -2,       /* malformed input: trace, PTX, launch file */
+    SMSIM_ERR_CONFIG = -3,       /* unknown config key, bad value, out of range */
+    SMSIM_ERR_NOMEM = -4,        /* an input asked for an implausible size */
+    SMSIM_ERR_UNSUPPORTED = -5,  /* valid input smsim does not support */
+    SMSIM_ERR_USAGE = -6,        /* a bad argument to a function or command */
+    SMSIM_ERR_INTERNAL = -7      /* an invariant failed (a bug in smsim) */
+};
+
+#define SMSIM_ERRMSG_MAX 1024
+
+/* An error report: plain data the caller owns (zero it before first use). */
+typedef struct smsim_error {
+    int code;                    /* enum smsim_status; SMSIM_OK when clear */
+    char msg[SMSIM_ERRMSG_MAX];  /* "file:line: what was wrong, what was expected" */
+} smsim_error;
+
+/* "I/O error", "format error", ... for a status. */
+const char *smsim_strerror(int code);
+/* The process exit status for a status: 0, 1 usage, 2 bad input, 3 internal. */
+int smsim_exit_status(int code);
+/* Fill *e (if not NULL) and return code; printf-style message. */
+int smsim_error_set(smsim_error *e, int code, const char *fmt, ...) SMSIM_PRINTF(3, 4);
+
+/* Print "smsim: KIND: message" (kind NULL: "smsim: message") on stderr on
+ * one line, control characters and bytes that are not UTF-8 escaped. */
+void smsim_report(const char *kind, const char *msg);
+void smsim_reportf(const char *kind, const char *fmt, ...) SMSIM_PRINTF(2, 3);
+
+/* ---- output files -------------------------------------------------------------- */
+
+/* Write a whole file atomically (a temporary beside it, then renamed; "-"
+ * is stdout) from a callback that prints into fp. */
+int smsim_write_file(const char *path, void (*print)(FILE *fp, void *arg), void *arg,
+                     smsim_error *err);
+
+/* The same, streamed: open, write into smsim_outfile_stream(), then commit
+ * (renames into place) or abort (removes the temporary).  Both free it;
+ * abort(NULL) does nothing. */
+typedef struct smsim_outfile smsim_outfile;
+int smsim_outfile_open(smsim_outfile **out, const char *path, smsim_error *err);
+FILE *smsim_outfile_stream(smsim_outfile *of);
+int smsim_outfile_commit(smsim_outfile *of, smsim_error *err);
+void smsim_outfile_abort(smsim_outfile *of);
+
+/* Remove uncommitted temporaries when SIGINT, SIGTERM, SIGHUP or SIGQUIT
+ * ends the process (call once, at start). */
+void smsim_cleanup_on_signals(void);
+
+/* JSON values as smsim writes them: a quoted, escaped string; a number
+ * (shortest round-trip form, null for NaN and infinities). */
+void smsim_json_string(FILE *out, const char *s);
+void smsim_json_double(FILE *out, double v);
+
+/* Monotonic wall-clock seconds. */
+double smsim_wall_seconds(void);
+
+/* "key = value" files (# comments, blank lines): 1 and *key, *val (valid
+ * until the next call) when a pair was read, 0 at the end, < 0 on error.
+ * what names the kind of file in messages; code is the status of a
+ * syntax error (SMSIM_ERR_FORMAT or SMSIM_ERR_CONFIG). */
+typedef struct smsim_kvfile smsim_kvfile;
+int smsim_kvfile_open(smsim_kvfile **out, const char *path, const char *what, int code,
+                      smsim_error *err);
+int smsim_kvfile_next(smsim_kvfile *kf, char **key, char **val, smsim_error *err);
+/* "path:line" of the pair last read, for messages. */
+const char *smsim_kvfile_where(const smsim_kvfile *kf);
+void smsim_kvfile_close(smsim_kvfile *kf);
+
+/* ---- GPU configurations ---------------------------------------------------------- */
+
+typedef struct smsim_config smsim_config;
+
+/* Load config NAME (a file in the config directory without .cfg; a path
+ * with '/' or ending in .cfg as given) with n_sets "key=value" overrides,
+ * validated.  Remembers where each field's value came from. */
+int smsim_config_load(smsim_config **out, const char *name, const char *const *sets,
+                      size_t n_sets, smsim_error *err);
+void smsim_config_free(smsim_config *c);
+
+/* The config directory: $SMSIM_CONFIG_DIR, else installed or source-tree. */
+int smsim_config_dir(char *buf, size_t n, smsim_error *err);
+/* The file config NAME resolves to. */
+int smsim_config_resolve(const char *name, char *buf, size_t n, smsim_error *err);
+
+/* What a config describes, in brief (strings owned by the config). */
+struct smsim_gpu {
+    const char *name;            /* gpu.name, "NVIDIA H100 SXM5 80GB" */
+    const char *arch;            /* "hopper" */
+    unsigned cc;                 /* compute capability x 10 (90) */
+    unsigned sm_count;
+    unsigned subpartitions;      /* warp schedulers per SM */
+    unsigned max_warps;          /* per SM */
+    unsigned smem_reserved;      /* bytes of shared memory reserved per block */
+    double clock_mhz;
+};
+void smsim_config_gpu(const smsim_config *c, struct smsim_gpu *out);
+
+/* The typed field table (sim/config_fields.def): count, names, values. */
+size_t smsim_config_field_count(void);
+const char *smsim_config_field_name(size_t i);
+/* Index of a field, or -1; and the closest known name, for a message. */
+long smsim_config_field_index(const char *name);
+const char *smsim_config_field_suggest(const char *name);
+/* Field i's value as text (at most SMSIM_CONFIG_VALUE_MAX bytes). */
+#define SMSIM_CONFIG_VALUE_MAX 256
+void smsim_config_value(const smsim_config *c, size_t i, char *buf, size_t n);
+
+/* Every field with its unit and where its value came from. */
+void smsim_config_print(FILE *out, const smsim_config *c);
+/* The Markdown reference of every field (doc/config-reference.md). */
+void smsim_config_print_reference(FILE *out);
+
+/* ---- instruction sources ----------------------------------------------------------- */
+
+typedef struct smsim_source smsim_source;
+
+/* An opcode an Accel-Sim trace's ISA table does not know: an error
+ * (default), or simulated as an integer ALU instruction and counted. */
+enum smsim_unknown_opcode { SMSIM_UNKNOWN_ERROR, SMSIM_UNKNOWN_ALU };
+
+/* A PTX launch file (doc/launch-format.md). */
+int smsim_source_open_launch(smsim_source **out, const char *path, smsim_error *err);
+/* A .smt trace, or an Accel-Sim trace (kernelslist.g, kernel-N.traceg[.xz],
+ * or a directory holding a kernelslist.g). */
+int smsim_source_open_trace(smsim_source **out, const char *path, int unknown_opcode,
+                            smsim_error *err);
+/* A synthetic kernel (smsim_print_synth_help describes SPEC). */
+int smsim_source_open_synth(smsim_source **out, const char *spec, smsim_error *err);
+void smsim_print_synth_help(FILE *out);
+void smsim_source_free(smsim_source *src);
+
+/* Lower PTX for this config's GPU (sm_90: as ptxas would); smsim_run does
+ * it itself, recording and listing tools need it said. */
+void smsim_source_set_target(smsim_source *src, const smsim_config *c);
+/* True for a PTX launch file. */
+bool smsim_source_is_launch(const smsim_source *src);
+/* Write the launch file's outputs (relative paths under outdir if not
+ * NULL, else beside the launch file); nothing for other sources. */
+int smsim_source_write_outputs(const smsim_source *src, const char *outdir, smsim_error *err);
+
+/* ---- simulation --------------------------------------------------------------------- */
+
+typedef struct smsim_sim smsim_sim;
+
+smsim_sim *smsim_new(const smsim_config *c);
+void smsim_free(smsim_sim *s);
+
+/* Tick the SMs of each cycle on n threads (results byte-identical for
+ * every n; PTX launches and windows tick on one). */
+void smsim_set_threads(smsim_sim *s, unsigned n);
+
+/* What watches a run (any callback may be NULL). */
+struct smsim_watch {
+    void (*kernel_begin)(void *ctx, const smsim_sim *s, size_t index, const char *name);
+    void (*block_retired)(void *ctx, const smsim_sim *s);
+    void *ctx;
+};
+void smsim_set_watch(smsim_sim *s, const struct smsim_watch *w);
+
+/* Per-window statistics over windows of k warp instructions (per SM and
+ * GPU-wide; doc/stats-reference.md), written to out as CSV, or JSON Lines
+ * when jsonl; the header is written now. */
+void smsim_set_windows(smsim_sim *s, uint64_t k, FILE *out, bool jsonl);
+
+/* Simulate every kernel of src.  src is consumed (run it once). */
+int smsim_run(smsim_sim *s, smsim_source *src, smsim_error *err);
+
+/* Progress while running (from a watch callback) and after. */
+uint64_t smsim_now(const smsim_sim *s);                /* simulated cycle */
+uint64_t smsim_blocks_total(const smsim_sim *s);       /* of the current kernel */
+uint64_t smsim_blocks_retired(const smsim_sim *s);
+uint64_t smsim_warp_insts(const smsim_sim *s);         /* issued so far */
+
+/* One kernel's result (strings owned by the sim). */
+struct smsim_kernel {
+    const char *name;
+    uint64_t start;              /* cycle it was launched */
+    uint64_t cycles;             /* launch to completion */
+    uint64_t blocks;
+    unsigned regs_per_thread;    /* simulated */
+    unsigned regs_requested;     /* asked for; more than simulated when clamped */
+    unsigned smem_per_block;     /* static + dynamic bytes */
+    bool truncated;              /* stopped by sim.max_cycles before it finished */
+};
+size_t smsim_kernel_count(const smsim_sim *s);
+int smsim_kernel(const smsim_sim *s, size_t k, struct smsim_kernel *out);
+
+/* A statistic by name (doc/stats-reference.md; "sm.inst_issued" sums the
+ * SMs) for kernel k, or SMSIM_TOTAL for the whole run; 0 if unknown.
+ * smsim_stat_known tells. */
+#define SMSIM_TOTAL ((size_t)-1)
+uint64_t smsim_stat(const smsim_sim *s, size_t k, const char *name);
+bool smsim_stat_known(const smsim_sim *s, const char *name);
+
+/* Printers: the summary `smsim run` prints (with the CPI stack), every
+ * statistic as text (per SM too) or JSON.  config_name labels them. */
+void smsim_print_summary(FILE *out, const smsim_sim *s, const char *config_name, bool per_sm);
+void smsim_print_stats(FILE *out, const smsim_sim *s, const char *config_name);
+void smsim_print_json(FILE *out, const smsim_sim *s, const char *config_name);
+/* The Markdown reference of every statistic (doc/stats-reference.md). */
+int smsim_print_stats_reference(FILE *out, smsim_error *err);
+
+/* ---- tools -------------------------------------------------------------------------- */
+
+struct smsim_totals {
+    unsigned kernels;
+    uint64_t blocks;
+    uint64_t warp_insts;
+};
+
+/* Execute src functionally (PTX as written, warps in order; no timing). */
+int smsim_emulate(smsim_source *src, struct smsim_totals *tot, smsim_error *err);
+/* Write every buffer argument's initial bytes of a launch file to DIR/NAME.bin. */
+int smsim_launch_write_inputs(const char *launch, const char *dir, smsim_error *err);
+
+/* Record every kernel of src into a .smt trace (atomically); chunk = raw
+ * chunk bytes, 0 default; producer is stored in the header. */
+int smsim_trace_record(smsim_source *src, const char *path, const char *producer,
+                       uint32_t chunk, struct smsim_totals *tot, smsim_error *err);
+
+struct smsim_export_totals {
+    unsigned kernels;
+    uint64_t warp_insts;
+    uint64_t approximated;       /* IEEE div/rcp/sqrt written as one MUFU */
+    uint64_t regs_folded;        /* register ids above 254 folded */
+    uint64_t regs_dropped;       /* beyond one destination / four sources */
+    uint64_t async_approx;       /* async copies and waits approximated */
+};
+/* Write src as an Accel-Sim tracer-format-5 trace into directory dir;
+ * binary_version 0 = the source's own, else 70. */
+int smsim_trace_export(smsim_source *src, const char *dir, unsigned binary_version,
+                       struct smsim_export_totals *tot, smsim_error *err);
+
+struct smsim_trace_totals {
+    uint64_t bytes, kernels, blocks, warps, chunks, warp_insts, thread_insts, raw_bytes;
+};
+/* Check every header, chunk and record of a .smt file. */
+int smsim_trace_verify(const char *path, struct smsim_trace_totals *tot, smsim_error *err);
+/* Print a .smt file's headers. */
+int smsim_trace_info(const char *path, FILE *out, smsim_error *err);
+/* Print its records, one per line; negative filters mean all, limit 0 none. */
+int smsim_trace_dump(const char *path, FILE *out, int64_t kernel, int64_t block, int64_t warp,
+                     uint64_t limit, smsim_error *err);
+
+/* The launch file's kernel as the model issues it on c's GPU (`smsim sass`). */
+int smsim_print_sass(FILE *out, const char *launch, const smsim_config *c, smsim_error *err);
+
+/* Blocks per SM, occupancy and the limiting resource of a kernel shape on
+ * c's GPU, as text or one JSON object (`smsim occupancy`); config_name
+ * labels it. */
+int smsim_print_occupancy(FILE *out, const smsim_config *c, const char *config_name,
+                          uint32_t threads_per_block, uint32_t regs_per_thread,
+                          uint32_t smem_bytes, bool json, smsim_error *err);
+
+/* The Many-BSP closed form on a case file (validation/cases/\*.case). */
+int smsim_validate_case(FILE *out, const char *path, bool json, smsim_error *err);
+
+/* The cross-check of one launch: simulated, Many-BSP-extracted and
+ * measured cycles (`smsim validate --launch`).  *within: the verdict. */
+struct smsim_validate_opts {
+    const char *launch;
+    const char *config;          /* name or path */
+    const char *const *sets;     /* config overrides */
+    size_t n_sets;
+    double measured;             /* cycles; <= 0: look them up */
+    double threshold;            /* percent */
+    bool tables;                 /* print the extracted tables */
+    bool json;
+};
+int smsim_validate_launch(FILE *out, const struct smsim_validate_opts *o, bool *within,
+                          smsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SMSIM_H */

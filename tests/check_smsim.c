@@ -1,0 +1,358 @@
+/*
+ * check_smsim.c - libsmsim's public API, used as an embedder uses it: this
+ * file includes lib/smsim.h and nothing else of smsim, and links libsmsim.a.
+ *
+ * What a run computes must not depend on how it is driven: a launch file
+ * run through the library writes the bytes emulation writes; the same
+ * trace gives the same cycles on one thread and on two; every error comes
+ * back as a status and a message naming the input, with nothing left
+ * allocated (the sanitizer build runs this too).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/smsim.h"
+
+#define LAUNCH SMSIM_SRCDIR "/traces/vecadd.launch"
+#define TRACE SMSIM_SRCDIR "/traces/saxpy.smt"
+
+static smsim_config *
+load(const char *name)
+{
+    smsim_error err = { 0 };
+    smsim_config *c = NULL;
+    ck_assert_msg(smsim_config_load(&c, name, NULL, 0, &err) == SMSIM_OK, "%s", err.msg);
+    ck_assert_ptr_nonnull(c);
+    return c;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    ck_assert_msg(fp != NULL, "%s", path);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* A launch run through the library writes what emulation writes, and the
+ * kernel's result and statistics read back by name agree. */
+START_TEST(test_run_equals_emulate)
+{
+    char run_dir[] = "/tmp/check_smsim.XXXXXX", emu_dir[] = "/tmp/check_smsim.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(run_dir));
+    ck_assert_ptr_nonnull(mkdtemp(emu_dir));
+    smsim_error err = { 0 };
+    smsim_config *cfg = load("h100");
+    smsim_source *src = NULL;
+    ck_assert_msg(smsim_source_open_launch(&src, LAUNCH, &err) == SMSIM_OK, "%s", err.msg);
+    ck_assert(smsim_source_is_launch(src));
+    smsim_sim *s = smsim_new(cfg);
+    ck_assert_msg(smsim_run(s, src, &err) == SMSIM_OK, "%s", err.msg);
+    ck_assert_int_eq(smsim_source_write_outputs(src, run_dir, &err), SMSIM_OK);
+
+    ck_assert_uint_eq(smsim_kernel_count(s), 1);
+    struct smsim_kernel k;
+    ck_assert_int_eq(smsim_kernel(s, 0, &k), SMSIM_OK);
+    ck_assert_str_eq(k.name, "vecadd");
+    ck_assert_uint_eq(k.blocks, 4097);
+    ck_assert_uint_eq(k.regs_per_thread, 12);        /* regs.sm_90 of the launch file */
+    ck_assert(!k.truncated);
+    ck_assert_uint_gt(k.cycles, 1000);
+    ck_assert_uint_eq(smsim_stat(s, 0, "gpu.cycles"), k.cycles);
+    ck_assert_uint_eq(smsim_stat(s, SMSIM_TOTAL, "gpu.blocks"), 4097);
+    ck_assert_uint_eq(smsim_stat(s, 0, "sm.warp_insts"), smsim_stat(s, SMSIM_TOTAL, "sm.warp_insts"));
+    ck_assert(smsim_stat_known(s, "sm.warp_insts"));
+    ck_assert(!smsim_stat_known(s, "no.such.counter"));
+    ck_assert_uint_eq(smsim_stat(s, 0, "no.such.counter"), 0);
+    ck_assert_int_eq(smsim_kernel(s, 1, &k), SMSIM_ERR_USAGE);
+    smsim_free(s);
+    smsim_source_free(src);
+
+    struct smsim_totals tot;
+    ck_assert_int_eq(smsim_source_open_launch(&src, LAUNCH, &err), SMSIM_OK);
+    ck_assert_msg(smsim_emulate(src, &tot, &err) == SMSIM_OK, "%s", err.msg);
+    ck_assert_uint_eq(tot.kernels, 1);
+    ck_assert_uint_eq(tot.blocks, 4097);
+    ck_assert_int_eq(smsim_source_write_outputs(src, emu_dir, &err), SMSIM_OK);
+    smsim_source_free(src);
+    smsim_config_free(cfg);
+
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s/out/vecadd_c.bin", run_dir);
+    snprintf(b, sizeof b, "%s/out/vecadd_c.bin", emu_dir);
+    size_t la, lb;
+    char *ba = slurp(a, &la), *bb = slurp(b, &lb);
+    ck_assert_uint_eq(la, 1048500 * 4);
+    ck_assert_uint_eq(la, lb);
+    ck_assert(memcmp(ba, bb, la) == 0);
+    free(ba);
+    free(bb);
+    unlink(a);
+    unlink(b);
+    snprintf(a, sizeof a, "%s/out", run_dir);
+    snprintf(b, sizeof b, "%s/out", emu_dir);
+    rmdir(a);
+    rmdir(b);
+    rmdir(run_dir);
+    rmdir(emu_dir);
+}
+END_TEST
+
+struct seen {
+    unsigned kernels;
+    uint64_t blocks;
+    char name[64];
+};
+
+static void
+on_kernel(void *ctx, const smsim_sim *s, size_t index, const char *name)
+{
+    struct seen *w = ctx;
+    (void)s;
+    ck_assert_uint_eq(index, w->kernels);
+    w->kernels++;
+    snprintf(w->name, sizeof w->name, "%s", name);
+}
+
+static void
+on_block(void *ctx, const smsim_sim *s)
+{
+    struct seen *w = ctx;
+    w->blocks++;
+    ck_assert_uint_le(smsim_blocks_retired(s), smsim_blocks_total(s));
+}
+
+static uint64_t
+trace_cycles(unsigned threads, struct seen *w)
+{
+    smsim_error err = { 0 };
+    smsim_config *cfg = load("v100");
+    smsim_source *src = NULL;
+    ck_assert_msg(smsim_source_open_trace(&src, TRACE, SMSIM_UNKNOWN_ERROR, &err) == SMSIM_OK,
+                  "%s", err.msg);
+    ck_assert(!smsim_source_is_launch(src));
+    smsim_sim *s = smsim_new(cfg);
+    smsim_set_threads(s, threads);
+    if (w != NULL) {
+        struct smsim_watch watch = { on_kernel, on_block, w };
+        smsim_set_watch(s, &watch);
+    }
+    ck_assert_msg(smsim_run(s, src, &err) == SMSIM_OK, "%s", err.msg);
+    uint64_t c = smsim_stat(s, SMSIM_TOTAL, "gpu.cycles");
+    struct smsim_kernel k;
+    ck_assert_int_eq(smsim_kernel(s, 0, &k), SMSIM_OK);
+    if (w != NULL)
+        ck_assert_uint_eq(w->blocks, k.blocks);
+    smsim_free(s);
+    smsim_source_free(src);
+    smsim_config_free(cfg);
+    return c;
+}
+
+/* Threads change nothing; the watch sees every kernel and block. */
+START_TEST(test_threads_and_watch)
+{
+    struct seen w = { 0 };
+    uint64_t one = trace_cycles(1, &w), two = trace_cycles(2, NULL);
+    ck_assert_uint_gt(one, 0);
+    ck_assert_uint_eq(one, two);
+    ck_assert_uint_eq(w.kernels, 1);
+    ck_assert_uint_gt(w.blocks, 0);
+    ck_assert_str_ne(w.name, "");
+}
+END_TEST
+
+/* Windows: a header and rows, CSV. */
+START_TEST(test_windows)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    smsim_error err = { 0 };
+    smsim_config *cfg = load("h100");
+    smsim_source *src = NULL;
+    ck_assert_int_eq(smsim_source_open_synth(&src, "fma:blocks=4,n=256", &err), SMSIM_OK);
+    smsim_sim *s = smsim_new(cfg);
+    smsim_set_windows(s, 256, fp, false);
+    ck_assert_msg(smsim_run(s, src, &err) == SMSIM_OK, "%s", err.msg);
+    fclose(fp);
+    /* the GPU-wide windows add up to every warp instruction issued */
+    const char *hdr = "kernel,scope,sm,window,first_cycle,last_cycle,cycles,warp_insts,";
+    ck_assert(strncmp(buf, hdr, strlen(hdr)) == 0);
+    uint64_t sum = 0, rows = 0;
+    for (char *line = strchr(buf, '\n'); line != NULL && line[1] != '\0';
+         line = strchr(line + 1, '\n')) {
+        unsigned kernel, window;
+        int sm;
+        unsigned long long first, last, cycles, wi;
+        char scope[8];
+        ck_assert_int_eq(sscanf(line + 1, "%u,%7[a-z],%d,%u,%llu,%llu,%llu,%llu", &kernel, scope,
+                                &sm, &window, &first, &last, &cycles, &wi), 8);
+        if (strcmp(scope, "gpu") == 0) {
+            sum += wi;
+            rows++;
+        }
+    }
+    ck_assert_uint_gt(rows, 4);
+    ck_assert_uint_eq(sum, smsim_stat(s, SMSIM_TOTAL, "sm.warp_insts"));
+    free(buf);
+    smsim_free(s);
+    smsim_source_free(src);
+    smsim_config_free(cfg);
+}
+END_TEST
+
+/* Errors: a status, a message naming the input, nothing returned. */
+START_TEST(test_errors)
+{
+    smsim_error err = { 0 };
+    smsim_config *cfg = (smsim_config *)&err;     /* overwritten with NULL on failure */
+    int rc = smsim_config_load(&cfg, "no-such-gpu", NULL, 0, &err);
+    ck_assert_int_lt(rc, 0);
+    ck_assert_ptr_null(cfg);
+    ck_assert_int_eq(smsim_exit_status(rc), 2);
+    ck_assert_ptr_nonnull(strstr(err.msg, "no-such-gpu"));
+
+    const char *bad[] = { "sm.count=0" };
+    ck_assert_int_eq(smsim_config_load(&cfg, "h100", bad, 1, &err), SMSIM_ERR_CONFIG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "sm.count"));
+    const char *typo[] = { "sm.cont=4" };
+    ck_assert_int_eq(smsim_config_load(&cfg, "h100", typo, 1, &err), SMSIM_ERR_CONFIG);
+
+    smsim_source *src = (smsim_source *)&err;
+    ck_assert_int_eq(smsim_source_open_launch(&src, "/nonexistent.launch", &err), SMSIM_ERR_IO);
+    ck_assert_ptr_null(src);
+    ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent.launch"));
+    ck_assert_int_eq(smsim_source_open_trace(&src, SMSIM_SRCDIR "/README.md", 0, &err),
+                     SMSIM_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "not a trace"));
+    ck_assert_int_lt(smsim_source_open_synth(&src, "nosuch", &err), 0);
+    ck_assert_ptr_null(src);
+    ck_assert_str_eq(smsim_strerror(SMSIM_ERR_IO), "I/O error");
+    ck_assert_int_eq(smsim_exit_status(SMSIM_ERR_INTERNAL), 3);
+    ck_assert_int_eq(smsim_exit_status(SMSIM_ERR_USAGE), 1);
+    ck_assert_int_eq(smsim_error_set(&err, SMSIM_ERR_FORMAT, "x:%d: y", 3), SMSIM_ERR_FORMAT);
+    ck_assert_str_eq(err.msg, "x:3: y");
+    smsim_config_free(NULL);
+    smsim_source_free(NULL);
+    smsim_free(NULL);
+}
+END_TEST
+
+/* The config table through the API. */
+START_TEST(test_config_fields)
+{
+    smsim_config *a = load("h100"), *b = NULL;
+    const char *sets[] = { "sm.count=7" };
+    smsim_error err = { 0 };
+    ck_assert_int_eq(smsim_config_load(&b, "h100", sets, 1, &err), SMSIM_OK);
+    struct smsim_gpu g;
+    smsim_config_gpu(a, &g);
+    ck_assert_uint_eq(g.sm_count, 132);
+    ck_assert_uint_eq(g.cc, 90);
+    ck_assert_str_eq(g.arch, "hopper");
+    smsim_config_gpu(b, &g);
+    ck_assert_uint_eq(g.sm_count, 7);
+    long i = smsim_config_field_index("sm.count");
+    ck_assert_int_ge(i, 0);
+    ck_assert_str_eq(smsim_config_field_name((size_t)i), "sm.count");
+    ck_assert_ptr_null(smsim_config_field_name(smsim_config_field_count()));
+    char va[SMSIM_CONFIG_VALUE_MAX], vb[SMSIM_CONFIG_VALUE_MAX];
+    smsim_config_value(a, (size_t)i, va, sizeof va);
+    smsim_config_value(b, (size_t)i, vb, sizeof vb);
+    ck_assert_str_eq(va, "132");
+    ck_assert_str_eq(vb, "7");
+    ck_assert_int_eq(smsim_config_field_index("sm.cont"), -1);
+    ck_assert_str_eq(smsim_config_field_suggest("sm.cont"), "sm.count");
+    smsim_config_free(a);
+    smsim_config_free(b);
+}
+END_TEST
+
+static void
+print_hello(FILE *fp, void *arg)
+{
+    fputs(arg, fp);
+}
+
+/* Atomic output files and key = value files. */
+START_TEST(test_files)
+{
+    char dir[] = "/tmp/check_smsim.XXXXXX", path[256];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    smsim_error err = { 0 };
+    ck_assert_int_eq(smsim_write_file(path, print_hello, "k = v\n# c\nx=  y z \n", &err), SMSIM_OK);
+    smsim_kvfile *kf = NULL;
+    char *k, *v;
+    ck_assert_int_eq(smsim_kvfile_open(&kf, path, "test file", SMSIM_ERR_FORMAT, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_kvfile_next(kf, &k, &v, &err), 1);
+    ck_assert_str_eq(k, "k");
+    ck_assert_str_eq(v, "v");
+    ck_assert_int_eq(smsim_kvfile_next(kf, &k, &v, &err), 1);
+    ck_assert_str_eq(k, "x");
+    ck_assert_str_eq(v, "y z");
+    ck_assert_ptr_nonnull(strstr(smsim_kvfile_where(kf), "a.txt:3"));
+    ck_assert_int_eq(smsim_kvfile_next(kf, &k, &v, &err), 0);
+    smsim_kvfile_close(kf);
+
+    /* an aborted file leaves the old contents; a committed one replaces them */
+    smsim_outfile *of = NULL;
+    ck_assert_int_eq(smsim_outfile_open(&of, path, &err), SMSIM_OK);
+    fputs("half", smsim_outfile_stream(of));
+    smsim_outfile_abort(of);
+    size_t n;
+    char *got = slurp(path, &n);
+    ck_assert_uint_eq(n, strlen("k = v\n# c\nx=  y z \n"));
+    free(got);
+    ck_assert_int_eq(smsim_outfile_open(&of, path, &err), SMSIM_OK);
+    fputs("whole\n", smsim_outfile_stream(of));
+    ck_assert_int_eq(smsim_outfile_commit(of, &err), SMSIM_OK);
+    got = slurp(path, &n);
+    ck_assert_uint_eq(n, 6);
+    ck_assert(memcmp(got, "whole\n", 6) == 0);
+    free(got);
+    ck_assert_int_eq(smsim_kvfile_open(&kf, "/nonexistent/x", "test file", SMSIM_ERR_FORMAT,
+                                       &err), SMSIM_ERR_IO);
+    ck_assert_ptr_null(kf);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+static Suite *
+smsim_suite(void)
+{
+    Suite *s = suite_create("smsim");
+    TCase *tc = tcase_create("api");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_run_equals_emulate);
+    tcase_add_test(tc, test_threads_and_watch);
+    tcase_add_test(tc, test_windows);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_config_fields);
+    tcase_add_test(tc, test_files);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    /* the source tree's configs, as the other suites use them */
+    setenv("SMSIM_CONFIG_DIR", SMSIM_SRCDIR "/configs", 0);
+    SRunner *sr = srunner_create(smsim_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
