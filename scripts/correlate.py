@@ -6,7 +6,12 @@
                                  [--set KEY=VALUE ...] [SMSIM]
 
 Runs every launch file measured in DIR/ncu.tsv (default
-validation/measured/h100-sxm5) through the full timing model on the config
+validation/measured/h100-sxm5), and in each --extra folder of measured
+launch files (default: ../shared/measured/h100/rodinia beside the tree, the
+25 Rodinia kernels, when it is there: third-party code, used from there;
+a folder with a gen_inputs.py is copied to a temporary directory and the
+script run there first to write its input files, with a python3 that has
+numpy), through the full timing model on the config
 (default h100) and compares, per kernel launch: the measured cycles
 (sm__cycles_elapsed.max, the median of the runs) with the simulated ones,
 the SASS warp instructions the GPU executed with the warp instructions
@@ -36,6 +41,8 @@ smsim's message, and left out of the statistics.
   --no-plots    do not draw the scatter plot
   --jobs N      smsim processes at a time (default 2)
   --set K=V     a config override for every run (a what-if; the report says so)
+  --extra DIR   another folder of measured launch files (ncu.tsv beside
+                them; repeatable); --no-extra leaves out the default one
 
 Exit status: 0 done (with --strict: every criterion met), 1 a criterion
 failed under --strict, 2 a run or an input failed (nothing is written).
@@ -56,6 +63,11 @@ from smsimlib import (ROOT, PipelineError, RunFailed, Runner, fint, fnum, fpct, 
                       read_tsv, rel, splice, tsv, write_atomic)
 
 MEASURED = os.path.join(ROOT, "validation", "measured", "h100-sxm5")
+# Training data outside the tree (third-party code, used where it is):
+# Rodinia's kernels measured on the same H100 (its README.md).
+RODINIA = os.path.normpath(os.path.join(ROOT, "..", "shared", "measured", "h100", "rodinia"))
+# Launch files of the extra folders: their key in the report -> where they are.
+LOCATION = {}
 
 # Where the measured launch files live in this tree: ncu.tsv names the
 # probes and modern kernels by their place in the shared measurement folder.
@@ -74,9 +86,10 @@ FAMILIES = [
     ("transpose", r"^traces/micro/transpose_"),
     ("applications", r"^(traces/[a-z0-9_]+\.launch|validation/seed-ptx/)"),
     ("modern", r"^traces/modern/"),
+    ("Rodinia", r"^rodinia/"),
 ]
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf"]
+           "#7f7f7f", "#bcbd22", "#17becf", "#000000"]
 
 # SASS traces recorded on the measured GPU: traces/hopper/<name>, where the
 # name is the launch file's path with '/' as '_' (traces_micro_X is
@@ -142,10 +155,59 @@ def fnum_or(v, fmt):
 
 # ---- measurements -----------------------------------------------------------------
 
-def load_measurements(mdir, quick):
-    """{launch path: {launch index: [rows]}} from ncu.tsv, and {launch path:
+def numpy_python():
+    """A python3 that can import numpy (the inputs scripts need it), or None."""
+    import subprocess
+    for py in (sys.executable, "/usr/bin/python3", "python3"):
+        try:
+            if subprocess.run([py, "-c", "import numpy"], capture_output=True).returncode == 0:
+                return py
+        except OSError:
+            pass
+    return None
+
+
+def prepare_extra(d, work):
+    """(report prefix, folder holding the launch files and their inputs) of
+    an extra folder of measured launch files: the folder itself, or a copy
+    in work where its gen_inputs.py has written the input files."""
+    import subprocess
+    name = os.path.basename(os.path.normpath(d))
+    if not os.path.exists(os.path.join(d, "ncu.tsv")):
+        raise PipelineError("%s: no ncu.tsv (an --extra folder holds measured launch files)" % d)
+    gen = os.path.join(d, "gen_inputs.py")
+    if not os.path.exists(gen) or os.path.isdir(os.path.join(d, "data")):
+        return name, d
+    py = numpy_python()
+    if py is None:
+        raise PipelineError("%s writes its inputs with numpy, and no python3 here has it "
+                            "(Debian: apt install python3-numpy; or --no-extra)" % rel(gen))
+    dst = os.path.join(work, "extra", name)
+    shutil.copytree(d, dst, ignore=shutil.ignore_patterns("data", "outputs", "sass"))
+    p = subprocess.run([py, os.path.join(dst, "gen_inputs.py")], cwd=dst, capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        raise PipelineError("%s failed: %s" % (rel(gen), (p.stderr.strip().splitlines() or ["?"])[-1]))
+    return name, dst
+
+
+def where(p):
+    """The launch file of a report key."""
+    return LOCATION.get(p, os.path.join(ROOT, p))
+
+
+def load_measurements(mdir, quick, extra=()):
+    """{launch path: {launch index: [rows]}} from ncu.tsv (and the extra
+    folders' (prefix, folder), keyed prefix/NAME.launch), and {launch path:
     clk} from clock64.tsv."""
     _, rows = read_tsv(os.path.join(mdir, "ncu.tsv"))
+    for prefix, d in extra:
+        _, xrows = read_tsv(os.path.join(d, "ncu.tsv"))
+        for r in xrows:
+            key = prefix + "/" + os.path.basename(r["launch_file"])
+            LOCATION[key] = os.path.join(d, os.path.basename(r["launch_file"]))
+            r["launch_file"] = key
+        rows = rows + xrows
     meas = collections.OrderedDict()
     for r in rows:
         p = local_path(r["launch_file"])
@@ -165,7 +227,7 @@ def load_measurements(mdir, quick):
     if quick:
         meas = collections.OrderedDict((p, meas[p]) for p in QUICK if p in meas)
     for p in meas:
-        if not os.path.exists(os.path.join(ROOT, p)):
+        if not os.path.exists(where(p)):
             raise PipelineError("%s names %s, which is not in this tree"
                                 % (rel(os.path.join(mdir, "ncu.tsv")), p))
     return meas, clk
@@ -184,7 +246,7 @@ def med(rows, key):
 def clock_divisor(path):
     """What a clock64 reading is divided by for its per-step figure, and the
     unit's name."""
-    lf = parse_launch(os.path.join(ROOT, path))
+    lf = parse_launch(where(path))
     scal = {n: w[1] for n, w in lf["args"] if w and w[0] != "buffer"}
     m = re.search(r"_ilp(\d+)\.launch$", path)
     if m and "iters" in scal:
@@ -201,7 +263,7 @@ def clock_divisor(path):
 def execute(runner, paths, traces, config, sets, njobs):
     results, failed, errors = {}, {}, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, njobs)) as pool:
-        futs = {pool.submit(runner.run, os.path.join(ROOT, p), config, sets): p for p in paths}
+        futs = {pool.submit(runner.run, where(p), config, sets): p for p in paths}
         futs.update({pool.submit(runner.run_trace, d, config, sets): "sass:" + rel(d)
                      for d, _ in traces})
         for fut in concurrent.futures.as_completed(futs):
@@ -211,7 +273,10 @@ def execute(runner, paths, traces, config, sets, njobs):
             except RunFailed as e:
                 msg = str(e).split(": exit 2: ", 1)[-1].splitlines()[0]
                 # paths relative to the tree: the doc must not depend on the checkout
-                failed[p] = msg.replace("smsim: ", "", 1).replace(ROOT + os.sep, "")
+                msg = msg.replace("smsim: ", "", 1).replace(ROOT + os.sep, "")
+                for key, loc in LOCATION.items():
+                    msg = msg.replace(os.path.dirname(loc) + os.sep, key.split("/")[0] + "/")
+                failed[p] = msg
             except (PipelineError, OSError, ValueError, KeyError) as e:
                 errors.append("%s: %s" % (p, e))
     if errors:
@@ -539,7 +604,12 @@ def main():
     ap.add_argument("--config", default="h100")
     ap.add_argument("--measured", default=MEASURED)
     ap.add_argument("--set", action="append", default=[], dest="sets")
+    ap.add_argument("--extra", action="append", default=None)
+    ap.add_argument("--no-extra", action="store_true")
     a = ap.parse_args()
+    if a.extra is None:
+        a.extra = [RODINIA] if (os.path.isdir(RODINIA) and a.measured == MEASURED and
+                                not a.quick and not a.no_extra) else []
     if not os.access(a.smsim, os.X_OK):
         print("correlate: %s is not an executable smsim" % a.smsim, file=sys.stderr)
         return 2
@@ -548,7 +618,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="smsim-correlate.")
     try:
         runner = Runner(os.path.abspath(a.smsim), tmp)
-        meas, clk = load_measurements(a.measured, a.quick)
+        extra = [prepare_extra(d, tmp) for d in a.extra]
+        meas, clk = load_measurements(a.measured, a.quick, extra)
         traces = sass_traces(a.quick) if a.measured == MEASURED else []
         results, failed = execute(runner, list(meas), traces, a.config, METHOD_SETS + a.sets,
                                   a.jobs)

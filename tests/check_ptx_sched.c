@@ -288,6 +288,78 @@ START_TEST(test_same_results)
 }
 END_TEST
 
+/* PTX's state spaces do not alias, and ptxas uses it: a tile's global
+ * loads go up above the shared stores they feed (LDG, LDG, STS, STS, as in
+ * every listing of a staged tile), while a generic access, which may reach
+ * shared memory, stays after the shared store before it, and so does a
+ * shared load.  The values are the PTX order's. */
+static const char *const SPACES_PTX[] = {
+    ".version 9.0", ".target sm_90", ".address_size 64",
+    ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)",
+    "{",
+    "    .reg .b32 %r<16>;",
+    "    .reg .b64 %rd<8>;",
+    "    .shared .align 4 .b8 sm[256];",
+    "    ld.param.u64 %rd1, [k_param_0];",
+    "    cvta.to.global.u64 %rd2, %rd1;",
+    "    mov.u32 %r1, %tid.x;",
+    "    mul.wide.u32 %rd3, %r1, 4;",
+    "    add.s64 %rd4, %rd2, %rd3;",
+    "    mov.u32 %r2, sm;",
+    "    shl.b32 %r3, %r1, 2;",
+    "    add.s32 %r4, %r2, %r3;",
+    "    ld.global.u32 %r5, [%rd4];",
+    "    add.s32 %r11, %r5, %r1;",
+    "    add.s32 %r11, %r11, 100;",
+    "    st.shared.u32 [%r4], %r11;",
+    "    ld.global.u32 %r6, [%rd4];",        /* the buffer is 32 words: the same word */
+    "    add.s32 %r10, %r6, 7;",
+    "    st.shared.u32 [%r4+128], %r10;",
+    "    cvt.u64.u32 %rd5, %r4;",
+    "    cvta.shared.u64 %rd6, %rd5;",
+    "    ld.u32 %r7, [%rd6];",               /* generic: sees the first store */
+    "    ld.shared.u32 %r8, [%r4+128];",     /* shared: sees the second */
+    "    mul.lo.s32 %r9, %r7, 3;",
+    "    add.s32 %r9, %r9, %r8;",
+    "    st.global.u32 [%rd4], %r9;",
+    "    ret;",
+    "}",
+};
+
+START_TEST(test_spaces)
+{
+    struct warp_inst w[48];
+    char names[48][NAME_MAX];
+    unsigned n = stream_named(SPACES_PTX, SIM_ARRAY_LEN(SPACES_PTX), 0, 90, w, names, 48);
+    int ldg[2] = { -1, -1 }, sts[2] = { -1, -1 }, ld = -1, lds = -1;
+    unsigned nldg = 0, nsts = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (strncmp(names[i], "LDG", 3) == 0 && nldg < 2)
+            ldg[nldg++] = (int)i;
+        else if (strcmp(names[i], "STS") == 0 && nsts < 2)
+            sts[nsts++] = (int)i;
+        else if (strncmp(names[i], "LD.", 3) == 0 || strcmp(names[i], "LD") == 0)
+            ld = (int)i;
+        else if (strncmp(names[i], "LDS", 3) == 0)
+            lds = (int)i;
+    }
+    ck_assert_uint_eq(nldg, 2);
+    ck_assert_uint_eq(nsts, 2);
+    ck_assert_int_ge(ld, 0);
+    ck_assert_int_ge(lds, 0);
+    /* both global loads before either shared store */
+    ck_assert_msg(ldg[1] < sts[0], "LDG at %d, %d; STS at %d, %d", ldg[0], ldg[1], sts[0], sts[1]);
+    /* the generic and the shared load after the stores they may read */
+    ck_assert_int_gt(ld, sts[0]);
+    ck_assert_int_gt(lds, sts[1]);
+    uint32_t b[32];
+    same_outputs(SPACES_PTX, SIM_ARRAY_LEN(SPACES_PTX), 0, b);
+    /* the buffer starts zero: the generic load read 100 + tid, the shared 7 */
+    for (unsigned l = 0; l < 32; l++)
+        ck_assert_uint_eq(b[l], 3 * (100 + l) + 7);
+}
+END_TEST
+
 /* Operands computed in the same basic block as the warp operation that
  * reads them, after its data: the shuffle's clamp (width 8: 0x181f) and
  * the vote's member mask, both at the end of a long chain (so a list
@@ -1274,6 +1346,7 @@ suite(void)
     tcase_add_test(tc, test_loop_schedule);
     tcase_add_test(tc, test_same_results);
     tcase_add_test(tc, test_warp_operands);
+    tcase_add_test(tc, test_spaces);
     tcase_add_test(tc, test_lowering);
     tcase_add_test(tc, test_uniform_regions);
     tcase_add_test(tc, test_fold_address);

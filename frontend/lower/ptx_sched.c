@@ -21,7 +21,11 @@
  * the PTX order is kept: registers (read after write, write after read,
  * write after write, the guard predicate included), the carry flag of
  * add.cc/addc, memory (a load stays after the stores and atomics before
- * it, a store or atomic after every memory access before it), and
+ * it, a store or atomic after every memory access before it, in the same
+ * state space: PTX's spaces are disjoint, so a global load may pass a
+ * shared store as ptxas lets it -- it hoists a tile's global loads above
+ * the shared stores they feed -- while a generic access is ordered with
+ * every space), and
  * barriers, fences, nanosleep and %clock reads split blocks, so nothing
  * moves across them.  The functional results are therefore those of the
  * PTX order (tests/check_kernels.c and check_micro.c compare every
@@ -375,13 +379,38 @@ mem_reads_only(const struct xop *x)
     return x->kind == XK_LD || x->kind == XK_WLOAD || x->kind == XK_LDMATRIX;
 }
 
+/* The memory classes ordered separately: PTX's state spaces do not alias
+ * (a .global address never names .shared or .local memory), so accesses
+ * to different spaces need no order; a generic access may reach any of
+ * them.  .const and .param (read-only, or the call frames') are one class. */
+enum { MC_GLOBAL, MC_SHARED, MC_LOCAL, MC_OTHER, MC_COUNT };
+#define MC_ALL ((1u << MC_COUNT) - 1)
+
+static unsigned
+mem_classes(const struct xop *x)
+{
+    if (x->kind == XK_LDMATRIX || x->kind == XK_STMATRIX)
+        return 1u << MC_SHARED;
+    switch (x->space) {
+    case PS_GLOBAL: return 1u << MC_GLOBAL;
+    case PS_SHARED: return 1u << MC_SHARED;
+    case PS_LOCAL: return 1u << MC_LOCAL;
+    case PS_CONST: case PS_PARAM: return 1u << MC_OTHER;
+    default: return MC_ALL;
+    }
+}
+
 /* Build the dependence edges of block [s0, s0 + n) (node i = x[s0 + i]);
  * the terminator, if any, is node n - 1 and depends on everything. */
 static void
 build_edges(struct sched *s, const struct xop *x, uint32_t n)
 {
-    int32_t last_store = -1;
-    uint32_t loads = UINT32_MAX;         /* reader links of the loads since last_store */
+    int32_t last_store[MC_COUNT];        /* per memory class: the last store or atomic */
+    uint32_t loads[MC_COUNT];            /* reader links of the loads since it */
+    for (unsigned c = 0; c < MC_COUNT; c++) {
+        last_store[c] = -1;
+        loads[c] = UINT32_MAX;
+    }
     s->stamp++;
     for (uint32_t j = 0; j < n; j++) {
         uint32_t rd[MAX_OPS], wr[MAX_OPS];
@@ -418,22 +447,25 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
             k->reader = s->n_links++;
         }
         if (is_mem(&x[j])) {
-            if (mem_reads_only(&x[j])) {
-                if (last_store >= 0)
-                    add_edge(s, (uint32_t)last_store, j, 1);
-                if (s->n_links == s->cap_links) {
-                    s->cap_links = s->cap_links ? 2 * s->cap_links : 256;
-                    s->links = xrealloc(s->links, s->cap_links * sizeof *s->links);
+            unsigned classes = mem_classes(&x[j]);
+            for (unsigned c = 0; c < MC_COUNT; c++) {
+                if (!(classes & (1u << c)))
+                    continue;
+                if (last_store[c] >= 0)
+                    add_edge(s, (uint32_t)last_store[c], j, 1);
+                if (mem_reads_only(&x[j])) {
+                    if (s->n_links == s->cap_links) {
+                        s->cap_links = s->cap_links ? 2 * s->cap_links : 256;
+                        s->links = xrealloc(s->links, s->cap_links * sizeof *s->links);
+                    }
+                    s->links[s->n_links] = (struct rlink){ j, loads[c] };
+                    loads[c] = s->n_links++;
+                } else {
+                    for (uint32_t l = loads[c]; l != UINT32_MAX; l = s->links[l].next)
+                        add_edge(s, s->links[l].node, j, 1);
+                    last_store[c] = (int32_t)j;
+                    loads[c] = UINT32_MAX;
                 }
-                s->links[s->n_links] = (struct rlink){ j, loads };
-                loads = s->n_links++;
-            } else {
-                if (last_store >= 0)
-                    add_edge(s, (uint32_t)last_store, j, 1);
-                for (uint32_t l = loads; l != UINT32_MAX; l = s->links[l].next)
-                    add_edge(s, s->links[l].node, j, 1);
-                last_store = (int32_t)j;
-                loads = UINT32_MAX;
             }
         }
     }
@@ -1059,7 +1091,8 @@ live_through(const struct ptx_run *r, const bool *leader, const struct regst *re
 
 /* ---- the order's own check ----------------------------------------------- */
 
-#define KEY_MEMORY (KEY_CARRY + 1)   /* pseudo-register: memory (a store writes, a load reads) */
+#define KEY_MEMORY (KEY_CARRY + 1)   /* pseudo-registers: memory, one per class (a store
+                                        writes, a load reads) */
 
 /* The keys x reads and writes for verify_order: operands() and memory. */
 static void
@@ -1068,9 +1101,14 @@ order_keys(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned 
 {
     operands(r, x, rd, nr, wr, nw);
     if (is_mem(x)) {
-        add_key(rd, nr, KEY_MEMORY);
-        if (!mem_reads_only(x))
-            add_key(wr, nw, KEY_MEMORY);
+        unsigned classes = mem_classes(x);
+        for (unsigned c = 0; c < MC_COUNT; c++) {
+            if (!(classes & (1u << c)))
+                continue;
+            add_key(rd, nr, KEY_MEMORY + c);
+            if (!mem_reads_only(x))
+                add_key(wr, nw, KEY_MEMORY + c);
+        }
     }
 }
 
@@ -1117,7 +1155,7 @@ verify_order(const struct ptx_run *r, const uint32_t *blk_of)
     }
     start[n] = total;
     uint32_t *seen = xmalloc((total ? total : 1) * sizeof *seen);
-    uint32_t *last = xcalloc(KEY_MEMORY + 1, sizeof *last);    /* per key: writer seq + 1 */
+    uint32_t *last = xcalloc(KEY_MEMORY + MC_COUNT, sizeof *last);  /* per key: writer seq + 1 */
     for (uint32_t q = 0; q < n; q++) {
         uint32_t rd[MAX_OPS], wr[MAX_OPS];
         unsigned nr, nw;
@@ -1128,7 +1166,7 @@ verify_order(const struct ptx_run *r, const uint32_t *blk_of)
             last[wr[a]] = q + 1;
     }
     /* pass 2, in the final order: the same writes, in the same order */
-    memset(last, 0, (KEY_MEMORY + 1) * sizeof *last);
+    memset(last, 0, (KEY_MEMORY + MC_COUNT) * sizeof *last);
     for (uint32_t i = 0; i < n; i++) {
         const struct xop *x = &r->x[i];
         uint32_t rd[MAX_OPS], wr[MAX_OPS];
@@ -1138,7 +1176,7 @@ verify_order(const struct ptx_run *r, const uint32_t *blk_of)
             if (seen[start[x->seq] + a] != last[rd[a]]) {
                 uint32_t w = seen[start[x->seq] + a] ? seen[start[x->seq] + a] :
                              last[rd[a]];
-                order_broken(r, x, &r->x[pos[w - 1]], rd[a] == KEY_MEMORY ?
+                order_broken(r, x, &r->x[pos[w - 1]], rd[a] >= KEY_MEMORY ?
                              "a memory access passed a store" : "a read sees another write");
             }
         for (unsigned a = 0; a < nw; a++) {
