@@ -1238,6 +1238,10 @@ ptxgen_generate(uint64_t seed, struct ptxgen_prog *prog)
             "block = %u\nregs = %u\n", (unsigned long long)seed, g->blocks, g->threads, nregs);
     if (g->dyn_shared)
         buf_add(&l, "smem = %u\n", smem_bytes);
+    /* calls nest (a recursive function called from others): room for the
+     * deepest chain the generator builds, so a program is never refused
+     * as written for its stack (seed 4271717 needed 1,088 bytes) */
+    buf_add(&l, "stack = 8192\n");
     buf_add(&l, "arg = in buffer u32 %u random 0 4294967295 seed %llu\n"
             "arg = out buffer u32 %u zeros\narg = scr buffer u32 %u zeros\n"
             "arg = cnt buffer u32 %u const %u\narg = n u32 %u\narg = fp f32 %s\n"
