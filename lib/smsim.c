@@ -114,8 +114,7 @@ smsim_outfile_stream(smsim_outfile *of)
 int
 smsim_outfile_commit(smsim_outfile *of, smsim_error *err)
 {
-    int rc = afile_commit(&of->af, SERR(err));
-    afile_abort(&of->af);
+    int rc = afile_commit(&of->af, SERR(err));     /* frees what it held, either way */
     free(of);
     return rc;
 }

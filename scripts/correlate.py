@@ -54,6 +54,7 @@ import math
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -157,7 +158,6 @@ def fnum_or(v, fmt):
 
 def numpy_python():
     """A python3 that can import numpy (the inputs scripts need it), or None."""
-    import subprocess
     for py in (sys.executable, "/usr/bin/python3", "python3"):
         try:
             if subprocess.run([py, "-c", "import numpy"], capture_output=True).returncode == 0:
@@ -171,7 +171,6 @@ def prepare_extra(d, work):
     """(report prefix, folder holding the launch files and their inputs) of
     an extra folder of measured launch files: the folder itself, or a copy
     in work where its gen_inputs.py has written the input files."""
-    import subprocess
     name = os.path.basename(os.path.normpath(d))
     if not os.path.exists(os.path.join(d, "ncu.tsv")):
         raise PipelineError("%s: no ncu.tsv (an --extra folder holds measured launch files)" % d)

@@ -400,6 +400,18 @@ mem_classes(const struct xop *x)
     }
 }
 
+/* Prepend node to the reader list whose head is next; the new head. */
+static uint32_t
+push_link(struct sched *s, uint32_t node, uint32_t next)
+{
+    if (s->n_links == s->cap_links) {
+        s->cap_links = s->cap_links ? 2 * s->cap_links : 256;
+        s->links = xrealloc(s->links, s->cap_links * sizeof *s->links);
+    }
+    s->links[s->n_links] = (struct rlink){ node, next };
+    return s->n_links++;
+}
+
 /* Build the dependence edges of block [s0, s0 + n) (node i = x[s0 + i]);
  * the terminator, if any, is node n - 1 and depends on everything. */
 static void
@@ -439,12 +451,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
             struct keyst *k = key(s, rd[a]);
             if (k->writer == (int32_t)j)
                 continue;
-            if (s->n_links == s->cap_links) {
-                s->cap_links = s->cap_links ? 2 * s->cap_links : 256;
-                s->links = xrealloc(s->links, s->cap_links * sizeof *s->links);
-            }
-            s->links[s->n_links] = (struct rlink){ j, k->reader };
-            k->reader = s->n_links++;
+            k->reader = push_link(s, j, k->reader);
         }
         if (is_mem(&x[j])) {
             unsigned classes = mem_classes(&x[j]);
@@ -454,12 +461,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
                 if (last_store[c] >= 0)
                     add_edge(s, (uint32_t)last_store[c], j, 1);
                 if (mem_reads_only(&x[j])) {
-                    if (s->n_links == s->cap_links) {
-                        s->cap_links = s->cap_links ? 2 * s->cap_links : 256;
-                        s->links = xrealloc(s->links, s->cap_links * sizeof *s->links);
-                    }
-                    s->links[s->n_links] = (struct rlink){ j, loads[c] };
-                    loads[c] = s->n_links++;
+                    loads[c] = push_link(s, j, loads[c]);
                 } else {
                     for (uint32_t l = loads[c]; l != UINT32_MAX; l = s->links[l].next)
                         add_edge(s, s->links[l].node, j, 1);
