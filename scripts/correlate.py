@@ -87,10 +87,13 @@ FAMILIES = [
     ("transpose", r"^traces/micro/transpose_"),
     ("applications", r"^(traces/[a-z0-9_]+\.launch|validation/seed-ptx/)"),
     ("modern", r"^traces/modern/"),
+    ("strided access", r"^traces/mech/stride_"),
+    ("latency-bound loops", r"^traces/mech/(bar_loop|gload_bar|gdep_bar|row_walk|col_walk)"),
+    ("dense kernels", r"^traces/mech/(pb_gemm|sgemm_reg|wmma_smem|mma_ldsm|softmax)"),
     ("Rodinia", r"^rodinia/"),
 ]
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#000000"]
+           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a"]
 
 # SASS traces recorded on the measured GPU: traces/hopper/<name>, where the
 # name is the launch file's path with '/' as '_' (traces_micro_X is

@@ -3,7 +3,8 @@
 validation/measured/.
 
     python3 scripts/measure-gpu.py [--smsim SMSIM] [--ncu NCU | --no-ncu] [--run N]
-                                   [--out FILE.tsv] [--clock64 FILE.tsv] LAUNCH...
+                                   [--out FILE.tsv] [--clock64 FILE.tsv] [--outputs DIR]
+                                   LAUNCH...
     python3 scripts/measure-gpu.py --check-inputs --smsim SMSIM LAUNCH...
     python3 scripts/measure-gpu.py --parse-ncu CSV LAUNCH
 
@@ -135,6 +136,8 @@ def pack_values(typ, vals):
         return struct.pack("<%df" % len(vals), *vals)
     if typ == "f64":
         return struct.pack("<%dd" % len(vals), *vals)
+    if typ == "f16":    # nearest even from the double, as __double2half (struct's 'e' rounds so)
+        return struct.pack("<%de" % len(vals), *vals)
     bits = 8 * TYPE_BYTES[typ]
     mask = (1 << bits) - 1
     return struct.pack("<%d%s" % (len(vals), INT_FMT[typ]), *[wrap_u64(v) & mask for v in vals])
@@ -164,7 +167,9 @@ def fill(typ, count, words, base_dir):
     """The initial bytes of a buffer: arg = NAME buffer TYPE COUNT INIT..."""
     b = TYPE_BYTES[typ]
     init, rest = words[0], words[1:]
-    isfloat = typ in ("f32", "f64")
+    isfloat = typ in ("f32", "f64", "f16")
+    if typ == "bf16" and init != "zeros" and init != "file":
+        fail("bf16 %s: computed here only by smsim (give --smsim)" % init)
     mask = (1 << (8 * b)) - 1
     try:
         import numpy as np
@@ -199,7 +204,7 @@ def fill(typ, count, words, base_dir):
             if np is not None:
                 r = splitmix_np(np, seed, count)
                 u = (r >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
-                return (lo + (hi - lo) * u).astype("<f4" if typ == "f32" else "<f8").tobytes()
+                return (lo + (hi - lo) * u).astype({"f32": "<f4", "f64": "<f8", "f16": "<f2"}[typ]).tobytes()
             vals = [lo + (hi - lo) * ((x >> 11) * (1.0 / 9007199254740992.0))
                     for x in splitmix_seq(seed, count)]
             return pack_values(typ, vals)
@@ -463,6 +468,8 @@ def main():
     ap.add_argument("--run", type=int, default=1, help="run number for the rows")
     ap.add_argument("--out", default="-")
     ap.add_argument("--clock64", default=None)
+    ap.add_argument("--outputs", metavar="DIR", default=None,
+                    help="write each output buffer to DIR/LAUNCHNAME_BUFFER.bin")
     ap.add_argument("--check-inputs", action="store_true")
     ap.add_argument("--parse-ncu", metavar="CSV")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -496,6 +503,13 @@ def main():
             write_rows(a.out, rows, COLUMNS)
             lf = parse_launch(launch)
             types = {n: w[1] for n, w in lf["args"] if w[0] == "buffer"}
+            if a.outputs:           # the hardware's bytes, to compare with smsim's
+                os.makedirs(a.outputs, exist_ok=True)
+                stem = os.path.basename(launch)[:-len(".launch")]
+                for name, _ in lf["outputs"]:
+                    if name in out:
+                        with open(os.path.join(a.outputs, "%s_%s.bin" % (stem, name)), "wb") as fo:
+                            fo.write(out[name])
             if a.clock64 and types.get("clk") == "u64" and "clk" in dict(lf["outputs"]):
                 clk = struct.unpack("<Q", out["clk"][:8])[0]
                 write_rows(a.clock64, [{"launch_file": rel_launch(launch), "clk": "%d" % clk}],
