@@ -26,9 +26,11 @@
  * shared store as ptxas lets it -- it hoists a tile's global loads above
  * the shared stores they feed -- while a generic access is ordered with
  * every space), and
- * barriers, fences, nanosleep and %clock reads split blocks, so nothing
- * moves across them.  The functional results are therefore those of the
- * PTX order (tests/check_kernels.c and check_micro.c compare every
+ * fences, nanosleep and %clock reads split blocks, so nothing moves
+ * across them; a barrier keeps every memory access and warp operation on
+ * its side, while register arithmetic and loads of read-only memory pass
+ * it as ptxas lets them (barrier_free()).  The functional results are
+ * therefore those of the PTX order (tests/check_kernels.c and check_micro.c compare every
  * output with a C reference).
  *
  * The latencies are the scheduler's own (ptxas's model of sm_90, read off
@@ -218,12 +220,39 @@ sched_hold(const struct xop *x)
                                                         : pipe_interval[sched_pipe(x)];
 }
 
-/* Does x end a block where it stands, with nothing moved across it? */
+/* Does x end a block where it stands, with nothing moved across it?
+ * (Barriers do not: barrier_free() below says what passes them.) */
 static bool
 fence_like(const struct xop *x)
 {
-    return x->kind == XK_BAR || x->kind == XK_NOP || x->kind == XK_MOVE_CLOCK ||
-           x->kind == XK_CPASYNC || x->ids_truncated;
+    return x->kind == XK_NOP || x->kind == XK_MOVE_CLOCK || x->kind == XK_CPASYNC ||
+           x->ids_truncated;
+}
+
+/* May x move across a barrier (bar.sync, bar.red, bar.arrive,
+ * bar.warp.sync) of its block?  A barrier orders memory and the clock;
+ * register arithmetic and reads of memory that no thread writes while
+ * the kernel runs need no order with it.  ptxas moves both: the SASS of
+ * traces/mech/gload_bar_loop (mech.sass) issues the address arithmetic
+ * and the LDG.E.CONSTANT of later steps above the BAR.SYNCs of earlier
+ * ones, eight loads ahead.  ld.global.nc is read-only for the kernel's
+ * lifetime by the PTX ISA's definition (nvcc emits it for const
+ * __restrict__ data); .const is read-only too.  (An arithmetic
+ * instruction ptxas lowers to several operations passes as a whole.)  Every other memory
+ * access, the clock, warp-wide operations, calls and an expansion's
+ * control stay on their side.  The move is upward only (build_edges). */
+static bool
+barrier_free(const struct xop *x)
+{
+    if (x->ctl != XC_NONE || x->ids_truncated)
+        return false;
+    if (x->kind == XK_ALU || x->kind == XK_PARAM)
+        return true;
+    if (x->kind == XK_TIMING)        /* a lowered instruction's extra SASS operation */
+        return !(x->iflags & (SIM_IF_LOAD | SIM_IF_STORE | SIM_IF_ATOMIC | SIM_IF_BARRIER |
+                              SIM_IF_FENCE | SIM_IF_BRANCH | SIM_IF_EXIT));
+    return x->kind == XK_LD && ((x->space == PS_GLOBAL && (x->flags & PF_NC)) ||
+                                x->space == PS_CONST);
 }
 
 /* Does x end its block (a branch, an exit, a call or a return)? */
@@ -419,6 +448,10 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
 {
     int32_t last_store[MC_COUNT];        /* per memory class: the last store or atomic */
     uint32_t loads[MC_COUNT];            /* reader links of the loads since it */
+    int32_t last_bar = -1;               /* the last barrier */
+    uint32_t pinned = UINT32_MAX;        /* links of the operations since it: all stay before
+                                            the next barrier (ptxas hoists over a barrier, it
+                                            does not sink: bar_loop's FFMA stays above it) */
     for (unsigned c = 0; c < MC_COUNT; c++) {
         last_store[c] = -1;
         loads[c] = UINT32_MAX;
@@ -452,6 +485,18 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
             if (k->writer == (int32_t)j)
                 continue;
             k->reader = push_link(s, j, k->reader);
+        }
+        if (x[j].kind == XK_BAR) {       /* after everything before it that it orders */
+            for (uint32_t l = pinned; l != UINT32_MAX; l = s->links[l].next)
+                add_edge(s, s->links[l].node, j, 1);
+            if (last_bar >= 0)
+                add_edge(s, (uint32_t)last_bar, j, 1);
+            last_bar = (int32_t)j;
+            pinned = UINT32_MAX;
+        } else {
+            if (last_bar >= 0 && !barrier_free(&x[j]))
+                add_edge(s, (uint32_t)last_bar, j, 1);
+            pinned = push_link(s, j, pinned);
         }
         if (is_mem(&x[j])) {
             unsigned classes = mem_classes(&x[j]);
@@ -1145,6 +1190,22 @@ verify_order(const struct ptx_run *r, const uint32_t *blk_of)
         if ((terminator(x) || fence_like(x) || x->ctl == XC_ENTRY) && x->seq != i)
             order_broken(r, x, x, "a branch or fence moved");
     }
+    /* barriers: what barrier_free() keeps in place sees the same number
+     * of barriers before it in both orders (blocks do not move, so a
+     * running count over the kernel is the count in its block plus the
+     * same constant in both) */
+    uint32_t *epoch = xmalloc(n * sizeof *epoch);      /* by seq: barriers before it, PTX order */
+    for (uint32_t q = 0, nb = 0; q < n; q++) {
+        epoch[q] = nb;
+        nb += r->x[pos[q]].kind == XK_BAR;
+    }
+    for (uint32_t i = 0, nb = 0; i < n; i++) {
+        const struct xop *x = &r->x[i];
+        if (x->kind == XK_BAR ? epoch[x->seq] != nb : !barrier_free(x) && epoch[x->seq] != nb)
+            order_broken(r, x, x, "an operation crossed a barrier");
+        nb += x->kind == XK_BAR;
+    }
+    free(epoch);
     /* pass 1, in the PTX order: the write each read sees (seq + 1, 0: none) */
     uint32_t *start = xmalloc((n + 1) * sizeof *start);
     uint32_t total = 0;
