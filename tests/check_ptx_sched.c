@@ -1043,6 +1043,55 @@ START_TEST(test_unrolled_loop)
 }
 END_TEST
 
+/* A pointer the unrolled body steps by an immediate and reads only as an
+ * address steps once per 4 iterations, as its counter does (ptxas folds
+ * the other steps into the loads' offsets: row_walk in mech.sass); a
+ * barrier in the body does not stop the unrolling (bar_loop).  A pointer
+ * the body also reads as a value steps every iteration. */
+START_TEST(test_unrolled_pointer)
+{
+    const char *ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, 0;",
+        "    mov.u32 %r4, %r2;",
+        "    mov.u64 %rd5, %rd2;",
+        "$L_loop:",
+        "    ld.global.u32 %r5, [%rd5];",
+        "    add.s32 %r4, %r4, %r5;",
+        "    bar.sync 0;",
+        "    add.s64 %rd5, %rd5, 4;",
+        "    add.s32 %r3, %r3, 1;",
+        "    setp.lt.u32 %p1, %r3, %r1;",
+        "    @%p1 bra $L_loop;",
+        "    st.global.u32 [%rd4], %r4;",
+        KTAIL,
+    };
+    static struct warp_inst w[256];
+    static char nm[256][NAME_MAX];
+    unsigned counts[2];
+    for (int v = 0; v < 2; v++) {
+        if (v == 1)    /* the pointer read as a value too */
+            ptx[21] = "    cvt.u32.u64 %r6, %rd5; add.s32 %r4, %r4, %r6;";
+        unsigned k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 12, 90, w, nm, 256);
+        unsigned ldg = 0, bar = 0, bra = 0, step = 0;
+        for (unsigned i = 0; i < k; i++) {
+            ldg += strncmp(nm[i], "LDG", 3) == 0;
+            bar += strncmp(nm[i], "BAR", 3) == 0;
+            bra += strcmp(nm[i], "BRA") == 0;
+            /* the high half of the 64-bit step (uniform here: UIMAD.X) */
+            step += strstr(nm[i], "IMAD.X") != NULL || strstr(nm[i], "IADD3.X") != NULL;
+        }
+        ck_assert_uint_eq(ldg, 12);
+        ck_assert_uint_eq(bar, 12);
+        ck_assert_uint_eq(bra, 3);           /* iterations 4, 8 and 12 */
+        counts[v] = step;
+        same_outputs(ptx, SIM_ARRAY_LEN(ptx), 12, NULL);
+    }
+    ck_assert_uint_eq(counts[0], 3);         /* iterations 4, 8 and 12 */
+    ck_assert_uint_eq(counts[1], 12);
+}
+END_TEST
+
 /* The IEEE sequences: rcp.rn.f32's fast path is 10 operations with a taken
  * branch over the slow path and a convergence point, div.rn.f32 8 with
  * FCHK, sqrt.rn.f32 10; an atomic whose result is unused is a reduction. */
@@ -1439,6 +1488,7 @@ suite(void)
     tcase_add_test(tc, test_ifconv_activemask);
     tcase_add_test(tc, test_ifconv_guard_write);
     tcase_add_test(tc, test_unrolled_loop);
+    tcase_add_test(tc, test_unrolled_pointer);
     tcase_add_test(tc, test_sequences);
     tcase_add_test(tc, test_uniform_expansion);
     tcase_add_test(tc, test_pipe_balance);

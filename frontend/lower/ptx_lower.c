@@ -969,11 +969,23 @@ if_convert(struct lctx *L, struct ptx_run *r)
  * instruction, that instruction carries no .pragma "nounroll", and the
  * branch's predicate is a compare of a counter the body steps by an
  * immediate with an immediate or a value the body does not write.  Its
- * counter step, compare and branch are marked; the executor issues them
- * once per PTX_UNROLL iterations (ptx_exec.c).  matrix_mul's loop (84
- * operations) and the grid-stride copies (a stride in a register) are not
- * unrolled, and are not here. */
-#define UNROLL_BODY 16
+ * counter step, compare and branch are marked, and so is every pointer the
+ * body steps by an immediate and reads only as a load's or store's
+ * address (ptxas folds three of every four steps into the addresses'
+ * immediate offsets: row_walk's two pointers step by 0x40 once per 16
+ * loads in mech.sass); the executor issues them once per PTX_UNROLL
+ * iterations (ptx_exec.c).
+ *
+ * UNROLL_BODY from the loops of every measured listing
+ * (shared/measured/h100/sass, rodinia/sass, traces/mech/mech.sass):
+ * ptxas unrolled bodies of 8 to 36 SASS operations, barriers included
+ * (spin 8, kmeans 21, lud 22-23, row_walk and bar_loop 23, gdep_bar_loop
+ * 27, streamcluster 28, col_walk 30, pb_gemm 33, gload_bar_loop 36: each
+ * the loop nvcc already unrolled 4 times, now guarded by a remaining count
+ * > 12), and none of 41 or more (b+tree 41, hotspot3D 56, srad's reduce
+ * 73, matrix_mul 84).  The grid-stride copies (a stride in a register) are
+ * not unrolled, and are not here. */
+#define UNROLL_BODY 40
 
 static bool
 writes_in(const struct lctx *L, int32_t id, uint32_t lo, uint32_t hi, uint32_t *count,
@@ -989,6 +1001,39 @@ writes_in(const struct lctx *L, int32_t id, uint32_t lo, uint32_t hi, uint32_t *
     return *count != 0;
 }
 
+/* Is x[j] of the loop body [h, e) a pointer's step: an integer add or
+ * subtract of an immediate to the register it writes, the body's only
+ * write of it, and every other read of it in the body a load's or
+ * store's address (not a value stored, not arithmetic)? */
+static bool
+address_step(const struct lctx *L, uint32_t h, uint32_t e, uint32_t j)
+{
+    const struct xop *st = &L->x[j];
+    if ((!is_alu(st, PTXOP_ADD) && !is_alu(st, PTXOP_SUB)) || is_fp(st->type) ||
+        st->guard >= 0 || (st->flags & PF_CC) || st->n_fdst != 1)
+        return false;
+    int32_t p = (int32_t)st->fdst[0];
+    bool self = (sid(L, &st->a) == p && is_imm(L, &st->b)) ||
+                (is_alu(st, PTXOP_ADD) && sid(L, &st->b) == p && is_imm(L, &st->a));
+    uint32_t nw, at;
+    if (!self || !writes_in(L, p, h, e - 1, &nw, &at) || nw != 1)
+        return false;
+    for (uint32_t k = h; k < e; k++) {
+        const struct xop *y = &L->x[k];
+        if (k == j)
+            continue;
+        unsigned reads = 0;
+        for (unsigned q = 0; q < y->n_fsrc; q++)
+            reads += (int32_t)y->fsrc[q] == p;
+        if (reads == 0)
+            continue;
+        if ((y->kind != XK_LD && y->kind != XK_ST) || y->space == PS_PARAM ||
+            sid(L, &y->base) != p || reads != 1)
+            return false;
+    }
+    return true;
+}
+
 static void
 mark_unrolled(struct lctx *L, struct ptx_run *r)
 {
@@ -1001,9 +1046,8 @@ mark_unrolled(struct lctx *L, struct ptx_run *r)
         bool ok = true;
         for (uint32_t j = h; j < e && ok; j++) {
             const struct xop *x = &L->x[j];
-            ok = x->kind != XK_BRA && x->kind != XK_EXIT && x->kind != XK_BAR &&
-                 x->kind != XK_NOP && x->kind != XK_MOVE_CLOCK && x->kind != XK_CALL &&
-                 x->kind != XK_RET;
+            ok = x->kind != XK_BRA && x->kind != XK_EXIT && x->kind != XK_NOP &&
+                 x->kind != XK_MOVE_CLOCK && x->kind != XK_CALL && x->kind != XK_RET;
             ops += L->key[j] == LK_SILENT ? 0 : ptx_lower_emit_count(L->key[j]);
         }
         for (uint32_t j = 0; j < L->n && ok; j++)   /* one block: no label inside */
@@ -1038,8 +1082,11 @@ mark_unrolled(struct lctx *L, struct ptx_run *r)
         b->unroll = tag;
         r->x[s].unroll = tag;
         r->x[c_at].unroll = tag;
-        for (uint32_t j = h; j < e; j++)
+        for (uint32_t j = h; j < e; j++) {
             L->body[j] = tag;
+            if (j != c_at && j != s && address_step(L, h, e, j))
+                r->x[j].unroll = tag;
+        }
     }
 }
 
