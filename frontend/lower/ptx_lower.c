@@ -1131,6 +1131,12 @@ align_of(const struct lctx *L, const struct slot *s, unsigned depth)
         a = a * b > 16 ? 16 : a * b;
         b = align_of(L, &x->c, depth + 1);
         return a < b ? a : b;
+    case PTXOP_AND:                  /* a mask clears the low bits: (t << 4) & 240 */
+        if (!is_imm(L, &x->b))
+            return a;
+        for (b = 1; b < 16 && !(imm_value(L, &x->b) & b); b *= 2)
+            ;
+        return a > b ? a : b;
     default:
         return 1;
     }
