@@ -903,6 +903,44 @@ START_TEST(test_merged_loads)
 }
 END_TEST
 
+/* The same with the offset masked, (tid << 4) & 240 as a register-tiled
+ * GEMM computes it (traces/mech sgemm_reg): an 'and' with an immediate
+ * keeps the alignment of the mask's lowest set bit, so the four loads are
+ * still one LDS.128, as ptxas makes them. */
+START_TEST(test_merged_loads_masked)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, sm;",
+        "    shl.b32 %r4, %r2, 4;",
+        "    and.b32 %r13, %r4, 240;",
+        "    add.s32 %r5, %r3, %r13;",
+        "    st.shared.u32 [%r5], %r1;",
+        "    st.shared.u32 [%r5+4], %r1;",
+        "    st.shared.u32 [%r5+8], %r1;",
+        "    st.shared.u32 [%r5+12], %r1;",
+        "    bar.sync 0;",
+        "    ld.shared.u32 %r6, [%r5];",
+        "    ld.shared.u32 %r7, [%r5+4];",
+        "    ld.shared.u32 %r8, [%r5+8];",
+        "    ld.shared.u32 %r9, [%r5+12];",
+        "    add.s32 %r10, %r6, %r7;",
+        "    add.s32 %r11, %r8, %r9;",
+        "    add.s32 %r12, %r10, %r11;",
+        "    st.global.u32 [%rd4], %r12;",
+        KTAIL,
+    };
+    char got[4096];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 5, got, sizeof got);
+    ck_assert_msg(strstr(got, "LDS.128") != NULL && strstr(got, "LDS ") == NULL,
+                  "one LDS.128: %s", got);
+    uint32_t b[32];
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 5, b);
+    for (unsigned l = 0; l < 32; l++)
+        ck_assert_uint_eq(b[l], 4 * 5);
+}
+END_TEST
+
 /* A short forward branch becomes predication: no branch, and the skipped
  * instructions issue for the whole warp, guarded, even when every lane
  * jumps.  A branch over a loop stays, inside BSSY ... BSYNC when its
@@ -1484,6 +1522,7 @@ suite(void)
     tcase_add_test(tc, test_zero_pairs);
     tcase_add_test(tc, test_fold_modifiers);
     tcase_add_test(tc, test_merged_loads);
+    tcase_add_test(tc, test_merged_loads_masked);
     tcase_add_test(tc, test_branches);
     tcase_add_test(tc, test_ifconv_activemask);
     tcase_add_test(tc, test_ifconv_guard_write);
