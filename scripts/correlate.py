@@ -90,10 +90,11 @@ FAMILIES = [
     ("strided access", r"^traces/mech/stride_"),
     ("latency-bound loops", r"^traces/mech/(bar_loop|gload_bar|gdep_bar|row_walk|col_walk)"),
     ("dense kernels", r"^traces/mech/(pb_gemm|sgemm_reg|wmma_smem|mma_ldsm|softmax)"),
+    ("L2 read / write", r"^traces/mech/l2_"),
     ("Rodinia", r"^rodinia/"),
 ]
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a"]
+           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896"]
 
 # SASS traces recorded on the measured GPU: traces/hopper/<name>, where the
 # name is the launch file's path with '/' as '_' (traces_micro_X is
@@ -116,12 +117,71 @@ QUICK = ["traces/probe/empty_g1_b32.launch", "traces/probe/store_n1024.launch",
 
 # Issue 17's acceptance: whole-kernel MAE, share within 10 %, clock64 within 10 %.
 MAE_LIMIT = 12.0
+LOFO_LIMIT = 8.0          # issue 29: the leave-one-family-out estimate
 WITHIN10_MIN = 70.0
 CLOCK_LIMIT = 10.0
 
 # Measurement-method settings smsim needs to see what the GPU saw: Nsight
 # Compute's --cache-control all flushes L1 and L2 before every launch.
 METHOD_SETS = ["sim.flush_caches=true"]
+
+
+# Leave one family out (issue 29).  Every config value calibrated on the
+# training launches, by the family that informed it, with the value it
+# would have without that family: a published figure the config comment
+# quotes, the same calibration re-derived on another family, or the
+# field's default where nothing else measures it.  A family's
+# leave-one-out error is its error with all of its calibrations so
+# replaced; the families that informed none keep their fitted error.  The
+# mechanisms (the lowering's unrolling and barrier rules, the memory
+# system's granularity) were read off SASS listings and documents, not
+# fitted to cycles, and are not in this table.
+LOFO = {
+    "empty kernel": [
+        ("gpu.kernel_launch_latency", "4956", "re-derived on 'one store per thread': store_n1024's "
+         "5,197 measured cycles less smsim's 241 with no launch cost"),
+        ("gpu.block_dispatch_interval", "1.2", "re-derived on 'one store per thread': "
+         "store_n33554432 (131,072 blocks) 162.4k against 161.3k measured"),
+        ("sm.warp_launch_latency", "0", "not separable from the dispatch interval on one block "
+         "size: left at the default"),
+    ],
+    "instruction ILP": [
+        ("sched.taken_branch_penalty", "0", "the default: no other family times a taken branch"),
+    ],
+    "pointer chase": [
+        ("smem.latency", "25", "SEED002's 28.6 less the chase's address arithmetic (4)"),
+        ("l1.hit_latency", "35", "SEED002's 40.2 less the address arithmetic (5)"),
+        ("l2.hit_latency", "255", "SEED002's 259.9 less the address arithmetic"),
+        ("dram.latency", "565", "SEED002's 570.5 less the address arithmetic"),
+    ],
+    "DRAM copy": [
+        ("dram.efficiency", "0.607", "SEED002 sec 3b's fastest copy, 2,034 GB/s of 3,350"),
+        ("l1.mshrs", "256", "the default"),
+        ("l1.l2_read_bytes_per_cycle", "0", "the default, no limit"),
+        ("l1.l2_write_bytes_per_cycle", "0", "the default, no limit"),
+    ],
+    "L2 copy": [
+        ("l2.bytes_per_cycle", "32", "the default, one sector a cycle per slice"),
+    ],
+}
+
+
+def leave_one_out(runner, meas, rows, config, sets, njobs):
+    """{family: (fitted MAE, leave-one-out MAE, launches)} for the families
+    of LOFO that ran, and the leave-one-out errors of every row."""
+    out, errs = {}, {}
+    for fam, cal in LOFO.items():
+        paths = sorted({r["path"] for r in rows if r["family"] == fam})
+        if not paths:
+            continue
+        extra = ["%s=%s" % (k, v) for k, v, _ in cal]
+        res, failed = execute(runner, paths, [], config, METHOD_SETS + sets + extra, njobs)
+        lrows, _ = build({p: meas[p] for p in paths}, {}, res, failed, config, sets)
+        fit = [abs(r["err"]) for r in rows if r["family"] == fam]
+        out[fam] = (mean(fit), mean([abs(r["err"]) for r in lrows]), len(lrows))
+        for r in lrows:
+            errs[(r["path"], r["launch"])] = r["err"]
+    return out, errs
 
 
 def family(path):
@@ -384,7 +444,25 @@ def kernel_name(r):
     return base + ("#%d" % r["launch"] if r.get("multi") else "")
 
 
-def sections(rows, clocks, srows, failed, config, sets, quick):
+def lofo_section(rows, lofo):
+    """The leave-one-family-out table (markdown) and the overall MAE."""
+    fams, errs = lofo
+    all_fit = mean([abs(r["err"]) for r in rows])
+    all_lofo = mean([abs(errs.get((r["path"], r["launch"]), r["err"])) for r in rows])
+    trows = []
+    for fam, cal in LOFO.items():
+        if fam not in fams:
+            continue
+        fit, lo, n = fams[fam]
+        trows.append([fam, "%d" % n, "%.1f" % fit, "%.1f" % lo,
+                      "; ".join("`%s` = %s (%s)" % (k, v, why) for k, v, why in cal)])
+    trows.append(["**all** (%d launches; the other families as fitted)" % len(rows), "%d" % len(rows),
+                  "%.1f" % all_fit, "%.1f" % all_lofo, ""])
+    return md_table(["family left out", "launches", "MAE fitted %", "MAE left out %",
+                     "values without the family"], "lrrrl", trows), all_fit, all_lofo
+
+
+def sections(rows, clocks, srows, failed, config, sets, quick, lofo=None):
     sec, files = {}, {}
     multi = collections.Counter(r["path"] for r in rows)
     for r in rows:
@@ -405,6 +483,10 @@ def sections(rows, clocks, srows, failed, config, sets, quick):
         crit.append(("whole-kernel cycles: kernels within 10 %", ">= %.0f %%" % WITHIN10_MIN,
                      "%.0f %% (%d of %d)" % (allsum["w10"], round(allsum["w10"] * allsum["n"] / 100),
                                              allsum["n"]), allsum["w10"] >= WITHIN10_MIN))
+    if lofo is not None:
+        sec["lofo"], _, all_lofo = lofo_section(rows, lofo)
+        crit.append(("leave-one-family-out estimate: mean absolute error", "<= %.0f %%" % LOFO_LIMIT,
+                     "%.1f %%" % all_lofo, all_lofo <= LOFO_LIMIT))
     if csum:
         worst = max(abs(c["err"]) for c in clocks)
         n_ok = sum(1 for c in clocks if abs(c["err"]) <= CLOCK_LIMIT)
@@ -629,7 +711,8 @@ def main():
         srows = build_sass(traces, meas, results, rows)
         if not rows:
             raise PipelineError("no measured launch file ran")
-        sec, files, crit = sections(rows, clocks, srows, failed, a.config, a.sets, a.quick)
+        lofo = None if a.quick else leave_one_out(runner, meas, rows, a.config, a.sets, a.jobs)
+        sec, files, crit = sections(rows, clocks, srows, failed, a.config, a.sets, a.quick, lofo)
         written = []
         if out is not None:
             src = os.path.join(out, "doc", "correlation.md")
@@ -659,6 +742,9 @@ def main():
     print()
     print(sec["families"])
     print()
+    if "lofo" in sec:
+        print(sec["lofo"])
+        print()
     for w in written:
         shown = rel(w) if w.startswith(ROOT + os.sep) else w
         print("correlate: wrote %s" % shown, file=sys.stderr)
