@@ -91,10 +91,11 @@ FAMILIES = [
     ("latency-bound loops", r"^traces/mech/(bar_loop|gload_bar|gdep_bar|row_walk|col_walk)"),
     ("dense kernels", r"^traces/mech/(pb_gemm|sgemm_reg|wmma_smem|mma_ldsm|softmax)"),
     ("L2 read / write", r"^traces/mech/l2_"),
+    ("barriers", r"^traces/mech/(bar_only|smem_only)_"),
     ("Rodinia", r"^rodinia/"),
 ]
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896"]
+           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5"]
 
 # SASS traces recorded on the measured GPU: traces/hopper/<name>, where the
 # name is the launch file's path with '/' as '_' (traces_micro_X is
@@ -162,6 +163,10 @@ LOFO = {
     ],
     "L2 copy": [
         ("l2.bytes_per_cycle", "32", "the default, one sector a cycle per slice"),
+    ],
+    "barriers": [
+        ("op.barrier.latency", "20", "the assumption it replaced"),
+        ("sm.barrier_warp_cycles", "0", "the default"),
     ],
 }
 

@@ -238,7 +238,9 @@ check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
 {
     if (b->at_bar == 0 || b->at_bar < b->live)
         return;
-    sim_cycle_t release = now + sm->k->latency[SIM_OPC_BARRIER];
+    /* after the barrier unit has taken the last arrival (issue()) */
+    sim_cycle_t taken = (sim_cycle_t)((sm->bar_free + 255) >> 8);
+    sim_cycle_t release = max_c(now, taken) + sm->k->latency[SIM_OPC_BARRIER];
     b->at_bar = 0;
     for (uint32_t i = 0; i < b->n_warps; i++) {
         uint8_t w = b->warp[i];
@@ -766,6 +768,10 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         struct sm_block *b = &sm->blk[sm->warp[w].blk];
         sm->warp[w].state = W_BARRIER;
         b->at_bar++;
+        /* the SM's barrier unit takes one arrival at a time */
+        uint64_t at = (uint64_t)now << 8;
+        sm->bar_free = (sm->bar_free > at ? sm->bar_free : at) +
+                       (uint64_t)(sm->cfg->sm_barrier_warp_cycles * 256.0 + 0.5);
     }
     warp_fetch(sm, w, now);
     if (branch && sm->warp[w].ib_n > 0 && sm->cfg->sched_taken_branch_penalty > 0) {

@@ -246,6 +246,8 @@ struct sm {
     /* blocks and resources */
     struct sm_block blk[SIM_MAX_BLOCKS_PER_SM];
     uint32_t n_blocks;
+    uint64_t bar_free;           /* 1/256 cycles: the barrier unit has taken every warp's
+                                    arrival so far by here (sm.barrier_warp_cycles each) */
     uint64_t launch_free;        /* 1/256 cycles: the block launcher is busy until here
                                     (sm.serial_block_launch) */
     /* memory */

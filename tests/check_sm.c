@@ -391,6 +391,53 @@ START_TEST(test_barrier_release_timing)
 }
 END_TEST
 
+/* Every warp: the barrier first, then an FADD, then EXIT. */
+static int
+gen_barrier_first(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    (void)arg;
+    (void)block;
+    (void)warp;
+    if (k == 0)
+        tl_barrier(wi);
+    else if (k == 1)
+        tl_alu(wi, SIM_OPC_FP32, 5, 3, 4);
+    else if (k == 2)
+        tl_exit(wi);
+    else
+        return 0;
+    return 1;
+}
+
+/* sm.barrier_warp_cycles: the SM's barrier unit takes one arrival every N
+ * cycles and the barrier releases op.barrier.latency after the last one
+ * is taken (the H100's bar_only probes: 2 cycles a warp).  Arrivals far
+ * apart cost one unit time after the last (gen_barrier: warp 1 arrives at
+ * 0, taken by 3; warp 0 at 37, taken by 40: release 60, not 57); close
+ * ones queue (gen_barrier_first: arrivals at 0 and 1 are taken by 3 and 6:
+ * release 26, not 21). */
+START_TEST(test_barrier_unit_per_warp)
+{
+    struct sim_config c;
+    struct testlib_kernel k = { "bar", 1, 64, 32, 0, gen_barrier, NULL };
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20; "
+                             "sm.barrier_warp_cycles = 3");
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 63 + 3);
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20; "
+                             "sm.barrier_warp_cycles = 0");
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 63);
+    struct testlib_kernel k2 = { "bar", 1, 64, 32, 0, gen_barrier_first, NULL };
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20");
+    uint64_t base = testlib_cycles(&c, &k2);
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20; "
+                             "sm.barrier_warp_cycles = 3");
+    ck_assert_uint_eq(testlib_cycles(&c, &k2), base + 5);
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20; "
+                             "sm.barrier_warp_cycles = 2.5");
+    ck_assert_uint_eq(testlib_cycles(&c, &k2), base + 4);   /* taken by 5 (2.5 + 2.5): 25 */
+}
+END_TEST
+
 /* Warp 0: a branch, the barrier right behind it, then an FADD; warp 1:
  * ten dependent FADDs, then the barrier.  The instruction buffer holds
  * the branch and the barrier at once, and the branch issues while the
@@ -1290,6 +1337,7 @@ sm_suite(void)
     tcase_add_test(tc, test_lookahead_candidates_on_two_pipes);
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
+    tcase_add_test(tc, test_barrier_unit_per_warp);
     tcase_add_test(tc, test_no_fetch_past_a_barrier);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
     tcase_add_test(tc, test_coalescing_sectors);
