@@ -325,24 +325,13 @@ END_TEST
 
 /* ---- barriers ------------------------------------------------------------ */
 
+/* Every warp: the barrier first, then an FADD, then EXIT. */
 static int
-gen_barrier(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+gen_barrier_first(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
 {
     (void)arg;
     (void)block;
-    if (warp == 0) {
-        if (k < 10)
-            tl_alu(wi, SIM_OPC_FP32, 1, 1, 2);
-        else if (k == 10)
-            tl_barrier(wi);
-        else if (k == 11)
-            tl_alu(wi, SIM_OPC_FP32, 5, 3, 4);
-        else if (k == 12)
-            tl_exit(wi);
-        else
-            return 0;
-        return 1;
-    }
+    (void)warp;
     if (k == 0)
         tl_barrier(wi);
     else if (k == 1)
@@ -351,6 +340,16 @@ gen_barrier(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_in
         tl_exit(wi);
     else
         return 0;
+    return 1;
+}
+
+/* Warp 0: ten dependent FADDs first; the others as gen_barrier_first. */
+static int
+gen_barrier(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    if (warp != 0 || k >= 10)
+        return gen_barrier_first(arg, block, warp, warp == 0 ? k - 10 : k, wi);
+    tl_alu(wi, SIM_OPC_FP32, 1, 1, 2);
     return 1;
 }
 
@@ -390,24 +389,6 @@ START_TEST(test_barrier_release_timing)
     inst_source_destroy(&src);
 }
 END_TEST
-
-/* Every warp: the barrier first, then an FADD, then EXIT. */
-static int
-gen_barrier_first(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
-{
-    (void)arg;
-    (void)block;
-    (void)warp;
-    if (k == 0)
-        tl_barrier(wi);
-    else if (k == 1)
-        tl_alu(wi, SIM_OPC_FP32, 5, 3, 4);
-    else if (k == 2)
-        tl_exit(wi);
-    else
-        return 0;
-    return 1;
-}
 
 /* sm.barrier_warp_cycles: the SM's barrier unit takes one arrival every N
  * cycles and the barrier releases op.barrier.latency after the last one
