@@ -46,6 +46,7 @@ sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim
     sm->ib = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ib);
     sm->ibm = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ibm);
     sm->n_sched = cfg->sm_subpartitions;
+    sm->bar_step = (uint64_t)(cfg->sm_barrier_warp_cycles * 256.0 + 0.5);
     sm->ldst = ldst_new(cfg, m, &sm->mst);
     sm->wake = wake;
     *wake = SIM_CYCLE_MAX;
@@ -770,8 +771,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         b->at_bar++;
         /* the SM's barrier unit takes one arrival at a time */
         uint64_t at = (uint64_t)now << 8;
-        sm->bar_free = (sm->bar_free > at ? sm->bar_free : at) +
-                       (uint64_t)(sm->cfg->sm_barrier_warp_cycles * 256.0 + 0.5);
+        sm->bar_free = (sm->bar_free > at ? sm->bar_free : at) + sm->bar_step;
     }
     warp_fetch(sm, w, now);
     if (branch && sm->warp[w].ib_n > 0 && sm->cfg->sched_taken_branch_penalty > 0) {

@@ -247,7 +247,8 @@ struct sm {
     struct sm_block blk[SIM_MAX_BLOCKS_PER_SM];
     uint32_t n_blocks;
     uint64_t bar_free;           /* 1/256 cycles: the barrier unit has taken every warp's
-                                    arrival so far by here (sm.barrier_warp_cycles each) */
+                                    arrival so far by here */
+    uint64_t bar_step;           /* 1/256 cycles one arrival takes (sm.barrier_warp_cycles) */
     uint64_t launch_free;        /* 1/256 cycles: the block launcher is busy until here
                                     (sm.serial_block_launch) */
     /* memory */

@@ -360,78 +360,6 @@ START_TEST(test_spaces)
 }
 END_TEST
 
-/* A barrier orders memory, not arithmetic or read-only loads: ptxas
- * hoists a later step's address arithmetic and its ld.global.nc
- * (LDG.E.CONSTANT) above the barriers of earlier steps (the SASS of
- * traces/mech/gload_bar_loop), while a plain global load stays after the
- * barrier before it, and nothing sinks below a barrier (bar_loop's FFMA
- * stays above its BAR.SYNC): here the POPC of the shared load. */
-static const char *const BARRIERS_PTX[] = {
-    ".version 9.0", ".target sm_90", ".address_size 64",
-    ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)",
-    "{",
-    "    .reg .b32 %r<16>;",
-    "    .reg .b64 %rd<8>;",
-    "    .shared .align 4 .b8 sm[128];",
-    "    ld.param.u64 %rd1, [k_param_0];",
-    "    cvta.to.global.u64 %rd2, %rd1;",
-    "    mov.u32 %r1, %tid.x;",
-    "    mul.wide.u32 %rd3, %r1, 4;",
-    "    add.s64 %rd4, %rd2, %rd3;",
-    "    mov.u32 %r2, sm;",
-    "    shl.b32 %r3, %r1, 2;",
-    "    add.s32 %r4, %r2, %r3;",
-    "    ld.global.nc.u32 %r5, [%rd4];",
-    "    add.s32 %r12, %r5, %r1;",
-    "    st.shared.u32 [%r4], %r12;",
-    "    bar.sync 0;",
-    "    ld.shared.u32 %r6, [%r4];",
-    "    popc.b32 %r7, %r6;",
-    "    bar.sync 0;",
-    "    add.s32 %r11, %r1, 1;",
-    "    and.b32 %r11, %r11, 31;",
-    "    mul.wide.u32 %rd6, %r11, 4;",
-    "    add.s64 %rd5, %rd2, %rd6;",
-    "    ld.global.nc.u32 %r8, [%rd5];",     /* may pass both barriers */
-    "    ld.global.u32 %r9, [%rd4];",        /* stays after the second */
-    "    add.s32 %r10, %r7, %r8;",
-    "    add.s32 %r10, %r10, %r9;",
-    "    add.s32 %r10, %r10, 1000;",
-    "    st.global.u32 [%rd4], %r10;",
-    "    ret;",
-    "}",
-};
-
-START_TEST(test_barriers)
-{
-    struct warp_inst w[48];
-    char names[48][NAME_MAX];
-    unsigned n = stream_named(BARRIERS_PTX, SIM_ARRAY_LEN(BARRIERS_PTX), 0, 90, w, names, 48);
-    int ldg[3] = { -1, -1, -1 }, bar[2] = { -1, -1 }, popc = -1;
-    unsigned nldg = 0, nbar = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (strncmp(names[i], "LDG", 3) == 0 && nldg < 3)
-            ldg[nldg++] = (int)i;
-        else if (strncmp(names[i], "BAR", 3) == 0 && nbar < 2)
-            bar[nbar++] = (int)i;
-        else if (strncmp(names[i], "POPC", 4) == 0)
-            popc = (int)i;
-    }
-    ck_assert_uint_eq(nldg, 3);
-    ck_assert_uint_eq(nbar, 2);
-    ck_assert_int_ge(popc, 0);
-    /* the two .nc loads before the first barrier, the plain one after the second */
-    ck_assert_msg(ldg[1] < bar[0], "LDG at %d %d %d, BAR at %d %d", ldg[0], ldg[1], ldg[2],
-                  bar[0], bar[1]);
-    ck_assert_int_gt(ldg[2], bar[1]);
-    ck_assert_int_lt(popc, bar[1]);
-    uint32_t b[32];
-    same_outputs(BARRIERS_PTX, SIM_ARRAY_LEN(BARRIERS_PTX), 0, b);
-    for (unsigned l = 0; l < 32; l++)    /* the buffer starts zero */
-        ck_assert_uint_eq(b[l], (uint32_t)__builtin_popcount(l) + 1000);
-}
-END_TEST
-
 /* Operands computed in the same basic block as the warp operation that
  * reads them, after its data: the shuffle's clamp (width 8: 0x181f) and
  * the vote's member mask, both at the end of a long chain (so a list
@@ -858,6 +786,67 @@ START_TEST(test_fold_modifiers)
     char want[256];
     snprintf(want, sizeof want, "EXIT FADD FADD.FTZ I2FP.F32.U32 %s STG.E", HEAD_OPS);
     expect_issued(ptx, SIM_ARRAY_LEN(ptx), 0, want);
+}
+END_TEST
+
+/* A barrier orders memory, not arithmetic or read-only loads: ptxas
+ * hoists a later step's address arithmetic and its ld.global.nc
+ * (LDG.E.CONSTANT) above the barriers of earlier steps (the SASS of
+ * traces/mech/gload_bar_loop), while a plain global load stays after the
+ * barrier before it, and nothing sinks below a barrier (bar_loop's FFMA
+ * stays above its BAR.SYNC): here the POPC of the shared load. */
+static const char *const BARRIERS_PTX[] = {
+    KHEAD,
+    "    mov.u32 %r3, sm;",
+    "    shl.b32 %r4, %r2, 2;",
+    "    add.s32 %r5, %r3, %r4;",
+    "    ld.global.nc.u32 %r6, [%rd4];",
+    "    add.s32 %r7, %r6, %r2;",
+    "    st.shared.u32 [%r5], %r7;",
+    "    bar.sync 0;",
+    "    ld.shared.u32 %r8, [%r5];",
+    "    popc.b32 %r9, %r8;",
+    "    bar.sync 0;",
+    "    add.s32 %r10, %r2, 1;",
+    "    and.b32 %r11, %r10, 31;",
+    "    mul.wide.u32 %rd6, %r11, 4;",
+    "    add.s64 %rd5, %rd2, %rd6;",
+    "    ld.global.nc.u32 %r12, [%rd5];",    /* may pass both barriers */
+    "    ld.global.u32 %r13, [%rd4];",       /* stays after the second */
+    "    add.s32 %r14, %r9, %r12;",
+    "    add.s32 %r14, %r14, %r13;",
+    "    add.s32 %r14, %r14, 1000;",
+    "    st.global.u32 [%rd4], %r14;",
+    KTAIL,
+};
+
+START_TEST(test_barriers)
+{
+    struct warp_inst w[48];
+    char names[48][NAME_MAX];
+    unsigned n = stream_named(BARRIERS_PTX, SIM_ARRAY_LEN(BARRIERS_PTX), 0, 90, w, names, 48);
+    int ldg[3] = { -1, -1, -1 }, bar[2] = { -1, -1 }, popc = -1;
+    unsigned nldg = 0, nbar = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (strncmp(names[i], "LDG", 3) == 0 && nldg < 3)
+            ldg[nldg++] = (int)i;
+        else if (strncmp(names[i], "BAR", 3) == 0 && nbar < 2)
+            bar[nbar++] = (int)i;
+        else if (strncmp(names[i], "POPC", 4) == 0)
+            popc = (int)i;
+    }
+    ck_assert_uint_eq(nldg, 3);
+    ck_assert_uint_eq(nbar, 2);
+    ck_assert_int_ge(popc, 0);
+    /* the two .nc loads before the first barrier, the plain one after the second */
+    ck_assert_msg(ldg[1] < bar[0], "LDG at %d %d %d, BAR at %d %d", ldg[0], ldg[1], ldg[2],
+                  bar[0], bar[1]);
+    ck_assert_int_gt(ldg[2], bar[1]);
+    ck_assert_int_lt(popc, bar[1]);
+    uint32_t b[32];
+    same_outputs(BARRIERS_PTX, SIM_ARRAY_LEN(BARRIERS_PTX), 0, b);
+    for (unsigned l = 0; l < 32; l++)    /* the buffer starts zero */
+        ck_assert_uint_eq(b[l], (uint32_t)__builtin_popcount(l) + 1000);
 }
 END_TEST
 

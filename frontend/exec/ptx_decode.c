@@ -1106,9 +1106,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             return decode_param_load(c, in, x);
         }
         x->kind = st ? XK_ST : XK_LD;
-        /* ld.global.nc and ldu read memory that is read-only while the
-         * kernel runs (PTX ISA): the schedule may move them over barriers */
-        if (!st && ((in->flags & PF_NC) || in->op == PTXOP_LDU))
+        /* ldu, like ld.global.nc (its PF_NC came with in->flags), reads
+         * memory that is read-only while the kernel runs (PTX ISA): the
+         * schedule may move it over barriers */
+        if (in->op == PTXOP_LDU)
             x->flags |= PF_NC;
         /* a call's argument or return value, or a function's parameter:
          * a register move for the model */

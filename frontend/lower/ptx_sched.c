@@ -30,8 +30,8 @@
  * across them; a barrier keeps every memory access and warp operation on
  * its side, while register arithmetic and loads of read-only memory pass
  * it as ptxas lets them (barrier_free()).  The functional results are
- * therefore those of the PTX order (tests/check_kernels.c and check_micro.c compare every
- * output with a C reference).
+ * therefore those of the PTX order (tests/check_kernels.c and check_micro.c
+ * compare every output with a C reference).
  *
  * The latencies are the scheduler's own (ptxas's model of sm_90, read off
  * the stall counts of its SASS control words: 4 for the FP32 and integer
@@ -238,9 +238,10 @@ fence_like(const struct xop *x)
  * ones, eight loads ahead.  ld.global.nc is read-only for the kernel's
  * lifetime by the PTX ISA's definition (nvcc emits it for const
  * __restrict__ data); .const is read-only too.  (An arithmetic
- * instruction ptxas lowers to several operations passes as a whole.)  Every other memory
- * access, the clock, warp-wide operations, calls and an expansion's
- * control stay on their side.  The move is upward only (build_edges). */
+ * instruction ptxas lowers to several operations passes as a whole.)
+ * Every other memory access, the clock, warp-wide operations, calls and
+ * an expansion's control stay on their side.  The move is upward only
+ * (build_edges). */
 static bool
 barrier_free(const struct xop *x)
 {
@@ -449,7 +450,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
     int32_t last_store[MC_COUNT];        /* per memory class: the last store or atomic */
     uint32_t loads[MC_COUNT];            /* reader links of the loads since it */
     int32_t last_bar = -1;               /* the last barrier */
-    uint32_t pinned = UINT32_MAX;        /* links of the operations since it: all stay before
+    uint32_t since_bar = UINT32_MAX;     /* links of the operations since it: all stay before
                                             the next barrier (ptxas hoists over a barrier, it
                                             does not sink: bar_loop's FFMA stays above it) */
     for (unsigned c = 0; c < MC_COUNT; c++) {
@@ -487,16 +488,16 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
             k->reader = push_link(s, j, k->reader);
         }
         if (x[j].kind == XK_BAR) {       /* after everything before it that it orders */
-            for (uint32_t l = pinned; l != UINT32_MAX; l = s->links[l].next)
+            for (uint32_t l = since_bar; l != UINT32_MAX; l = s->links[l].next)
                 add_edge(s, s->links[l].node, j, 1);
             if (last_bar >= 0)
                 add_edge(s, (uint32_t)last_bar, j, 1);
             last_bar = (int32_t)j;
-            pinned = UINT32_MAX;
+            since_bar = UINT32_MAX;
         } else {
             if (last_bar >= 0 && !barrier_free(&x[j]))
                 add_edge(s, (uint32_t)last_bar, j, 1);
-            pinned = push_link(s, j, pinned);
+            since_bar = push_link(s, j, since_bar);
         }
         if (is_mem(&x[j])) {
             unsigned classes = mem_classes(&x[j]);
@@ -1201,7 +1202,7 @@ verify_order(const struct ptx_run *r, const uint32_t *blk_of)
     }
     for (uint32_t i = 0, nb = 0; i < n; i++) {
         const struct xop *x = &r->x[i];
-        if (x->kind == XK_BAR ? epoch[x->seq] != nb : !barrier_free(x) && epoch[x->seq] != nb)
+        if (!barrier_free(x) && epoch[x->seq] != nb)      /* a barrier is not free either */
             order_broken(r, x, x, "an operation crossed a barrier");
         nb += x->kind == XK_BAR;
     }
