@@ -22,12 +22,15 @@ binary.)  It runs, each through the full timing model:
              copy / L2 bandwidth curves, next to the seed's visible figures;
   seed 004   ftest (traces/ftest.launch) on the five GPUs of the report,
              next to the report's estimates;
+  published  the papers' micro-benchmarks (traces/ubench/, sized per
+             config) on all twelve configs, next to the figures of
+             validation/published.tsv (scripts/published.py);
 
 and an acceptance table (the criteria of the accuracy work).  It rewrites
 the generated parts of doc/validation.md (between `<!-- generated:NAME
 begin -->` and `<!-- generated:NAME end -->`; the prose around them is
 kept), the data files validation/{results,logo,measurements,h100-ilp,
-h100-latency,h100-bandwidth,ftest,acceptance}.tsv and, with gnuplot, the
+h100-latency,h100-bandwidth,ftest,published-results,acceptance}.tsv and, with gnuplot, the
 plots doc/validation-{scatter,ilp,bandwidth}.{svg,png}.  Output is
 deterministic and every file is written atomically.
 
@@ -59,6 +62,7 @@ import sys
 import tempfile
 import time
 
+import published
 from smsimlib import (ROOT, TYPE_BYTES, PipelineError, Runner, fgbps, fint, fnum, fpct,
                       gnuplot_draw, launch_dims, md_table, mean, parse_launch, pct, pearson, rel, splice,
                       tsv, write_atomic)
@@ -871,6 +875,8 @@ def main():
     try:
         runner = ValidateRunner(os.path.abspath(a.smsim), tmp)
         jobs, meas, s001 = plan(a.quick)
+        pjobs, pmeta = published.plan(runner, tmp, a.quick)
+        jobs.update(pjobs)
         res = execute(runner, jobs, a.jobs)
         res.update(execute(runner, logo_refine(res, s001), a.jobs))
         rep = Report()
@@ -881,6 +887,7 @@ def main():
         build_latency(rep, res)
         build_bandwidth(rep, res, a.quick)
         build_ftest(rep, res)
+        published.build(rep, res, pmeta, a.quick)
         ok, n = build_summary(rep)
         written = []
         if out is not None:

@@ -13,7 +13,7 @@ test_name=validate
     >"$tmp/a.out" 2>"$tmp/a.err" || { fail "validate.py --quick: exit $?"; cat "$tmp/a.err"; }
 grep -q '^Met [0-9]* of [0-9]* acceptance criteria' "$tmp/a.out" || fail "no acceptance line"
 doc=$tmp/a/doc/validation.md
-for s in summary seed001 seed001-logo measurements h100-ilp h100-latency h100-bandwidth ftest; do
+for s in summary seed001 seed001-logo measurements h100-ilp h100-latency h100-bandwidth ftest published; do
     sed -n "/generated:$s begin/,/generated:$s end/p" "$doc" >"$tmp/sec"
     [ "$(grep -c '^|' "$tmp/sec")" -ge 3 ] || fail "section $s has no table rows"
 done
@@ -47,6 +47,10 @@ assert float(rows("h100-latency.tsv")[0]["cycles"]) > 0
 assert float(rows("h100-bandwidth.tsv")[0]["gbps"]) > 0
 f = rows("ftest.tsv")
 assert f[0]["config"] == "rtx4070" and float(f[0]["us"]) > 0
+p = rows("published-results.tsv")  # the quick subset: h100, FFMA chain, shared chase and throughput
+assert sorted({x["quantity"] for x in p}) == ["bw_smem", "lat_smem"], p
+for x in p:
+    assert x["config"] == "h100" and float(x["published"]) > 0 and 0 < float(x["smsim"]) < 1000
 for x in rows("acceptance.tsv"):
     assert x["met"] in ("yes", "no", "follows-h100")
 PY
