@@ -57,7 +57,7 @@ CHAINS = {
 }
 # Registers per thread, `ptxas -v` (CUDA 13.0, sm_75) on the kernels used.
 REGS = {"lat_mufu": 15, "lat_shfl": 15, "chase_smem_ptr": 14, "chase_l1_ptr": 22,
-        "bw_smem": 41, "bw_l1": 23, "bw_l2": 12, "chase_l2": 32, "chase_dram": 14,
+        "bw_smem": 15, "bw_l1": 23, "bw_l2": 12, "chase_l2": 32, "chase_dram": 14,
         "copy_f4_u4": 32}
 
 QUANTITY_LABEL = {
@@ -105,7 +105,8 @@ def config_facts(runner, config):
     """The fields the launch files are sized by."""
     text = runner.call(["config", "show", config])
     facts = {}
-    for key in ("sm.count", "l2.size_kb", "gpu.clock_mhz", "dram.bandwidth_gbps"):
+    for key in ("sm.count", "sm.max_threads", "l2.size_kb", "gpu.clock_mhz",
+                "dram.bandwidth_gbps"):
         m = re.search(r"^%s = (\S+)" % re.escape(key), text, re.MULTILINE)
         if m is None:
             raise PipelineError("smsim config show %s: no field %s" % (config, key))
@@ -178,12 +179,14 @@ def launches(config, facts):
                              "clk buffer u64 1 zeros", "iters s32 %d" % iters],
                             comment="bw_l1: one block per SM, 16 KB"),
                     ("bytes/clk", 1024 * 16 * 4 * iters))
-    # L2 read bandwidth: a quarter of the L2, four blocks per SM, 4 passes;
-    # launch 1 brings the buffer into L2, launch 2 is timed.
-    threads = 4 * sms * 1024
+    # L2 read bandwidth: a quarter of the L2, read 8 times by one wave of
+    # 1024-thread blocks (as many per SM as fit); launch 1 brings the buffer
+    # into L2, launch 2 is timed.
+    per_sm = max(1, int(facts["sm.max_threads"]) // 1024)
+    threads = per_sm * sms * 1024
     n = max(threads, (l2 // 4 // 16) // threads * threads)
-    passes = 4
-    out["bw_l2"] = (_launch(UBENCH, "bw_l2", 4 * sms, 1024,
+    passes = 8
+    out["bw_l2"] = (_launch(UBENCH, "bw_l2", per_sm * sms, 1024,
                             ["buf buffer f32 %d random -1 1 seed 7" % (4 * n), "n u32 %d" % n,
                              "out buffer f32 %d zeros" % threads, "iters s32 %d" % passes],
                             repeat=2, comment="bw_l2: %d KB read %d times" % (n * 16 >> 10, passes)),

@@ -37,8 +37,9 @@
 // Throughput (one block of 1024 threads per SM): the block's clock64()
 // span, atomically maxed into clk[0]; bytes / (clk[0]) is bytes per clock
 // per SM, as the papers report it.
-//   bw_smem    `iters` x 32 conflict-free 4-byte shared loads per thread
-//              (ld.shared.u32, consecutive words across the warp).
+//   bw_smem    `iters` x 32 dependent 4-byte shared loads per thread, each
+//              thread chasing its own ring (consecutive words across the
+//              warp: conflict-free), as Accel-Sim's shared_bw.
 //   bw_l1      `iters` x 4 float4 loads per thread from a 16 KB buffer
 //              (ld.global.ca; the untimed first pass fills L1).
 // bw_l2 (a grid of several blocks per SM): `iters` passes of float4
@@ -135,28 +136,27 @@ extern "C" __global__ void chase_l1_ptr(const unsigned *a, unsigned long long *p
 
 extern "C" __global__ void bw_smem(unsigned *out, unsigned long long *clk, int iters)
 {
-    __shared__ unsigned s[1024 + 32];
-    s[threadIdx.x] = threadIdx.x;
-    if (threadIdx.x < 32)
-        s[1024 + threadIdx.x] = threadIdx.x;
-    __syncthreads();
-
-    unsigned addr = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x & 31]);
-    unsigned acc = 0;
+    // 8192 words (32 KB), word i holding the shared address of word
+    // (i + blockDim.x) mod 8192: every thread chases its own ring, a warp's
+    // 32 loads are 32 consecutive words (no bank conflict), and with 32
+    // warps in flight the SM's shared-memory pipe, not the latency, bounds
+    // the rate (Accel-Sim's shared_bw does the same with indices).
+    __shared__ unsigned s[8192];
+    unsigned base = (unsigned)__cvta_generic_to_shared(s);
+    for (unsigned i = threadIdx.x; i < 8192; i += blockDim.x)
+        s[i] = base + 4 * ((i + blockDim.x) % 8192);
+    unsigned p = base + 4 * threadIdx.x;
     __syncthreads();
     long long t0 = clock64();
 #pragma unroll 1
     for (int k = 0; k < iters; k++) {
 #pragma unroll
-        for (int u = 0; u < 32; u++) {
-            unsigned v;
-            asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr + 128 * u));
-            acc ^= v;
-        }
+        for (int u = 0; u < 32; u++)
+            asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
     }
     __syncthreads();
     long long t1 = clock64();
-    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = p - base;
     if (threadIdx.x == 0)
         atomicMax(clk, (unsigned long long)(t1 - t0));
 }
