@@ -18,7 +18,7 @@
 
 const char *const cfg_arch_names[] = { "kepler", "maxwell", "pascal", "volta", "turing",
                                        "ampere", "ada", "hopper", NULL };
-const char *const cfg_sched_names[] = { "lrr", "gto", "two_level", NULL };
+const char *const cfg_sched_names[] = { "lrr", "gto", "two_level", "gtrr", NULL };
 const char *const cfg_write_names[] = { "write_through", "write_back", NULL };
 const char *const cfg_pipe_names[] = {
 #define X(id, name, help) name,

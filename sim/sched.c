@@ -3,6 +3,9 @@
  *
  *  lrr        loose round robin: start after the warp issued last
  *  gto        greedy then oldest: the warp issued last, then by age
+ *  gtrr       greedy then round robin: the warp issued last, then the
+ *             others from the one after it (no warp waits behind older
+ *             ones that alone keep a pipe busy, as under gto)
  *  two_level  only the first sched.active_warps warps of the list are
  *             candidates (round robin among them); a candidate that stalls
  *             on a memory operand, has drained or waits at a barrier is
@@ -52,16 +55,23 @@ sched_order(const struct sm *sm, const struct sm_sched *s, uint8_t *order)
     unsigned n = s->n;
 
     switch (sm->cfg->sched_policy) {
-    case CFG_SCHED_GTO: {
-        /* the last warp issued, then the others oldest first */
+    case CFG_SCHED_GTO:
+    case CFG_SCHED_GTRR: {
+        /* the last warp issued, then the others: oldest first (gto), or
+         * round robin from the one after it (gtrr) */
         unsigned i = s->have_last ? index_of(s, s->last) : n;
         if (i == n) {
             memcpy(order, s->warps, n);
             return n;
         }
         order[0] = s->last;
-        memcpy(order + 1, s->warps, i);
-        memcpy(order + 1 + i, s->warps + i + 1, n - i - 1);
+        if (sm->cfg->sched_policy == CFG_SCHED_GTO) {
+            memcpy(order + 1, s->warps, i);
+            memcpy(order + 1 + i, s->warps + i + 1, n - i - 1);
+        } else {
+            memcpy(order + 1, s->warps + i + 1, n - i - 1);
+            memcpy(order + n - i, s->warps, i);
+        }
         return n;
     }
     case CFG_SCHED_TWO_LEVEL:

@@ -880,14 +880,14 @@ eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retr
     int lastpos = -1;            /* GTO: the last warp issued goes first */
     if (s->have_last) {
         unsigned p = s->pos[s->last];
-        if (sm->cfg->sched_policy == CFG_SCHED_GTO) {
+        if (sm->cfg->sched_policy != CFG_SCHED_LRR) {     /* GTO, GTRR: greedy first */
             lastpos = (int)p;
             if ((ready >> p & 1) && try_warp(sm, s, s->last, now))
                 return SM_R_ISSUED;
             ready &= ~(UINT64_C(1) << p);
-        } else {
-            start = p + 1 < s->n ? p + 1 : 0;
         }
+        if (sm->cfg->sched_policy != CFG_SCHED_GTO)      /* LRR, GTRR: then round robin */
+            start = p + 1 < s->n ? p + 1 : 0;
     }
     uint64_t high = start == 0 ? all : all & ~((UINT64_C(1) << start) - 1);
     if (try_positions(sm, s, ready & high, now) || try_positions(sm, s, ready & ~high, now))

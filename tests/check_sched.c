@@ -54,6 +54,24 @@ START_TEST(test_gto)
 }
 END_TEST
 
+START_TEST(test_gtrr)
+{
+    struct sm sm;
+    struct sim_config c;
+    uint8_t o[SM_NW];
+    setup(&sm, &c, "gtrr");
+    struct sm_sched *s = &sm.sched[0];
+    ck_assert_uint_eq(sched_order(&sm, s, o), 3);
+    ck_assert(o[0] == 3 && o[1] == 7 && o[2] == 11);   /* nothing issued yet: by age */
+    sched_issued(s, 7);
+    sched_order(&sm, s, o);
+    ck_assert(o[0] == 7 && o[1] == 11 && o[2] == 3);   /* greedy, then round robin after it */
+    sched_issued(s, 11);
+    sched_order(&sm, s, o);
+    ck_assert(o[0] == 11 && o[1] == 3 && o[2] == 7);
+}
+END_TEST
+
 START_TEST(test_two_level)
 {
     struct sm sm;
@@ -120,6 +138,7 @@ sched_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_lrr);
     tcase_add_test(tc, test_gto);
+    tcase_add_test(tc, test_gtrr);
     tcase_add_test(tc, test_two_level);
     tcase_add_test(tc, test_refresh_near_and_far);
     suite_add_tcase(s, tc);

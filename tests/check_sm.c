@@ -531,6 +531,43 @@ START_TEST(test_bank_conflicts_cost_32x)
 }
 END_TEST
 
+/* Every warp chases shared memory (each load reads the register the
+ * previous one wrote).  Eight warps on one scheduler and a 4-cycle load
+ * pipe: a round of the eight takes 32 cycles of pipe, more than one
+ * load's 20-cycle round trip.  GTO gives every free slot to the oldest
+ * ready warp, so the seven older ones alone keep the pipe busy (7 x 4 >=
+ * 20 + 1) and the youngest runs only when they are done; GTRR serves the
+ * warps round robin after the greedy one, each once a round. */
+static int
+gen_chase(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const uint64_t *n = arg;
+    (void)block;
+    (void)warp;
+    if (k > *n)
+        return 0;
+    if (k == *n) {
+        tl_exit(wi);
+        return 1;
+    }
+    tl_mem(wi, SIM_SPACE_SHARED, SIM_IF_LOAD, 10, 10, 0, 4, 4);
+    return 1;
+}
+
+START_TEST(test_gtrr_does_not_starve_a_warp)
+{
+    uint64_t n = 100;
+    struct testlib_kernel k = { "chase", 1, 256, 32, 0, gen_chase, &n };
+    struct sim_config c;
+    testlib_small_config(&c, "pipe.ldst.lanes = 8; smem.latency = 20; sched.policy = gtrr");
+    uint64_t gtrr = testlib_cycles(&c, &k);
+    testlib_small_config(&c, "pipe.ldst.lanes = 8; smem.latency = 20; sched.policy = gto");
+    uint64_t gto = testlib_cycles(&c, &k);
+    ck_assert_uint_eq(gtrr, 99 * 32 + 28 + 20);  /* the last round: warp 7 issues at +28 */
+    ck_assert_uint_eq(gto, 4008);   /* the youngest issues only in slots the older seven leave */
+}
+END_TEST
+
 START_TEST(test_coalescing_sectors)
 {
     struct sim_config c;
@@ -813,6 +850,8 @@ START_TEST(test_reference_scheduler_same_results)
         "sm.count = 1; sm.subpartitions = 2; sched.policy = gto; sm.dispatch_units = 2",
         "sm.count = 3; sm.subpartitions = 1; sched.policy = lrr; sm.max_blocks = 2",
         "sm.count = 2; sm.subpartitions = 4; sched.policy = gto; sched.lookahead = 8",
+        "sm.count = 2; sm.subpartitions = 4; sched.policy = gtrr",
+        "sm.count = 1; sm.subpartitions = 2; sched.policy = gtrr; sm.dispatch_units = 2",
         /* the mix's SFU operations on a 2-lane DPU that holds its scheduler */
         "sm.count = 2; sm.subpartitions = 2; sched.policy = gto; sm.dispatch_units = 2; "
         "op.sfu.pipe = dpu; pipe.dpu.lanes = 2; pipe.dpu.holds_issue = true",
@@ -1321,6 +1360,7 @@ sm_suite(void)
     tcase_add_test(tc, test_barrier_unit_per_warp);
     tcase_add_test(tc, test_no_fetch_past_a_barrier);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
+    tcase_add_test(tc, test_gtrr_does_not_starve_a_warp);
     tcase_add_test(tc, test_coalescing_sectors);
     tcase_add_test(tc, test_load_use_latency_exact);
     tcase_add_test(tc, test_accumulating_registers);
