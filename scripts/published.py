@@ -8,8 +8,7 @@ dependent-issue latencies of single instructions, and bandwidths, each
 with its source and where in it the figure stands.  This module writes,
 for every config, launch files of the same micro-benchmarks
 (traces/ubench/ubench.cu, and the chases and copies of traces/micro/) sized
-for that config (one block per SM, working sets from its L1 and L2
-sizes), runs them through the timing model and sets each simulated figure
+for that config (one block per SM, working sets from its L2 size), runs them through the timing model and sets each simulated figure
 beside each published one.  The figures it compares are cycles at the
 config's clock (latencies, and shared and L1 throughput per SM) and GB/s
 (L2 and DRAM bandwidth).
@@ -32,7 +31,7 @@ TABLE = os.path.join(ROOT, "validation", "published.tsv")
 CONFIGS = ["gtx760", "titan-black", "940mx", "titan-x", "gtx1070", "v100", "titan-v",
            "rtx2080ti", "a100", "rtx4070", "h100", "h200"]
 QUICK_CONFIGS = ["h100"]
-QUICK_QUANTITIES = ["lat_ffma", "lat_smem", "bw_smem"]
+QUICK_QUANTITIES = ["lat_smem", "bw_smem"]
 
 TOLERANCE_PCT = 10.0
 LATENCY_MAE_PCT = 10.0
@@ -102,20 +101,14 @@ def read_table(path=TABLE):
 
 
 def config_facts(runner, config):
-    """The fields the launch files are sized by."""
-    text = runner.call(["config", "show", config])
-    facts = {}
-    for key in ("sm.count", "sm.max_threads", "l2.size_kb", "gpu.clock_mhz",
-                "dram.bandwidth_gbps"):
-        m = re.search(r"^%s = (\S+)" % re.escape(key), text, re.MULTILINE)
-        if m is None:
-            raise PipelineError("smsim config show %s: no field %s" % (config, key))
-        facts[key] = float(m.group(1))
-    return facts
+    """The fields the launch files are sized by and the units converted with."""
+    return {key: float(runner.config_field(config, key))
+            for key in ("sm.count", "sm.max_threads", "l2.size_kb", "gpu.clock_mhz",
+                        "dram.bandwidth_gbps")}
 
 
-def _launch(ptx, kernel, grid, block, args, repeat=1, comment=""):
-    lines = ["# " + comment if comment else "# published.py", "ptx    = " + ptx,
+def _launch(ptx, kernel, grid, block, args, comment, repeat=1):
+    lines = ["# " + comment, "ptx    = " + ptx,
              "kernel = " + kernel, "grid   = %d" % grid, "block  = %d" % block,
              "regs   = %d" % REGS.get(kernel, 12)]
     if repeat > 1:
@@ -125,7 +118,7 @@ def _launch(ptx, kernel, grid, block, args, repeat=1, comment=""):
     return "\n".join(lines) + "\n"
 
 
-def launches(config, facts):
+def launches(facts):
     """quantity -> (launch file text, how to read the result, --set
     overrides): 'clk/N' (the kernel's clk[0] / N cycles), 'bytes/clk' (N
     bytes per clk[0]) or 'gbps' (N bytes over the last launch's time)."""
@@ -136,20 +129,20 @@ def launches(config, facts):
         out[q] = (_launch(UBENCH, kernel, 1, 32,
                           ["a %s %s" % (t, a), "b %s %s" % (t, b),
                            "out buffer %s 32 zeros" % t, "clk buffer u64 1 zeros",
-                           "iters s32 %d" % CHAIN_ITERS], comment=q),
+                           "iters s32 %d" % CHAIN_ITERS], q),
                   ("clk/N", CHAIN * CHAIN_ITERS))
     steps = 2048
     out["lat_smem"] = (_launch(UBENCH, "chase_smem_ptr", 1, 1,
                                ["a buffer u32 2048 chase 1 seed 3", "n u32 2048",
                                 "res buffer u32 1 zeros", "clk buffer u64 1 zeros",
-                                "steps s32 %d" % steps], comment="lat_smem: 8 KB ring"),
+                                "steps s32 %d" % steps], "lat_smem: 8 KB ring"),
                        ("clk/N", steps))
     # L1: a ring of 64 nodes 256 bytes apart (16 KB of u64 addresses).
     out["lat_l1"] = (_launch(UBENCH, "chase_l1_ptr", 1, 1,
                              ["a buffer u32 2048 chase 32 seed 5",
                               "p buffer u64 2048 zeros", "n u32 2048", "stride u32 32",
                               "res buffer u32 1 zeros", "clk buffer u64 1 zeros",
-                              "steps s32 %d" % steps], comment="lat_l1: 64-node ring"),
+                              "steps s32 %d" % steps], "lat_l1: 64-node ring"),
                      ("clk/N", steps))
     # L2: half the L2 (at most 4 MB, seed 002's size), one node per 128-byte line.
     wset = max(64 * 1024, min(l2 // 2, 4 << 20)) // 4096 * 4096
@@ -157,7 +150,7 @@ def launches(config, facts):
                              ["a buffer u32 %d chase 32 seed 3" % (wset // 4),
                               "n u32 %d" % (wset // 4), "stride u32 32",
                               "res buffer u32 2 zeros", "clk buffer u64 1 zeros",
-                              "steps s32 %d" % steps], comment="lat_l2: %d KB ring" % (wset >> 10)),
+                              "steps s32 %d" % steps], "lat_l2: %d KB ring" % (wset >> 10)),
                      ("clk/N", steps))
     # DRAM: caches start cold and the timed pass touches each line once;
     # the ring spreads over twice the L2 (at least 16 MB).
@@ -165,19 +158,19 @@ def launches(config, facts):
     out["lat_dram"] = (_launch(LATENCY, "chase_dram", 1, 1,
                                ["a buffer u32 %d chase 32 seed 4" % (wset // 4),
                                 "res buffer u32 1 zeros", "clk buffer u64 1 zeros",
-                                "steps s32 1024"], comment="lat_dram: %d MB ring" % (wset >> 20)),
+                                "steps s32 1024"], "lat_dram: %d MB ring" % (wset >> 20)),
                        ("clk/N", 1024))
     iters = 32
     out["bw_smem"] = (_launch(UBENCH, "bw_smem", sms, 1024,
                               ["out buffer u32 %d zeros" % (sms * 1024),
                                "clk buffer u64 1 zeros", "iters s32 %d" % iters],
-                              comment="bw_smem: one block per SM"),
+                              "bw_smem: one block per SM"),
                       ("bytes/clk", 1024 * 4 * 32 * iters))
     out["bw_l1"] = (_launch(UBENCH, "bw_l1", sms, 1024,
                             ["buf buffer f32 4096 random -1 1 seed 6",
                              "out buffer f32 %d zeros" % (sms * 1024),
                              "clk buffer u64 1 zeros", "iters s32 %d" % iters],
-                            comment="bw_l1: one block per SM, 16 KB"),
+                            "bw_l1: one block per SM, 16 KB"),
                     ("bytes/clk", 1024 * 16 * 4 * iters))
     # L2 read bandwidth: a quarter of the L2, read 8 times by one wave of
     # 1024-thread blocks (as many per SM as fit); launch 1 brings the buffer
@@ -189,7 +182,7 @@ def launches(config, facts):
     out["bw_l2"] = (_launch(UBENCH, "bw_l2", per_sm * sms, 1024,
                             ["buf buffer f32 %d random -1 1 seed 7" % (4 * n), "n u32 %d" % n,
                              "out buffer f32 %d zeros" % threads, "iters s32 %d" % passes],
-                            repeat=2, comment="bw_l2: %d KB read %d times" % (n * 16 >> 10, passes)),
+                            "bw_l2: %d KB read %d times" % (n * 16 >> 10, passes), repeat=2),
                     ("gbps", n * 16 * passes))
     # DRAM copy: two buffers of twice the L2 each (at least 32 MB), one
     # block per SM; launch 2 (timed) starts with launch 1's dirty lines in L2,
@@ -199,7 +192,7 @@ def launches(config, facts):
                               ["src buffer f32 %d random -1 1 seed 7" % (nbytes // 4),
                                "dst buffer f32 %d zeros" % (nbytes // 4),
                                "n u64 %d" % (nbytes // 16)],
-                              repeat=2, comment="bw_dram: %d MB copy" % (nbytes >> 20)),
+                              "bw_dram: %d MB copy" % (nbytes >> 20), repeat=2),
                       ("gbps", 2 * nbytes))
     return {q: (text, how, DLCM_CA if q in ("lat_l1", "bw_l1") else ())
             for q, (text, how) in out.items()}
@@ -207,28 +200,27 @@ def launches(config, facts):
 
 def plan(runner, tmp, quick):
     """Jobs for validate.py's executor, and what reading them needs:
-    (jobs, meta) with meta[(config, quantity)] = (how, N)."""
+    (jobs, meta) with meta[(config, quantity)] = (how, N, the config's facts)."""
     jobs, meta = {}, {}
     d = os.path.join(tmp, "published")
     os.makedirs(d, exist_ok=True)
     for config in (QUICK_CONFIGS if quick else CONFIGS):
         facts = config_facts(runner, config)
-        for q, (text, how, sets) in sorted(launches(config, facts).items()):
+        for q, (text, how, sets) in sorted(launches(facts).items()):
             if quick and q not in QUICK_QUANTITIES:
                 continue
             path = os.path.join(d, "%s-%s.launch" % (config, q))
             with open(path, "w") as f:
                 f.write(text)
             jobs[("pub", config, q)] = ("run", (path, config, sets))
-            meta[(config, q)] = how
-        meta[(config, "facts")] = facts
+            meta[(config, q)] = how + (facts,)
     return jobs, meta
 
 
 def simulated(res, meta):
     """(config, quantity) -> the simulated figure: cycles, B/clk/SM or GB/s."""
     out = {}
-    for (config, q), (how, n) in ((k, v) for k, v in meta.items() if k[1] != "facts"):
+    for (config, q), (how, n, _) in meta.items():
         r = res[("pub", config, q)]
         if how == "clk/N":
             out[(config, q)] = r["u64"]["clk"] / float(n)
@@ -259,7 +251,7 @@ def build(rep, res, meta, quick):
         config, q = p["config"], p["quantity"]
         if config not in configs or (config, q) not in sim:
             continue
-        v = in_unit(sim[(config, q)], p["unit"], meta[(config, "facts")])
+        v = in_unit(sim[(config, q)], p["unit"], meta[(config, q)][2])
         e = pct(v, p["value"])
         errs["lat" if q.startswith("lat_") else "bw"].append(e)
         rows.append([config, QUANTITY_LABEL[q], p["measured_gpu"], "%s %s" % (fnum(p["value"], "%g"),
@@ -270,23 +262,20 @@ def build(rep, res, meta, quick):
     bw = [abs(e) for e in errs["bw"]]
     both = lat + bw
     within = 100.0 * sum(1 for e in both if e <= TOLERANCE_PCT) / len(both) if both else 0.0
-    md = ["%d published figures on %d configs: latency MAE %s %% (%d), bandwidth MAE %s %% (%d), "
-          "%.0f %% within %g %%." % (len(both), len({r[0] for r in rows}), fnum(mean(lat), "%.1f"),
-                                     len(lat), fnum(mean(bw), "%.1f"), len(bw), within,
-                                     TOLERANCE_PCT), "",
-          md_table(["config", "quantity", "measured on", "published", "smsim", "error %",
-                    "source"], "lllrrrl", rows)]
-    rep.sections["published"] = "\n".join(md)
+    line = ("%d on %d configs, latency MAE %s %% (%d), bandwidth MAE %s %% (%d), %.0f %% within "
+            "%g %%." % (len(both), len({r[0] for r in rows}), fnum(mean(lat), "%.1f"), len(lat),
+                        fnum(mean(bw), "%.1f"), len(bw), within, TOLERANCE_PCT))
+    rep.sections["published"] = "\n".join([
+        "Published figures: " + line, "",
+        md_table(["config", "quantity", "measured on", "published", "smsim", "error %", "source"],
+                 "lllrrrl", rows)])
     rep.files["validation/published-results.tsv"] = tsv(
         ["written by scripts/validate.py (make validate): the micro-benchmarks of "
          "traces/ubench on every config",
          "beside the published figures of validation/published.tsv (smsim in the row's unit)"],
         ["config", "quantity", "measured_gpu", "published", "unit", "smsim", "error_pct",
          "source", "label"], trows)
-    rep.summary.append("Published micro-benchmark figures: %d on %d configs, latency MAE %s %%, "
-                       "bandwidth MAE %s %%, %.0f %% within %g %%."
-                       % (len(both), len({r[0] for r in rows}), fnum(mean(lat), "%.1f"),
-                          fnum(mean(bw), "%.1f"), within, TOLERANCE_PCT))
+    rep.summary.append("Published micro-benchmark figures: " + line)
     if lat:
         rep.criteria.append(("published latencies, MAE", "<= %g %%" % LATENCY_MAE_PCT,
                              "%.1f %%" % mean(lat), mean(lat) <= LATENCY_MAE_PCT))

@@ -471,12 +471,13 @@ def build_logo(rep, res, s001):
         grid_rows.append([v] + cells)
     cfg = {g: logo_config_value(res, g) for g in gpus}
     whole = chosen.get(gpus[-1])      # the fold calibrated on every visible GPU (the GTX 1070's)
-    agree = whole is not None and all(logo_order(cfg[g]) == logo_order(whole) for g in gpus)
-    # The GTX 1070's dram.efficiency follows JIA18's measured GP104 copy bandwidth (its
-    # config says so); the fold's value is what this section predicts with.
-    published = whole is not None and not agree and "gtx1070" in cfg and all(
-        logo_order(cfg[g]) == logo_order(whole) for g in gpus if g != "gtx1070") and \
-        cfg["gtx1070"].split("/")[1] == whole.split("/")[1]
+    # The GTX 1070's dram.efficiency follows JIA18's measured GP104 copy bandwidth
+    # (configs/gtx1070.cfg): only its hold must be the fold's.
+    own_eff = whole is not None and "gtx1070" in cfg and \
+        logo_order(cfg["gtx1070"]) != logo_order(whole)
+    agree = whole is not None and all(
+        cfg[g].split("/")[1] == whole.split("/")[1] if g == "gtx1070" and own_eff else
+        logo_order(cfg[g]) == logo_order(whole) for g in gpus)
     md = [md_table(["predicted GPU", "kernel", "%s calibrated on" % LOGO_NAME, "value",
                     "calibration MAE %", "predicted", "measured", "error %"],
                    "lllrrrrr", rows), ""]
@@ -485,10 +486,10 @@ def build_logo(rep, res, s001):
               "GPU's visible cases at every value run:"
               % (len(errs), fnum(mean(errs), "%.1f"), fnum(max(errs) if errs else None, "%.1f"),
                  LOGO_NAME, ", ".join("%s (%s)" % (cfg[g], names[g]) for g in gpus),
-                 "the %s fold's value" % names[gpus[-1]] if agree else
-                 "the %s fold's value but for the GTX 1070's dram.efficiency, which follows the "
-                 "published copy bandwidth of its GP104 memory system (JIA18's Tesla P4; "
-                 "configs/gtx1070.cfg)" % names[gpus[-1]] if published else
+                 "the %s fold's value%s" % (names[gpus[-1]], own_eff and " but for the GTX 1070's "
+                                            "dram.efficiency, which follows the published copy "
+                                            "bandwidth of its GP104 memory system (JIA18's Tesla "
+                                            "P4; configs/gtx1070.cfg)" or "") if agree else
                  "**not** the %s fold's %s (set it in the configs)" % (names[gpus[-1]], whole)))
     md.append("")
     md.append(md_table([LOGO_NAME] + ["%s MAE %%" % names[g] for g in shown],

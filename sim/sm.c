@@ -877,7 +877,7 @@ eval_sched(struct sm *sm, struct sm_sched *s, sim_cycle_t now, sim_cycle_t *retr
     sched_refresh(s, now);
     uint64_t all = sched_all(s), ready = all & ~s->wait;
     unsigned start = 0;          /* LRR: position after the last warp issued */
-    int lastpos = -1;            /* GTO: the last warp issued goes first */
+    int lastpos = -1;            /* GTO, GTRR: the last warp issued goes first */
     if (s->have_last) {
         unsigned p = s->pos[s->last];
         if (sm->cfg->sched_policy != CFG_SCHED_LRR) {     /* GTO, GTRR: greedy first */

@@ -47,7 +47,7 @@ assert float(rows("h100-latency.tsv")[0]["cycles"]) > 0
 assert float(rows("h100-bandwidth.tsv")[0]["gbps"]) > 0
 f = rows("ftest.tsv")
 assert f[0]["config"] == "rtx4070" and float(f[0]["us"]) > 0
-p = rows("published-results.tsv")  # the quick subset: h100, FFMA chain, shared chase and throughput
+p = rows("published-results.tsv")  # the quick subset: h100, the shared chase and throughput
 assert sorted({x["quantity"] for x in p}) == ["bw_smem", "lat_smem"], p
 for x in p:
     assert x["config"] == "h100" and float(x["published"]) > 0 and 0 < float(x["smsim"]) < 1000

@@ -161,6 +161,15 @@ extern "C" __global__ void bw_smem(unsigned *out, unsigned long long *clk, int i
         atomicMax(clk, (unsigned long long)(t1 - t0));
 }
 
+// One float4 load through L1 (ld.global.ca, what -dlcm=ca makes of a load).
+__device__ __forceinline__ float4 ld_ca4(const float4 *p)
+{
+    float4 v;
+    asm volatile("ld.global.ca.v4.f32 {%0,%1,%2,%3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+}
+
 extern "C" __global__ void bw_l1(const float4 *buf, float *out, unsigned long long *clk, int iters)
 {
     // 1024 float4 = 16 KB; thread t reads elements t, t + 256, ... (4 per
@@ -169,9 +178,7 @@ extern "C" __global__ void bw_l1(const float4 *buf, float *out, unsigned long lo
     const float4 *b = buf + (threadIdx.x & 255);
 #pragma unroll
     for (int u = 0; u < 4; u++) {                // untimed: fills L1
-        float4 v;
-        asm volatile("ld.global.ca.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(b + 256 * u));
+        float4 v = ld_ca4(b + 256 * u);
         acc += v.x + v.y + v.z + v.w;
     }
     __syncthreads();
@@ -179,12 +186,8 @@ extern "C" __global__ void bw_l1(const float4 *buf, float *out, unsigned long lo
 #pragma unroll 1
     for (int k = 0; k < iters; k++) {
 #pragma unroll
-        for (int u = 0; u < 4; u++) {
-            float4 v;
-            asm volatile("ld.global.ca.v4.f32 {%0,%1,%2,%3}, [%4];"
-                         : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(b + 256 * u));
-            acc += v.x;
-        }
+        for (int u = 0; u < 4; u++)
+            acc += ld_ca4(b + 256 * u).x;
     }
     __syncthreads();
     long long t1 = clock64();
