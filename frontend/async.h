@@ -26,11 +26,16 @@
 #define ASYNC_SLOTS 8u                       /* registers (groups in flight told apart) */
 #define ASYNC_REG SIM_REG_ACC_BASE           /* the first of them */
 
+/* Bulk groups (cp.async.bulk.commit_group, .wait_group N: a warp's bulk
+ * copies from shared to global memory) work alike with registers of their
+ * own, the next ASYNC_SLOTS accumulating registers. */
+#define BULK_REG (ASYNC_REG + ASYNC_SLOTS)
+
 /* True if register id r is one of the group registers. */
 static inline bool
 async_is_reg(unsigned r)
 {
-    return r >= ASYNC_REG && r < ASYNC_REG + ASYNC_SLOTS;
+    return r >= ASYNC_REG && r < ASYNC_REG + 2 * ASYNC_SLOTS;
 }
 
 /* The register the copies of group g write. */
@@ -38,6 +43,13 @@ static inline uint16_t
 async_reg(uint32_t g)
 {
     return (uint16_t)(ASYNC_REG + g % ASYNC_SLOTS);
+}
+
+/* The register the bulk copies of bulk group g write. */
+static inline uint16_t
+bulk_reg(uint32_t g)
+{
+    return (uint16_t)(BULK_REG + g % ASYNC_SLOTS);
 }
 
 /* Append to list (*n entries, room for max) the registers a wait for all
@@ -50,6 +62,15 @@ async_wait_regs(uint32_t committed, uint32_t keep, uint16_t *list, uint8_t *n, u
     uint32_t lo = committed > ASYNC_SLOTS ? committed - ASYNC_SLOTS : 0;
     for (uint32_t k = lo; k + keep < committed && *n < max; k++)
         list[(*n)++] = async_reg(k);
+}
+
+/* The same for bulk groups. */
+static inline void
+bulk_wait_regs(uint32_t committed, uint32_t keep, uint16_t *list, uint8_t *n, unsigned max)
+{
+    uint32_t lo = committed > ASYNC_SLOTS ? committed - ASYNC_SLOTS : 0;
+    for (uint32_t k = lo; k + keep < committed && *n < max; k++)
+        list[(*n)++] = bulk_reg(k);
 }
 
 #endif /* SMSIM_FRONTEND_ASYNC_H */

@@ -11,6 +11,7 @@
 #include "frontend/exec/ptx_call.h"
 #include "frontend/exec/ptx_exec.h"
 #include "frontend/exec/ptx_mem.h"
+#include "frontend/exec/ptx_sync.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/lower/ptx_lower.h"
 #include "frontend/lower/ptx_lower_emit.h"
@@ -86,6 +87,23 @@ px_next_inst(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct wa
     struct ptx_run *r = ctx;
     r->now = now;
     int rc = ptx_exec_step(r, slot, warp, wi, err);
+    if (rc < 0)
+        name_launch(r, err);
+    return rc;
+}
+
+static int
+px_wait_poll(void *ctx, uint32_t slot, uint32_t warp, uint32_t *sig)
+{
+    return ptx_sync_poll(ctx, slot, warp, sig);
+}
+
+static int
+px_wait_commit(void *ctx, uint32_t slot, uint32_t warp, bool complete, struct warp_inst *wi,
+               struct sim_error *err)
+{
+    struct ptx_run *r = ctx;
+    int rc = ptx_sync_commit(r, slot, warp, complete, wi, err);
     if (rc < 0)
         name_launch(r, err);
     return rc;
@@ -208,6 +226,8 @@ static const struct inst_source_ops ptx_ops = {
     .destroy = px_destroy,
     .set_target = px_set_target,
     .register_stats = px_register_stats,
+    .wait_poll = px_wait_poll,
+    .wait_commit = px_wait_commit,
 };
 
 bool

@@ -2,7 +2,7 @@
 # gen-ptx.sh - regenerate the committed PTX of the kernel suite (`make ptx`).
 #
 # Every CUDA source under the given directories (default: traces/src,
-# traces/micro, traces/ubench and tests/ptx) names its own compile line in a comment of the form
+# traces/micro, traces/ubench, traces/sm90 and tests/ptx) names its own compile line in a comment of the form
 #     // PTX: nvcc -ptx -arch=sm_75 NAME.cu ...
 # This script runs that line (with $NVCC in place of "nvcc") in the
 # source's directory and writes NAME.ptx beside it.  A source may have
@@ -12,7 +12,7 @@
 set -eu
 NVCC=${NVCC:-nvcc}
 here=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -gt 0 ] || set -- "$here/traces/src" "$here/traces/micro" "$here/traces/ubench" "$here/tests/ptx"
+[ $# -gt 0 ] || set -- "$here/traces/src" "$here/traces/micro" "$here/traces/ubench" "$here/traces/sm90" "$here/tests/ptx"
 n=0
 for d in "$@"; do
     for cu in "$d"/*.cu; do

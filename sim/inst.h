@@ -88,6 +88,33 @@ enum sim_inst_flag {
     SIM_IF_FLAGS_ALL = 0xffu
 };
 
+/* Synchronisation through a block's transaction barriers (PTX mbarrier,
+ * SASS SYNCS): sync objects 0 .. SIM_SYNC_OBJS - 1 of the block, each
+ * counting signals 1, 2, 3 ... in the order the frontend numbered them
+ * (warp_inst.aux).  A signal is done when its instruction completes (an
+ * arrive: its shared-memory access; a bulk copy: its last byte landed in
+ * shared memory).  A wait for signal n does not issue before signals 1 ..
+ * n of its object have issued, and its result is ready no earlier than the
+ * last of them is done: the frontend gives a wait that found a phase
+ * complete the number of the signal that completed it.
+ *
+ * SIM_SYNC_POLL: a wait the source decides when it issues, not when it is
+ * fetched (an mbarrier try_wait or test_wait whose phase may complete in
+ * the meantime).  The model fetches nothing after it until it has issued;
+ * while it is next, the model asks the source's wait_poll() whether its
+ * phase has completed: if so it issues once the signal wait_poll() named
+ * is done; if not, it issues anyway after sync.try_wait_cycles (aux = 1:
+ * a try_wait, which suspends that long) or at once (aux = 0: a test_wait).
+ * At issue wait_commit() executes it and turns it into a WAIT or NONE. */
+enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_SYNC_POLL = 3 };
+#define SIM_SYNC_OBJS 16u
+
+/* A bulk transfer (PTX cp.async.bulk, SASS UBLKCP): one instruction moves
+ * addr[1] bytes from or to global memory at timing address addr[0]
+ * through the SM's bulk-copy unit; SIM_IF_LOAD: global to shared,
+ * SIM_IF_STORE: shared to global. */
+enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1 };
+
 /* One dynamic warp instruction, as the model sees it. */
 struct warp_inst {
     uint32_t pc;                 /* byte offset of the instruction in the kernel */
@@ -103,9 +130,14 @@ struct warp_inst {
                                     may issue: the stall count of a Volta+ control word, as
                                     the compiler's static schedule sets it for fixed-latency
                                     dependences; 0 or 1: the next cycle */
+    uint8_t sync;                /* enum sim_sync: a signal or wait of sync object sync_obj,
+                                    signal number aux */
+    uint8_t sync_obj;            /* < SIM_SYNC_OBJS */
+    uint8_t bulk;                /* enum sim_bulk */
     uint16_t dst[SIM_MAX_DST];   /* destination register ids, < SIM_MAX_REGS */
     uint16_t src[SIM_MAX_SRC];   /* source register ids, < SIM_MAX_REGS */
-    uint32_t aux;                /* barrier id, immediate (DEPBAR count), etc. */
+    uint32_t aux;                /* barrier id, immediate (DEPBAR count), signal number (sync),
+                                    etc. */
     sim_addr_t addr[SIM_WARP_SIZE]; /* per-lane address, valid for active lanes of memory insts */
 };
 
@@ -157,6 +189,16 @@ struct inst_source_ops {
      * once before the first next_kernel(): a source that compiles (PTX)
      * schedules and lowers its kernels for that target. */
     void (*set_target)(void *ctx, unsigned cc);
+    /* Sources that return SIM_SYNC_POLL instructions (else NULL): whether
+     * warp's pending wait would find its phase complete now (1, with *sig
+     * the signal to wait for, 0 if none; 0: not complete), without
+     * executing it, at its issue, as the model found it at its last poll
+     * (complete: as wait_poll() said; else false in every lane, a try_wait
+     * that timed out): *wi's sync and aux become SIM_SYNC_WAIT and the
+     * signal, or SIM_SYNC_NONE. */
+    int (*wait_poll)(void *ctx, uint32_t slot, uint32_t warp, uint32_t *sig);
+    int (*wait_commit)(void *ctx, uint32_t slot, uint32_t warp, bool complete,
+                       struct warp_inst *wi, struct sim_error *err);
     /* true if next_inst() may be called concurrently for slots whose
      * blocks run on different SMs (block_begin said which); calls for one
      * SM's slots are never concurrent.  false: one call at a time. */

@@ -26,6 +26,8 @@ struct ldst {
     uint64_t cc_free;            /* ticks: constant cache port */
     uint64_t rd_free, wr_free;   /* ticks: the SM's read and write ports to the L2 */
     uint64_t rd_occ, wr_occ;     /* ticks per sector on them (0 = unlimited) */
+    uint64_t tma_free;           /* ticks: the bulk-copy unit has sent every line given it */
+    uint64_t tma_occ;            /* ticks per L2 line it sends (tma.bytes_per_cycle) */
     sim_cycle_t *mshr;           /* min-heap of free times */
     uint32_t n_mshr;
     sim_cycle_t drain;           /* latest completion */
@@ -51,6 +53,8 @@ ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
     if (c->l1_l2_write_bytes_per_cycle > 0)
         u->wr_occ = (uint64_t)((double)c->l1_sector_size / c->l1_l2_write_bytes_per_cycle *
                                (double)MEM_TICKS(1) + 0.5);
+    u->tma_occ = (uint64_t)((double)c->l2_line_size / c->tma_bytes_per_cycle *
+                            (double)MEM_TICKS(1) + 0.5);
     u->n_mshr = c->l1_mshrs;
     u->mshr = xcalloc(u->n_mshr, sizeof *u->mshr);
     return u;
@@ -579,10 +583,53 @@ ldst_prefetch(const struct ldst *u, const struct warp_inst *wi)
     }
 }
 
+/* A bulk copy (inst.h, enum sim_bulk): addr[1] bytes at global timing
+ * address addr[0].  The SM's bulk-copy unit takes it tma.latency after
+ * its issue, once it has sent the lines of the copies before, and sends
+ * one L2 line (the sectors the copy covers) per l2.line_size /
+ * tma.bytes_per_cycle cycles, to the L2 directly (no L1, no MSHR).  A
+ * load is done when its last line is back; a store when its last line is
+ * written at the L2. */
+static sim_cycle_t
+bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    const struct sim_config *c = u->cfg;
+    uint64_t ls = c->l2_line_size, ss = c->l2_sector_size;
+    uint64_t a = wi->addr[0], n = wi->addr[1];
+    bool load = (wi->flags & SIM_IF_STORE) == 0;
+    uint64_t at = MEM_TICKS(t + c->tma_latency);
+    if (u->tma_free > at)
+        at = u->tma_free;
+    sim_cycle_t done = t + c->tma_latency;
+    if (load)
+        u->stp->bulk_loads++;
+    else
+        u->stp->bulk_stores++;
+    u->stp->bulk_bytes += n;
+    for (uint64_t p = a; n > 0 && p < a + n; p = (p / ls + 1) * ls) {
+        uint64_t end = (p / ls + 1) * ls < a + n ? (p / ls + 1) * ls : a + n;
+        uint32_t mask = 0;
+        for (uint64_t q = p / ss * ss; q < end; q += ss)
+            mask |= 1u << ((q % ls) / ss);
+        sim_cycle_t send = (sim_cycle_t)((at + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT);
+        sim_cycle_t r = load ? mem_read(u->m, p / ls, mask, send) : mem_write(u->m, p / ls, mask, send);
+        done = max_u64(done, r);
+        at += u->tma_occ;
+    }
+    u->tma_free = at;
+    return done;
+}
+
 sim_cycle_t
 ldst_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 {
     sim_cycle_t r;
+    if (wi->bulk == SIM_BULK_COPY) {
+        r = bulk_copy(u, wi, t);
+        if (r > u->drain)
+            u->drain = r;
+        return r;
+    }
     switch (wi->space) {
     case SIM_SPACE_SHARED:
         r = shared_access(u, wi, t);

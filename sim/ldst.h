@@ -41,6 +41,9 @@ struct ldst_stats {
     uint64_t l1_hits;            /* load sectors that hit in L1 (incl. in flight) */
     uint64_t l1_misses;          /* load sectors sent to L2 (incl. L1 bypass) */
     uint64_t mshr_wait_cycles;   /* cycles misses waited for a free MSHR */
+    uint64_t bulk_loads;         /* bulk copies global to shared (cp.async.bulk, UBLKCP) */
+    uint64_t bulk_stores;        /* bulk copies shared to global */
+    uint64_t bulk_bytes;         /* bytes they moved */
 };
 
 /* One coalesced line request. */

@@ -47,6 +47,7 @@ sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim
     sm->ibm = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ibm);
     sm->n_sched = cfg->sm_subpartitions;
     sm->bar_step = (uint64_t)(cfg->sm_barrier_warp_cycles * 256.0 + 0.5);
+    sm->sync_step = (uint64_t)(cfg->sync_arrive_cycles * 256.0 + 0.5);
     sm->ldst = ldst_new(cfg, m, &sm->mst);
     sm->wake = wake;
     *wake = SIM_CYCLE_MAX;
@@ -58,6 +59,8 @@ sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim
 void
 sm_fini(struct sm *sm)
 {
+    for (uint32_t i = 0; i < SIM_MAX_BLOCKS_PER_SM; i++)
+        free(sm->blk[i].sync);
     free(sm->sb);
     free(sm->ib);
     free(sm->ibm);
@@ -121,6 +124,9 @@ sm_register_stats(struct sm *sms, uint32_t n, stats *st)
     stats_add_ratio(st, "sm.l1.hit_rate", "sm.l1.hits", "sm.mem.load_sectors", 1.0, "",
                     "fraction of load sectors that hit in the L1");
     MVEC("sm.l1.mshr_wait_cycles", mshr_wait_cycles, "cycles", "cycles misses waited for a free MSHR");
+    MVEC("sm.bulk.loads", bulk_loads, "instructions", "bulk copies from global to shared memory (cp.async.bulk, UBLKCP)");
+    MVEC("sm.bulk.stores", bulk_stores, "instructions", "bulk copies from shared to global memory");
+    MVEC("sm.bulk.bytes", bulk_bytes, "bytes", "bytes the bulk copies moved");
 #undef MVEC
 #undef VEC
 }
@@ -220,6 +226,25 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         mt->n_dst = wi->n_dst;
         mt->n_src = wi->n_src;
         mt->stall = wi->stall;
+        mt->sync = wi->sync;
+        mt->sync_obj = wi->sync_obj;
+        mt->aux = wi->aux;
+        bool poll = wi->sync == SIM_SYNC_POLL;
+        if (wi->sync != SIM_SYNC_NONE &&
+            (wi->sync > SIM_SYNC_POLL || wi->sync_obj >= SIM_SYNC_OBJS || (wi->aux == 0 && !poll) ||
+             (poll && (sm->src->ops->wait_poll == NULL || sm->src->ops->wait_commit == NULL)))) {
+            sim_error_set(&err, SIM_ERR_FORMAT, "block %" PRIu64 " warp %u pc %#x: malformed "
+                          "sync operation from the source", b->id, sm->warp[w].idx, wi->pc);
+            sm_fail(sm, &err);
+            sm->warp[w].ended = true;
+            return;
+        }
+        if (wi->sync != SIM_SYNC_NONE && b->sync == NULL)
+            b->sync = xcalloc(SIM_SYNC_OBJS, sizeof *b->sync);
+        if (poll) {              /* decided at its issue: nothing after it yet */
+            sm->warp[w].hold |= SM_HOLD_POLL;
+            sm->warp[w].poll_since = SIM_CYCLE_MAX;
+        }
         mt->pc = wi->pc;
         mt->active_mask = wi->active_mask;
         memcpy(mt->dst, wi->dst, sizeof mt->dst);
@@ -296,7 +321,11 @@ sm_launch_block(struct sm *sm, uint64_t id, uint32_t src_slot, sim_cycle_t t, st
     SIM_ASSERT_AT(t, bi < SIM_MAX_BLOCKS_PER_SM && sm->n_warps + occ->warps_per_block <= SM_NW);
     SIM_FORWARD_IF_ERROR(sm->src->ops->block_begin(sm->src->ctx, id, src_slot, sm->id, err));
     struct sm_block *b = &sm->blk[bi];
+    struct sm_sync_obj *sync = b->sync;
     memset(b, 0, sizeof *b);
+    if (sync != NULL)
+        memset(sync, 0, SIM_SYNC_OBJS * sizeof *sync);
+    b->sync = sync;
     b->used = true;
     b->id = id;
     b->src_slot = src_slot;
@@ -529,6 +558,25 @@ ib_remove(struct sm *sm, uint8_t w, unsigned j)
     wp->pwait = 0;
 }
 
+/* May warp w's polled wait (inst.h, SIM_SYNC_POLL) issue at now?  Yes
+ * when the source says its phase has completed and the signal that
+ * completed it is done, or when it has waited sync.try_wait_cycles (a
+ * try_wait; a test_wait does not wait) for a phase that has not. */
+static bool
+poll_ready(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now)
+{
+    struct sm_warp *wp = &sm->warp[w];
+    const struct sm_block *b = &sm->blk[wp->blk];
+    if (wp->poll_since == SIM_CYCLE_MAX)
+        wp->poll_since = now;
+    uint32_t sig = 0;
+    wp->poll_complete = sm->src->ops->wait_poll(sm->src->ctx, b->src_slot, wp->idx, &sig) == 1;
+    if (wp->poll_complete)
+        return sig == 0 || b->sync[wi->sync_obj].done >= sig;
+    sim_cycle_t limit = wi->aux != 0 ? sm->cfg->sync_try_wait_cycles : 0;
+    return now >= wp->poll_since + limit;
+}
+
 /* Can buffered entry wi of warp w issue at now, its older entries aside
  * (fetch latency, operands, pipe)?  SM_R_ISSUED, or the reason and *retry. */
 static inline int
@@ -544,6 +592,16 @@ check_entry(struct sm *sm, struct sm_sched *s, uint8_t w, const struct ib_meta *
     int why = sb_check(sm, w, wi, now, retry);
     if (why != 0)
         return why;
+    if (wi->sync == SIM_SYNC_WAIT && sm->blk[sm->warp[w].blk].sync[wi->sync_obj].done < wi->aux) {
+        /* the signals it waits for have not all issued: look again next
+         * cycle (they issue within a few: their warps fetched them first) */
+        *retry = now + 1;
+        return SM_R_BARRIER;
+    }
+    if (wi->sync == SIM_SYNC_POLL && !poll_ready(sm, w, wi, now)) {
+        *retry = now + 1;
+        return SM_R_BARRIER;
+    }
     unsigned p = k->pipe[wi->opclass];
     uint64_t lanes = k->lanes[p];
     if (s->pipe_busy[p] >= (now + 1) * lanes) {
@@ -710,6 +768,17 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
      * observer */
     const struct ib_meta *mt = &sm->ibm[slot];
     const struct warp_inst *wi = &sm->ib[slot];
+    if (mt->sync == SIM_SYNC_POLL) {
+        /* the polled wait executes now (inst.h): fetch may go on after it */
+        struct sim_error err;
+        err.code = SIM_OK;
+        err.msg[0] = '\0';
+        if (sm->src->ops->wait_commit(sm->src->ctx, sm->blk[sm->warp[w].blk].src_slot,
+                                      sm->warp[w].idx, sm->warp[w].poll_complete, &sm->ib[slot],
+                                      &err) < 0)
+            sm_fail(sm, &err);
+        sm->warp[w].hold &= (uint8_t)~SM_HOLD_POLL;
+    }
     if (mt->space != SIM_SPACE_NONE)     /* copied below: start its lines loading together */
         for (size_t o = 0; o < sizeof *wi; o += SM_LINE)
             __builtin_prefetch((const char *)wi + o);
@@ -743,6 +812,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         struct sm_pend *pd = &sm->pend[sm->n_pend++];
         pd->warp = w;
         pd->floor = acc_floor(sm, w, mt);
+        pd->since = mt->sync == SIM_SYNC_POLL ? sm->warp[w].poll_since : now;
         pd->wi = *wi;
         ldst_prefetch(sm->ldst, wi);   /* its flush, at the end of the cycle, then finds
                                           the tag sets in the host's caches */
@@ -970,6 +1040,57 @@ sm_tick(struct sm *sm, sim_cycle_t now)
         sm_wake(sm, next);
 }
 
+/* Signal n of sync object o is done at cycle t. */
+static void
+sync_signal(struct sm *sm, struct sm_sync_obj *o, uint32_t n, sim_cycle_t t)
+{
+    SIM_ASSERT_AT(t, n > o->done && n - o->done <= SM_SYNC_RING);
+    (void)sm;
+    o->ahead |= UINT64_C(1) << (n - o->done - 1);
+    o->t[n % SM_SYNC_RING] = t;
+    while (o->ahead & 1) {
+        o->done++;
+        o->run = max_c(o->run, o->t[o->done % SM_SYNC_RING]);
+        o->tdone[o->done % SM_SYNC_RING] = o->run;
+        o->ahead >>= 1;
+    }
+}
+
+/* The sync part of memory instruction wi of block b, whose access
+ * completes at ready: an arrive is taken by the sync unit at its issue
+ * (one at a time, sync.arrive_cycles each) and counted
+ * sync.arrive_latency later; a bulk
+ * copy's signal is done when its data has landed; a wait's result comes
+ * sync.wait_latency after the signal it waits for, and a polled wait that
+ * issued at now after waiting since `since` has had its access in flight
+ * from then.  Returns the cycle its destinations are ready. */
+static sim_cycle_t
+sync_op(struct sm *sm, struct sm_block *b, const struct warp_inst *wi, sim_cycle_t since,
+        sim_cycle_t now, sim_cycle_t ready)
+{
+    struct sm_sync_obj *o = &b->sync[wi->sync_obj];
+    if (since < now)             /* a polled wait, suspended in the sync unit since then: its
+                                    access latency counts from there */
+        ready = since + (ready - now);
+    if (wi->sync == SIM_SYNC_WAIT) {
+        if (o->done < wi->aux)   /* a polled wait whose phase moved on between its last poll and
+                                    its issue (same cycle): the latest known signal */
+            return max_c(ready, o->run + sm->cfg->sync_wait_latency);
+        if (o->done - wi->aux < SM_SYNC_RING)
+            ready = max_c(ready, o->tdone[wi->aux % SM_SYNC_RING] + sm->cfg->sync_wait_latency);
+        return ready;
+    }
+    sim_cycle_t at = ready;
+    if (wi->bulk == SIM_BULK_NONE) {     /* from its issue, not its shared-memory access */
+        uint64_t a = (uint64_t)since << 8;
+        uint64_t taken = sm->sync_free > a ? sm->sync_free : a;
+        sm->sync_free = taken + sm->sync_step;
+        at = (sim_cycle_t)((taken + 255) >> 8) + sm->cfg->sync_arrive_latency;
+    }
+    sync_signal(sm, o, wi->aux, at);
+    return ready;
+}
+
 void
 sm_flush(struct sm *sm, sim_cycle_t now)
 {
@@ -977,6 +1098,8 @@ sm_flush(struct sm *sm, sim_cycle_t now)
         const struct sm_pend *pd = &sm->pend[i];
         uint8_t w = pd->warp;
         sim_cycle_t ready = ldst_access(sm->ldst, &pd->wi, now);
+        if (pd->wi.sync != SIM_SYNC_NONE)
+            ready = sync_op(sm, &sm->blk[sm->warp[w].blk], &pd->wi, pd->since, now, ready);
         struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
         for (unsigned d = 0; d < pd->wi.n_dst; d++) {
             uint16_t reg = pd->wi.dst[d];

@@ -78,8 +78,24 @@ enum sm_reason {
     SM_R_COUNT
 };
 
+/* A block's sync object (inst.h, enum sim_sync): signals 1 .. done are
+ * all done, the latest of them at run; of the next SM_SYNC_RING, bit i of
+ * ahead says signal done + 1 + i is done (at t[its number % ring]);
+ * tdone[n % ring] = when signals 1 .. n were all done, for the last
+ * SM_SYNC_RING of them. */
+#define SM_SYNC_RING 64u
+struct sm_sync_obj {
+    uint32_t done;
+    uint64_t ahead;
+    sim_cycle_t run;
+    sim_cycle_t t[SM_SYNC_RING];
+    sim_cycle_t tdone[SM_SYNC_RING];
+};
+
 struct sm_block {
     bool used;
+    struct sm_sync_obj *sync;    /* SIM_SYNC_OBJS of them, allocated by the block slot's first
+                                  * sync instruction (kept and cleared for the next block) */
     uint64_t id;                 /* linear block id in the grid */
     uint32_t src_slot;           /* inst_source slot */
     uint32_t n_warps;
@@ -122,10 +138,14 @@ struct sm_sched {
  * barrier released). */
 #define SM_HOLD_BARRIER 1u       /* until the barrier releases */
 #define SM_HOLD_BRANCH 2u        /* until the branch issues (lookahead) */
+#define SM_HOLD_POLL 4u          /* until the polled wait issues (inst.h SIM_SYNC_POLL) */
 
 struct sm_warp {
     _Alignas(SM_LINE) sim_cycle_t next; /* earliest cycle the warp may issue */
     sim_cycle_t done;            /* latest completion of the warp's instructions */
+    sim_cycle_t poll_since;      /* a polled wait at the head: the cycle it could first issue
+                                    (SIM_CYCLE_MAX: not polled yet) ... */
+    bool poll_complete;          /* ... and whether the last poll found its phase complete */
     uint8_t state;               /* enum warp_state */
     uint8_t blk;                 /* block slot */
     uint8_t idx;                 /* warp index within its block */
@@ -169,6 +189,8 @@ struct ib_meta {
     uint32_t pc, active_mask;    /* copies of the instruction's: issue() reads only this */
     uint8_t opclass, space, flags, n_dst, n_src;
     uint8_t stall;               /* warp_inst.stall */
+    uint8_t sync, sync_obj;      /* warp_inst.sync, .sync_obj */
+    uint32_t aux;                /* warp_inst.aux */
     uint16_t dst[SIM_MAX_DST];
     uint16_t src[SIM_MAX_SRC];
 };
@@ -179,6 +201,8 @@ struct sm_pend {
     sim_cycle_t floor;           /* the latest completion already pending on its accumulating
                                     destinations when it issued (types.h): they are ready
                                     no earlier */
+    sim_cycle_t since;           /* a polled wait: the cycle it began to wait, suspended in the
+                                    sync unit (its latency counts from there); else its issue */
     struct warp_inst wi;         /* a copy: the buffer entry is reused at once */
 };
 
@@ -248,6 +272,9 @@ struct sm {
     uint32_t n_blocks;
     uint64_t bar_free;           /* 1/256 cycles: the barrier unit has taken every warp's
                                     arrival so far by here */
+    uint64_t sync_free;          /* 1/256 cycles: the sync unit has counted every arrive sent
+                                    to it (mbarrier arrives of all blocks, one at a time) */
+    uint64_t sync_step;          /* 1/256 cycles one arrive takes (sync.arrive_cycles) */
     uint64_t bar_step;           /* 1/256 cycles one arrival takes (sm.barrier_warp_cycles) */
     uint64_t launch_free;        /* 1/256 cycles: the block launcher is busy until here
                                     (sm.serial_block_launch) */

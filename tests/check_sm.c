@@ -554,6 +554,71 @@ gen_chase(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst
     return 1;
 }
 
+/* Transaction-barrier sync (inst.h, enum sim_sync): warp 1 runs a chain
+ * of 10 dependent FP32 operations, then arrives (signal 1 of object 0);
+ * warp 0 waits for that signal and adds its result.  The wait issues the
+ * cycle after the arrive, and its result is ready at the later of its own
+ * shared-memory access (20) and the arrive's issue + sync.arrive_latency +
+ * sync.wait_latency. */
+static int
+gen_sync(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    (void)arg;
+    (void)block;
+    if (warp == 1) {
+        if (k < 10)
+            tl_alu(wi, SIM_OPC_FP32, 1, 1, -1);
+        else if (k == 10) {
+            tl_mem(wi, SIM_SPACE_SHARED, SIM_IF_LOAD | SIM_IF_STORE, -1, 1, 0, 0, 8);
+            wi->sync = SIM_SYNC_SIGNAL;
+            wi->aux = 1;
+        } else if (k == 11)
+            tl_exit(wi);
+        else
+            return 0;
+        return 1;
+    }
+    if (k == 0) {
+        tl_mem(wi, SIM_SPACE_SHARED, SIM_IF_LOAD, 10, -1, 0, 0, 8);
+        wi->sync = SIM_SYNC_WAIT;
+        wi->aux = 1;
+    } else if (k == 1)
+        tl_alu(wi, SIM_OPC_FP32, 11, 10, -1);
+    else if (k == 2)
+        tl_exit(wi);
+    else
+        return 0;
+    return 1;
+}
+
+static uint64_t
+sync_cycles(unsigned arrive, unsigned wait)
+{
+    struct testlib_kernel k = { "sync", 1, 64, 32, 0, gen_sync, NULL };
+    struct sim_config c;
+    char cfg[160];
+    snprintf(cfg, sizeof cfg, "smem.latency = 20; sync.arrive_latency = %u; sync.wait_latency = %u",
+             arrive, wait);
+    testlib_small_config(&c, cfg);
+    return testlib_cycles(&c, &k);
+}
+
+START_TEST(test_sync_wait_exact)
+{
+    uint64_t base = sync_cycles(0, 0);
+    /* the arrive issues at 40 (ten 4-cycle FP32 steps) and holds the LDST
+     * pipe 4 cycles (32 lanes, 8 a cycle): the wait issues at 44, its
+     * access is back at 64, the FADD done at 68 */
+    ck_assert_uint_eq(base, 68);
+    ck_assert_uint_eq(sync_cycles(23, 0), base);       /* 40 + 23 < 64 */
+    ck_assert_uint_eq(sync_cycles(24, 0), base);       /* 40 + 24 = 64 */
+    ck_assert_uint_eq(sync_cycles(25, 0), base + 1);   /* the signal is later */
+    ck_assert_uint_eq(sync_cycles(100, 0), base + 76);
+    ck_assert_uint_eq(sync_cycles(100, 10), base + 86);
+    ck_assert_uint_eq(sync_cycles(0, 30), base + 6);   /* 40 + 30 = 70 */
+}
+END_TEST
+
 START_TEST(test_gtrr_does_not_starve_a_warp)
 {
     uint64_t n = 100;
@@ -1358,6 +1423,7 @@ sm_suite(void)
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
     tcase_add_test(tc, test_barrier_unit_per_warp);
+    tcase_add_test(tc, test_sync_wait_exact);
     tcase_add_test(tc, test_no_fetch_past_a_barrier);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
     tcase_add_test(tc, test_gtrr_does_not_starve_a_warp);

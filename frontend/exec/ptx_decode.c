@@ -18,6 +18,7 @@
 #include "frontend/exec/ptx_half.h"
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_lanes.h"
+#include "frontend/exec/ptx_opclass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,7 +285,7 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
             out->idx = const32(c, (uint32_t)imm_value(o, t));
         return SIM_OK;
     case PO_SREG:
-        if (ptx_decode_sreg_is_clock(o->sreg))
+        if (ptx_opclass_sreg_is_clock(o->sreg))
             return derr(c, "%%clock, %%clock_hi, %%clock64 and %%globaltimer* can only be read "
                         "by mov");
         if (o->sreg == SR_IS_EXPLICIT_CLUSTER) {
@@ -327,125 +328,7 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
 
 /* ---- timing classification ------------------------------------------------ */
 
-bool
-ptx_decode_sreg_is_clock(unsigned s)
-{
-    return s == SR_CLOCK || s == SR_CLOCK64 || s == SR_CLOCK_HI || s == SR_GLOBALTIMER ||
-           s == SR_GLOBALTIMER_LO || s == SR_GLOBALTIMER_HI;
-}
 
-static unsigned
-float_class(unsigned t, unsigned c32, unsigned c64, unsigned cint)
-{
-    if (t == PT_F32)
-        return c32;
-    if (t == PT_F64)
-        return c64;
-    if (ptx_type_is_half(t))
-        return SIM_OPC_FP16;
-    return cint;
-}
-
-/* An integer multiply that needs the high half of a 32-bit product (.wide,
- * .hi) is IMAD.WIDE / IMAD.HI in SASS: class int_wide, its own rate.  A
- * 16-bit one fits a 32-bit IMAD. */
-static unsigned
-int_mul_class(const struct ptx_ins *in)
-{
-    return (in->flags & (PF_WIDE | PF_HI)) && ptx_type_bytes(in->type) >= 4 ? SIM_OPC_INT_WIDE
-                                                                            : SIM_OPC_INT_MUL;
-}
-
-unsigned
-ptx_decode_opclass(const struct ptx_ins *in)
-{
-    unsigned t = in->type;
-    bool approx = (in->flags & PF_APPROX) != 0;
-    switch (in->op) {
-    case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST: case PTXOP_ATOM: case PTXOP_RED:
-        return in->space == PS_PARAM ? SIM_OPC_INT : SIM_OPC_MEM;
-    case PTXOP_BRA: case PTXOP_EXIT: case PTXOP_RET: case PTXOP_CALL:
-        return SIM_OPC_BRANCH;
-    case PTXOP_BAR: case PTXOP_BARRIER:
-        return (in->flags & PF_WARPSYNC) ? SIM_OPC_NOP : SIM_OPC_BARRIER;
-    case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP:
-        return SIM_OPC_NOP;
-    case PTXOP_CP:
-        return in->mode == PM_NONE ? SIM_OPC_MEM : SIM_OPC_NOP;
-    case PTXOP_MMA:
-        return SIM_OPC_TENSOR;
-    case PTXOP_WMMA:
-        return in->mode == PM_WMMA ? SIM_OPC_TENSOR : SIM_OPC_MEM;
-    case PTXOP_LDMATRIX: case PTXOP_STMATRIX:
-        return SIM_OPC_MEM;
-    case PTXOP_SHFL: case PTXOP_VOTE: case PTXOP_ACTIVEMASK: case PTXOP_REDUX: case PTXOP_MATCH:
-        return SIM_OPC_WARP;
-    case PTXOP_MOV:
-        if (in->nops == 2 && in->o[1].kind == PO_SREG) {
-            unsigned s = in->o[1].sreg;
-            if ((s >= SR_TID_X && s <= SR_TID_Z) || (s >= SR_CTAID_X && s <= SR_CTAID_Z) ||
-                s == SR_LANEID || s == SR_WARPID || s == SR_SMID || s == SR_GRIDID ||
-                ptx_decode_sreg_is_clock(s) || (s >= SR_CLUSTERID_X && s <= SR_CLUSTERID_Z) ||
-                (s >= SR_CLUSTER_CTAID_X && s <= SR_CLUSTER_CTAID_Z) ||
-                s == SR_CLUSTER_CTARANK || s == SR_PM || s == SR_PM64)
-                return SIM_OPC_SREG;
-        }
-        return SIM_OPC_INT;
-    case PTXOP_CVTA:
-        return SIM_OPC_INT;
-    case PTXOP_CVT: {
-        unsigned s = in->type2;
-        bool fd = ptx_type_is_float(t), fs = ptx_type_is_float(s);
-        if (!fd && !fs)
-            return SIM_OPC_INT;
-        if (ptx_type_bytes(t) == 8 || ptx_type_bytes(s) == 8)
-            return (fd && fs && t == s) ? SIM_OPC_FP64 : SIM_OPC_CONV64;
-        if (fd && fs && t == s)
-            return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
-        return SIM_OPC_CONV;
-    }
-    case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_ABS:
-    case PTXOP_NEG: case PTXOP_COPYSIGN: case PTXOP_TESTP: case PTXOP_ADDC: case PTXOP_SUBC:
-        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
-    case PTXOP_SETP:
-        /* ISETP writes a predicate (FSETP / DSETP keep their units' classes;
-         * on sm_90, ptx_lower.c makes FSETP a setp too, as the SASS is) */
-        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_SETP);
-    case PTXOP_SET:
-        return float_class(in->type2, SIM_OPC_FP32, SIM_OPC_FP64, SIM_OPC_INT);
-    case PTXOP_MUL:
-        return float_class(t, SIM_OPC_FP32, SIM_OPC_FP64, int_mul_class(in));
-    case PTXOP_MAD: case PTXOP_FMA: case PTXOP_MADC:
-        return float_class(t, SIM_OPC_FP32_FMA, SIM_OPC_FP64_FMA, int_mul_class(in));
-    case PTXOP_MUL24: case PTXOP_MAD24: case PTXOP_SAD: case PTXOP_DP4A: case PTXOP_DP2A:
-        return SIM_OPC_INT_MUL;
-    case PTXOP_VABSDIFF4:
-        return SIM_OPC_INT;
-    case PTXOP_DIV:
-        if (t == PT_F32)
-            return (approx || (in->flags & PF_FULL)) ? SIM_OPC_SFU : SIM_OPC_FP32_DIV;
-        if (t == PT_F64)
-            return SIM_OPC_FP64_DIV;
-        return SIM_OPC_FP32_DIV;     /* integer division: a multi-instruction sequence */
-    case PTXOP_REM:
-        return SIM_OPC_FP32_DIV;
-    case PTXOP_RCP:
-        if (approx)
-            return SIM_OPC_SFU;
-        return t == PT_F64 ? SIM_OPC_FP64_DIV : SIM_OPC_FP32_RCP;
-    case PTXOP_SQRT:
-        if (approx)
-            return SIM_OPC_SFU;
-        return t == PT_F64 ? SIM_OPC_FP64_DIV : SIM_OPC_FP32_SQRT;
-    case PTXOP_EX2:
-        return SIM_OPC_SFU_EX2;
-    case PTXOP_RSQRT: case PTXOP_SIN: case PTXOP_COS: case PTXOP_LG2:
-    case PTXOP_TANH: case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND:
-        return SIM_OPC_SFU;
-    default:
-        return SIM_OPC_INT;
-    }
-}
 
 /* ---- instructions -------------------------------------------------------- */
 
@@ -746,7 +629,8 @@ decode_ldmatrix(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 /* cp.async (the non-bulk forms, PTX ISA 9.7.9.25): a copy of 4, 8 or 16
  * bytes from global to shared memory per thread (.cg: 16 only), the rest
  * zero-filled when a src-size smaller than the copy is given; commit_group,
- * wait_group N and wait_all.  Functionally the copy is done when it
+ * wait_group N and wait_all (and those of cp.async.bulk's bulk groups,
+ * PF_BULK: ptx_exec.c keeps them apart).  Functionally the copy is done when it
  * executes (a program may not read the destination before its wait).  For
  * the timing model it is a global load (LDGSTS) that writes its group's
  * accumulating register (frontend/async.h), which wait_group N reads for
@@ -795,6 +679,87 @@ decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     add_src(r, x, &x->base2);
     add_src(r, x, &x->a);
     return SIM_OK;               /* its group's register: set as it executes (ptx_exec.c) */
+}
+
+/* mbarrier, cp.async.bulk and elect.sync (PTX ISA 9.7.13.15, 9.7.9.25,
+ * 9.7.13.x): executed by ptx_sync.c.  An mbarrier operation and a bulk
+ * copy are shared-memory (SYNCS) and bulk (UBLKCP) operations for the
+ * timing model; their sync fields are set as they execute. */
+static int dst_and_pred(struct dctx *c, const struct ptx_opnd *d, struct xop *x);
+
+static int
+decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    const struct ptx_opnd *o = in->o;
+    if (in->op == PTXOP_ELECT) {
+        x->kind = XK_ELECT;
+        SIM_FORWARD_IF_ERROR(dst_and_pred(c, &o[0], x));
+        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
+        add_src(r, x, &x->a);
+        return SIM_OK;
+    }
+    if (in->op == PTXOP_MBARRIER) {
+        unsigned md = in->mode;
+        if (md == PM_NONE)
+            return derr(c, "mbarrier: expected an operation (.init, .arrive, .arrive.expect_tx, "
+                        ".expect_tx, .complete_tx, .test_wait, .try_wait, .inval)");
+        if (in->space != PS_SHARED || in->type != PT_B64)
+            return derr(c, "mbarrier: expected .shared (or .shared::cta) and .b64");
+        bool wait = md == PM_MB_TEST || md == PM_MB_TRY;
+        bool has_d = wait || md == PM_MB_ARRIVE || md == PM_MB_ARRIVE_TX;
+        unsigned mi = has_d ? 1 : 0;
+        if (wait && (in->flags & PF_PARITY) == 0 && in->nops < 3)
+            return derr(c, "mbarrier.test_wait/try_wait: expected p, [addr], state");
+        x->kind = XK_MBAR;
+        x->space = PS_SHARED;
+        SIM_FORWARD_IF_ERROR(mem_operand(c, &o[mi], x));
+        add_src(r, x, &x->base);
+        if (has_d) {
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], wait ? SC_PRED : SC_64, wait ? PT_PRED : PT_B64,
+                                      &x->d, true));
+            add_dst(r, x, &x->d);
+        }
+        x->a.cls = SC_NONE;
+        if (in->nops > mi + 1) {
+            bool state = wait && (in->flags & PF_PARITY) == 0;
+            SIM_FORWARD_IF_ERROR(opnd(c, &o[mi + 1], state ? SC_64 : SC_32, state ? PT_B64 : PT_U32,
+                                      &x->a, false));
+            add_src(r, x, &x->a);
+        }
+        /* SYNCS: one operation of the sync unit per warp, whatever the lanes
+         * (ptxas gives it a uniform address), not a per-lane shared atomic */
+        x->iflags = wait ? SIM_IF_LOAD : md == PM_MB_INIT || md == PM_MB_INVAL ? SIM_IF_STORE
+                    : SIM_IF_LOAD | SIM_IF_STORE;
+        return SIM_OK;
+    }
+    /* a cp.async.bulk copy (its groups' commit and wait: decode_cp_async) */
+    bool g2s = in->space == PS_SHARED && in->space2 == PS_GLOBAL;
+    bool s2g = in->space == PS_GLOBAL && in->space2 == PS_SHARED;
+    if ((!g2s && !s2g) || in->nops != (g2s ? 4u : 3u))
+        return derr(c, "unsupported cp.async.bulk form (supported: "
+                    ".shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]; "
+                    ".global.shared::cta.bulk_group [dst], [src], size; .commit_group; "
+                    ".wait_group{.read} N)");
+    x->kind = XK_BULK;
+    x->space = PS_SHARED;
+    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[g2s ? 0 : 1], x));
+    x->base2 = x->base;
+    x->off2 = x->off;
+    if (g2s) {
+        SIM_FORWARD_IF_ERROR(mem_operand(c, &o[3], x));
+        x->base3 = x->base;
+        x->off3 = x->off;
+    }
+    x->space = PS_GLOBAL;
+    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[g2s ? 1 : 0], x));
+    SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_U32, &x->a, false));
+    x->iflags = g2s ? SIM_IF_LOAD : SIM_IF_STORE;
+    add_src(r, x, &x->base);
+    add_src(r, x, &x->base2);
+    add_src(r, x, &x->base3);
+    add_src(r, x, &x->a);
+    return SIM_OK;
 }
 
 /* A load from the parameter space becomes a move of constants (the
@@ -1005,7 +970,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     x->target = in->target;
     x->reconv = in->reconv;
     x->opcode = in->mnem;
-    x->opclass = (uint8_t)ptx_decode_opclass(in);
+    x->opclass = (uint8_t)ptx_opclass_of(in);
     x->guard = -1;
     x->kind = XK_ALU;
     if (in->guard >= 0) {
@@ -1073,7 +1038,14 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->kind = XK_NOP;
         break;
     case PTXOP_CP:
-        SIM_FORWARD_IF_ERROR(decode_cp_async(c, in, x));
+        if ((in->flags & PF_BULK) && in->mode == PM_NONE)
+            SIM_FORWARD_IF_ERROR(decode_sync(c, in, x));
+        else
+            SIM_FORWARD_IF_ERROR(decode_cp_async(c, in, x));
+        break;
+    case PTXOP_MBARRIER:
+    case PTXOP_ELECT:
+        SIM_FORWARD_IF_ERROR(decode_sync(c, in, x));
         break;
     case PTXOP_MMA:
         SIM_FORWARD_IF_ERROR(decode_mma(c, in, x));
@@ -1236,7 +1208,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         break;
     }
     case PTXOP_MOV: {
-        if (o[1].kind == PO_SREG && ptx_decode_sreg_is_clock(o[1].sreg)) {
+        if (o[1].kind == PO_SREG && ptx_opclass_sreg_is_clock(o[1].sreg)) {
             x->kind = XK_MOVE_CLOCK;     /* ptx_exec.c takes the half the register names */
             x->atom = o[1].sreg;
             SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));

@@ -13,14 +13,6 @@
 
 int ptx_decode_kernel(struct ptx_run *r, struct sim_error *err);
 
-/* The timing class of a PTX instruction (exposed for tests and the
- * Many-BSP extraction). */
-unsigned ptx_decode_opclass(const struct ptx_ins *in);
-
-/* Is special register s one of the clocks (%clock, %clock_hi, %clock64,
- * %globaltimer, %globaltimer_lo, %globaltimer_hi), read when executed? */
-bool ptx_decode_sreg_is_clock(unsigned s);
-
 /* The timing register id of slot s, when it is an ordinary register
  * (false for a constant or special register). */
 bool ptx_decode_reg_id(const struct ptx_run *r, const struct slot *s, uint16_t *id);

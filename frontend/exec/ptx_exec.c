@@ -14,6 +14,7 @@
 #include "frontend/exec/ptx_mem.h"
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_spin.h"
+#include "frontend/exec/ptx_sync.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -420,6 +421,13 @@ exec_ldmatrix(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
 static void
 async_group_op(struct pwarp *pw, const struct xop *x, struct warp_inst *wi)
 {
+    if (x->flags & PF_BULK) {    /* cp.async.bulk.commit_group / .wait_group */
+        if (x->mode == PM_COMMIT)
+            pw->bulk_groups++;
+        else
+            bulk_wait_regs(pw->bulk_groups, x->vec, wi->src, &wi->n_src, SIM_MAX_SRC);
+        return;
+    }
     if (x->mode == PM_COMMIT || x->mode == PM_WAITALL)
         pw->async_groups++;
     if (x->mode == PM_COMMIT)
@@ -602,6 +610,8 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     memset(pw->pred, 0, r->nvarp * sizeof *pw->pred);
     memset(pw->loop_iter, 0, (r->n_unroll + 1) * sizeof *pw->loop_iter);
     pw->async_groups = 0;
+    pw->bulk_groups = 0;
+    pw->poll = -1;
     memset(pw->bred_gen, 0, sizeof pw->bred_gen);
     pw->bred_pc = -1;
     pw->bars = 0;
@@ -720,6 +730,7 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
     memset(b->smem, 0, r->shared_bytes);
     memset(b->bred, 0, sizeof b->bred);
     memset(b->bar_gen, 0, sizeof b->bar_gen);
+    b->n_mbar = 0;
     memset(b->local, 0, (size_t)r->local_bytes * r->tpb);
     for (uint32_t w = 0; w < r->wpb; w++) {
         struct pwarp *pw = &b->warps[w];
@@ -910,6 +921,11 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             SIM_FORWARD_IF_ERROR(exec_cp_async(r, b, pw, x, m, wi, err));
             wi->n_dst = 1;                /* its group's register */
             wi->dst[0] = async_reg(pw->async_groups);
+            break;
+        case XK_MBAR:
+        case XK_BULK:
+        case XK_ELECT:
+            SIM_FORWARD_IF_ERROR(ptx_sync_exec(r, b, pw, x, m, wi, err));
             break;
         case XK_SHFL:
             exec_shfl(pw, x, m);

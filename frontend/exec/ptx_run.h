@@ -166,6 +166,11 @@ enum xkind {
     XK_RET,                      /* ret in a function: the lanes return to the caller */
     XK_FRAMEADDR,                /* d <- the frame base + off (mov of a function's .local
                                     variable's address) */
+    XK_MBAR,                     /* mbarrier.*: x->mode, the barrier at (base, off), d the state
+                                    or predicate, a the count / tx count / parity / state */
+    XK_BULK,                     /* cp.async.bulk: global (base, off) <-> shared (base2, off2),
+                                    a bytes; global to shared: the mbarrier at (base3, off3) */
+    XK_ELECT,                    /* elect.sync d|d2, a */
     XK_SPILL                     /* a register saved to or restored from the frame (ptxas's
                                     callee-saved registers, ptx_lower.c): only takes time, at
                                     frame address off */
@@ -201,6 +206,8 @@ struct xop {
                                     hold (SIM_MAX_DST, SIM_MAX_SRC); ptx_sched.c orders by them */
     struct slot base2;           /* cp.async: the shared destination's base register ... */
     int64_t off2;                /* ... and offset */
+    struct slot base3;           /* cp.async.bulk: its mbarrier's base register ... */
+    int64_t off3;                /* ... and offset */
     int32_t target, reconv;      /* branch target and reconvergence point */
     uint32_t line;               /* PTX source line */
     /* what the timing model sees */
@@ -277,6 +284,10 @@ struct pwarp {
     uint64_t icount;             /* warp instructions executed (the %clock proxy) */
     uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
     uint32_t async_groups;       /* cp.async groups committed (frontend/async.h) */
+    uint32_t bulk_groups;        /* cp.async.bulk groups committed (frontend/async.h) */
+    int32_t poll;                /* an mbarrier wait the model decides at its issue
+                                    (ptx_sync.c): its operation, -1 if none ... */
+    uint32_t poll_mask;          /* ... and its lanes */
     uint32_t index;              /* warp index in the block */
     uint32_t bred_gen[PTX_BARRIERS];  /* bar.red instances it has reached, per barrier */
     int32_t bred_pc;             /* a bar.red whose result it takes at its next step, or -1 */
@@ -290,8 +301,19 @@ struct pwarp {
     struct ptx_spin spin;        /* does it spin forever? (ptx_spin.c) */
 };
 
+/* An mbarrier of a block as the timing model knows it (ptx_sync.c): its
+ * sync object (sim/inst.h) is its index in pblock.mbar. */
+struct pmbar {
+    uint32_t off;                /* shared-memory offset of its 8 bytes */
+    uint32_t signals;            /* signals numbered so far */
+    uint32_t last_sig[2];        /* the signal that completed the last phase of each parity
+                                    (0: none yet) */
+};
+
 struct pblock {
     uint64_t id;                 /* linear block id */
+    struct pmbar mbar[SIM_SYNC_OBJS];
+    uint32_t n_mbar;
     uint32_t ctaid[3];
     uint32_t sm;                 /* SM the block runs on (%smid) */
     uint8_t *smem;               /* shared memory: static + dynamic bytes */

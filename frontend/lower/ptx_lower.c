@@ -889,8 +889,10 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_EXIT: return LK_EXIT;
     case XK_BAR: return x->atom != PA_NONE ? LK_BARRED : LK_BAR;
     case XK_CPASYNC: return LK_LDGSTS;
-    case XK_WMMA: case XK_WLOAD: case XK_WSTORE: case XK_MMA: case XK_LDMATRIX:
-    case XK_STMATRIX:
+    case XK_MBAR: return x->mode == PM_MB_TEST || x->mode == PM_MB_TRY ? LK_MBWAIT
+                  : x->mode == PM_MB_INIT || x->mode == PM_MB_INVAL ? LK_MBINIT : LK_MBARRIVE;
+    case XK_BULK: return (x->iflags & SIM_IF_LOAD) ? LK_BULKG2S : LK_BULKS2G;
+    case XK_WMMA: case XK_WLOAD: case XK_WSTORE: case XK_MMA: case XK_LDMATRIX: case XK_STMATRIX:
         return LK_TENSOR;          /* ptx_lower_mma.c */
     case XK_NOP:
         if (x->op == PTXOP_NANOSLEEP)
@@ -901,7 +903,7 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_SHFL: return LK_SHFL;
     case XK_VOTE:
         return x->op == PTXOP_REDUX ? LK_REDUX : x->op == PTXOP_MATCH ? LK_MATCH : LK_VOTE;
-    case XK_ACTIVEMASK: return LK_VOTE;
+    case XK_ACTIVEMASK: case XK_ELECT: return x->kind == XK_ELECT ? LK_ELECT : LK_VOTE;
     default: return LK_IADD;
     }
 }

@@ -399,14 +399,15 @@ is_mem(const struct xop *x)
 {
     return x->kind == XK_LD || x->kind == XK_ST || x->kind == XK_ATOM || x->kind == XK_RED ||
            x->kind == XK_WLOAD || x->kind == XK_WSTORE || x->kind == XK_LDMATRIX ||
-           x->kind == XK_STMATRIX;
+           x->kind == XK_STMATRIX || x->kind == XK_MBAR || x->kind == XK_BULK;
 }
 
 /* Does memory operation x only read (a load: loads may pass each other)? */
 static bool
 mem_reads_only(const struct xop *x)
 {
-    return x->kind == XK_LD || x->kind == XK_WLOAD || x->kind == XK_LDMATRIX;
+    return x->kind == XK_LD || x->kind == XK_WLOAD || x->kind == XK_LDMATRIX ||
+           (x->kind == XK_MBAR && (x->mode == PM_MB_TEST || x->mode == PM_MB_TRY));
 }
 
 /* The memory classes ordered separately: PTX's state spaces do not alias
@@ -421,6 +422,8 @@ mem_classes(const struct xop *x)
 {
     if (x->kind == XK_LDMATRIX || x->kind == XK_STMATRIX)
         return 1u << MC_SHARED;
+    if (x->kind == XK_BULK)      /* global and shared; its mbarrier too */
+        return 1u << MC_GLOBAL | 1u << MC_SHARED;
     switch (x->space) {
     case PS_GLOBAL: return 1u << MC_GLOBAL;
     case PS_SHARED: return 1u << MC_SHARED;

@@ -109,6 +109,29 @@ read_all(const char *path, size_t *len)
     return b;
 }
 
+/* Does ptx_path target the architecture-specific sm_<sm>a (its .target
+ * line names it: sm_90a's wgmma, setmaxnreg)?  ptxas then needs that
+ * -arch. */
+static bool
+arch_specific(const char *ptx_path, unsigned sm)
+{
+    FILE *fp = fopen(ptx_path, "r");
+    if (fp == NULL)
+        return false;
+    char line[256], want[32];
+    snprintf(want, sizeof want, "sm_%ua", sm);
+    bool found = false;
+    for (int i = 0; i < 200 && fgets(line, sizeof line, fp) != NULL; i++) {
+        const char *t = strstr(line, ".target");
+        if (t != NULL) {
+            found = strstr(t, want) != NULL;
+            break;
+        }
+    }
+    fclose(fp);
+    return found;
+}
+
 /* Run ptxas on ptx_path for sm_<sm>; its output in *out (NUL-terminated).
  * Returns SIM_OK or an error quoting it. */
 static int
@@ -116,7 +139,7 @@ run_ptxas(const char *cmd, const char *ptx_path, unsigned sm, char **out,
           struct sim_error *err)
 {
     char arch[32];
-    snprintf(arch, sizeof arch, "-arch=sm_%u", sm);
+    snprintf(arch, sizeof arch, "-arch=sm_%u%s", sm, arch_specific(ptx_path, sm) ? "a" : "");
     int fds[2];
     if (pipe(fds) != 0)
         return sim_error_set(err, SIM_ERR_IO, "%s: cannot run %s: %s", ptx_path, cmd,

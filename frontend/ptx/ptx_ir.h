@@ -49,7 +49,9 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_FINITE, PM_INFINITE, PM_NUMBER, PM_NOTANUMBER, PM_NORMAL, PM_SUBNORMAL, /* testp */
                 PM_L, PM_R,                                          /* shf direction */
                 PM_COMMIT, PM_WAIT, PM_WAITALL,                      /* cp.async groups */
-                PM_WLOAD, PM_WSTORE, PM_WMMA };                      /* wmma operations */
+                PM_WLOAD, PM_WSTORE, PM_WMMA,                        /* wmma operations */
+                PM_MB_INIT, PM_MB_ARRIVE, PM_MB_ARRIVE_TX, PM_MB_EXPECT_TX, PM_MB_COMPLETE_TX,
+                PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL };                /* mbarrier operations */
 
 /* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
  * (ptx_parse.c shape_names, ptx_mma.c dims). */
@@ -76,6 +78,9 @@ enum {
     PF_ABSMOD = 1u << 25,         /* the .abs of .xorsign.abs */
     PF_SATFINITE = 1u << 26,      /* .satfinite: cvt, overflow gives the largest finite value;
                                      mma/wmma s32, the sums saturate */
+    PF_BULK = 1u << 28,           /* cp.async.bulk */
+    PF_READ = 1u << 29,           /* cp.async.bulk.wait_group.read */
+    PF_PARITY = 1u << 30,         /* mbarrier.test_wait/try_wait.parity */
     PF_FRAME = 1u << 27           /* (decoded) the address is relative to the running
                                      function's frame (its .local and .param variables) */
 };
@@ -141,6 +146,7 @@ struct ptx_ins {
     uint8_t type;                /* main data type */
     uint8_t type2;               /* cvt: source type; others: second type if any */
     uint8_t space;               /* enum ptx_space (ld/st/atom/red/cvta) */
+    uint8_t space2;              /* a second state-space word (cp.async.bulk's source) */
     uint8_t cmp;                 /* enum ptx_cmp */
     uint8_t rnd;                 /* enum ptx_rnd */
     uint8_t atom;                /* enum ptx_atom */

@@ -69,6 +69,10 @@ static const struct mod_word mods[] = {
     { "relu", 0, PF_RELU }, { "warp", 0, PF_WARPSYNC }, { "NaN", 0, PF_NAN },
     { "xorsign", 0, PF_XORSIGN }, { "abs", 0, PF_ABSMOD }, { "satfinite", 0, PF_SATFINITE },
     { "global", 1, PS_GLOBAL }, { "shared", 1, PS_SHARED }, { "shared::cta", 1, PS_SHARED },
+    { "shared::cluster", 1, PS_SHARED },   /* a cluster of one CTA: its own shared memory */
+    { "bulk", 0, PF_BULK }, { "read", 0, PF_READ }, { "parity", 0, PF_PARITY },
+    { "bulk_group", 6, 0 }, { "mbarrier::complete_tx::bytes", 6, 0 }, { "proxy", 6, 0 },
+    { "mbarrier_init", 6, 0 },
     { "local", 1, PS_LOCAL }, { "param", 1, PS_PARAM }, { "const", 1, PS_CONST },
     { "eq", 2, PC_EQ }, { "ne", 2, PC_NE }, { "lt", 2, PC_LT }, { "le", 2, PC_LE },
     { "gt", 2, PC_GT }, { "ge", 2, PC_GE }, { "lo", 2, PC_LO }, { "ls", 2, PC_LS },
@@ -161,6 +165,29 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         ins->vec = (uint8_t)(w[1] - '0');
         return SIM_OK;
     }
+    if (ins->op == PTXOP_MBARRIER) {
+        static const struct { const char *w; uint8_t mode; } mb[] = {
+            { "init", PM_MB_INIT }, { "arrive", PM_MB_ARRIVE }, { "expect_tx", PM_MB_EXPECT_TX },
+            { "complete_tx", PM_MB_COMPLETE_TX }, { "test_wait", PM_MB_TEST },
+            { "try_wait", PM_MB_TRY }, { "inval", PM_MB_INVAL },
+        };
+        for (size_t i = 0; i < SIM_ARRAY_LEN(mb); i++)
+            if (strcmp(w, mb[i].w) == 0) {
+                if (ins->mode == PM_MB_ARRIVE && mb[i].mode == PM_MB_EXPECT_TX)
+                    ins->mode = PM_MB_ARRIVE_TX;       /* arrive.expect_tx */
+                else if (ins->mode != PM_NONE)
+                    return ptx_parse_unsupported(ps, "unsupported mbarrier form '.%s' after "
+                                                 "another operation", w);
+                else
+                    ins->mode = mb[i].mode;
+                return SIM_OK;
+            }
+        if (strcmp(w, "arrive_drop") == 0 || strcmp(w, "pending_count") == 0 ||
+            strcmp(w, "noComplete") == 0)
+            return ptx_parse_unsupported(ps, "unsupported mbarrier operation '.%s' (supported: "
+                                         "init, arrive, arrive.expect_tx, expect_tx, complete_tx, "
+                                         "test_wait, try_wait, inval)", w);
+    }
     unsigned op = ins->op;
     for (size_t i = 0; i < SIM_ARRAY_LEN(mods); i++) {
         if (strcmp(mods[i].w, w) != 0)
@@ -182,7 +209,10 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             ins->flags |= mods[i].v;
             return SIM_OK;
         case 1:
-            ins->space = (uint8_t)mods[i].v;
+            if (ins->space != PS_GENERIC && op == PTXOP_CP && (ins->flags & PF_BULK))
+                ins->space2 = (uint8_t)mods[i].v;   /* cp.async.bulk.dst.src */
+            else
+                ins->space = (uint8_t)mods[i].v;
             return SIM_OK;
         case 2:
             ins->cmp = (uint8_t)mods[i].v;
@@ -462,6 +492,13 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = ins->mode == PM_WMMA ? 4 : 2;
         *hi = ins->mode == PM_WMMA ? 4 : 3;
         return;
+    case PTXOP_MBARRIER:         /* init: [a], n; arrive: st, [a]{, n}; test/try_wait: p, [a], st */
+        *lo = ins->mode == PM_MB_INVAL ? 1 : 2;
+        *hi = ins->mode == PM_MB_INVAL ? 1 : ins->mode == PM_MB_INIT || ins->mode == PM_MB_EXPECT_TX ||
+              ins->mode == PM_MB_COMPLETE_TX ? 2 : ins->mode == PM_MB_ARRIVE ? 3 : 4;
+        return;
+    case PTXOP_ELECT:            /* d|p, membermask */
+        *lo = 2; *hi = 2; return;
     case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N */
         *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : 0;
         *hi = ins->mode == PM_NONE ? 5 : ins->mode == PM_WAIT ? 1 : 0;

@@ -277,6 +277,11 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
     bool sass = e->ki.isa == SIM_ISA_SASS;
     struct warp_inst v;
     trace_regs(wi, sass, &v);
+    if (wi->sync != SIM_SYNC_NONE || wi->bulk != SIM_BULK_NONE)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u pc "
+                             "%#x: unsupported: mbarrier and bulk-copy operations cannot be "
+                             "written as Accel-Sim traces yet", e->ki.name, e->block, warp,
+                             wi->pc);
     int role = async_role(wi, name);
     uint32_t aux = wi->aux;
     if (role == EX_COPY && base == NULL)

@@ -275,6 +275,11 @@ smt_writer_add(smt_writer *w, uint32_t warp, const struct warp_inst *wi, struct 
     if (why != NULL)
         return sim_error_set(err, SIM_ERR_FORMAT, "block %" PRIu64 " warp %u pc %#x: %s",
                              w->block_id, warp, wi->pc, why);
+    if (wi->sync != SIM_SYNC_NONE || wi->bulk != SIM_BULK_NONE)
+        /* .smt 1.x has no field for them: refuse rather than drop them */
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "block %" PRIu64 " warp %u pc %#x: "
+                             "unsupported: mbarrier waits, arrives and bulk copies cannot be "
+                             "recorded in .smt yet", w->block_id, warp, wi->pc);
     struct wwarp *ww = &w->warps[warp];
     struct smtrec_state st = ww->st;
     size_t n = smtrec_encode(&st, wi, rec);

@@ -188,6 +188,9 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
     uint64_t dpc;
     VAR(dpc);
     wi->pc = (uint32_t)((int64_t)st->pc + zz_dec(dpc));
+    wi->sync = SIM_SYNC_NONE;    /* not in .smt 1.x (the writer refuses them) */
+    wi->sync_obj = 0;
+    wi->bulk = SIM_BULK_NONE;
     uint64_t opc;
     VAR(opc);
     if (opc > UINT16_MAX) {

@@ -1,0 +1,25 @@
+/*
+ * ptx_sync.h - Hopper's transaction barriers, bulk copies and elect.sync,
+ * executed (private to frontend/exec/).
+ */
+#ifndef SMSIM_FRONTEND_PTX_SYNC_H
+#define SMSIM_FRONTEND_PTX_SYNC_H
+
+#include "frontend/exec/ptx_run.h"
+
+/* Execute x (XK_MBAR, XK_BULK or XK_ELECT) for lanes m of warp pw of
+ * block b and describe it for the timing model in *wi (space, addresses,
+ * sync and bulk fields).  Returns SIM_OK or an error naming x's PTX line. */
+int ptx_sync_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                  uint32_t m, struct warp_inst *wi, struct sim_error *err);
+
+/* The model's questions about warp's pending wait (sim/inst.h,
+ * SIM_SYNC_POLL): has its phase completed (1, *sig the signal that
+ * completed it), and, at its issue, execute it as the model found it
+ * (complete: the phase's answer; else false, a try_wait that timed out):
+ * its predicate, and *wi's sync and aux become what the model waits for. */
+int ptx_sync_poll(struct ptx_run *r, uint32_t slot, uint32_t warp, uint32_t *sig);
+int ptx_sync_commit(struct ptx_run *r, uint32_t slot, uint32_t warp, bool complete,
+                    struct warp_inst *wi, struct sim_error *err);
+
+#endif /* SMSIM_FRONTEND_PTX_SYNC_H */

@@ -1,0 +1,245 @@
+/*
+ * check_ptx_sync.c - Hopper's transaction barriers, bulk copies and
+ * elect.sync (frontend/exec/ptx_sync.c) against the PTX ISA's definitions
+ * (9.7.13.15 mbarrier, 9.7.9.25 cp.async.bulk, elect.sync): phases and
+ * their parity, the preceding phase of a fresh barrier, arrival and
+ * transaction counts in either order, bulk copies both ways, the leader
+ * of a partial warp; each kernel emulated and timed (the model decides
+ * the waits when they issue: sim/inst.h SIM_SYNC_POLL), which must write
+ * the same words; and the errors a wrong program gets.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/launch.h"
+#include "frontend/ptx.h"
+#include "sim/sim.h"
+#include "testlib.h"
+
+#define N_LINES(a) (sizeof(a) / sizeof(a)[0])
+
+/* One warp; parameter 0 is the output (32 u32), %r1 the lane, %rd3 the
+ * lane's output word, %r2 the shared address of sm (an 8-byte barrier at
+ * sm, another at sm + 8, 128-aligned data at sm + 128). */
+#define HEAD(...) \
+    ".version 8.0", ".target sm_90", ".address_size 64", \
+    ".visible .entry k(.param .u64 k_param_0" __VA_ARGS__ ")", "{", \
+    "    .reg .pred %p<8>;", "    .reg .b32 %r<40>;", "    .reg .b64 %rd<40>;", \
+    "    .shared .align 128 .b8 sm[512];", \
+    "    ld.param.u64 %rd1, [k_param_0];", "    cvta.to.global.u64 %rd2, %rd1;", \
+    "    mov.u32 %r1, %laneid;", "    mul.wide.u32 %rd4, %r1, 4;", \
+    "    add.s64 %rd3, %rd2, %rd4;", "    mov.u32 %r2, sm;", "    setp.eq.u32 %p1, %r1, 0;"
+
+/* p<a> .. into %r10 as bits 0, 1, ...: %r10 = sum of selp(1 << i). */
+#define BIT(p, i) "    selp.u32 %r11, " #i ", 0, " p ";", "    or.b32 %r10, %r10, %r11;"
+
+/* Run the kernel emulated and timed; both must write want(lane) to out. */
+static void
+run_both(const char *const *ptx, size_t n, const char *extra, uint32_t (*want)(uint32_t),
+         const uint32_t *want2, size_t n2)
+{
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, n, extra, &src);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_msg(out[l] == want(l), "emulate: lane %u: %u, expected %u", l, out[l], want(l));
+    for (size_t i = 0; i < n2; i++)
+        ck_assert_uint_eq(((const uint32_t *)ptx_source_launch(&src)->args[2].data)[i], want2[i]);
+    inst_source_destroy(&src);
+
+    struct sim_config cfg;
+    testlib_config(&cfg, "sync.try_wait_cycles = 7\nsync.arrive_cycles = 5.5\ntma.latency = 128\n"
+                         "tma.bytes_per_cycle = 91");
+    testlib_ptx_open(ptx, n, extra, &src);
+    sim *s = testlib_run(&cfg, &src);
+    out = (const uint32_t *)ptx_source_launch(&src)->args[0].data;
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_msg(out[l] == want(l), "run: lane %u: %u, expected %u", l, out[l], want(l));
+    for (size_t i = 0; i < n2; i++)
+        ck_assert_uint_eq(((const uint32_t *)ptx_source_launch(&src)->args[2].data)[i], want2[i]);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+}
+
+/* Phases: a fresh barrier's preceding phase (parity 1) counts as complete
+ * and its current one (0) not; 32 arrivals complete phase 0, after which
+ * parity 0 is complete and 1 (the current phase) is not; the state an
+ * arrive returned names a completed phase. */
+static uint32_t want_phases(uint32_t l) { (void)l; return 1 | 4 | 16; }
+
+START_TEST(phases)
+{
+    static const char *const ptx[] = {
+        HEAD(),
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 32;",
+        "    bar.sync 0;",
+        "    mov.u32 %r10, 0;",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p2, [%r2], 1;",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r2], 0;",
+        "    mbarrier.arrive.shared::cta.b64 %rd5, [%r2];",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p4, [%r2], 0;",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p5, [%r2], 1;",
+        "    mbarrier.test_wait.shared::cta.b64 %p6, [%r2], %rd5;",
+        BIT("%p2", 1), BIT("%p3", 2), BIT("%p4", 4), BIT("%p5", 8), BIT("%p6", 16),
+        "    st.global.u32 [%rd3], %r10;",
+        "    ret;",
+        "}",
+    };
+    run_both(ptx, N_LINES(ptx), NULL, want_phases, NULL, 0);
+}
+END_TEST
+
+/* Transactions: a complete_tx before its expect_tx (the count goes
+ * negative), then the arrive.expect_tx that balances it completes phase
+ * 0; in phase 1 an expect_tx keeps the arrived phase open until its bytes
+ * complete. */
+static uint32_t want_tx(uint32_t l) { (void)l; return 2 | 8; }
+
+START_TEST(transactions)
+{
+    static const char *const ptx[] = {
+        HEAD(),
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 1;",
+        "    bar.sync 0;",
+        "    mov.u32 %r10, 0;",
+        "    @%p1 mbarrier.complete_tx.shared::cta.b64 [%r2], 32;",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p2, [%r2], 0;",
+        "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [%r2], 32;",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r2], 0;",
+        "    @%p1 mbarrier.expect_tx.shared::cta.b64 [%r2], 16;",
+        "    @%p1 mbarrier.arrive.shared::cta.b64 %rd6, [%r2];",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p4, [%r2], 1;",
+        "    @%p1 mbarrier.complete_tx.shared::cta.b64 [%r2], 16;",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p5, [%r2], 1;",
+        BIT("%p2", 1), BIT("%p3", 2), BIT("%p4", 4), BIT("%p5", 8),
+        "    st.global.u32 [%rd3], %r10;",
+        "    ret;",
+        "}",
+    };
+    run_both(ptx, N_LINES(ptx), NULL, want_tx, NULL, 0);
+}
+END_TEST
+
+/* Bulk copies: lane 0 copies in (64 words, in[i] = i) to shared memory,
+ * completing the barrier's 256 bytes, every lane waits (a try_wait loop)
+ * and adds two of the words (out[l] = l + l + 32); lane 0 copies the
+ * shared words back to out2 in a bulk group and waits for it. */
+static uint32_t want_bulk(uint32_t l) { return 2 * l + 32; }
+
+START_TEST(bulk_copies)
+{
+    static const char *const ptx[] = {
+        HEAD(", .param .u64 k_param_1, .param .u64 k_param_2"),
+        "    ld.param.u64 %rd10, [k_param_1];", "    cvta.to.global.u64 %rd11, %rd10;",
+        "    ld.param.u64 %rd12, [k_param_2];", "    cvta.to.global.u64 %rd13, %rd12;",
+        "    add.s32 %r3, %r2, 128;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 1;",
+        "    fence.mbarrier_init.release.cluster;",
+        "    bar.sync 0;",
+        "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [%r2], 256;",
+        "    @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd11], 256, [%r2];",
+        "WAIT:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;",
+        "    @!%p2 bra WAIT;",
+        "    shl.b32 %r4, %r1, 2;",
+        "    add.s32 %r5, %r3, %r4;",
+        "    ld.shared.u32 %r6, [%r5];",
+        "    ld.shared.u32 %r7, [%r5+128];",
+        "    add.s32 %r10, %r6, %r7;",
+        "    st.global.u32 [%rd3], %r10;",
+        "    @%p1 cp.async.bulk.global.shared::cta.bulk_group [%rd13], [%r3], 256;",
+        "    cp.async.bulk.commit_group;",
+        "    cp.async.bulk.wait_group 0;",
+        "    ret;",
+        "}",
+    };
+    uint32_t want2[64];
+    for (uint32_t i = 0; i < 64; i++)
+        want2[i] = i;
+    run_both(ptx, N_LINES(ptx), "arg = in buffer u32 64 seq 0\narg = out2 buffer u32 64 zeros",
+             want_bulk, want2, 64);
+}
+END_TEST
+
+/* elect.sync among the lanes >= 5 with membermask 0xfffffff0: lane 5
+ * leads; every participating lane gets 5, the leader alone the predicate;
+ * the others keep what they had. */
+static uint32_t want_elect(uint32_t l) { return l < 5 ? 99 : 50 + (l == 5); }
+
+START_TEST(elect)
+{
+    static const char *const ptx[] = {
+        HEAD(),
+        "    mov.u32 %r5, 99;",
+        "    setp.ge.u32 %p3, %r1, 5;",
+        "    @%p3 elect.sync %r5|%p2, 0xfffffff0;",
+        "    @%p3 selp.u32 %r6, 1, 0, %p2;",
+        "    @%p3 mad.lo.u32 %r5, %r5, 10, %r6;",
+        "    st.global.u32 [%rd3], %r5;",
+        "    ret;",
+        "}",
+    };
+    run_both(ptx, N_LINES(ptx), NULL, want_elect, NULL, 0);
+}
+END_TEST
+
+/* A wrong program gets exit status 2 naming its line; a form smsim does
+ * not run says "unsupported". */
+static const struct {
+    const char *ins;
+    const char *frag;
+} errors[] = {
+    { "    mbarrier.arrive.shared::cta.b64 %rd5, [%r2];", "used before its mbarrier.init" },
+    { "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 0;", "the count must be 1 .. 2^20 - 1" },
+    { "    @%p1 cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r2], 20;",
+      "multiples of 16 bytes" },
+    { "    cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r2], 16;",
+      "unsupported: cp.async.bulk from more than one lane" },
+};
+
+START_TEST(wrong_programs)
+{
+    const char *const ptx[] = { HEAD(), errors[_i].ins, "    ret;", "}" };
+    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                          "arg = out buffer u32 32 zeros" };
+    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+    char file[32];
+    snprintf(file, sizeof file, "k.ptx");
+    testlib_expect_error(file, (unsigned)N_LINES(ptx) - 2, errors[_i].frag);
+}
+END_TEST
+
+START_TEST(unsupported_forms)
+{
+    static const char *const ptx[] = { HEAD(), "    mbarrier.arrive_drop.shared::cta.b64 %rd5, [%r2];",
+                                       "    ret;", "}" };
+    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                          "arg = out buffer u32 32 zeros" };
+    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+    struct sim_error err = { 0 };
+    int rc = testlib_ptx_emulate(&err);
+    ck_assert_int_eq(sim_error_exit_status(rc), 2);
+    ck_assert_msg(strstr(err.msg, "unsupported mbarrier operation '.arrive_drop'") != NULL, "%s",
+                  err.msg);
+}
+END_TEST
+
+static Suite *
+ptx_sync_suite(void)
+{
+    Suite *s = suite_create("ptx_sync");
+    TCase *tc = tcase_create("sync");
+    tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
+    tcase_add_test(tc, phases);
+    tcase_add_test(tc, transactions);
+    tcase_add_test(tc, bulk_copies);
+    tcase_add_test(tc, elect);
+    tcase_add_loop_test(tc, wrong_programs, 0, (int)N_LINES(errors));
+    tcase_add_test(tc, unsupported_forms);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(ptx_sync_suite)
