@@ -93,9 +93,11 @@ FAMILIES = [
     ("L2 read / write", r"^traces/mech/l2_"),
     ("barriers", r"^traces/mech/(bar_only|smem_only)_"),
     ("Rodinia", r"^rodinia/"),
+    ("Hopper sync and bulk copies", r"^traces/sm90/"),
 ]
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5"]
+           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+           "#c49c94"]
 
 # SASS traces recorded on the measured GPU: traces/hopper/<name>, where the
 # name is the launch file's path with '/' as '_' (traces_micro_X is
@@ -167,6 +169,10 @@ LOFO = {
     "barriers": [
         ("op.barrier.latency", "20", "the assumption it replaced"),
         ("sm.barrier_warp_cycles", "0", "the default"),
+    ],
+    "Hopper sync and bulk copies": [
+        ("sync.arrive_cycles", "8.7", "the shared Hopper probes' arrive_only (one thread's arrives "
+         "back to back), not in the training set"),
     ],
 }
 

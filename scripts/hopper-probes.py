@@ -33,6 +33,7 @@ BULK_LAT = ["bulk_g2s_lat_%s_%s" % (s, src) for src in ("l2", "dram")
             for s in ("128B", "1K", "4K", "16K", "64K")] + ["mbar_expect_tx_bulk16"]
 BULK_BW = ["bulk_g2s_bw_16K_q1_l2", "bulk_g2s_bw_16K_q2_l2", "bulk_g2s_bw_16K_q4_l2",
            "bulk_g2s_bw_16K_q8_l2", "bulk_g2s_bw_4K_q4_l2", "bulk_g2s_bw_16K_q4_dram"]
+BULK_S2G_BW = ["bulk_s2g_bw_16K_q1", "bulk_s2g_bw_16K_q4", "bulk_s2g_bw_16K_q8"]
 MBAR = ["arrive_trywait_roundtrip", "pingpong_roundtrip", "test_wait_false", "test_wait_true",
         "try_wait_timeout", "arrive_only", "cta_barrier_mbarrier_64thr", "bar_sync_64thr"]
 
@@ -86,6 +87,9 @@ def analyse(name, args, meta, clk):
         d = [x - ovh for x in deltas(clk, NOVH, args["reps"])]
         use = d[1:] if meta.get("source", "l2") == "l2" and args["reps"] > 1 else d
         return {"bytes_per_clk": args["copies"] * args["chunk"] / median(use)}
+    if name in BULK_S2G_BW:
+        d = [x - ovh for x in deltas(clk, NOVH, args["reps"])]
+        return {"bytes_per_clk": args["copies"] * args["chunk"] / median(d)}
     if name == "mbar_probe":
         n = int(meta["samples"])
         out = {}
@@ -121,7 +125,7 @@ def main():
         print("hopper-probes: no %s (the shared measurement folder)" % tsv, file=sys.stderr)
         return 2
     meas = measured(tsv)
-    names = BULK_LAT + BULK_BW + ["mbar_probe"]
+    names = BULK_LAT + BULK_BW + BULK_S2G_BW + ["mbar_probe"]
     if a.only:
         names = [n for n in names if re.search(a.only, n)]
     rows, errs = [], []

@@ -27,7 +27,8 @@ struct ldst {
     uint64_t rd_free, wr_free;   /* ticks: the SM's read and write ports to the L2 */
     uint64_t rd_occ, wr_occ;     /* ticks per sector on them (0 = unlimited) */
     uint64_t tma_free;           /* ticks: the bulk-copy unit has sent every line given it */
-    uint64_t tma_occ;            /* ticks per L2 line it sends (tma.bytes_per_cycle) */
+    uint64_t tma_occ;            /* ticks per L2 line it requests (tma.bytes_per_cycle) ... */
+    uint64_t tma_store_occ;      /* ... and stores (tma.store_bytes_per_cycle) */
     sim_cycle_t *mshr;           /* min-heap of free times */
     uint32_t n_mshr;
     sim_cycle_t drain;           /* latest completion */
@@ -55,6 +56,8 @@ ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
                                (double)MEM_TICKS(1) + 0.5);
     u->tma_occ = (uint64_t)((double)c->l2_line_size / c->tma_bytes_per_cycle *
                             (double)MEM_TICKS(1) + 0.5);
+    u->tma_store_occ = (uint64_t)((double)c->l2_line_size / c->tma_store_bytes_per_cycle *
+                                  (double)MEM_TICKS(1) + 0.5);
     u->n_mshr = c->l1_mshrs;
     u->mshr = xcalloc(u->n_mshr, sizeof *u->mshr);
     return u;
@@ -587,7 +590,8 @@ ldst_prefetch(const struct ldst *u, const struct warp_inst *wi)
  * address addr[0].  The SM's bulk-copy unit takes it tma.latency after
  * its issue, once it has sent the lines of the copies before, and sends
  * one L2 line (the sectors the copy covers) per l2.line_size /
- * tma.bytes_per_cycle cycles, to the L2 directly (no L1, no MSHR).  A
+ * tma.bytes_per_cycle cycles (tma.store_bytes_per_cycle for a store), to
+ * the L2 directly (no L1, no MSHR).  A
  * load is done when its last line is back; a store when its last line is
  * written at the L2. */
 static sim_cycle_t
@@ -614,7 +618,7 @@ bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         sim_cycle_t send = (sim_cycle_t)((at + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT);
         sim_cycle_t r = load ? mem_read(u->m, p / ls, mask, send) : mem_write(u->m, p / ls, mask, send);
         done = max_u64(done, r);
-        at += u->tma_occ;
+        at += load ? u->tma_occ : u->tma_store_occ;
     }
     u->tma_free = at;
     return done;

@@ -281,6 +281,51 @@ START_TEST(test_l1_hit_miss_and_inflight)
 }
 END_TEST
 
+/* A bulk copy (inst.h, SIM_BULK_COPY) of n bytes at global address a. */
+static struct warp_inst
+bulk(unsigned flags, sim_addr_t a, uint64_t n)
+{
+    struct warp_inst wi = access(SIM_SPACE_GLOBAL, flags, a, 0, 16);
+    wi.bulk = SIM_BULK_COPY;
+    wi.active_mask = 1;
+    wi.addr[0] = a;
+    wi.addr[1] = n;
+    return wi;
+}
+
+/* The bulk-copy unit: tma.latency after issue, one 128-byte line every 4
+ * cycles (32 B/clk) for loads and every 8 (16 B/clk) for stores, copies
+ * one after another, straight to the L2. */
+START_TEST(test_bulk_copy_timing)
+{
+    struct rig r;
+    rig_init(&r, "tma.latency = 100; tma.bytes_per_cycle = 32; tma.store_bytes_per_cycle = 16");
+    struct warp_inst ld = bulk(SIM_IF_LOAD, 0x40000, 512);
+    /* cold: lines sent at 100, 104, 108, 112; the last back 500 later */
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 0), 612);
+    /* L2-resident: the same at 1100 .. 1112, 200 later */
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 1000), 1312);
+    /* two at once: the second waits for the unit (2116 .. 2128) */
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 2000), 2312);
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 2000), 2328);
+    /* one cycle less latency, one cycle earlier: both sides of tma.latency */
+    rig_fini(&r);
+    rig_init(&r, "tma.latency = 99; tma.bytes_per_cycle = 32; tma.store_bytes_per_cycle = 16");
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 0), 611);
+    /* a store of 256 bytes: lines at 1099 and 1107 */
+    struct warp_inst st = bulk(SIM_IF_STORE, 0x80000, 256);
+    sim_cycle_t s1 = ldst_access(r.u, &st, 1000);
+    struct warp_inst st1 = bulk(SIM_IF_STORE, 0x90000, 128);
+    sim_cycle_t s0 = ldst_access(r.u, &st1, 5000);   /* one line, at 5099 */
+    ck_assert_uint_eq(s1 - 1000, s0 - 5000 + 8);     /* the second line 8 cycles later */
+    ck_assert_uint_eq(r.st.bulk_loads, 1);
+    ck_assert_uint_eq(r.st.bulk_stores, 2);
+    ck_assert_uint_eq(r.st.bulk_bytes, 512 + 256 + 128);
+    ck_assert_uint_eq(r.st.l1_misses, 0);            /* no L1 on the way */
+    rig_fini(&r);
+}
+END_TEST
+
 START_TEST(test_port_and_mshr_limits)
 {
     struct rig r;
@@ -391,6 +436,7 @@ ldst_suite(void)
     tcase_add_test(tc, test_l1_hit_miss_and_inflight);
     tcase_add_test(tc, test_port_and_mshr_limits);
     tcase_add_test(tc, test_l2_ports);
+    tcase_add_test(tc, test_bulk_copy_timing);
     tcase_add_test(tc, test_const_serialises_distinct_addresses);
     tcase_add_test(tc, test_prefetch_is_only_a_hint);
     suite_add_tcase(s, tc);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Hopper's mbarrier and bulk copies (traces/sm90, measured on an H100):
 # emulated and timed on the H100 and A100 configs, each kernel writes the
-# very bytes the GPU wrote (traces/sm90/outputs.sha256), and `smsim trace
-# record` refuses what .smt cannot hold yet.
+# very bytes the GPU wrote (validation/measured/h100-sxm5/outputs/
+# sm90.sha256), and `smsim trace record` refuses what .smt cannot hold
+# yet.
 set -u
 : "${SMSIM:?SMSIM must name the smsim binary}"
 : "${srcdir:=.}"
@@ -10,7 +11,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/smsim-sm90.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-sums=$srcdir/traces/sm90/outputs.sha256
+sums=$srcdir/validation/measured/h100-sxm5/outputs/sm90.sha256
 for n in bulk_copy_g1_c16k bulk_pipe_g1_s4_c16k; do
     want=$(grep " $n""_out.bin\$" "$sums" | cut -c1-64)
     [ -n "$want" ] || { fail "$n: no measured hash in $sums"; continue; }

@@ -102,6 +102,19 @@ fixed_point(const struct ptx_run *r, bool (*kind)(const struct xop *), bool *non
  * the same in every lane (a float parameter, its reciprocal): an
  * instruction whose sources all are gets inv_srcs[i], and a branch of its
  * expansion cannot diverge. */
+/* Is branch i the retry of an mbarrier wait (`W: mbarrier.try_wait p, ...;
+ * @!p bra W;`)?  ptxas moves the retry out of line: the wait falls through
+ * to the code after it, with no divergence region (no BSSY/BSYNC:
+ * traces/sm90/bulk.sass). */
+static bool
+wait_retry(const struct ptx_run *r, uint32_t i)
+{
+    const struct xop *x = &r->x[i];
+    const struct xop *w = i > 0 ? &r->x[i - 1] : NULL;
+    return w != NULL && x->target == (int32_t)(i - 1) && w->kind == XK_MBAR &&
+           (w->mode == PM_MB_TRY || w->mode == PM_MB_TEST);
+}
+
 void
 ptx_uniform_mark(struct ptx_run *r, bool *div_branch, bool *inv_srcs)
 {
@@ -137,7 +150,7 @@ ptx_uniform_mark(struct ptx_run *r, bool *div_branch, bool *inv_srcs)
     }
     for (uint32_t i = 0; i < n; i++) {
         const struct xop *x = &r->x[i];
-        div_branch[i] = x->kind == XK_BRA && x->guard >= 0 && nonuni[x->guard];
+        div_branch[i] = x->kind == XK_BRA && x->guard >= 0 && nonuni[x->guard] && !wait_retry(r, i);
     }
     free(nonuni);
     free(nonvar);

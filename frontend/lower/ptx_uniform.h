@@ -15,7 +15,8 @@
 
 /* Give the integer adds, moves and logic of r->x that write uniform values
  * class `uniform`, compares FSETP's class `setp`; div_branch[i] (r->n_x
- * entries) is set for a branch whose lanes may diverge, inv_srcs[i] for an
+ * entries) is set for a branch whose lanes may diverge (not an mbarrier
+ * wait's retry, which ptxas moves out of line), inv_srcs[i] for an
  * instruction whose register sources (and guard) are the same in every
  * lane. */
 void ptx_uniform_mark(struct ptx_run *r, bool *div_branch, bool *inv_srcs);
