@@ -433,6 +433,37 @@ START_TEST(half_convert)
 }
 END_TEST
 
+/* The FP8 pairs (OCP E4M3: bias 7, no infinities, 448 the largest; E5M2:
+ * bias 15, 57344): a to the high byte, rounded to nearest even (ties on
+ * both sides), saturated to the largest finite value, NaN to 0x7f; back
+ * to .f16x2 exactly. */
+START_TEST(fp8_convert)
+{
+    LANES("cvt.rn.satfinite.e4m3x2.f32 %h1, %r1, %r2; cvt.u32.u16 %r10, %h1;",
+          { { 0x3f800000, 0xc0000000 }, 0x38c0 },               /* 1, -2 */
+          { { 0x43e00000, 0x43e80000 }, 0x7e7e },               /* 448, 464 (a tie: even) */
+          { { 0x43f00000, 0xff800000 }, 0x7efe },               /* 480, -inf: saturated */
+          { { 0x7fc00000, 0x3b000000 }, 0x7f01 },               /* NaN, 2^-9 (subnormal) */
+          { { 0x3a800000, 0x3b400000 }, 0x0002 },               /* 2^-10, 3 x 2^-10: ties */
+          { { 0x80000000, 0x3f880000 }, 0x8038 });              /* -0, 1 + 1/16 (a tie) */
+    LANES("cvt.rn.satfinite.e5m2x2.f32 %h1, %r1, %r2; cvt.u32.u16 %r10, %h1;",
+          { { 0x3f800000, 0xc0000000 }, 0x3cc0 },
+          { { 0x47600000, 0x47700000 }, 0x7b7b },               /* 57344, 61440 (to inf: max) */
+          { { 0x7f800000, 0x7fc00000 }, 0x7b7f },               /* inf, NaN */
+          { { 0x37800000, 0x37000000 }, 0x0100 });              /* 2^-16, 2^-17 (a tie) */
+    LANES("cvt.rn.satfinite.relu.e4m3x2.f32 %h1, %r1, %r2; cvt.u32.u16 %r10, %h1;",
+          { { 0xbf800000, 0x40000000 }, 0x0040 });              /* -1 -> 0, 2 */
+    LANES("cvt.rn.satfinite.e4m3x2.f16x2 %h1, %r1; cvt.u32.u16 %r10, %h1;",
+          { { H2(0x3c00, 0x5f00) }, 0x387e });                  /* 1, 448 */
+    LANES("mov.b32 {%h1, %h2}, %r1; cvt.rn.f16x2.e4m3x2 %r10, %h1;",
+          { { 0x7e01 }, H2(0x5f00, 0x1800) },                   /* 448, 2^-9 */
+          { { 0x7f80 }, H2(0x7fff, 0x8000) });                  /* NaN, -0 */
+    LANES("mov.b32 {%h1, %h2}, %r1; cvt.rn.f16x2.e5m2x2 %r10, %h1;",
+          { { 0x7c01 }, H2(0x7c00, 0x0100) },                   /* inf, 2^-16 */
+          { { 0x7fbb }, H2(0x7fff, 0xbb00) });                  /* NaN, -0.875: f16 high byte */
+}
+END_TEST
+
 /* dp4a and dp2a: bytes (and halves) signed or not by their type, the sum
  * modulo 2^32. */
 START_TEST(dot_products)
@@ -734,6 +765,7 @@ suite(void)
     tcase_add_test(tc, bf16_arith);
     tcase_add_test(tc, half_compare);
     tcase_add_test(tc, half_convert);
+    tcase_add_test(tc, fp8_convert);
     tcase_add_test(tc, dot_products);
     tcase_add_test(tc, round_to_half);
     tcase_add_test(tc, cuda_half2);

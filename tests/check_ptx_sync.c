@@ -1,7 +1,8 @@
 /*
  * check_ptx_sync.c - Hopper's transaction barriers, bulk copies and
  * elect.sync (frontend/exec/ptx_sync.c) against the PTX ISA's definitions
- * (9.7.13.15 mbarrier, 9.7.9.25 cp.async.bulk, elect.sync): phases and
+ * (9.7.13.15 mbarrier, 9.7.9.25 cp.async.bulk, elect.sync, setmaxnreg,
+ * griddepcontrol): phases and
  * their parity, the preceding phase of a fresh barrier, arrival and
  * transaction counts in either order, bulk copies both ways, the leader
  * of a partial warp; each kernel emulated and timed (the model decides
@@ -22,8 +23,9 @@
 /* One warp; parameter 0 is the output (32 u32), %r1 the lane, %rd3 the
  * lane's output word, %r2 the shared address of sm (an 8-byte barrier at
  * sm, another at sm + 8, 128-aligned data at sm + 128). */
-#define HEAD(...) \
-    ".version 8.0", ".target sm_90", ".address_size 64", \
+#define HEAD(...) HEAD_T("sm_90", __VA_ARGS__)
+#define HEAD_T(target, ...) \
+    ".version 8.0", ".target " target, ".address_size 64", \
     ".visible .entry k(.param .u64 k_param_0" __VA_ARGS__ ")", "{", \
     "    .reg .pred %p<8>;", "    .reg .b32 %r<40>;", "    .reg .b64 %rd<40>;", \
     "    .shared .align 128 .b8 sm[512];", \
@@ -92,8 +94,9 @@ END_TEST
 /* Transactions: a complete_tx before its expect_tx (the count goes
  * negative), then the arrive.expect_tx that balances it completes phase
  * 0; in phase 1 an expect_tx keeps the arrived phase open until its bytes
- * complete. */
-static uint32_t want_tx(uint32_t l) { (void)l; return 2 | 8; }
+ * complete; after inval and a new init (count 2), one arrive of count 2
+ * completes phase 0 again. */
+static uint32_t want_tx(uint32_t l) { (void)l; return 2 | 8 | 16; }
 
 START_TEST(transactions)
 {
@@ -111,7 +114,11 @@ START_TEST(transactions)
         "    mbarrier.test_wait.parity.shared::cta.b64 %p4, [%r2], 1;",
         "    @%p1 mbarrier.complete_tx.shared::cta.b64 [%r2], 16;",
         "    mbarrier.test_wait.parity.shared::cta.b64 %p5, [%r2], 1;",
-        BIT("%p2", 1), BIT("%p3", 2), BIT("%p4", 4), BIT("%p5", 8),
+        "    @%p1 mbarrier.inval.shared::cta.b64 [%r2];",          /* then a fresh barrier */
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 2;",
+        "    @%p1 mbarrier.arrive.shared::cta.b64 %rd6, [%r2], 2;", /* an arrive of count 2 */
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p6, [%r2], 0;",
+        BIT("%p2", 1), BIT("%p3", 2), BIT("%p4", 4), BIT("%p5", 8), BIT("%p6", 16),
         "    st.global.u32 [%rd3], %r10;",
         "    ret;",
         "}",
@@ -137,7 +144,8 @@ START_TEST(bulk_copies)
         "    fence.mbarrier_init.release.cluster;",
         "    bar.sync 0;",
         "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [%r2], 256;",
-        "    @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd11], 256, [%r2];",
+        "    @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+        "[%r3], [%rd11], 256, [%r2];",
         "WAIT:",
         "    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;",
         "    @!%p2 bra WAIT;",
@@ -183,6 +191,26 @@ START_TEST(elect)
 }
 END_TEST
 
+/* setmaxnreg and griddepcontrol (programmatic dependent launch) change
+ * nothing a kernel computes: out[l] = l. */
+static uint32_t want_lane(uint32_t l) { return l; }
+
+START_TEST(setmaxnreg_and_pdl)
+{
+    static const char *const ptx[] = {
+        HEAD_T("sm_90a"),
+        "    griddepcontrol.wait;",
+        "    setmaxnreg.inc.sync.aligned.u32 240;",
+        "    st.global.u32 [%rd3], %r1;",
+        "    setmaxnreg.dec.sync.aligned.u32 40;",
+        "    griddepcontrol.launch_dependents;",
+        "    ret;",
+        "}",
+    };
+    run_both(ptx, N_LINES(ptx), NULL, want_lane, NULL, 0);
+}
+END_TEST
+
 /* A wrong program gets exit status 2 naming its line; a form smsim does
  * not run says "unsupported". */
 static const struct {
@@ -195,6 +223,7 @@ static const struct {
       "multiples of 16 bytes" },
     { "    cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r2], 16;",
       "unsupported: cp.async.bulk from more than one lane" },
+    { "    setmaxnreg.inc.sync.aligned.u32 40;", "needs an architecture-specific target" },
 };
 
 START_TEST(wrong_programs)
@@ -212,7 +241,8 @@ END_TEST
 
 START_TEST(unsupported_forms)
 {
-    static const char *const ptx[] = { HEAD(), "    mbarrier.arrive_drop.shared::cta.b64 %rd5, [%r2];",
+    static const char *const ptx[] = { HEAD(),
+                                       "    mbarrier.arrive_drop.shared::cta.b64 %rd5, [%r2];",
                                        "    ret;", "}" };
     testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
     static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
@@ -226,6 +256,33 @@ START_TEST(unsupported_forms)
 }
 END_TEST
 
+/* A kernel for clusters of more than one block says "unsupported" when it
+ * is launched (smsim runs clusters of one); one of one block runs. */
+START_TEST(clusters)
+{
+    for (unsigned n = 1; n <= 2; n++) {
+        char dims[64];
+        snprintf(dims, sizeof dims, ".explicitcluster .reqnctapercluster %u, 1, 1", n);
+        const char *const ptx[] = { ".version 8.0", ".target sm_90", ".address_size 64",
+                                    ".visible .entry k(.param .u64 k_param_0)", dims, "{",
+                                    "    ret;", "}" };
+        testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
+        static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 2",
+                                              "block = 32", "arg = out buffer u32 32 zeros" };
+        testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+        struct sim_error err = { 0 };
+        int rc = testlib_ptx_emulate(&err);
+        if (n == 1) {
+            ck_assert_msg(rc == SIM_OK, "%s", err.msg);
+        } else {
+            ck_assert_int_eq(sim_error_exit_status(rc), 2);
+            ck_assert_msg(strstr(err.msg, "k.ptx:5: kernel k: unsupported: thread-block "
+                                          "clusters") != NULL, "%s", err.msg);
+        }
+    }
+}
+END_TEST
+
 static Suite *
 ptx_sync_suite(void)
 {
@@ -236,8 +293,10 @@ ptx_sync_suite(void)
     tcase_add_test(tc, transactions);
     tcase_add_test(tc, bulk_copies);
     tcase_add_test(tc, elect);
+    tcase_add_test(tc, setmaxnreg_and_pdl);
     tcase_add_loop_test(tc, wrong_programs, 0, (int)N_LINES(errors));
     tcase_add_test(tc, unsupported_forms);
+    tcase_add_test(tc, clusters);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1037,6 +1037,23 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     case PTXOP_NANOSLEEP:
         x->kind = XK_NOP;
         break;
+    case PTXOP_SETMAXNREG:       /* the allocation the hardware gives the warp: no effect here */
+        if (in->atom != PA_INC && in->atom != PA_DEC)
+            return derr(c, "setmaxnreg: expected .inc or .dec");
+        const char *tg = c->r->m->target;           /* as ptxas: sm_90a, not sm_90 */
+        if (tg[0] == '\0' || tg[strlen(tg) - 1] != 'a')
+            return derr(c, "setmaxnreg needs an architecture-specific target (.target sm_90a), "
+                        "not .target %s", c->r->m->target);
+        if (o[0].kind != PO_IMM || o[0].imm < 24 || o[0].imm > 256 || o[0].imm % 8 != 0)
+            return derr(c, "setmaxnreg: the register count must be a constant, a multiple of 8 "
+                        "in 24 .. 256");
+        x->kind = XK_NOP;
+        break;
+    case PTXOP_GRIDDEPCONTROL:   /* kernels run one after another: nothing to wait for */
+        if (in->mode != PM_GDC_LAUNCH && in->mode != PM_GDC_WAIT)
+            return derr(c, "griddepcontrol: expected .launch_dependents or .wait");
+        x->kind = XK_NOP;
+        break;
     case PTXOP_CP:
         if ((in->flags & PF_BULK) && in->mode == PM_NONE)
             SIM_FORWARD_IF_ERROR(decode_sync(c, in, x));

@@ -81,9 +81,11 @@ static const struct hfmt {
     unsigned emask;
     int bias;
     uint16_t one, maxfin;
-} fmts[2] = {
+} fmts[4] = {
     [PTX_HF16] = { 10, 0x1f, 15, 0x3c00, 0x7bff },
     [PTX_HBF16] = { 7, 0xff, 127, 0x3f80, 0x7f7f },
+    [PTX_HE4M3] = { 3, 0x1f, 7, 0x38, 0x7e },        /* 448 = 1.75 x 2^8 */
+    [PTX_HE5M2] = { 2, 0x1f, 15, 0x3c, 0x7b },       /* 57344 = 1.75 x 2^15 */
 };
 
 #define CANON_NAN 0x7fffu
@@ -435,11 +437,89 @@ cvt1(const struct pwarp *pw, const struct xop *x, const struct slot *s, unsigned
     return saturate(h, fmt, x->flags);
 }
 
+/* ---- FP8 pairs (PTX ISA 9.7.9.21: cvt.rn.satfinite{.relu}.e4m3x2/.e5m2x2
+ * from two .f32 or one .f16x2, cvt.rn{.relu}.f16x2 from them) ---------- */
+
+#define F8_NAN 0x7fu             /* the NaN the conversions give (E4M3's only, E5M2's canonical) */
+
+/* The value of FP8 byte b of format fmt (exact). */
+static double
+f8_value(uint8_t b, unsigned fmt)
+{
+    unsigned mb = fmts[fmt].mbits, e = (b & 0x7fu) >> mb, mm = b & ((1u << mb) - 1);
+    unsigned emax = fmt == PTX_HE4M3 ? 15 : 31;
+    double v;
+    if (e == emax && (fmt == PTX_HE5M2 || mm == (1u << mb) - 1))
+        v = fmt == PTX_HE5M2 && mm == 0 ? INFINITY : NAN;
+    else if (e == 0)
+        v = ldexp((double)mm, 1 - fmts[fmt].bias - (int)mb);
+    else
+        v = ldexp((double)(mm | 1u << mb), (int)e - fmts[fmt].bias - (int)mb);
+    return (b & 0x80u) ? -v : v;
+}
+
+/* v rounded to nearest even in FP8 format fmt, saturated to the largest
+ * finite value (.satfinite), negatives to zero with .relu; NaN stays NaN. */
+static uint8_t
+f8_round(double v, unsigned fmt, bool relu)
+{
+    if (isnan(v))
+        return F8_NAN;
+    if (relu && v < 0)
+        return 0;
+    uint16_t h = ptx_half_round(v, fmt, PR_RN);
+    if ((h & 0x7fffu) > fmts[fmt].maxfin)             /* overflow (E5M2: infinity) */
+        h = (uint16_t)((h & SIGN) | fmts[fmt].maxfin);
+    return (uint8_t)((h & SIGN ? 0x80u : 0) | (h & 0x7fu));
+}
+
+static void
+exec_cvt_f8(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    bool relu = (x->flags & PF_RELU) != 0;
+    if (x->type2 == PT_E4M3X2 || x->type2 == PT_E5M2X2) {   /* to .f16x2 (exact) */
+        unsigned f8 = x->type2 == PT_E4M3X2 ? PTX_HE4M3 : PTX_HE5M2;
+        LANES(m, {
+            uint32_t a = (uint32_t)lane_get(pw, &x->a, l), d = 0;
+            for (unsigned k = 0; k < 2; k++) {
+                double v = f8_value((uint8_t)(a >> (8 * k)), f8);
+                uint16_t h = isnan(v) ? CANON_NAN
+                             : relu && v < 0 ? 0 : ptx_half_round(v, PTX_HF16, PR_RN);
+                d |= (uint32_t)h << (16 * k);
+            }
+            lane_set(pw, &x->d, l, d);
+        });
+        return;
+    }
+    unsigned f8 = x->type == PT_E4M3X2 ? PTX_HE4M3 : PTX_HE5M2;
+    LANES(m, {
+        double hi, lo;
+        if (x->type2 == PT_F16X2) {
+            uint32_t a = (uint32_t)lane_get(pw, &x->a, l);
+            hi = ptx_half_value((uint16_t)(a >> 16), PTX_HF16);
+            lo = ptx_half_value((uint16_t)a, PTX_HF16);
+        } else {                 /* two .f32: a to the high byte */
+            uint32_t ua = (uint32_t)lane_get(pw, &x->a, l), ub = (uint32_t)lane_get(pw, &x->b, l);
+            float fa, fb;
+            memcpy(&fa, &ua, 4);
+            memcpy(&fb, &ub, 4);
+            hi = fa;
+            lo = fb;
+        }
+        lane_set(pw, &x->d, l, (uint32_t)f8_round(hi, f8, relu) << 8 | f8_round(lo, f8, relu));
+    });
+}
+
 /* cvt to .f16/.bf16 (d = cvt(a)) or .f16x2/.bf16x2 (d = {cvt(b), cvt(a)}:
  * a in the high half). */
 static void
 exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
+    if (x->type == PT_E4M3X2 || x->type == PT_E5M2X2 || x->type2 == PT_E4M3X2 ||
+        x->type2 == PT_E5M2X2) {
+        exec_cvt_f8(pw, x, m);
+        return;
+    }
     unsigned fmt = fmt_of(x->type);
     if (packed(x->type))
         LANES(m, {
@@ -458,8 +538,10 @@ ptx_half_handles(const struct xop *x)
 {
     switch (x->op) {
     case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:
-    case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP: case PTXOP_CVT:
+    case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP:
         return ptx_type_is_half(x->type);
+    case PTXOP_CVT:
+        return ptx_type_is_half(x->type) || x->type == PT_E4M3X2 || x->type == PT_E5M2X2;
     case PTXOP_SET:
         return ptx_type_is_half(x->type2);
     default:

@@ -22,8 +22,12 @@ struct pwarp;
 struct xop;
 struct ptx_ins;
 
-/* The two 16-bit floating-point formats. */
-enum ptx_hfmt { PTX_HF16, PTX_HBF16 };
+/* The two 16-bit floating-point formats, and the two FP8 formats (OCP
+ * E4M3 and E5M2) as ptx_half.c rounds to them: the sign in bit 15, the
+ * exponent and mantissa in the low bits, as in the 16-bit ones (E4M3 with
+ * a 5-bit exponent field, so that rounding never overflows to infinity:
+ * E4M3 has none). */
+enum ptx_hfmt { PTX_HF16, PTX_HBF16, PTX_HE4M3, PTX_HE5M2 };
 
 /* The value of h in format fmt (exact; a NaN stays a NaN). */
 double ptx_half_value(uint16_t h, unsigned fmt);
@@ -34,7 +38,8 @@ double ptx_half_value(uint16_t h, unsigned fmt);
 uint16_t ptx_half_round(double v, unsigned fmt, unsigned rnd);
 
 /* Does ptx_half_exec() execute decoded instruction x (half-precision add,
- * sub, mul, fma, neg, abs, min, max, setp, set, and cvt to a half type)? */
+ * sub, mul, fma, neg, abs, min, max, setp, set, cvt to a half type, and
+ * the FP8 pair conversions)? */
 bool ptx_half_handles(const struct xop *x);
 
 /* Execute x on the lanes m of warp pw. */

@@ -48,7 +48,8 @@ ptx_opclass_of(const struct ptx_ins *in)
         return SIM_OPC_BRANCH;
     case PTXOP_BAR: case PTXOP_BARRIER:
         return (in->flags & PF_WARPSYNC) ? SIM_OPC_NOP : SIM_OPC_BARRIER;
-    case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP:
+    case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP: case PTXOP_SETMAXNREG:
+    case PTXOP_GRIDDEPCONTROL:
         return SIM_OPC_NOP;
     case PTXOP_CP:
         return in->mode == PM_NONE ? SIM_OPC_MEM : SIM_OPC_NOP;

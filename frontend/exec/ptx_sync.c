@@ -85,7 +85,8 @@ mbar_index(const struct ptx_run *r, struct pblock *b, const struct pwarp *pw, co
         return -1;
     }
     if (b->n_mbar == SIM_SYNC_OBJS) {
-        serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: more than 16 mbarriers in a block");
+        serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED,
+             "unsupported: more than 16 mbarriers in a block");
         return -1;
     }
     b->mbar[b->n_mbar] = (struct pmbar){ off, 0, { 0, 0 } };
@@ -122,7 +123,8 @@ set_sync(struct warp_inst *wi, unsigned kind, int obj, uint32_t sig)
  * mbarrier.init) returned, and checked against *obj, the other lanes'. */
 static int
 lane_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
-             bool init, int *obj, struct ptx_access *ac, struct warp_inst *wi, struct sim_error *err)
+             bool init, int *obj, struct ptx_access *ac, struct warp_inst *wi,
+             struct sim_error *err)
 {
     sim_addr_t a = addr_of(pw, &x->base, x->off, l, true);
     SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, a, 8, x, ac, err));
@@ -229,7 +231,8 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             if (x->d.cls != SC_NONE)
                 lane_set(pw, &x->d, l, v);   /* the state: the phase it arrived in */
             uint32_t arrivals = md == PM_MB_COMPLETE_TX ? 0 : md == PM_MB_ARRIVE ? n : 1;
-            int32_t tx = md == PM_MB_COMPLETE_TX ? (int32_t)n : md == PM_MB_ARRIVE_TX ? -(int32_t)n : 0;
+            int32_t tx = md == PM_MB_COMPLETE_TX ? (int32_t)n
+                         : md == PM_MB_ARRIVE_TX ? -(int32_t)n : 0;
             if (arrivals > mb_pending(v))
                 return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier arrive: more arrivals "
                             "than the phase expects");

@@ -587,6 +587,8 @@ key_cvt(const struct xop *x)
 {
     unsigned d = x->type, s = x->type2, db = ptx_type_bytes(d), sb = ptx_type_bytes(s);
     bool fd = is_fp(d), fs = is_fp(s);
+    if (d == PT_E4M3X2 || d == PT_E5M2X2 || s == PT_E4M3X2 || s == PT_E5M2X2)
+        return LK_F2FP8;
     if (!fd && !fs) {
         if (db == 8 && sb == 4)
             return ptx_type_is_signed(s) ? LK_SXT64 : LK_ZEXT;   /* the high word */
@@ -603,10 +605,8 @@ key_cvt(const struct xop *x)
         return d == PT_F32 ? LK_FRND : LK_F2F;
     if (ptx_type_is_half(d) && s == PT_F32)
         return d == PT_BF16 || d == PT_BF16X2 ? LK_F2FPB : LK_F2FP;
-    if (d == PT_F32 && s == PT_F16)
-        return LK_H2F;
-    if (d == PT_F32 && s == PT_BF16)
-        return LK_BF2F;
+    if (d == PT_F32 && (s == PT_F16 || s == PT_BF16))
+        return s == PT_F16 ? LK_H2F : LK_BF2F;
     return LK_F2F;
 }
 
@@ -895,11 +895,11 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_WMMA: case XK_WLOAD: case XK_WSTORE: case XK_MMA: case XK_LDMATRIX: case XK_STMATRIX:
         return LK_TENSOR;          /* ptx_lower_mma.c */
     case XK_NOP:
-        if (x->op == PTXOP_NANOSLEEP)
-            return LK_NANOSLEEP;
-        if (x->op == PTXOP_CP)
-            return x->mode == PM_COMMIT ? LK_LDGDEPBAR : LK_DEPBAR;
-        return (x->flags & PF_WARPSYNC) ? LK_WARPSYNC : LK_MEMBAR;
+        return x->op == PTXOP_NANOSLEEP ? LK_NANOSLEEP
+               : x->op == PTXOP_CP ? (x->mode == PM_COMMIT ? LK_LDGDEPBAR : LK_DEPBAR)
+               : x->op == PTXOP_SETMAXNREG ? LK_SETMAXREG
+               : x->op == PTXOP_GRIDDEPCONTROL ? (x->mode == PM_GDC_WAIT ? LK_ACQBULK : LK_PREEXIT)
+               : (x->flags & PF_WARPSYNC) ? LK_WARPSYNC : LK_MEMBAR;
     case XK_SHFL: return LK_SHFL;
     case XK_VOTE:
         return x->op == PTXOP_REDUX ? LK_REDUX : x->op == PTXOP_MATCH ? LK_MATCH : LK_VOTE;

@@ -33,6 +33,8 @@ enum ptx_type {
     PT_BF16X2,                   /* two packed bfloat16 values (the low one in bits 0-15) */
     PT_U16X2, PT_S16X2,          /* two packed 16-bit integers (add, min, max; the low one in
                                     bits 0-15) */
+    PT_E4M3X2, PT_E5M2X2,        /* two packed FP8 values (OCP E4M3 and E5M2; cvt only; the low
+                                    one in bits 0-7) */
     PT_COUNT
 };
 
@@ -51,7 +53,8 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_COMMIT, PM_WAIT, PM_WAITALL,                      /* cp.async groups */
                 PM_WLOAD, PM_WSTORE, PM_WMMA,                        /* wmma operations */
                 PM_MB_INIT, PM_MB_ARRIVE, PM_MB_ARRIVE_TX, PM_MB_EXPECT_TX, PM_MB_COMPLETE_TX,
-                PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL };                /* mbarrier operations */
+                PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL,                  /* mbarrier operations */
+                PM_GDC_LAUNCH, PM_GDC_WAIT };                        /* griddepcontrol */
 
 /* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
  * (ptx_parse.c shape_names, ptx_mma.c dims). */

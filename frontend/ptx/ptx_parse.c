@@ -26,6 +26,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,14 +125,30 @@ body_begin(struct parser *ps, struct ptx_kernel *k)
 }
 
 /* Performance and other directives after a signature: .maxntid 256, 1, 1
- * .reqntid .minnctapersm .maxnreg .noreturn ... (no effect) */
+ * .reqntid .minnctapersm .maxnreg .noreturn .explicitcluster ... (no
+ * effect), except a cluster of more than one block (.reqnctapercluster X,
+ * Y, Z), which the kernel's launch then refuses as unsupported: smsim runs
+ * clusters of one (its %cluster_* registers say so). */
 static int
 skip_attributes(struct parser *ps)
 {
     while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
+        bool cluster = strcmp(ps->lx.tok, ".reqnctapercluster") == 0;
+        uint32_t line = ps->lx.line;
+        int64_t blocks = 1, v;
         SIM_FORWARD_IF_ERROR(next(ps));
-        while (ps->lx.kind == PTX_TK_NUM || is_punct(ps, ','))
+        while (ps->lx.kind == PTX_TK_NUM || is_punct(ps, ',')) {
+            if (cluster && ps->lx.kind == PTX_TK_NUM && ptx_lex_int(ps->lx.tok, &v) && v > 0)
+                blocks *= v;
             SIM_FORWARD_IF_ERROR(next(ps));
+        }
+        if (blocks > 1 && ps->k != NULL && ps->k->unsupported == NULL) {
+            size_t n = strlen(ps->lx.path) + strlen(ps->k->name) + 160;
+            ps->k->unsupported = xmalloc(n);
+            snprintf(ps->k->unsupported, n, "%s:%u: kernel %s: unsupported: thread-block "
+                     "clusters of more than one block (.reqnctapercluster: %" PRId64 " blocks)",
+                     ps->lx.path, line, ps->k->name, blocks);
+        }
     }
     return SIM_OK;
 }

@@ -72,7 +72,7 @@ static const struct mod_word mods[] = {
     { "shared::cluster", 1, PS_SHARED },   /* a cluster of one CTA: its own shared memory */
     { "bulk", 0, PF_BULK }, { "read", 0, PF_READ }, { "parity", 0, PF_PARITY },
     { "bulk_group", 6, 0 }, { "mbarrier::complete_tx::bytes", 6, 0 }, { "proxy", 6, 0 },
-    { "mbarrier_init", 6, 0 },
+    { "mbarrier_init", 6, 0 }, { "launch_dependents", 5, PM_GDC_LAUNCH },
     { "local", 1, PS_LOCAL }, { "param", 1, PS_PARAM }, { "const", 1, PS_CONST },
     { "eq", 2, PC_EQ }, { "ne", 2, PC_NE }, { "lt", 2, PC_LT }, { "le", 2, PC_LE },
     { "gt", 2, PC_GT }, { "ge", 2, PC_GE }, { "lo", 2, PC_LO }, { "ls", 2, PC_LS },
@@ -165,6 +165,10 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         ins->vec = (uint8_t)(w[1] - '0');
         return SIM_OK;
     }
+    if (ins->op == PTXOP_GRIDDEPCONTROL && strcmp(w, "wait") == 0) {
+        ins->mode = PM_GDC_WAIT;
+        return SIM_OK;
+    }
     if (ins->op == PTXOP_MBARRIER) {
         static const struct { const char *w; uint8_t mode; } mb[] = {
             { "init", PM_MB_INIT }, { "arrive", PM_MB_ARRIVE }, { "expect_tx", PM_MB_EXPECT_TX },
@@ -194,6 +198,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             continue;
         /* disambiguate words that mean different things per instruction */
         bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED || op == PTXOP_REDUX ||
+                         op == PTXOP_SETMAXNREG ||                  /* its .inc / .dec */
                          op == PTXOP_BAR || op == PTXOP_BARRIER ||  /* bar.red.and / .or */
                          op == PTXOP_VABSDIFF4;                     /* its .add (.min, .max) */
         bool boolean_op = op == PTXOP_SETP || op == PTXOP_SET || op == PTXOP_VOTE;
@@ -456,8 +461,10 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 1; *hi = 1; return;
     case PTXOP_BAR: case PTXOP_BARRIER:   /* bar.red: d, a{, b}, {!}c */
         *lo = 1; *hi = ins->atom != PA_NONE ? 4 : 2; return;
-    case PTXOP_CVT:              /* cvt.rn.f16x2.f32 d, a, b packs two conversions */
-        *lo = *hi = ins->type == PT_F16X2 || ins->type == PT_BF16X2 ? 3 : 2;
+    case PTXOP_CVT:              /* cvt.rn.f16x2.f32 d, a, b packs two conversions (so do
+                                    cvt.rn.satfinite.e4m3x2.f32 and .e5m2x2.f32) */
+        *lo = *hi = (ins->type == PT_F16X2 || ins->type == PT_BF16X2 || ins->type == PT_E4M3X2 ||
+                     ins->type == PT_E5M2X2) && ins->type2 == PT_F32 ? 3 : 2;
         return;
     case PTXOP_ABS: case PTXOP_NEG: case PTXOP_NOT: case PTXOP_CNOT: case PTXOP_MOV:
     case PTXOP_CVTA: case PTXOP_RCP: case PTXOP_SQRT: case PTXOP_RSQRT:
@@ -499,6 +506,10 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         return;
     case PTXOP_ELECT:            /* d|p, membermask */
         *lo = 2; *hi = 2; return;
+    case PTXOP_SETMAXNREG:       /* imm-reg-count */
+        *lo = 1; *hi = 1; return;
+    case PTXOP_GRIDDEPCONTROL:
+        *lo = 0; *hi = 0; return;
     case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N */
         *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : 0;
         *hi = ins->mode == PM_NONE ? 5 : ins->mode == PM_WAIT ? 1 : 0;
@@ -540,6 +551,16 @@ check_cvt(const struct ptx_ins *in)
 {
     unsigned d = in->type, s = in->type2;
     bool hd = ptx_type_is_half(d);
+    bool f8d = d == PT_E4M3X2 || d == PT_E5M2X2, f8s = s == PT_E4M3X2 || s == PT_E5M2X2;
+    if (f8d || f8s) {            /* PTX ISA 9.7.9.21: the FP8 pairs */
+        if (f8d && ((s != PT_F32 && s != PT_F16X2) || in->rnd != PR_RN ||
+                    !(in->flags & PF_SATFINITE)))
+            return "cvt to .e4m3x2 or .e5m2x2 is cvt.rn.satfinite{.relu} from two .f32 values "
+                   "(d, a, b) or one .f16x2";
+        if (f8s && (d != PT_F16X2 || in->rnd != PR_RN || (in->flags & PF_SATFINITE)))
+            return "cvt from .e4m3x2 or .e5m2x2 is cvt.rn{.relu}.f16x2";
+        return NULL;
+    }
     if (!hd) {
         if (in->flags & (PF_RELU | PF_SATFINITE))
             return ".relu and .satfinite need a .f16, .bf16, .f16x2 or .bf16x2 destination";
