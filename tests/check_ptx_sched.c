@@ -770,6 +770,37 @@ START_TEST(test_divisor_reciprocal)
 }
 END_TEST
 
+/* ... and once per function for a divisor defined once before its first
+ * division (a parameter): ptxas keeps that reciprocal across blocks and
+ * loops (ptxas 13.0 -arch=sm_90 on this very PTX: one I2F, one MUFU;
+ * traces/sm90/stream.sass: 16 divisions by a parameter, 4 reciprocals,
+ * none in the loop). */
+START_TEST(test_divisor_reciprocal_across_blocks)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    ld.global.s32 %r3, [%rd4];",
+        "    add.s32 %r4, %r3, -1000;",
+        "    div.s32 %r5, %r3, %r1;",
+        "    setp.gt.s32 %p1, %r5, 3;",
+        "    @%p1 bra $L__1;",
+        "    add.s32 %r4, %r4, 1;",
+        "$L__1:",
+        "    div.s32 %r7, %r4, %r1;",            /* another block, the same divisor: kept */
+        "    rem.s32 %r8, %r3, %r1;",
+        "    add.s32 %r9, %r5, %r7;",
+        "    add.s32 %r9, %r9, %r8;",
+        "    st.global.u32 [%rd4], %r9;",
+        KTAIL,
+    };
+    char got[8192];
+    issued(ptx, SIM_ARRAY_LEN(ptx), 7, got, sizeof got);
+    ck_assert_msg(count_of(got, "MUFU") == 1, "MUFU.RCP x%u: %s", count_of(got, "MUFU"), got);
+    ck_assert_uint_eq(count_of(got, "I2F"), 1);
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 7, NULL);
+}
+END_TEST
+
 /* A float abs or neg read by float arithmetic is an operand modifier;
  * read by a store it is an operation (FADD.FTZ |x|, -0). */
 START_TEST(test_fold_modifiers)
@@ -1502,6 +1533,7 @@ suite(void)
     tcase_add_test(tc, test_int64);
     tcase_add_test(tc, test_wide_interval);
     tcase_add_test(tc, test_divisor_reciprocal);
+    tcase_add_test(tc, test_divisor_reciprocal_across_blocks);
     tcase_add_test(tc, test_register_budget);
     tcase_add_test(tc, test_reserved_registers);
     tcase_add_test(tc, test_wmma_split);

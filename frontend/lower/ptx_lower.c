@@ -65,6 +65,7 @@ struct lctx {
     uint16_t *ndef;              /* per id: its static definitions (saturating) */
     int32_t *def;                /* per id: the definition when there is one */
     uint32_t *ustart, *use;      /* per id: the instructions reading it, use[ustart[id] ..] */
+    int32_t *first_div;          /* per id: the first 32-bit div/rem by it, or -1 */
     uint16_t *key;               /* per instruction: enum lower_key */
     bool *absorbed;              /* per instruction: it absorbed a fused producer */
     int32_t *lead;               /* per instruction: the merged load it belongs to, or -1 */
@@ -151,8 +152,9 @@ build_defuse(struct lctx *L)
     L->ndef = xcalloc(n, sizeof *L->ndef);
     L->def = xmalloc(n * sizeof *L->def);
     L->ustart = xcalloc(n + 1, sizeof *L->ustart);
+    L->first_div = xmalloc(n * sizeof *L->first_div);
     for (uint32_t i = 0; i < n; i++)
-        L->def[i] = -1;
+        L->def[i] = L->first_div[i] = -1;
     uint32_t total = 0;
     for (uint32_t i = 0; i < L->n; i++) {
         const struct xop *x = &L->x[i];
@@ -167,6 +169,11 @@ build_defuse(struct lctx *L)
                 L->ustart[x->fsrc[k] + 1]++;
                 total++;
             }
+        bool idiv = x->kind == XK_ALU && (x->op == PTXOP_DIV || x->op == PTXOP_REM) &&
+                    !ptx_type_is_float(x->type) && ptx_type_bytes(x->type) == 4;
+        int32_t dv = idiv ? sid(L, &x->b) : -1;
+        if (dv >= 0 && L->first_div[dv] < 0)
+            L->first_div[dv] = (int32_t)i;
     }
     for (uint32_t i = 0; i < n; i++)
         L->ustart[i + 1] += L->ustart[i];
@@ -437,7 +444,7 @@ fold(struct lctx *L, bool local_regs)
         case PTXOP_CVT:
             /* truncations and same-size conversions take the low register;
              * a 64-bit extension sets the high word (IMAD.MOV.U32 R, RZ,
-             * RZ, RZ or SHF.R.S32.HI: key_cvt) */
+             * RZ, RZ or SHF.R.S32.HI: ptx_lower_emit_key_cvt) */
             if (!is_fp(x->type) && !is_fp(x->type2) && ptx_type_bytes(x->type) >= 4 &&
                 ptx_type_bytes(x->type2) >= 4 &&
                 ptx_type_bytes(x->type) <= ptx_type_bytes(x->type2))
@@ -582,33 +589,6 @@ key_int_add(const struct lctx *L, const struct xop *x)
     return LK_IADD;
 }
 
-static unsigned
-key_cvt(const struct xop *x)
-{
-    unsigned d = x->type, s = x->type2, db = ptx_type_bytes(d), sb = ptx_type_bytes(s);
-    bool fd = is_fp(d), fs = is_fp(s);
-    if (d == PT_E4M3X2 || d == PT_E5M2X2 || s == PT_E4M3X2 || s == PT_E5M2X2)
-        return LK_F2FP8;
-    if (!fd && !fs) {
-        if (db == 8 && sb == 4)
-            return ptx_type_is_signed(s) ? LK_SXT64 : LK_ZEXT;   /* the high word */
-        return LK_IEXT;
-    }
-    if (fd && !fs) {
-        if (d == PT_F32 && sb <= 4)
-            return LK_I2FP;
-        return d == PT_F16 || d == PT_BF16 ? LK_I2F : LK_I2F;
-    }
-    if (!fd && fs)
-        return LK_F2I;
-    if (d == s)
-        return d == PT_F32 ? LK_FRND : LK_F2F;
-    if (ptx_type_is_half(d) && s == PT_F32)
-        return d == PT_BF16 || d == PT_BF16X2 ? LK_F2FPB : LK_F2FP;
-    if (d == PT_F32 && (s == PT_F16 || s == PT_BF16))
-        return s == PT_F16 ? LK_H2F : LK_BF2F;
-    return LK_F2F;
-}
 
 static unsigned
 key_mem(const struct xop *x)
@@ -651,7 +631,8 @@ key_half(const struct xop *x)
 
 /* Does 32-bit division or remainder x divide by a register whose
  * reciprocal an earlier one in its basic block computed, the divisor not
- * written since?  ptxas computes a divisor's reciprocal estimate once
+ * written since, or one defined once, before the function's first
+ * division by it?  ptxas computes a divisor's reciprocal estimate once
  * per block (I2F.U32.RP, MUFU.RCP, F2I and the refinement): two divisions
  * of different values by one n compile to one I2F/MUFU/F2I (a ptxas 13.0
  * probe: 51 operations against 34 for one; 32 "% n" of an unrolled loop
@@ -663,6 +644,14 @@ recip_known(const struct lctx *L, const struct xop *x)
     uint32_t i = (uint32_t)(x - L->x);
     if (dv < 0)
         return false;
+    /* across blocks: a divisor defined once, before the function's first
+     * division by it -- ptxas keeps that reciprocal (hoisted out of the
+     * loops: stream.cu's load loop, 16 divisions by a parameter, computes
+     * it 4 times, traces/sm90/stream.sass; check_ptx_sched's probe once) */
+    int32_t d = def1(L, dv), f = L->first_div[dv];
+    if (d >= 0 && f >= 0 && d < f && (uint32_t)f < i && L->fn[f] == L->fn[i] &&
+        ptx_type_is_signed(L->x[f].type) == ptx_type_is_signed(x->type) && L->key[f] != LK_SILENT)
+        return true;
     for (uint32_t j = i; j-- > 0;) {
         const struct xop *y = &L->x[j];
         if (y->kind == XK_BRA || y->kind == XK_EXIT || y->kind == XK_RET || y->kind == XK_CALL ||
@@ -807,7 +796,7 @@ key_alu(const struct lctx *L, const struct xop *x)
     case PTXOP_COPYSIGN:
         return LK_LOP;
     case PTXOP_CVT:
-        return key_cvt(x);
+        return ptx_lower_emit_key_cvt(x);
     case PTXOP_CVTA:
         return LK_SILENT;
     case PTXOP_POPC:
@@ -1488,6 +1477,7 @@ ptx_lower(struct ptx_run *r, struct sim_error *err)
     free(L.def);
     free(L.ustart);
     free(L.use);
+    free(L.first_div);
     free(L.key);
     free(L.absorbed);
     free(L.lead);

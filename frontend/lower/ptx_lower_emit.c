@@ -465,3 +465,32 @@ ptx_lower_emit_spills(struct ptx_run *r, unsigned cc, bool ask_ptxas)
         }
     }
 }
+
+/* The expansion of a cvt (ptx_lower_emit.h). */
+unsigned
+ptx_lower_emit_key_cvt(const struct xop *x)
+{
+    unsigned d = x->type, s = x->type2, db = ptx_type_bytes(d), sb = ptx_type_bytes(s);
+    bool fd = ptx_type_is_float(d), fs = ptx_type_is_float(s);
+    if (d == PT_E4M3X2 || d == PT_E5M2X2 || s == PT_E4M3X2 || s == PT_E5M2X2)
+        return LK_F2FP8;
+    if (!fd && !fs) {
+        if (db == 8 && sb == 4)
+            return ptx_type_is_signed(s) ? LK_SXT64 : LK_ZEXT;   /* the high word */
+        return LK_IEXT;
+    }
+    if (fd && !fs) {
+        if (d == PT_F32 && sb <= 4)
+            return LK_I2FP;
+        return d == PT_F16 || d == PT_BF16 ? LK_I2F : LK_I2F;
+    }
+    if (!fd && fs)
+        return LK_F2I;
+    if (d == s)
+        return d == PT_F32 ? LK_FRND : LK_F2F;
+    if (ptx_type_is_half(d) && s == PT_F32)
+        return d == PT_BF16 || d == PT_BF16X2 ? LK_F2FPB : LK_F2FP;
+    if (d == PT_F32 && (s == PT_F16 || s == PT_BF16))
+        return s == PT_F16 ? LK_H2F : LK_BF2F;
+    return LK_F2F;
+}

@@ -80,6 +80,9 @@ bool ptx_lower_emit_row(unsigned i, const char **key, const char **sass);
  * and those of its ret o (of expansion key): the registers loaded back,
  * the stack pointer moved up, the return waiting for them. */
 int ptx_lower_emit_prologue(struct lower_emit *B, const struct xfunc *f, bool calls);
+
+/* The key (the expansion) of cvt x: by its destination and source types. */
+unsigned ptx_lower_emit_key_cvt(const struct xop *x);
 int ptx_lower_emit_return(struct lower_emit *B, const struct xfunc *f, const struct xop *o,
                           unsigned key);
 
