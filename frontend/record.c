@@ -55,6 +55,10 @@ record_block(struct inst_source *src, const struct record_sink *sink, uint32_t w
                 tot->warp_insts++;
                 if (wi.flags & SIM_IF_BARRIER)
                     waiting[k] = true;
+                if (wi.sync == SIM_SYNC_WAITING) {   /* its phase needs the others */
+                    yielded = true;
+                    break;
+                }
             }
         }
         /* when every live warp waits at the barrier: release it */

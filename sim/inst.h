@@ -105,8 +105,14 @@ enum sim_inst_flag {
  * phase has completed: if so it issues once the signal wait_poll() named
  * is done; if not, it issues anyway after sync.try_wait_cycles (aux = 1:
  * a try_wait, which suspends that long) or at once (aux = 0: a test_wait).
- * At issue wait_commit() executes it and turns it into a WAIT or NONE. */
-enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_SYNC_POLL = 3 };
+ * At issue wait_commit() executes it and turns it into a WAIT or NONE.
+ *
+ * SIM_SYNC_WAITING: without a timing model (next_inst's now is
+ * SIM_CYCLE_MAX: emulate, trace record), a wait that found its phase
+ * incomplete; whoever drives the warps gives the others a turn (the
+ * timing model never gets one: it is malformed there). */
+enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_SYNC_POLL = 3,
+                SIM_SYNC_WAITING = 4 };
 #define SIM_SYNC_OBJS 16u
 
 /* A bulk transfer (PTX cp.async.bulk, SASS UBLKCP): one instruction moves

@@ -3,7 +3,9 @@
 # emulated and timed on the H100 and A100 configs, each kernel writes the
 # very bytes the GPU wrote (validation/measured/h100-sxm5/outputs/
 # sm90.sha256), and `smsim trace record` refuses what .smt cannot hold
-# yet.
+# yet.  Emulating mbar_ring (every warp waits on the others) takes
+# milliseconds: a wait that finds its phase incomplete gives the other
+# warps their turn (sim/inst.h SIM_SYNC_WAITING).
 set -u
 : "${SMSIM:?SMSIM must name the smsim binary}"
 : "${srcdir:=.}"
@@ -12,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 sums=$srcdir/validation/measured/h100-sxm5/outputs/sm90.sha256
-for n in bulk_copy_g1_c16k bulk_pipe_g1_s4_c16k; do
+for n in bulk_copy_g1_c16k bulk_pipe_g1_s4_c16k mbar_ring_b128 load_stream_c1k_s16; do
     want=$(grep " $n""_out.bin\$" "$sums" | cut -c1-64)
     [ -n "$want" ] || { fail "$n: no measured hash in $sums"; continue; }
     for mode in emulate "run --config h100" "run --config a100"; do

@@ -178,6 +178,8 @@ commit_wait(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
     pred_write(pw, &x->d, m, done);
     if (done != 0 && sig != 0)
         set_sync(wi, SIM_SYNC_WAIT, obj, sig);
+    else if (done != m && r->now == SIM_CYCLE_MAX)
+        set_sync(wi, SIM_SYNC_WAITING, obj, 0);   /* no timing model: let the others run */
     else
         set_sync(wi, SIM_SYNC_NONE, 0, 0);
     return SIM_OK;
