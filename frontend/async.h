@@ -55,22 +55,21 @@ bulk_reg(uint32_t g)
 /* Append to list (*n entries, room for max) the registers a wait for all
  * of `committed` groups but the newest `keep` reads, oldest group first
  * (at most ASYNC_SLOTS: the groups older than that share their registers
- * with newer ones). */
+ * with newer ones); first: ASYNC_REG (cp.async groups) or BULK_REG. */
+static inline void
+async_group_wait_regs(uint16_t first, uint32_t committed, uint32_t keep, uint16_t *list,
+                      uint8_t *n, unsigned max)
+{
+    uint32_t lo = committed > ASYNC_SLOTS ? committed - ASYNC_SLOTS : 0;
+    for (uint32_t k = lo; k + keep < committed && *n < max; k++)
+        list[(*n)++] = (uint16_t)(first + k % ASYNC_SLOTS);
+}
+
+/* The same for cp.async groups. */
 static inline void
 async_wait_regs(uint32_t committed, uint32_t keep, uint16_t *list, uint8_t *n, unsigned max)
 {
-    uint32_t lo = committed > ASYNC_SLOTS ? committed - ASYNC_SLOTS : 0;
-    for (uint32_t k = lo; k + keep < committed && *n < max; k++)
-        list[(*n)++] = async_reg(k);
-}
-
-/* The same for bulk groups. */
-static inline void
-bulk_wait_regs(uint32_t committed, uint32_t keep, uint16_t *list, uint8_t *n, unsigned max)
-{
-    uint32_t lo = committed > ASYNC_SLOTS ? committed - ASYNC_SLOTS : 0;
-    for (uint32_t k = lo; k + keep < committed && *n < max; k++)
-        list[(*n)++] = bulk_reg(k);
+    async_group_wait_regs(ASYNC_REG, committed, keep, list, n, max);
 }
 
 #endif /* SMSIM_FRONTEND_ASYNC_H */

@@ -195,13 +195,13 @@ struct inst_source_ops {
      * once before the first next_kernel(): a source that compiles (PTX)
      * schedules and lowers its kernels for that target. */
     void (*set_target)(void *ctx, unsigned cc);
-    /* Sources that return SIM_SYNC_POLL instructions (else NULL): whether
-     * warp's pending wait would find its phase complete now (1, with *sig
-     * the signal to wait for, 0 if none; 0: not complete), without
-     * executing it, at its issue, as the model found it at its last poll
-     * (complete: as wait_poll() said; else false in every lane, a try_wait
-     * that timed out): *wi's sync and aux become SIM_SYNC_WAIT and the
-     * signal, or SIM_SYNC_NONE. */
+    /* Sources that return SIM_SYNC_POLL instructions (else NULL).
+     * wait_poll: would warp's pending wait find its phase complete now (1,
+     * *sig the signal to wait for, 0 if none; 0: not complete)?  It
+     * executes nothing.  wait_commit: execute the wait, at its issue, as
+     * the model found it at its last poll (complete: as wait_poll() said;
+     * else false in every lane, a try_wait that timed out); *wi's sync and
+     * aux become SIM_SYNC_WAIT and the signal, or SIM_SYNC_NONE. */
     int (*wait_poll)(void *ctx, uint32_t slot, uint32_t warp, uint32_t *sig);
     int (*wait_commit)(void *ctx, uint32_t slot, uint32_t warp, bool complete,
                        struct warp_inst *wi, struct sim_error *err);

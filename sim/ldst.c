@@ -35,6 +35,13 @@ struct ldst {
     struct ldst_stats *stp;      /* counters, owned by the caller */
 };
 
+/* Ticks one unit of `bytes` takes on a port of `per_cycle` bytes a cycle. */
+static uint64_t
+occ_ticks(double bytes, double per_cycle)
+{
+    return (uint64_t)(bytes / per_cycle * (double)MEM_TICKS(1) + 0.5);
+}
+
 struct ldst *
 ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
 {
@@ -49,15 +56,11 @@ ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
     if (c->l1_lines_per_cycle > 0)
         u->line_occ = (MEM_TICKS(1) + c->l1_lines_per_cycle - 1) / c->l1_lines_per_cycle;
     if (c->l1_l2_read_bytes_per_cycle > 0)
-        u->rd_occ = (uint64_t)((double)c->l1_sector_size / c->l1_l2_read_bytes_per_cycle *
-                               (double)MEM_TICKS(1) + 0.5);
+        u->rd_occ = occ_ticks(c->l1_sector_size, c->l1_l2_read_bytes_per_cycle);
     if (c->l1_l2_write_bytes_per_cycle > 0)
-        u->wr_occ = (uint64_t)((double)c->l1_sector_size / c->l1_l2_write_bytes_per_cycle *
-                               (double)MEM_TICKS(1) + 0.5);
-    u->tma_occ = (uint64_t)((double)c->l2_line_size / c->tma_bytes_per_cycle *
-                            (double)MEM_TICKS(1) + 0.5);
-    u->tma_store_occ = (uint64_t)((double)c->l2_line_size / c->tma_store_bytes_per_cycle *
-                                  (double)MEM_TICKS(1) + 0.5);
+        u->wr_occ = occ_ticks(c->l1_sector_size, c->l1_l2_write_bytes_per_cycle);
+    u->tma_occ = occ_ticks(c->l2_line_size, c->tma_bytes_per_cycle);
+    u->tma_store_occ = occ_ticks(c->l2_line_size, c->tma_store_bytes_per_cycle);
     u->n_mshr = c->l1_mshrs;
     u->mshr = xcalloc(u->n_mshr, sizeof *u->mshr);
     return u;
@@ -567,8 +570,8 @@ const_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 void
 ldst_prefetch(const struct ldst *u, const struct warp_inst *wi)
 {
-    if (wi->space != SIM_SPACE_GLOBAL && wi->space != SIM_SPACE_LOCAL &&
-        wi->space != SIM_SPACE_TEX)
+    if ((wi->space != SIM_SPACE_GLOBAL && wi->space != SIM_SPACE_LOCAL &&
+         wi->space != SIM_SPACE_TEX) || wi->bulk != SIM_BULK_NONE)   /* a bulk copy: no lanes */
         return;
     uint32_t m = wi->active_mask;
     if (m == 0)
@@ -591,9 +594,8 @@ ldst_prefetch(const struct ldst *u, const struct warp_inst *wi)
  * its issue, once it has sent the lines of the copies before, and sends
  * one L2 line (the sectors the copy covers) per l2.line_size /
  * tma.bytes_per_cycle cycles (tma.store_bytes_per_cycle for a store), to
- * the L2 directly (no L1, no MSHR).  A
- * load is done when its last line is back; a store when its last line is
- * written at the L2. */
+ * the L2 directly (no L1, no MSHR).  A load is done when its last line is
+ * back; a store when its last line is written at the L2. */
 static sim_cycle_t
 bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 {
@@ -616,7 +618,8 @@ bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         for (uint64_t q = p / ss * ss; q < end; q += ss)
             mask |= 1u << ((q % ls) / ss);
         sim_cycle_t send = (sim_cycle_t)((at + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT);
-        sim_cycle_t r = load ? mem_read(u->m, p / ls, mask, send) : mem_write(u->m, p / ls, mask, send);
+        sim_cycle_t r = load ? mem_read(u->m, p / ls, mask, send)
+                             : mem_write(u->m, p / ls, mask, send);
         done = max_u64(done, r);
         at += load ? u->tma_occ : u->tma_store_occ;
     }

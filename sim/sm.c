@@ -1042,16 +1042,15 @@ sm_tick(struct sm *sm, sim_cycle_t now)
 
 /* Signal n of sync object o is done at cycle t. */
 static void
-sync_signal(struct sm *sm, struct sm_sync_obj *o, uint32_t n, sim_cycle_t t)
+sync_signal(struct sm_sync_obj *o, uint32_t n, sim_cycle_t t)
 {
     SIM_ASSERT_AT(t, n > o->done && n - o->done <= SM_SYNC_RING);
-    (void)sm;
     o->ahead |= UINT64_C(1) << (n - o->done - 1);
     o->t[n % SM_SYNC_RING] = t;
     while (o->ahead & 1) {
+        sim_cycle_t last = o->tdone[o->done % SM_SYNC_RING];
         o->done++;
-        o->run = max_c(o->run, o->t[o->done % SM_SYNC_RING]);
-        o->tdone[o->done % SM_SYNC_RING] = o->run;
+        o->tdone[o->done % SM_SYNC_RING] = max_c(last, o->t[o->done % SM_SYNC_RING]);
         o->ahead >>= 1;
     }
 }
@@ -1075,7 +1074,8 @@ sync_op(struct sm *sm, struct sm_block *b, const struct warp_inst *wi, sim_cycle
     if (wi->sync == SIM_SYNC_WAIT) {
         if (o->done < wi->aux)   /* a polled wait whose phase moved on between its last poll and
                                     its issue (same cycle): the latest known signal */
-            return max_c(ready, o->run + sm->cfg->sync_wait_latency);
+            return max_c(ready, o->tdone[o->done % SM_SYNC_RING] +
+                                    sm->cfg->sync_wait_latency);
         if (o->done - wi->aux < SM_SYNC_RING)
             ready = max_c(ready, o->tdone[wi->aux % SM_SYNC_RING] + sm->cfg->sync_wait_latency);
         return ready;
@@ -1087,7 +1087,7 @@ sync_op(struct sm *sm, struct sm_block *b, const struct warp_inst *wi, sim_cycle
         sm->sync_free = taken + sm->sync_step;
         at = (sim_cycle_t)((taken + 255) >> 8) + sm->cfg->sync_arrive_latency;
     }
-    sync_signal(sm, o, wi->aux, at);
+    sync_signal(o, wi->aux, at);
     return ready;
 }
 

@@ -79,15 +79,14 @@ enum sm_reason {
 };
 
 /* A block's sync object (inst.h, enum sim_sync): signals 1 .. done are
- * all done, the latest of them at run; of the next SM_SYNC_RING, bit i of
- * ahead says signal done + 1 + i is done (at t[its number % ring]);
- * tdone[n % ring] = when signals 1 .. n were all done, for the last
- * SM_SYNC_RING of them. */
+ * all done; of the next SM_SYNC_RING, bit i of ahead says signal done + 1
+ * + i is done (at t[its number % ring]); tdone[n % ring] = when signals 1
+ * .. n were all done, for the last SM_SYNC_RING of them (tdone[done %
+ * ring]: the latest; 0 before any). */
 #define SM_SYNC_RING 64u
 struct sm_sync_obj {
     uint32_t done;
     uint64_t ahead;
-    sim_cycle_t run;
     sim_cycle_t t[SM_SYNC_RING];
     sim_cycle_t tdone[SM_SYNC_RING];
 };

@@ -226,16 +226,22 @@ static const struct {
     { "    setmaxnreg.inc.sync.aligned.u32 40;", "needs an architecture-specific target" },
 };
 
+/* Write module ptx[] as k.ptx and a launch file of `grid` one-warp blocks
+ * of kernel k with the output buffer, k.launch, into the test directory. */
+static void
+write_kernel(const char *const *ptx, size_t n, const char *grid)
+{
+    testlib_write_lines("k.ptx", ptx, n, 0, NULL, NULL);
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", grid, "block = 32",
+                                   "arg = out buffer u32 32 zeros" };
+    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+}
+
 START_TEST(wrong_programs)
 {
     const char *const ptx[] = { HEAD(), errors[_i].ins, "    ret;", "}" };
-    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
-    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
-                                          "arg = out buffer u32 32 zeros" };
-    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
-    char file[32];
-    snprintf(file, sizeof file, "k.ptx");
-    testlib_expect_error(file, (unsigned)N_LINES(ptx) - 2, errors[_i].frag);
+    write_kernel(ptx, N_LINES(ptx), "grid = 1");
+    testlib_expect_error("k.ptx", (unsigned)N_LINES(ptx) - 2, errors[_i].frag);
 }
 END_TEST
 
@@ -244,10 +250,7 @@ START_TEST(unsupported_forms)
     static const char *const ptx[] = { HEAD(),
                                        "    mbarrier.arrive_drop.shared::cta.b64 %rd5, [%r2];",
                                        "    ret;", "}" };
-    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
-    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
-                                          "arg = out buffer u32 32 zeros" };
-    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+    write_kernel(ptx, N_LINES(ptx), "grid = 1");
     struct sim_error err = { 0 };
     int rc = testlib_ptx_emulate(&err);
     ck_assert_int_eq(sim_error_exit_status(rc), 2);
@@ -266,10 +269,7 @@ START_TEST(clusters)
         const char *const ptx[] = { ".version 8.0", ".target sm_90", ".address_size 64",
                                     ".visible .entry k(.param .u64 k_param_0)", dims, "{",
                                     "    ret;", "}" };
-        testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
-        static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 2",
-                                              "block = 32", "arg = out buffer u32 32 zeros" };
-        testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+        write_kernel(ptx, N_LINES(ptx), "grid = 2");
         struct sim_error err = { 0 };
         int rc = testlib_ptx_emulate(&err);
         if (n == 1) {

@@ -22,19 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The address lane l accesses.  A 32-bit address register's sum wraps at
- * 2^32, and so does every shared or local address (those windows are
- * 32-bit on the hardware): [%r + 8] with %r = 0xfffffffc is address 4. */
+/* The address lane l accesses (ptx_lanes.h lane_slot_addr: [%r + 8] with
+ * a 32-bit %r = 0xfffffffc is address 4); with no base register, a
+ * function's frame variable is at its frame pointer plus the offset. */
 static inline sim_addr_t
 lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
 {
-    if (x->base.cls == SC_32)
-        return (uint32_t)(pw->r32[(size_t)x->base.idx * 32 + l].u + (uint32_t)x->off);
-    uint64_t base = (x->flags & PF_FRAME) ? pw->cs.fp : 0;
-    if (x->base.cls == SC_64)
-        base = pw->r64[(size_t)x->base.idx * 32 + l].u;
-    uint64_t a = base + (uint64_t)x->off;
-    return x->space == PS_SHARED || x->space == PS_LOCAL || x->space == PS_PARAM ? (uint32_t)a : a;
+    bool narrow = x->space == PS_SHARED || x->space == PS_LOCAL || x->space == PS_PARAM;
+    if ((x->flags & PF_FRAME) && x->base.cls == SC_NONE) {
+        uint64_t a = pw->cs.fp + (uint64_t)x->off;
+        return narrow ? (uint32_t)a : a;
+    }
+    return lane_slot_addr(pw, &x->base, x->off, l, narrow);
 }
 
 /* A half-precision atomic (atom/red .add.noftz, .min, .max on .f16,
@@ -238,9 +237,7 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         struct ptx_access src = { NULL, SIM_SPACE_GLOBAL, 0 }, dst = { NULL, SIM_SPACE_SHARED, 0 };
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, lane_addr(pw, x, l), n, x,
                                      &src, err));
-        uint32_t sa = (uint32_t)(x->base2.cls == SC_32 ? pw->r32[(size_t)x->base2.idx * 32 + l].u
-                                 : x->base2.cls == SC_64 ? pw->r64[(size_t)x->base2.idx * 32 + l].u
-                                 : 0) + (uint32_t)x->off2;
+        sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, sa, n, x, &dst, err));
         unsigned keep = n;
         if (x->a.cls != SC_NONE) {
@@ -425,7 +422,8 @@ async_group_op(struct pwarp *pw, const struct xop *x, struct warp_inst *wi)
         if (x->mode == PM_COMMIT)
             pw->bulk_groups++;
         else
-            bulk_wait_regs(pw->bulk_groups, x->vec, wi->src, &wi->n_src, SIM_MAX_SRC);
+            async_group_wait_regs(BULK_REG, pw->bulk_groups, x->vec, wi->src, &wi->n_src,
+                                  SIM_MAX_SRC);
         return;
     }
     if (x->mode == PM_COMMIT || x->mode == PM_WAITALL)

@@ -46,6 +46,18 @@ lane_set(struct pwarp *pw, const struct slot *s, unsigned l, uint64_t v)
         pw->r32[(size_t)s->idx * 32 + l].u = (uint32_t)v;
 }
 
+/* Lane l's address: base register s (SC_NONE: none) plus off.  A 32-bit
+ * register's sum wraps at 2^32, and so does every narrow (shared, local,
+ * param) address: those windows are 32-bit on the hardware. */
+static inline sim_addr_t
+lane_slot_addr(const struct pwarp *pw, const struct slot *s, int64_t off, unsigned l, bool narrow)
+{
+    if (s->cls == SC_32)
+        return (uint32_t)(pw->r32[(size_t)s->idx * 32 + l].u + (uint32_t)off);
+    uint64_t a = (s->cls == SC_64 ? pw->r64[(size_t)s->idx * 32 + l].u : 0) + (uint64_t)off;
+    return narrow ? (uint32_t)a : a;
+}
+
 /* Sign- or zero-extend the low bytes of v per type t to 64 bits. */
 static inline uint64_t
 lane_extend(uint64_t v, unsigned t)

@@ -56,18 +56,6 @@ serr(const struct ptx_run *r, const struct pblock *b, const struct pwarp *pw, co
                          x->line, r->k->name, b->id, pw->index, what);
 }
 
-/* Lane l's address from base register s plus off (32-bit in shared). */
-static sim_addr_t
-addr_of(const struct pwarp *pw, const struct slot *s, int64_t off, unsigned l, bool shared)
-{
-    uint64_t a = (uint64_t)off;
-    if (s->cls == SC_32)
-        a = (uint32_t)(pw->r32[(size_t)s->idx * 32 + l].u + (uint32_t)off);
-    else if (s->cls == SC_64)
-        a = pw->r64[(size_t)s->idx * 32 + l].u + (uint64_t)off;
-    return shared ? (uint32_t)a : a;
-}
-
 /* The barrier at shared offset off: its index in b->mbar (a new one for
  * mbarrier.init), or -1 with *err set. */
 static int
@@ -119,14 +107,15 @@ set_sync(struct warp_inst *wi, unsigned kind, int obj, uint32_t sig)
     wi->aux = sig;
 }
 
-/* Lane l's barrier of x: its memory in *ac, its index (a new one for
- * mbarrier.init) returned, and checked against *obj, the other lanes'. */
+/* Lane l's barrier of x at [base + off]: its memory in *ac, its index in
+ * *obj (a new one for mbarrier.init), which the lanes before it gave too
+ * (*obj >= 0). */
 static int
-lane_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
-             bool init, int *obj, struct ptx_access *ac, struct warp_inst *wi,
-             struct sim_error *err)
+lane_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+             const struct slot *base, int64_t off, unsigned l, bool init, int *obj,
+             struct ptx_access *ac, struct warp_inst *wi, struct sim_error *err)
 {
-    sim_addr_t a = addr_of(pw, &x->base, x->off, l, true);
+    sim_addr_t a = lane_slot_addr(pw, base, off, l, true);
     SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, a, 8, x, ac, err));
     if (wi != NULL)
         wi->addr[l] = ac->taddr;
@@ -153,7 +142,8 @@ eval_wait(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         struct ptx_access ac;
-        SIM_FORWARD_IF_ERROR(lane_barrier(r, b, pw, x, l, false, obj, &ac, wi, err));
+        SIM_FORWARD_IF_ERROR(lane_barrier(r, b, pw, x, &x->base, x->off, l, false, obj, &ac, wi,
+                                          err));
         int k = *obj;
         uint64_t v;
         memcpy(&v, ac.p, 8);
@@ -209,7 +199,8 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         struct ptx_access ac;
-        SIM_FORWARD_IF_ERROR(lane_barrier(r, b, pw, x, l, md == PM_MB_INIT, &obj, &ac, wi, err));
+        SIM_FORWARD_IF_ERROR(lane_barrier(r, b, pw, x, &x->base, x->off, l, md == PM_MB_INIT,
+                                          &obj, &ac, wi, err));
         struct pmbar *mb = &b->mbar[obj];
         uint64_t v;
         memcpy(&v, ac.p, 8);
@@ -262,8 +253,8 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     unsigned l = (unsigned)__builtin_ctz(m);
     bool g2s = (x->iflags & SIM_IF_LOAD) != 0;
     uint32_t n = (uint32_t)lane_get(pw, &x->a, l);
-    sim_addr_t ga = addr_of(pw, &x->base, x->off, l, false);
-    sim_addr_t sa = addr_of(pw, &x->base2, x->off2, l, true);
+    sim_addr_t ga = lane_slot_addr(pw, &x->base, x->off, l, false);
+    sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
     if (n == 0 || n % 16 != 0 || ga % 16 != 0 || sa % 16 != 0)
         return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.async.bulk: the size and both "
                     "addresses must be multiples of 16 bytes");
@@ -279,7 +270,6 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     wi->width = 16;
     wi->bulk = SIM_BULK_COPY;
     wi->active_mask = 1u << l;
-    wi->addr[l] = gac.taddr;
     wi->addr[0] = gac.taddr;     /* the bulk fields (sim/inst.h, enum sim_bulk) */
     wi->addr[1] = n;
     if (!g2s) {                  /* its bulk group's register */
@@ -289,11 +279,9 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     }
     /* complete n bytes of the mbarrier's transactions */
     struct ptx_access mac;
-    sim_addr_t ma = addr_of(pw, &x->base3, x->off3, l, true);
-    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, ma, 8, x, &mac, err));
-    int k = mbar_index(r, b, pw, x, (uint32_t)ma, false, err);
-    if (k < 0)
-        return err->code;
+    int k = -1;
+    SIM_FORWARD_IF_ERROR(lane_barrier(r, b, pw, x, &x->base3, x->off3, l, false, &k, &mac, NULL,
+                                      err));
     struct pmbar *mb = &b->mbar[k];
     uint64_t v;
     memcpy(&v, mac.p, 8);
