@@ -31,11 +31,16 @@
  * own, the next ASYNC_SLOTS accumulating registers. */
 #define BULK_REG (ASYNC_REG + ASYNC_SLOTS)
 
+/* wgmma groups (wgmma.commit_group, .wait_group N; SASS HGMMA ... gsb0,
+ * WARPGROUP.DEPBAR.LE gsb0, N: a warp's warpgroup MMAs) likewise, the
+ * ASYNC_SLOTS accumulating registers after those. */
+#define WGMMA_REG (BULK_REG + ASYNC_SLOTS)
+
 /* True if register id r is one of the group registers. */
 static inline bool
 async_is_reg(unsigned r)
 {
-    return r >= ASYNC_REG && r < ASYNC_REG + 2 * ASYNC_SLOTS;
+    return r >= ASYNC_REG && r < ASYNC_REG + 3 * ASYNC_SLOTS;
 }
 
 /* The register the copies of group g write. */
@@ -52,10 +57,24 @@ bulk_reg(uint32_t g)
     return (uint16_t)(BULK_REG + g % ASYNC_SLOTS);
 }
 
+/* True if register id r is one of the wgmma group registers. */
+static inline bool
+wgmma_is_reg(unsigned r)
+{
+    return r >= WGMMA_REG && r < WGMMA_REG + ASYNC_SLOTS;
+}
+
+/* The register the warpgroup MMAs of wgmma group g write. */
+static inline uint16_t
+wgmma_reg(uint32_t g)
+{
+    return (uint16_t)(WGMMA_REG + g % ASYNC_SLOTS);
+}
+
 /* Append to list (*n entries, room for max) the registers a wait for all
  * of `committed` groups but the newest `keep` reads, oldest group first
  * (at most ASYNC_SLOTS: the groups older than that share their registers
- * with newer ones); first: ASYNC_REG (cp.async groups) or BULK_REG. */
+ * with newer ones); first: ASYNC_REG (cp.async groups), BULK_REG or WGMMA_REG. */
 static inline void
 async_group_wait_regs(uint16_t first, uint32_t committed, uint32_t keep, uint16_t *list,
                       uint8_t *n, unsigned max)

@@ -13,7 +13,9 @@ same quantities the GPU gave from the simulated clk buffer (the method of
 the folder's README: medians of the regions, overhead subtracted, per
 operation where a region holds several), and prints them beside the H100's.
 It is the calibration table of the sync.* and tma.* config fields (their
-comments name the rows they were set from).  Exit 0, or 2 if the probes
+comments name the rows they were set from).  The wgmma probes' results
+are also checked against the product the probes compute (the README's
+validity check).  Exit 0, 1 if a wgmma result is wrong, or 2 if the probes
 folder is missing or a run fails.
 """
 import argparse
@@ -34,6 +36,8 @@ BULK_LAT = ["bulk_g2s_lat_%s_%s" % (s, src) for src in ("l2", "dram")
 BULK_BW = ["bulk_g2s_bw_16K_q1_l2", "bulk_g2s_bw_16K_q2_l2", "bulk_g2s_bw_16K_q4_l2",
            "bulk_g2s_bw_16K_q8_l2", "bulk_g2s_bw_4K_q4_l2", "bulk_g2s_bw_16K_q4_dram"]
 BULK_S2G_BW = ["bulk_s2g_bw_16K_q1", "bulk_s2g_bw_16K_q4", "bulk_s2g_bw_16K_q8"]
+# the wgmma probes: every launch file wgmma_*.launch but the deliberately broken descswap
+WGMMA_SKIP = ("wgmma_f16_n64_ss_descswap",)
 MBAR = ["arrive_trywait_roundtrip", "pingpong_roundtrip", "test_wait_false", "test_wait_true",
         "try_wait_timeout", "arrive_only", "cta_barrier_mbarrier_64thr", "bar_sync_64thr"]
 
@@ -76,6 +80,46 @@ def simulate(smsim, config, path, outdir):
     return args, meta, list(struct.unpack("<%dQ" % (len(raw) // 8), raw))
 
 
+def pat_a(m, k):
+    return (m * 37 + k * 11 + (m * k) % 7) % 5 - 2
+
+
+def pat_b(n, k):
+    return (n * 13 + k * 29 + (n * k) % 3) % 5 - 2
+
+
+def wgmma_check(path, args, meta, outdir):
+    """Elements of the simulated D (warpgroup 0, every accumulator set) that
+    differ from the probes' expected reps x iters x A.B^T (the README's
+    validity check, in plain Python), and how many were checked."""
+    n, k, nacc = int(meta["n"]), int(meta["k"]), int(meta["nacc"])
+    ksteps = 4 if meta["mode"] == "sw128" else 1
+    iters, reps = args["iters"], args["reps"]
+    exp = [[0] * n for _ in range(64)]
+    for ks in range(ksteps):
+        cnt = len([j for j in range(iters) if j % ksteps == ks]) if iters > 1 else int(ks == 0)
+        for m in range(64 if cnt else 0):
+            for c in range(n):
+                exp[m][c] += cnt * sum(pat_a(m, kk) * pat_b(c, kk)
+                                       for kk in range(ks * k, (ks + 1) * k))
+    out = None
+    for line in open(path):
+        mo = re.match(r"output\s*=\s*dout\s+(\S+)", line.split("#")[0].strip())
+        if mo:
+            out = mo.group(1)
+    raw = open(os.path.join(outdir, out), "rb").read()
+    vals = struct.unpack_from("<%d%s" % (nacc * 128 * (n // 2), "i" if meta["dtype"] == "s8" else "f"),
+                              raw)
+    bad = 0
+    for a in range(nacc):
+        for t in range(128):
+            for i in range(n // 2):
+                r = 16 * (t // 32) + (t % 32) // 4 + 8 * ((i >> 1) & 1)
+                c = 8 * (i >> 2) + 2 * (t % 4) + (i & 1)
+                bad += vals[(a * 128 + t) * (n // 2) + i] != exp[r][c] * reps
+    return bad, nacc * 64 * n
+
+
 def analyse(name, args, meta, clk):
     """{quantity: value} as the probes' README defines them."""
     ovh = median(deltas(clk, 0, NOVH))
@@ -90,6 +134,16 @@ def analyse(name, args, meta, clk):
     if name in BULK_S2G_BW:
         d = [x - ovh for x in deltas(clk, NOVH, args["reps"])]
         return {"bytes_per_clk": args["copies"] * args["chunk"] / median(d)}
+    if name.startswith("wgmma_"):
+        nwg = int(meta["nwg"])
+        iters, reps, nacc = args["iters"], args["reps"], int(meta["nacc"])
+        t = [[(clk[2 * (NOVH + r * nwg + w)], clk[2 * (NOVH + r * nwg + w) + 1])
+              for w in range(nwg)] for r in range(reps)]
+        if meta["kind"] == "lat":
+            return {"latency": median([t[r][0][1] - t[r][0][0] - ovh for r in range(reps)])}
+        per_wg = median([b - a - ovh for rr in t for a, b in rr]) / (iters * nacc)
+        span = median([max(b for _, b in rr) - min(a for a, _ in rr) - ovh for rr in t])
+        return {"cycles_per_wgmma": per_wg, "sm_cycles_per_wgmma": span / (nwg * iters * nacc)}
     if name == "mbar_probe":
         n = int(meta["samples"])
         out = {}
@@ -125,10 +179,12 @@ def main():
         print("hopper-probes: no %s (the shared measurement folder)" % tsv, file=sys.stderr)
         return 2
     meas = measured(tsv)
-    names = BULK_LAT + BULK_BW + BULK_S2G_BW + ["mbar_probe"]
+    wgmma = sorted(f[:-7] for f in os.listdir(os.path.join(a.probes, "launch"))
+                   if f.startswith("wgmma_") and f.endswith(".launch") and f[:-7] not in WGMMA_SKIP)
+    names = BULK_LAT + BULK_BW + BULK_S2G_BW + ["mbar_probe"] + wgmma
     if a.only:
         names = [n for n in names if re.search(a.only, n)]
-    rows, errs = [], []
+    rows, errs, checks, wrong = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for n in names:
             try:
@@ -137,8 +193,16 @@ def main():
             except (RuntimeError, OSError) as e:
                 print("hopper-probes: %s" % e, file=sys.stderr)
                 return 2
+            if n.startswith("wgmma_"):
+                bad, total = wgmma_check(os.path.join(a.probes, "launch", n + ".launch"), args,
+                                         meta, tmp)
+                wrong.extend([n] if bad else [])
+                checks.append("%s: D %s" % (n, "exact" if not bad else "WRONG in %d of %d elements"
+                                            % (bad, total)))
             for q, v in analyse(n, args, meta, clk).items():
                 m = meas.get((n, q))
+                if meas.get((n, "valid")) == 0:
+                    continue         # the GPU's own run of it computed a wrong result
                 err = (v - m) / m * 100 if m else float("nan")
                 rows.append((n, q, m, v, err))
                 errs.append(abs(err))
@@ -147,6 +211,11 @@ def main():
         print("%-26s %-26s %10.1f %10.1f %+8.1f" % (n, q, m if m is not None else float("nan"), v, e))
     if errs:
         print("MAE %.1f %% over %d figures (%s)" % (sum(errs) / len(errs), len(errs), a.config))
+    for c in checks:
+        print(c)
+    if wrong:
+        print("hopper-probes: wrong results: %s" % " ".join(wrong), file=sys.stderr)
+        return 1
     return 0
 
 

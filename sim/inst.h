@@ -121,6 +121,14 @@ enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_S
  * SIM_IF_STORE: shared to global. */
 enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1 };
 
+/* A warpgroup MMA (SIM_OPC_WGMMA): aux = N (8 .. 256, the columns of its
+ * m64nNk tile; the warp computes 16 of the 64 rows), | SIM_WGMMA_A_SHARED
+ * when A is read from shared memory (else from registers).  B (N x 32
+ * bytes) is always read from shared memory, by the four warps of the
+ * group together: a quarter each. */
+#define SIM_WGMMA_A_SHARED (1u << 16)
+#define SIM_WGMMA_N(aux) ((aux) & 0x1ffu)
+
 /* One dynamic warp instruction, as the model sees it. */
 struct warp_inst {
     uint32_t pc;                 /* byte offset of the instruction in the kernel */

@@ -47,6 +47,7 @@ sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim
     sm->ibm = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ibm);
     sm->n_sched = cfg->sm_subpartitions;
     sm->bar_step = (uint64_t)(cfg->sm_barrier_warp_cycles * 256.0 + 0.5);
+    sm->wgmma_byte = (uint64_t)(256.0 / cfg->smem_wgmma_bytes_per_cycle + 0.5);
     sm->sync_step = (uint64_t)(cfg->sync_arrive_cycles * 256.0 + 0.5);
     sm->ldst = ldst_new(cfg, m, &sm->mst);
     sm->wake = wake;
@@ -189,6 +190,20 @@ ib_slot(const struct sm *sm, uint8_t w, unsigned j)
 static void finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now);
 
 /* Fill warp w's instruction buffer from the source. */
+/* Is wi a wait on accumulating registers (types.h: DEPBAR.LE, WARPGROUP.DEPBAR;
+ * class nop)?  The hardware stalls the warp at it: nothing after it is
+ * fetched (and no %clock read there executes) until it issues. */
+static inline bool
+depbar(const struct warp_inst *wi)
+{
+    if (wi->opclass != SIM_OPC_NOP)
+        return false;
+    for (unsigned i = 0; i < wi->n_src; i++)
+        if (wi->src[i] >= SIM_REG_ACC_BASE)
+            return true;
+    return false;
+}
+
 static void
 warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
 {
@@ -252,6 +267,8 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         sm->warp[w].ib_n++;
         if (wi->flags & SIM_IF_BARRIER)
             sm->warp[w].hold |= SM_HOLD_BARRIER;
+        else if (depbar(wi))
+            sm->warp[w].hold |= SM_HOLD_DEPBAR;
         else if (sm->cfg->sched_lookahead > 1 && wi->opclass == SIM_OPC_BRANCH)
             sm->warp[w].hold |= SM_HOLD_BRANCH;   /* no branch prediction: the target is
                                                      fetched at issue */
@@ -602,6 +619,13 @@ check_entry(struct sm *sm, struct sm_sched *s, uint8_t w, const struct ib_meta *
         *retry = now + 1;
         return SM_R_BARRIER;
     }
+    if (wi->opclass == SIM_OPC_WGMMA) {   /* its previous one has not started yet */
+        if (sm->wgmma_start[w] > now) {
+            *retry = sm->wgmma_start[w];
+            return SM_R_PIPE_BUSY;
+        }
+        return SM_R_ISSUED;
+    }
     unsigned p = k->pipe[wi->opclass];
     uint64_t lanes = k->lanes[p];
     if (s->pipe_busy[p] >= (now + 1) * lanes) {
@@ -635,8 +659,8 @@ try_candidate(struct sm *sm, struct sm_sched *s, uint8_t w, unsigned j, const st
         sm->warp[w].pick = (uint8_t)j;
         return true;
     }
-    if (why != SM_R_PIPE_BUSY) {
-        f->only = false;
+    if (why != SM_R_PIPE_BUSY || wi->opclass == SIM_OPC_WGMMA) {
+        f->only = false;         /* a warpgroup MMA waits for its tensor-core queue */
     } else {
         unsigned pipe1 = sm->k->pipe[wi->opclass] + 1u;
         f->only = f->only && (f->pipe1 == 0 || f->pipe1 == pipe1);
@@ -698,7 +722,7 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
         int why = check_entry(sm, s, w, wi, now, retry);
         if (why == SM_R_ISSUED) {
             wp->pick = 0;
-        } else if (why == SM_R_PIPE_BUSY) {
+        } else if (why == SM_R_PIPE_BUSY && wi->opclass != SIM_OPC_WGMMA) {
             struct cand_fold f = { why, *retry, (uint8_t)(k->pipe[wi->opclass] + 1), true };
             remember_window(wp, 1, 1, &f);
         }
@@ -757,6 +781,36 @@ can_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool se
     return why;
 }
 
+/* A warpgroup MMA wi of warp w issues at now (sim/inst.h): when its
+ * group's wait may pass.  The warp's scheduler queues it to its tensor
+ * core, which computes the warp's m16nNk quarter in N / 8 op.wgmma
+ * intervals, in the order they were queued (a warp has one queued at a
+ * time: wgmma_start, check_entry(), so the warpgroups sharing a tensor
+ * core take turns).  Its tiles come from shared memory at
+ * smem.wgmma_bytes_per_cycle for the whole SM: its quarter of B (and of
+ * A, when A is in shared memory) after the tiles of the MMAs issued before
+ * it, and A (the whole group's, 64 x 32 bytes) is read before the tensor
+ * core starts.  *cost: the tensor-pipe slots it uses (statistics). */
+static sim_cycle_t
+wgmma_issue(struct sm *sm, struct sm_sched *s, uint8_t w, const struct warp_inst *wi,
+            sim_cycle_t now, uint64_t *cost)
+{
+    const struct sm_costs *k = sm->k;
+    unsigned n8 = SIM_WGMMA_N(wi->aux) / 8u, p = k->pipe[SIM_OPC_WGMMA];
+    bool a_shared = (wi->aux & SIM_WGMMA_A_SHARED) != 0;
+    *cost = k->cost[SIM_OPC_WGMMA] * (n8 ? n8 : 1u);
+    sim_cycle_t compute = (sim_cycle_t)((*cost + k->lanes[p] - 1) / k->lanes[p]);
+    uint64_t bytes = (uint64_t)n8 * 8u * 32u / 4u + (a_shared ? 64u * 32u / 4u : 0);
+    uint64_t at = (uint64_t)now << 8;
+    uint64_t fetch = sm->wgmma_free > at ? sm->wgmma_free : at;
+    sm->wgmma_free = fetch + bytes * sm->wgmma_byte;
+    uint64_t a_fetch = a_shared ? 64u * 32u * sm->wgmma_byte : 0;
+    sim_cycle_t start = max_c((sim_cycle_t)((fetch + a_fetch + 255) >> 8), s->wgmma_free);
+    s->wgmma_free = start + compute;
+    sm->wgmma_start[w] = start;
+    return start + compute + k->latency[SIM_OPC_WGMMA];
+}
+
 static void
 issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
 {
@@ -779,13 +833,19 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
             sm_fail(sm, &err);
         sm->warp[w].hold &= (uint8_t)~SM_HOLD_POLL;
     }
+    if ((sm->warp[w].hold & SM_HOLD_DEPBAR) && depbar(wi))   /* fetch stopped behind it */
+        sm->warp[w].hold &= (uint8_t)~SM_HOLD_DEPBAR;
     if (mt->space != SIM_SPACE_NONE)     /* copied below: start its lines loading together */
         for (size_t o = 0; o < sizeof *wi; o += SM_LINE)
             __builtin_prefetch((const char *)wi + o);
     unsigned opc = mt->opclass, p = k->pipe[opc];
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
-
-    s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + k->cost[opc];
+    uint64_t cost = k->cost[opc];
+    sim_cycle_t ready = now + k->latency[opc];
+    if (opc == SIM_OPC_WGMMA)    /* queued to the tensor core, not through the pipe */
+        ready = wgmma_issue(sm, s, w, wi, now, &cost);
+    else
+        s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + cost;
     if (p == SIM_PIPE_DPU && k->dpu_holds_issue) {  /* fed lanes-wide: nothing else issues */
         sim_cycle_t *h = &sm->issue_hold[s - sm->sched];
         *h = max_c(*h, now + (k->cost[opc] + k->lanes[p] - 1) / k->lanes[p]);
@@ -797,7 +857,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     unsigned lanes = inst_popc(mt->active_mask);
     sm->st.thread_insts += lanes;
     sm->st.pipe_insts[p]++;
-    sm->st.pipe_used[p] += k->cost[opc];
+    sm->st.pipe_used[p] += cost;
     sm->st.opclass_insts[opc]++;
     if (opc == SIM_OPC_FP32 || opc == SIM_OPC_FP32_FMA)
         sm->st.fp32_lanes += lanes;
@@ -805,7 +865,6 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         sm->st.fma_insts++;
 
     bool is_mem = mt->space != SIM_SPACE_NONE;
-    sim_cycle_t ready = now + k->latency[opc];
     if (is_mem) {
         /* timed by sm_flush(), after every SM has ticked */
         SIM_ASSERT_AT(now, sm->n_pend < SM_PEND_MAX);

@@ -126,6 +126,8 @@ struct sm_sched {
     sim_cycle_t retry[SM_NW];    /* by position: the warp cannot issue before this cycle
                                     (valid while its wait bit is set) */
     uint64_t pipe_busy[SIM_PIPE_COUNT]; /* lane-slots: pipe accepts while < (cycle+1)*lanes */
+    sim_cycle_t wgmma_free;      /* its tensor core has started every warpgroup MMA queued to
+                                    it and is busy until here (sm.c wgmma_issue) */
 };
 
 /* The scalar state of one warp slot, one host cache line: checking a warp
@@ -138,6 +140,7 @@ struct sm_sched {
 #define SM_HOLD_BARRIER 1u       /* until the barrier releases */
 #define SM_HOLD_BRANCH 2u        /* until the branch issues (lookahead) */
 #define SM_HOLD_POLL 4u          /* until the polled wait issues (inst.h SIM_SYNC_POLL) */
+#define SM_HOLD_DEPBAR 8u        /* until the wait on accumulating registers issues (types.h) */
 
 struct sm_warp {
     _Alignas(SM_LINE) sim_cycle_t next; /* earliest cycle the warp may issue */
@@ -275,6 +278,11 @@ struct sm {
                                     to it (mbarrier arrives of all blocks, one at a time) */
     uint64_t sync_step;          /* 1/256 cycles one arrive takes (sync.arrive_cycles) */
     uint64_t bar_step;           /* 1/256 cycles one arrival takes (sm.barrier_warp_cycles) */
+    uint64_t wgmma_free;         /* 1/256 cycles: shared memory has delivered the tiles of every
+                                    warpgroup MMA issued so far (smem.wgmma_bytes_per_cycle) */
+    uint64_t wgmma_byte;         /* 1/256 cycles one byte of them takes */
+    sim_cycle_t wgmma_start[SM_NW];  /* by warp slot: when its last warpgroup MMA starts on the
+                                        tensor core (its next may issue then: one queued each) */
     uint64_t launch_free;        /* 1/256 cycles: the block launcher is busy until here
                                     (sm.serial_block_launch) */
     /* memory */

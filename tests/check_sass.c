@@ -112,7 +112,8 @@ START_TEST(modifiers)
     /* LDSM's .16 is the element size, not a width */
     ck_assert_uint_eq(dec(SASS_HOPPER, "LDSM.16.M88.4").width, 0);
     ck_assert_uint_eq(dec(SASS_HOPPER, "STSM.16.MT88.2").width, 0);
-    ck_assert_uint_eq(dec(SASS_HOPPER, "HGMMA.64x64x16.F32").opclass, SIM_OPC_TENSOR);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "HGMMA.64x64x16.F32").opclass, SIM_OPC_WGMMA);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "QGMMA.64x256x32.F32.E4M3.E4M3").opclass, SIM_OPC_WGMMA);
     struct sass_decoded x;
     ck_assert_int_eq(sass_decode(SASS_VOLTA, "FROB.X", 6, &x), -1);
     ck_assert_int_eq(sass_decode(SASS_KEPLER, "UIADD3", 6, &x), -1);  /* Turing and later */

@@ -619,6 +619,80 @@ START_TEST(test_sync_wait_exact)
 }
 END_TEST
 
+/* Warpgroup MMAs (sim/inst.h SIM_OPC_WGMMA): nmma of N columns (A in
+ * shared memory or not) written to one accumulating register, then a wait
+ * reading it (class nop: it holds fetch) and a dependent FADD. */
+struct wggen {
+    unsigned n, nmma;
+    bool a_shared;
+};
+
+static int
+gen_wgmma(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const struct wggen *g = arg;
+    const int acc = (int)SIM_REG_ACC_BASE + 40;
+    (void)block;
+    (void)warp;
+    if (k < g->nmma) {
+        tl_alu(wi, SIM_OPC_WGMMA, acc, -1, -1);
+        wi->aux = g->n | (g->a_shared ? SIM_WGMMA_A_SHARED : 0);
+    } else if (k == g->nmma) {
+        tl_alu(wi, SIM_OPC_NOP, -1, acc, -1);
+    } else if (k == g->nmma + 1) {
+        tl_alu(wi, SIM_OPC_FP32, 1, -1, -1);
+    } else if (k == g->nmma + 2) {
+        tl_exit(wi);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static uint64_t
+wgmma_cycles(unsigned n, unsigned nmma, bool a_shared, unsigned warps, const char *extra)
+{
+    struct wggen g = { n, nmma, a_shared };
+    struct testlib_kernel k = { "wgmma", 1, 32 * warps, 32, 0, gen_wgmma, &g };
+    struct sim_config c;
+    char cfg[256];
+    snprintf(cfg, sizeof cfg, "op.wgmma.interval = 4; op.wgmma.latency = 38; op.nop.latency = 1; "
+             "op.fp32.latency = 4; smem.wgmma_bytes_per_cycle = 128; %s", extra);
+    testlib_small_config(&c, cfg);
+    return testlib_cycles(&c, &k);
+}
+
+/* One m64nNk warp quarter is ready 16 (A's 2 KB at 128 B a cycle) + N / 8
+ * intervals of 4 + 38 cycles after it issues; a second queues behind the
+ * first on the tensor core; the tiles of two warps' MMAs share the SM's
+ * shared-memory bandwidth. */
+START_TEST(test_wgmma_exact)
+{
+    uint64_t base = wgmma_cycles(64, 1, true, 1, "");
+    /* issue 0, ready 16 + 32 + 38 = 86; the wait issues at 86, the FADD
+     * at 87, done at 91 */
+    ck_assert_uint_eq(base, 91);
+    ck_assert_uint_eq(wgmma_cycles(64, 1, false, 1, ""), base - 16);   /* A in registers */
+    ck_assert_uint_eq(wgmma_cycles(128, 1, true, 1, ""), base + 32);   /* 8 intervals more */
+    ck_assert_uint_eq(wgmma_cycles(64, 1, true, 1, "op.wgmma.latency = 39"), base + 1);
+    ck_assert_uint_eq(wgmma_cycles(64, 1, true, 1, "op.wgmma.interval = 5"), base + 8);
+    /* a second starts when the first's 32 cycles on the tensor core end */
+    ck_assert_uint_eq(wgmma_cycles(64, 2, true, 1, ""), base + 32);
+    /* m64n8 at 32 B a cycle: A's 2 KB take 64 before the tensor core's 4;
+     * a warp's second MMA issues when its first starts (64: one queued at
+     * a time) and waits for A's 64 again */
+    ck_assert_uint_eq(wgmma_cycles(8, 1, true, 1, "smem.wgmma_bytes_per_cycle = 32"),
+                      64 + 4 + 38 + 5);
+    ck_assert_uint_eq(wgmma_cycles(8, 2, true, 1, "smem.wgmma_bytes_per_cycle = 32"),
+                      64 + 64 + 4 + 38 + 5);
+    /* two warps on one scheduler: the second's tiles (576 bytes, 18
+     * cycles) queue behind the first's; then its A (64): start 82, after
+     * the first's 4 on the tensor core */
+    ck_assert_uint_eq(wgmma_cycles(8, 1, true, 2, "smem.wgmma_bytes_per_cycle = 32"),
+                      18 + 64 + 4 + 38 + 5);
+}
+END_TEST
+
 START_TEST(test_gtrr_does_not_starve_a_warp)
 {
     uint64_t n = 100;
@@ -1424,6 +1498,7 @@ sm_suite(void)
     tcase_add_test(tc, test_barrier_release_timing);
     tcase_add_test(tc, test_barrier_unit_per_warp);
     tcase_add_test(tc, test_sync_wait_exact);
+    tcase_add_test(tc, test_wgmma_exact);
     tcase_add_test(tc, test_no_fetch_past_a_barrier);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);
     tcase_add_test(tc, test_gtrr_does_not_starve_a_warp);

@@ -18,33 +18,16 @@
 #include "frontend/exec/ptx_half.h"
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_lanes.h"
+#include "frontend/exec/ptx_decode_int.h"
 #include "frontend/exec/ptx_opclass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct dctx {
-    struct ptx_run *r;
-    struct sim_error *err;
-    const struct ptx_kernel *body;   /* the kernel or function being decoded */
-    const struct xfunc *f;       /* its r->funcs entry */
-    bool func;                   /* a function (not the kernel) */
-    uint32_t line;
-    union r32 *c32;
-    uint32_t n_c32, cap_c32;
-    union r64 *c64;
-    uint32_t n_c64, cap_c64;
-    uint32_t *cp;
-    uint32_t n_cp, cap_cp;
-    bool reserved_smem;          /* an instruction reads a %reserved_smem_offset_* */
-};
 
-static int
-derr(struct dctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
-derr(struct dctx *c, const char *fmt, ...)
+int
+ptx_dc_err(struct dctx *c, const char *fmt, ...)
 {
     char msg[600];
     va_list ap;
@@ -118,9 +101,6 @@ cls_of_reg(const struct ptx_reg *g)
     return g->rclass == RC_PRED ? SC_PRED : g->rclass == RC_64 ? SC_64 : SC_32;
 }
 
-static int
-opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct slot *out,
-     bool allow_sink);
 
 /* Decode data operand o of type t of ld, ldu, st or cvt (dst: the result),
  * under the relaxed rules of PTX ISA section 9.4.1 ("Operand Size
@@ -146,14 +126,14 @@ data_opnd(struct dctx *c, const struct ptx_opnd *o, unsigned t, bool dst, bool c
         if (cvt && (t == PT_BF16 || t == PT_BF16X2 || (dst && t == PT_TF32)))
             ok = false;
         if (!ok)
-            return derr(c, "register %s (.%s) cannot hold the .%s %s (PTX ISA 9.4.1: a wider "
+            return ptx_dc_err(c, "register %s (.%s) cannot hold the .%s %s (PTX ISA 9.4.1: a wider "
                         "register may hold an integer or bit-size operand, or a floating-point "
                         "one if it is a bit-size register%s)", g->name, ptx_type_name(g->type),
                         ptx_type_name(t), dst ? "result" : "source",
                         cvt ? "; not cvt's .bf16, .bf16x2 or .tf32" : "");
         want = SC_64;
     }
-    return opnd(c, o, want, t, out, false);
+    return ptx_dc_opnd(c, o, want, t, out, false);
 }
 
 /* The value an immediate takes for an operand of type t. */
@@ -205,14 +185,14 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
 {
     struct ptx_run *r = c->r;
     if (sym <= -2) {
-        return derr(c, "the address of parameter %s cannot be taken",
+        return ptx_dc_err(c, "the address of parameter %s cannot be taken",
                     c->body->params[-sym - 2].name);
     }
     const struct ptx_sym *s = &c->body->syms[sym];
     switch (s->space) {
     case PS_LOCAL:
         if (c->func)             /* in the frame: XK_FRAMEADDR (mov) */
-            return derr(c, "the address of %s (a function's .local variable) is taken with "
+            return ptx_dc_err(c, "the address of %s (a function's .local variable) is taken with "
                         "mov", s->name);
         *v = s->offset;
         return SIM_OK;
@@ -230,7 +210,7 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
                 *v = r->k->shared_bytes;     /* dynamic shared memory */
                 return SIM_OK;
             }
-            return derr(c, "function %s uses the .shared variable %s, which kernel %s does not "
+            return ptx_dc_err(c, "function %s uses the .shared variable %s, which kernel %s does not "
                         "(unsupported)", c->body->name, s->name, r->k->name);
         }
         *v = s->offset;
@@ -238,11 +218,11 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
     case PS_GLOBAL:
     case PS_CONST:
         if (s->type != 0xff)
-            return derr(c, "symbol %s has no address", s->name);
+            return ptx_dc_err(c, "symbol %s has no address", s->name);
         *v = r->msym_addr[s->offset];
         return SIM_OK;
     default:
-        return derr(c, "the address of %s cannot be taken", s->name);
+        return ptx_dc_err(c, "the address of %s cannot be taken", s->name);
     }
 }
 
@@ -256,9 +236,9 @@ reg_slot(const struct dctx *c, const struct ptx_reg *g)
 
 /* Decode operand o to a slot of class want for a value of type t.
  * allow_sink: '_' is accepted (a destination that is discarded). */
-static int
-opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct slot *out,
-     bool allow_sink)
+int
+ptx_dc_opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct slot *out,
+            bool allow_sink)
 {
     struct ptx_run *r = c->r;
     out->cls = want;
@@ -266,14 +246,14 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
     case PO_REG: {
         const struct ptx_reg *g = &c->body->regs[o->reg];
         if (cls_of_reg(g) != want)
-            return derr(c, "register %s (.%s) has the wrong size for a .%s operand", g->name,
+            return ptx_dc_err(c, "register %s (.%s) has the wrong size for a .%s operand", g->name,
                         ptx_type_name(g->type), want == SC_PRED ? "pred" : ptx_type_name(t));
         out->idx = reg_slot(c, g);
         return SIM_OK;
     }
     case PO_FUNC:
         if (want != SC_64)
-            return derr(c, "a function's address is 64 bits");
+            return ptx_dc_err(c, "a function's address is 64 bits");
         out->idx = const64(c, PTX_FUNC_BASE + 16 * (uint64_t)o->sym);
         return SIM_OK;
     case PO_IMM:
@@ -286,17 +266,17 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
         return SIM_OK;
     case PO_SREG:
         if (ptx_opclass_sreg_is_clock(o->sreg))
-            return derr(c, "%%clock, %%clock_hi, %%clock64 and %%globaltimer* can only be read "
+            return ptx_dc_err(c, "%%clock, %%clock_hi, %%clock64 and %%globaltimer* can only be read "
                         "by mov");
         if (o->sreg == SR_IS_EXPLICIT_CLUSTER) {
             /* a launch without an explicit cluster (smsim has no cluster launch) */
             if (want != SC_PRED)
-                return derr(c, "%%is_explicit_cluster is a predicate");
+                return ptx_dc_err(c, "%%is_explicit_cluster is a predicate");
             out->idx = constp(c, false);
             return SIM_OK;
         }
         if (want != SC_32)
-            return derr(c, "a special register here must be read as 32 bits (mov reads the "
+            return ptx_dc_err(c, "a special register here must be read as 32 bits (mov reads the "
                         "64-bit %%gridid, %%current_graph_exec and %%pm*_64; use cvt to "
                         "widen the others)");
         if (o->sreg >= SR_RSV_BEGIN && o->sreg <= SR_RSV_1)
@@ -312,7 +292,7 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
         else if (want == SC_32)
             out->idx = const32(c, (uint32_t)v);
         else
-            return derr(c, "a symbol address is not a predicate");
+            return ptx_dc_err(c, "a symbol address is not a predicate");
         return SIM_OK;
     }
     case PO_SINK:
@@ -320,9 +300,9 @@ opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, struct 
             out->cls = SC_NONE;
             return SIM_OK;
         }
-        return derr(c, "'_' is not allowed here");
+        return ptx_dc_err(c, "'_' is not allowed here");
     default:
-        return derr(c, "unexpected operand kind for '%s'", ptx_op_name(0));
+        return ptx_dc_err(c, "unexpected operand kind for '%s'", ptx_op_name(0));
     }
 }
 
@@ -363,8 +343,8 @@ is_var(const struct ptx_run *r, const struct slot *s)
     }
 }
 
-static void
-add_dst(struct ptx_run *r, struct xop *x, const struct slot *s)
+void
+ptx_dc_add_dst(struct ptx_run *r, struct xop *x, const struct slot *s)
 {
     if (!is_var(r, s))
         return;
@@ -374,8 +354,8 @@ add_dst(struct ptx_run *r, struct xop *x, const struct slot *s)
         x->ids_truncated = true;
 }
 
-static void
-add_src(struct ptx_run *r, struct xop *x, const struct slot *s)
+void
+ptx_dc_add_src(struct ptx_run *r, struct xop *x, const struct slot *s)
 {
     if (!is_var(r, s))
         return;
@@ -389,27 +369,27 @@ add_src(struct ptx_run *r, struct xop *x, const struct slot *s)
 }
 
 /* Memory operand [base + off] / [sym + off] / [abs]. */
-static int
-mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
+int
+ptx_dc_mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
 {
     if (o->kind != PO_MEM)
-        return derr(c, "expected a memory operand [addr] for '%s'", ptx_op_name(x->op));
+        return ptx_dc_err(c, "expected a memory operand [addr] for '%s'", ptx_op_name(x->op));
     x->off = o->imm;
     x->base.cls = SC_NONE;
     if (o->reg >= 0) {
         const struct ptx_reg *g = &c->body->regs[o->reg];
         if (g->rclass == RC_PRED)
-            return derr(c, "a predicate cannot be an address");
+            return ptx_dc_err(c, "a predicate cannot be an address");
         x->base.cls = g->rclass == RC_64 ? SC_64 : SC_32;
         x->base.idx = reg_slot(c, g);
         if (x->space == PS_PARAM)
-            return derr(c, "ld.param/st.param through a register is unsupported");
+            return ptx_dc_err(c, "ld.param/st.param through a register is unsupported");
     } else if (o->sym <= -2) {
         const struct ptx_sym *p = &c->body->params[-o->sym - 2];
         if (x->space != PS_PARAM)
-            return derr(c, "parameter %s accessed outside the .param space", p->name);
+            return ptx_dc_err(c, "parameter %s accessed outside the .param space", p->name);
         if (p->space == PS_REG)
-            return derr(c, "parameter %s is a register, not in the .param space", p->name);
+            return ptx_dc_err(c, "parameter %s is a register, not in the .param space", p->name);
         x->off += (int64_t)p->offset;
         if (c->func) {           /* a function's parameters: in its frame */
             x->off += c->f->param_off;
@@ -420,7 +400,7 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
         if (s->space == PS_PARAM) {
             /* a call's argument or return value: in the caller's frame */
             if (x->space != PS_PARAM)
-                return derr(c, "the .param variable %s accessed outside the .param space",
+                return ptx_dc_err(c, "the .param variable %s accessed outside the .param space",
                             s->name);
             x->off += (int64_t)(c->f->site_off + s->offset);
             x->flags |= PF_FRAME;
@@ -430,7 +410,7 @@ mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
             if (x->space == PS_GENERIC)
                 x->space = PS_LOCAL;
             if (x->space != PS_LOCAL)
-                return derr(c, "the .local variable %s accessed outside the .local space",
+                return ptx_dc_err(c, "the .local variable %s accessed outside the .local space",
                             s->name);
             x->off += (int64_t)(c->f->local_off + s->offset);
             x->flags |= PF_FRAME;
@@ -460,172 +440,6 @@ vec_elem(const struct ptx_opnd *vo, unsigned i)
     return (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
 }
 
-/* Decode fragment operand o ({r0, ..}) of n registers into slots. */
-static int
-frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, const char *what, struct slot *out)
-{
-    unsigned have = o->kind == PO_VEC ? o->nvec : o->kind == PO_REG ? 1 : 0;
-    if (have != n)
-        return derr(c, "the %s fragment needs %u register%s in { }, found %u", what, n,
-                    n == 1 ? "" : "s", have);
-    for (unsigned i = 0; i < n; i++) {
-        struct ptx_opnd ro = { .kind = PO_REG, .reg = o->kind == PO_VEC ? o->regs[i] : o->reg };
-        if (ro.reg < 0)
-            return derr(c, "'_' in a %s fragment", what);
-        SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, PT_B32, &out[i], false));
-    }
-    return SIM_OK;
-}
-
-/* mma.sync.aligned and wmma.mma.sync.aligned (ptx_mma.h): operands {D},
- * {A}, {B}, {C}.  The model sees D written and A, B and C read (the sm_90
- * lowering splits a wmma into its tiles, each with its own registers). */
-static int
-decode_mma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
-{
-    struct ptx_run *r = c->r;
-    struct ptx_mma_desc d;
-    memset(&d, 0, sizeof d);
-    d.wmma = in->op == PTXOP_WMMA;
-    const char *why;
-    if (!ptx_mma_shape_dims(in->shape, &d.m, &d.n, &d.k) || in->shape == SH_M8N8)
-        return derr(c, "'%s' needs a shape (.m16n8k16, ...)", r->m->mnems[in->mnem]);
-    d.dtype = in->type;
-    if (d.wmma && in->vec == 2) {            /* wmma.mma .dtype.ctype: f16 inputs */
-        d.atype = d.btype = PT_F16;
-        d.ctype = in->type2;
-    } else if (in->vec == 4) {
-        d.atype = in->type2;
-        d.btype = in->type3;
-        d.ctype = in->type4;
-    } else {
-        return derr(c, "'%s': expected the types .dtype.atype.btype.ctype%s",
-                    r->m->mnems[in->mnem], d.wmma ? " (or .dtype.ctype with .f16 inputs)" : "");
-    }
-    d.satfinite = (in->flags & PF_SATFINITE) != 0;
-    if (!(in->flags & PF_SYNC) || !ptx_mma_supported(&d, &why))
-        return derr(c, "unsupported form '%s' (supported: %s)", r->m->mnems[in->mnem], why);
-    static const char fr[4] = { 'd', 'a', 'b', 'c' };
-    static const char *const what[4] = { "D", "A", "B", "C" };
-    const unsigned wbase[4] = { 0, PTX_WMMA_A, PTX_WMMA_B, PTX_WMMA_C };
-    unsigned at = 0, n[4], dist[4];
-    for (unsigned k = 0; k < 4; k++) {
-        n[k] = ptx_mma_frag_regs(&d, (unsigned)fr[k], &dist[k]);
-        unsigned base = d.wmma ? wbase[k] : at;
-        SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[k], n[k], what[k], &x->frag[base]));
-        at += n[k];
-    }
-    x->kind = d.wmma ? XK_WMMA : XK_MMA;
-    x->shape = in->shape;
-    x->type = d.dtype;
-    x->type2 = d.atype;
-    x->btype = d.btype;
-    x->ctype = d.ctype;
-    x->flags = in->flags;
-    const struct slot *D = &x->frag[0];
-    const struct slot *A = &x->frag[d.wmma ? PTX_WMMA_A : n[0]];
-    const struct slot *B = &x->frag[d.wmma ? PTX_WMMA_B : n[0] + n[1]];
-    const struct slot *C = &x->frag[d.wmma ? PTX_WMMA_C : n[0] + n[1] + n[2]];
-    for (unsigned i = 0; i < dist[0]; i++)
-        add_dst(r, x, &D[i]);
-    for (unsigned i = 0; i < dist[1]; i++)
-        add_src(r, x, &A[i]);
-    for (unsigned i = 0; i < dist[2]; i++)
-        add_src(r, x, &B[i]);
-    for (unsigned i = 0; i < dist[3]; i++)
-        add_src(r, x, &C[i]);
-    return SIM_OK;
-}
-
-/* wmma.load.{a,b,c} / wmma.store.d (ptx_mma.h): d, [p][, stride] or [p],
- * d[, stride] (stride in elements, 16 when not given). */
-static int
-decode_wmma_mem(struct dctx *c, const struct ptx_ins *in, struct xop *x)
-{
-    struct ptx_run *r = c->r;
-    const struct ptx_opnd *o = in->o;
-    unsigned f = in->frag;
-    bool load = in->mode == PM_WLOAD;
-    if ((load && (f < 'a' || f > 'c')) || (!load && f != 'd'))
-        return derr(c, "expected wmma.load.a/.b/.c or wmma.store.d");
-    struct ptx_mma_desc d;
-    memset(&d, 0, sizeof d);
-    d.wmma = true;
-    if (!ptx_mma_shape_dims(in->shape, &d.m, &d.n, &d.k) || in->shape < SH_M16N16K16 ||
-        in->shape > SH_M16N16K8)
-        return derr(c, "wmma needs a shape: .m16n16k16, .m32n8k16, .m8n32k16 or .m16n16k8");
-    unsigned t = in->type;
-    bool ab = f == 'a' || f == 'b';
-    bool tf32_shape = in->shape == SH_M16N16K8;
-    bool ok = ab ? (tf32_shape ? t == PT_TF32
-                               : (t == PT_F16 || t == PT_BF16 || t == PT_S8 || t == PT_U8))
-                 : (tf32_shape ? t == PT_F32 : (t == PT_F32 || t == PT_F16 || t == PT_S32));
-    if (!ok)
-        return derr(c, "unsupported wmma.%s.%c type '.%s' for .%ux%ux%u (A/B: .f16 .bf16 .s8 "
-                    ".u8, or .tf32 for m16n16k8; C/D: .f32 .f16 .s32, or .f32 for m16n16k8)",
-                    load ? "load" : "store", f, ptx_type_name(t), d.m, d.n, d.k);
-    x->type2 = x->btype = ab ? (uint8_t)t : (uint8_t)(tf32_shape ? PT_TF32 : PT_F16);
-    x->ctype = ab ? (uint8_t)PT_F32 : (uint8_t)t;
-    x->type = (uint8_t)t;
-    x->shape = in->shape;
-    x->kind = load ? XK_WLOAD : XK_WSTORE;
-    ptx_mma_desc_of(x, &d);
-    unsigned dist, nregs = ptx_mma_frag_regs(&d, f, &dist);
-    const struct ptx_opnd *mo = load ? &o[1] : &o[0], *fo = load ? &o[0] : &o[1];
-    x->space = in->space;
-    SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
-    SIM_FORWARD_IF_ERROR(frag_regs(c, fo, nregs, load ? "loaded" : "stored", &x->frag[0]));
-    x->atom = (uint8_t)f;
-    x->flags = in->flags;
-    x->iflags = load ? SIM_IF_LOAD : SIM_IF_STORE;
-    x->b.cls = SC_NONE;
-    if (in->nops == 3)
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_U32, &x->b, false));
-    add_src(r, x, &x->base);
-    add_src(r, x, &x->b);
-    for (unsigned i = 0; i < dist; i++) {
-        if (load && i < SIM_MAX_DST)
-            add_dst(r, x, &x->frag[i]);
-        else if (!load)
-            add_src(r, x, &x->frag[i]);
-    }
-    x->ids_truncated = false;    /* the fragment's first registers stand for it */
-    return SIM_OK;
-}
-
-/* ldmatrix / stmatrix .sync.aligned.m8n8.x{1,2,4}{.trans}.b16 (ptx_mma.h):
- * {r0 ..}, [p] or [p], {r0 ..}. */
-static int
-decode_ldmatrix(struct dctx *c, const struct ptx_ins *in, struct xop *x)
-{
-    struct ptx_run *r = c->r;
-    bool load = in->op == PTXOP_LDMATRIX;
-    if (!(in->flags & PF_SYNC) || in->shape != SH_M8N8 || in->type != PT_B16 ||
-        (in->vec != 1 && in->vec != 2 && in->vec != 4))
-        return derr(c, "expected %s.sync.aligned.m8n8.x1/.x2/.x4{.trans}{.shared}.b16",
-                    load ? "ldmatrix" : "stmatrix");
-    if (in->space != PS_SHARED && in->space != PS_GENERIC)
-        return derr(c, "%s accesses shared memory", load ? "ldmatrix" : "stmatrix");
-    x->space = in->space;
-    SIM_FORWARD_IF_ERROR(mem_operand(c, &in->o[load ? 1 : 0], x));
-    SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[load ? 0 : 1], in->vec, load ? "loaded" : "stored",
-                                   &x->frag[0]));
-    x->kind = load ? XK_LDMATRIX : XK_STMATRIX;
-    x->shape = in->shape;
-    x->type = PT_B16;
-    x->vec = in->vec;
-    x->flags = in->flags;
-    x->iflags = load ? SIM_IF_LOAD : SIM_IF_STORE;
-    add_src(r, x, &x->base);
-    for (unsigned i = 0; i < in->vec; i++) {
-        if (load)
-            add_dst(r, x, &x->frag[i]);
-        else
-            add_src(r, x, &x->frag[i]);
-    }
-    return SIM_OK;
-}
-
 /* cp.async (the non-bulk forms, PTX ISA 9.7.9.25): a copy of 4, 8 or 16
  * bytes from global to shared memory per thread (.cg: 16 only), the rest
  * zero-filled when a src-size smaller than the copy is given; commit_group,
@@ -648,36 +462,36 @@ decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     if (in->mode == PM_WAIT || in->mode == PM_WAITALL) {
         x->kind = XK_NOP;        /* its sources are set as it executes (ptx_exec.c) */
         if (in->mode == PM_WAIT && (o[0].kind != PO_IMM || o[0].imm < 0 || o[0].imm > 63))
-            return derr(c, "cp.async.wait_group needs a constant group count 0 .. 63");
+            return ptx_dc_err(c, "cp.async.wait_group needs a constant group count 0 .. 63");
         x->vec = in->mode == PM_WAIT ? (uint8_t)o[0].imm : 0;
         return SIM_OK;
     }
     if (in->mode != PM_NONE)
-        return derr(c, "cp.async: expected .commit_group, .wait_group, .wait_all or a copy "
+        return ptx_dc_err(c, "cp.async: expected .commit_group, .wait_group, .wait_all or a copy "
                     "(cp.async.ca/.cg.shared.global [dst], [src], size)");
     if (in->space != PS_GLOBAL || in->o[0].kind != PO_MEM || in->o[1].kind != PO_MEM)
-        return derr(c, "cp.async copies from .global to .shared: cp.async.ca.shared.global "
+        return ptx_dc_err(c, "cp.async copies from .global to .shared: cp.async.ca.shared.global "
                     "[dst], [src], cp-size[, src-size]");
     if (o[2].kind != PO_IMM || (o[2].imm != 4 && o[2].imm != 8 && o[2].imm != 16))
-        return derr(c, "cp.async: the copy size must be 4, 8 or 16 bytes");
+        return ptx_dc_err(c, "cp.async: the copy size must be 4, 8 or 16 bytes");
     if ((in->flags & PF_BYPASS_L1) && o[2].imm != 16)
-        return derr(c, "cp.async.cg copies 16 bytes");
+        return ptx_dc_err(c, "cp.async.cg copies 16 bytes");
     x->space = PS_SHARED;
-    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[0], x));
+    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[0], x));
     x->base2 = x->base;
     x->off2 = x->off;
     x->space = PS_GLOBAL;
-    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[1], x));
+    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[1], x));
     x->kind = XK_CPASYNC;
     x->type = PT_B8;
     x->vec = (uint8_t)o[2].imm;
     x->iflags = SIM_IF_LOAD | ((in->flags & PF_BYPASS_L1) ? SIM_IF_BYPASS_L1 : 0);
     x->a.cls = SC_NONE;
     if (in->nops >= 4)           /* src-size: a constant or a register */
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[3], SC_32, PT_U32, &x->a, false));
-    add_src(r, x, &x->base);
-    add_src(r, x, &x->base2);
-    add_src(r, x, &x->a);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[3], SC_32, PT_U32, &x->a, false));
+    ptx_dc_add_src(r, x, &x->base);
+    ptx_dc_add_src(r, x, &x->base2);
+    ptx_dc_add_src(r, x, &x->a);
     return SIM_OK;               /* its group's register: set as it executes (ptx_exec.c) */
 }
 
@@ -695,37 +509,37 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     if (in->op == PTXOP_ELECT) {
         x->kind = XK_ELECT;
         SIM_FORWARD_IF_ERROR(dst_and_pred(c, &o[0], x));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
-        add_src(r, x, &x->a);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
+        ptx_dc_add_src(r, x, &x->a);
         return SIM_OK;
     }
     if (in->op == PTXOP_MBARRIER) {
         unsigned md = in->mode;
         if (md == PM_NONE)
-            return derr(c, "mbarrier: expected an operation (.init, .arrive, .arrive.expect_tx, "
+            return ptx_dc_err(c, "mbarrier: expected an operation (.init, .arrive, .arrive.expect_tx, "
                         ".expect_tx, .complete_tx, .test_wait, .try_wait, .inval)");
         if (in->space != PS_SHARED || in->type != PT_B64)
-            return derr(c, "mbarrier: expected .shared (or .shared::cta) and .b64");
+            return ptx_dc_err(c, "mbarrier: expected .shared (or .shared::cta) and .b64");
         bool wait = md == PM_MB_TEST || md == PM_MB_TRY;
         bool has_d = wait || md == PM_MB_ARRIVE || md == PM_MB_ARRIVE_TX;
         unsigned mi = has_d ? 1 : 0;
         if (wait && (in->flags & PF_PARITY) == 0 && in->nops < 3)
-            return derr(c, "mbarrier.test_wait/try_wait: expected p, [addr], state");
+            return ptx_dc_err(c, "mbarrier.test_wait/try_wait: expected p, [addr], state");
         x->kind = XK_MBAR;
         x->space = PS_SHARED;
-        SIM_FORWARD_IF_ERROR(mem_operand(c, &o[mi], x));
-        add_src(r, x, &x->base);
+        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[mi], x));
+        ptx_dc_add_src(r, x, &x->base);
         if (has_d) {
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], wait ? SC_PRED : SC_64, wait ? PT_PRED : PT_B64,
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], wait ? SC_PRED : SC_64, wait ? PT_PRED : PT_B64,
                                       &x->d, true));
-            add_dst(r, x, &x->d);
+            ptx_dc_add_dst(r, x, &x->d);
         }
         x->a.cls = SC_NONE;
         if (in->nops > mi + 1) {
             bool state = wait && (in->flags & PF_PARITY) == 0;
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[mi + 1], state ? SC_64 : SC_32, state ? PT_B64 : PT_U32,
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[mi + 1], state ? SC_64 : SC_32, state ? PT_B64 : PT_U32,
                                       &x->a, false));
-            add_src(r, x, &x->a);
+            ptx_dc_add_src(r, x, &x->a);
         }
         /* SYNCS: one operation of the sync unit per warp, whatever the lanes
          * (ptxas gives it a uniform address), not a per-lane shared atomic */
@@ -737,28 +551,28 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     bool g2s = in->space == PS_SHARED && in->space2 == PS_GLOBAL;
     bool s2g = in->space == PS_GLOBAL && in->space2 == PS_SHARED;
     if ((!g2s && !s2g) || in->nops != (g2s ? 4u : 3u))
-        return derr(c, "unsupported cp.async.bulk form (supported: "
+        return ptx_dc_err(c, "unsupported cp.async.bulk form (supported: "
                     ".shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]; "
                     ".global.shared::cta.bulk_group [dst], [src], size; .commit_group; "
                     ".wait_group{.read} N)");
     x->kind = XK_BULK;
     x->space = PS_SHARED;
-    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[g2s ? 0 : 1], x));
+    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[g2s ? 0 : 1], x));
     x->base2 = x->base;
     x->off2 = x->off;
     if (g2s) {
-        SIM_FORWARD_IF_ERROR(mem_operand(c, &o[3], x));
+        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[3], x));
         x->base3 = x->base;
         x->off3 = x->off;
     }
     x->space = PS_GLOBAL;
-    SIM_FORWARD_IF_ERROR(mem_operand(c, &o[g2s ? 1 : 0], x));
-    SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_U32, &x->a, false));
+    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[g2s ? 1 : 0], x));
+    SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_U32, &x->a, false));
     x->iflags = g2s ? SIM_IF_LOAD : SIM_IF_STORE;
-    add_src(r, x, &x->base);
-    add_src(r, x, &x->base2);
-    add_src(r, x, &x->base3);
-    add_src(r, x, &x->a);
+    ptx_dc_add_src(r, x, &x->base);
+    ptx_dc_add_src(r, x, &x->base2);
+    ptx_dc_add_src(r, x, &x->base3);
+    ptx_dc_add_src(r, x, &x->a);
     return SIM_OK;
 }
 
@@ -769,14 +583,14 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
     struct ptx_run *r = c->r;
     if (x->base.cls != SC_NONE)
-        return derr(c, "ld.param through a register is unsupported");
+        return ptx_dc_err(c, "ld.param through a register is unsupported");
     unsigned eb = ptx_type_bytes(in->type);
     const struct ptx_opnd *vo = &in->o[0];
     unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
     if (nv > 2)
-        return derr(c, "ld.param with more than 2 vector elements is unsupported");
+        return ptx_dc_err(c, "ld.param with more than 2 vector elements is unsupported");
     if (x->off < 0 || (uint64_t)x->off + (uint64_t)eb * nv > c->body->param_bytes)
-        return derr(c, "ld.param reads outside the parameter space");
+        return ptx_dc_err(c, "ld.param reads outside the parameter space");
     x->kind = XK_PARAM;
     x->vec = (uint8_t)nv;
     struct slot *dst[2] = { &x->d, &x->d2 };
@@ -793,12 +607,12 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             ro = (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
         }
         if (ro.kind != PO_REG)
-            return derr(c, "ld.param needs a register destination");
+            return ptx_dc_err(c, "ld.param needs a register destination");
         SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, in->type, true, false, dst[i]));
         v = lane_extend(v, in->type);
         val[i]->cls = dst[i]->cls;
         val[i]->idx = dst[i]->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
-        add_dst(r, x, dst[i]);
+        ptx_dc_add_dst(r, x, dst[i]);
     }
     return SIM_OK;
 }
@@ -833,7 +647,7 @@ call_loc(struct dctx *c, const struct ptx_opnd *o, unsigned t, uint32_t size, co
     memset(out, 0, sizeof *out);
     if (t == PT_NONE) {
         if (o->kind == PO_IMM)
-            return derr(c, "a constant argument of a call through a function pointer is not "
+            return ptx_dc_err(c, "a constant argument of a call through a function pointer is not "
                         "supported (pass a .param variable or a register)");
         size = o->kind == PO_SYM ? (uint32_t)c->body->syms[o->sym].size
              : cls_of_reg(&c->body->regs[o->reg]) == SC_64 ? 8 : 4;
@@ -842,7 +656,7 @@ call_loc(struct dctx *c, const struct ptx_opnd *o, unsigned t, uint32_t size, co
     if (o->kind == PO_SYM) {
         const struct ptx_sym *s = &c->body->syms[o->sym];
         if (s->size < size)
-            return derr(c, "the call's %s %s is %" PRIu64 " bytes, the parameter %u", what,
+            return ptx_dc_err(c, "the call's %s %s is %" PRIu64 " bytes, the parameter %u", what,
                         s->name, s->size, size);
         out->kind = XL_FRAME;
         out->off = c->f->site_off + (uint32_t)s->offset;
@@ -850,13 +664,13 @@ call_loc(struct dctx *c, const struct ptx_opnd *o, unsigned t, uint32_t size, co
         return SIM_OK;
     }
     if (size > 8)
-        return derr(c, "the call's %s is a register or constant, the parameter is %u bytes",
+        return ptx_dc_err(c, "the call's %s is a register or constant, the parameter is %u bytes",
                     what, size);
     uint8_t want = o->kind == PO_REG ? cls_of_reg(&c->body->regs[o->reg]) : cls_of_type(t);
     if (want == SC_PRED)
-        return derr(c, "a predicate cannot be passed to or returned from a function");
+        return ptx_dc_err(c, "a predicate cannot be passed to or returned from a function");
     struct slot sl;
-    SIM_FORWARD_IF_ERROR(opnd(c, o, want, t, &sl, false));
+    SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, o, want, t, &sl, false));
     out->kind = XL_SLOT;
     out->cls = sl.cls;
     out->idx = sl.idx;
@@ -874,7 +688,7 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     const struct ptx_call *pc = &c->body->calls[in->target];
     int32_t fi = pc->func >= 0 ? ptx_call_func(r, pc->func) : XCALL_INDIRECT;
     if (pc->func >= 0 && fi < 0)
-        return derr(c, "call to a function that is not linked");
+        return ptx_dc_err(c, "call to a function that is not linked");
     /* a direct call's parameters; through a pointer, the callee's are
      * matched when it is known (ptx_call_enter) */
     const struct ptx_kernel *fb = fi >= 0 ? r->funcs[fi].body : NULL;
@@ -883,8 +697,8 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     x->target = fi >= 0 ? r->funcs[fi].entry : -1;
     if (fi < 0) {
         struct ptx_opnd fo = { .kind = PO_REG, .reg = pc->fptr };
-        SIM_FORWARD_IF_ERROR(opnd(c, &fo, SC_64, PT_U64, &x->a, false));
-        add_src(r, x, &x->a);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &fo, SC_64, PT_U64, &x->a, false));
+        ptx_dc_add_src(r, x, &x->a);
     }
     struct xcallsite site = { fi, -1, 0, pc->nargs, in->line };
     struct xloc loc;
@@ -895,7 +709,7 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         site.ret = (int32_t)ptx_call_add_loc(r, &loc);
         if (loc.kind == XL_SLOT) {
             struct slot sl = { loc.cls, loc.idx };
-            add_dst(r, x, &sl);
+            ptx_dc_add_dst(r, x, &sl);
         }
     }
     struct xloc *args = xcalloc(pc->nargs + 1, sizeof *args);
@@ -909,7 +723,7 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         }
         if (args[a].kind == XL_SLOT) {
             struct slot sl = { args[a].cls, args[a].idx };
-            add_src(r, x, &sl);
+            ptx_dc_add_src(r, x, &sl);
         }
     }
     site.arg0 = r->n_locs;
@@ -931,16 +745,16 @@ dst_and_pred(struct dctx *c, const struct ptx_opnd *d, struct xop *x)
     struct ptx_run *r = c->r;
     if (d->kind == PO_VEC) {
         struct ptx_opnd r0 = { .kind = PO_REG, .reg = d->regs[0] };
-        SIM_FORWARD_IF_ERROR(opnd(c, &r0, SC_32, PT_B32, &x->d, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &r0, SC_32, PT_B32, &x->d, false));
         if (d->regs[1] >= 0) {
             struct ptx_opnd r1 = { .kind = PO_REG, .reg = d->regs[1] };
-            SIM_FORWARD_IF_ERROR(opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
-            add_dst(r, x, &x->d2);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
+            ptx_dc_add_dst(r, x, &x->d2);
         }
     } else {
-        SIM_FORWARD_IF_ERROR(opnd(c, d, SC_32, PT_B32, &x->d, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, d, SC_32, PT_B32, &x->d, false));
     }
-    add_dst(r, x, &x->d);
+    ptx_dc_add_dst(r, x, &x->d);
     return SIM_OK;
 }
 
@@ -978,16 +792,16 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->guard = (int32_t)reg_slot(c, g);
         x->guard_neg = in->guard_neg;
         struct slot gs = { SC_PRED, (uint32_t)x->guard };
-        add_src(r, x, &gs);
+        ptx_dc_add_src(r, x, &gs);
     }
     for (unsigned i = 0; i < in->nops; i++)
         if (o[i].kind == PO_VEC && o[i].vimm && !(i == 1 && (in->op == PTXOP_MOV ||
                                                              in->op == PTXOP_ST)))
-            return derr(c, "unsupported operand: a constant in a vector operand of '%s' (mov "
+            return ptx_dc_err(c, "unsupported operand: a constant in a vector operand of '%s' (mov "
                         "packing {a, b} and st take constants)", r->m->mnems[in->mnem]);
     bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
     if (!tensor && (t == PT_B128 || !half_supported(in)))
-        return derr(c, "'.%s' data is unsupported here (.f16x2, .bf16x2 and .bf16: add, sub, "
+        return ptx_dc_err(c, "'.%s' data is unsupported here (.f16x2, .bf16x2 and .bf16: add, sub, "
                     "mul, fma, neg, abs, min, max, setp, set, cvt, mov)", ptx_type_name(t));
 
     switch (in->op) {
@@ -1015,18 +829,18 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         if (in->atom != PA_NONE) {
             /* bar.red: d from the predicate c of every thread at barrier a */
             if (in->nops < 3)
-                return derr(c, "bar.red needs d, a{, b}, {!}c");
+                return ptx_dc_err(c, "bar.red needs d, a{, b}, {!}c");
             bool popc = in->atom == PA_ADD;
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], popc ? SC_32 : SC_PRED, popc ? PT_U32 : PT_PRED,
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], popc ? SC_32 : SC_PRED, popc ? PT_U32 : PT_PRED,
                                       &x->d, false));
-            add_dst(r, x, &x->d);
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_U32, &x->b, false));
-            add_src(r, x, &x->b);
+            ptx_dc_add_dst(r, x, &x->d);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_U32, &x->b, false));
+            ptx_dc_add_src(r, x, &x->b);
             const struct ptx_opnd *pc = &o[in->nops - 1];
-            SIM_FORWARD_IF_ERROR(opnd(c, pc, SC_PRED, PT_PRED, &x->a, false));
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, pc, SC_PRED, PT_PRED, &x->a, false));
             if (pc->neg)
                 x->negmask |= 1;
-            add_src(r, x, &x->a);
+            ptx_dc_add_src(r, x, &x->a);
         }
         break;
     case PTXOP_MEMBAR:
@@ -1039,19 +853,19 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         break;
     case PTXOP_SETMAXNREG:       /* the allocation the hardware gives the warp: no effect here */
         if (in->atom != PA_INC && in->atom != PA_DEC)
-            return derr(c, "setmaxnreg: expected .inc or .dec");
+            return ptx_dc_err(c, "setmaxnreg: expected .inc or .dec");
         const char *tg = c->r->m->target;           /* as ptxas: sm_90a, not sm_90 */
         if (tg[0] == '\0' || tg[strlen(tg) - 1] != 'a')
-            return derr(c, "setmaxnreg needs an architecture-specific target (.target sm_90a), "
+            return ptx_dc_err(c, "setmaxnreg needs an architecture-specific target (.target sm_90a), "
                         "not .target %s", c->r->m->target);
         if (o[0].kind != PO_IMM || o[0].imm < 24 || o[0].imm > 256 || o[0].imm % 8 != 0)
-            return derr(c, "setmaxnreg: the register count must be a constant, a multiple of 8 "
+            return ptx_dc_err(c, "setmaxnreg: the register count must be a constant, a multiple of 8 "
                         "in 24 .. 256");
         x->kind = XK_NOP;
         break;
     case PTXOP_GRIDDEPCONTROL:   /* kernels run one after another: nothing to wait for */
         if (in->mode != PM_GDC_LAUNCH && in->mode != PM_GDC_WAIT)
-            return derr(c, "griddepcontrol: expected .launch_dependents or .wait");
+            return ptx_dc_err(c, "griddepcontrol: expected .launch_dependents or .wait");
         x->kind = XK_NOP;
         break;
     case PTXOP_CP:
@@ -1065,22 +879,25 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         SIM_FORWARD_IF_ERROR(decode_sync(c, in, x));
         break;
     case PTXOP_MMA:
-        SIM_FORWARD_IF_ERROR(decode_mma(c, in, x));
+        SIM_FORWARD_IF_ERROR(ptx_dc_mma(c, in, x));
         break;
     case PTXOP_WMMA:
         if (in->mode == PM_WMMA)
-            SIM_FORWARD_IF_ERROR(decode_mma(c, in, x));
+            SIM_FORWARD_IF_ERROR(ptx_dc_mma(c, in, x));
         else
-            SIM_FORWARD_IF_ERROR(decode_wmma_mem(c, in, x));
+            SIM_FORWARD_IF_ERROR(ptx_dc_wmma_mem(c, in, x));
         break;
     case PTXOP_LDMATRIX:
     case PTXOP_STMATRIX:
-        SIM_FORWARD_IF_ERROR(decode_ldmatrix(c, in, x));
+        SIM_FORWARD_IF_ERROR(ptx_dc_ldmatrix(c, in, x));
+        break;
+    case PTXOP_WGMMA:
+        SIM_FORWARD_IF_ERROR(ptx_dc_wgmma(c, in, x));
         break;
     case PTXOP_ACTIVEMASK:
         x->kind = XK_ACTIVEMASK;
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], SC_32, PT_B32, &x->d, false));
-        add_dst(r, x, &x->d);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_32, PT_B32, &x->d, false));
+        ptx_dc_add_dst(r, x, &x->d);
         break;
     case PTXOP_LD:
     case PTXOP_LDU:
@@ -1088,10 +905,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         bool st = in->op == PTXOP_ST;
         const struct ptx_opnd *mo = st ? &o[0] : &o[1];
         const struct ptx_opnd *vo = st ? &o[1] : &o[0];
-        SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
+        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, mo, x));
         if (x->space == PS_PARAM && !(x->flags & PF_FRAME)) {
             if (st)
-                return derr(c, "st.param to a kernel parameter");
+                return ptx_dc_err(c, "st.param to a kernel parameter");
             return decode_param_load(c, in, x);
         }
         x->kind = st ? XK_ST : XK_LD;
@@ -1107,7 +924,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             x->iflags |= SIM_IF_BYPASS_L1;
         unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
         if (nv != x->vec)
-            return derr(c, "'%s' expects %u value%s", r->m->mnems[in->mnem], x->vec,
+            return ptx_dc_err(c, "'%s' expects %u value%s", r->m->mnems[in->mnem], x->vec,
                         x->vec == 1 ? "" : "s");
         for (unsigned i = 0; i < nv; i++) {
             struct ptx_opnd ro = vo->kind == PO_VEC ? vec_elem(vo, i) : *vo;
@@ -1117,58 +934,58 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             }
             SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, t, !st, false, &x->v[i]));
             if (st)
-                add_src(r, x, &x->v[i]);
+                ptx_dc_add_src(r, x, &x->v[i]);
             else if (ro.kind != PO_REG)
-                return derr(c, "a load needs a register destination");
+                return ptx_dc_err(c, "a load needs a register destination");
             else
-                add_dst(r, x, &x->v[i]);
+                ptx_dc_add_dst(r, x, &x->v[i]);
         }
-        add_src(r, x, &x->base);
+        ptx_dc_add_src(r, x, &x->base);
         break;
     }
     case PTXOP_ATOM:
     case PTXOP_RED: {
         bool red = in->op == PTXOP_RED;
         const struct ptx_opnd *mo = red ? &o[0] : &o[1];
-        SIM_FORWARD_IF_ERROR(mem_operand(c, mo, x));
+        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, mo, x));
         if (x->space != PS_GLOBAL && x->space != PS_SHARED && x->space != PS_GENERIC)
-            return derr(c, "atomics on the %s space are unsupported",
+            return ptx_dc_err(c, "atomics on the %s space are unsupported",
                         x->space == PS_LOCAL ? "local" : "const/param");
         if (in->atom == PA_NONE)
-            return derr(c, "'%s' needs an operation (.add, .cas, ...)", r->m->mnems[in->mnem]);
+            return ptx_dc_err(c, "'%s' needs an operation (.add, .cas, ...)", r->m->mnems[in->mnem]);
         x->kind = red ? XK_RED : XK_ATOM;
         x->iflags = SIM_IF_ATOMIC | SIM_IF_STORE | (red ? 0 : SIM_IF_LOAD);
         if (!red) {
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, true));
-            add_dst(r, x, &x->d);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], T, t, &x->d, true));
+            ptx_dc_add_dst(r, x, &x->d);
         }
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[red ? 1 : 2], T, t, &x->b, false));
-        add_src(r, x, &x->b);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[red ? 1 : 2], T, t, &x->b, false));
+        ptx_dc_add_src(r, x, &x->b);
         if (in->atom == PA_CAS) {
             if (red || in->nops != 4)
-                return derr(c, "atom.cas takes a destination, an address and two values");
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[3], T, t, &x->c, false));
-            add_src(r, x, &x->c);
+                return ptx_dc_err(c, "atom.cas takes a destination, an address and two values");
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[3], T, t, &x->c, false));
+            ptx_dc_add_src(r, x, &x->c);
         } else if (in->nops != (red ? 2u : 3u)) {
-            return derr(c, "wrong number of operands for '%s'", r->m->mnems[in->mnem]);
+            return ptx_dc_err(c, "wrong number of operands for '%s'", r->m->mnems[in->mnem]);
         }
-        add_src(r, x, &x->base);
+        ptx_dc_add_src(r, x, &x->base);
         break;
     }
     case PTXOP_SHFL: {
         x->kind = XK_SHFL;
         if (in->mode < PM_UP || in->mode > PM_IDX)
-            return derr(c, "shfl needs .up, .down, .bfly or .idx");
+            return ptx_dc_err(c, "shfl needs .up, .down, .bfly or .idx");
         SIM_FORWARD_IF_ERROR(dst_and_pred(c, &o[0], x));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[3], SC_32, PT_B32, &x->c, false));
-        add_src(r, x, &x->a);
-        add_src(r, x, &x->b);
-        add_src(r, x, &x->c);    /* the clamp and segment mask (SHFL reads it) */
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[3], SC_32, PT_B32, &x->c, false));
+        ptx_dc_add_src(r, x, &x->a);
+        ptx_dc_add_src(r, x, &x->b);
+        ptx_dc_add_src(r, x, &x->c);    /* the clamp and segment mask (SHFL reads it) */
         if (in->nops == 5) {
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[4], SC_32, PT_B32, &x->e, false));
-            add_src(r, x, &x->e);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[4], SC_32, PT_B32, &x->e, false));
+            ptx_dc_add_src(r, x, &x->e);
         }
         break;
     }
@@ -1178,15 +995,15 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->kind = XK_VOTE;
         if (in->atom != PA_ADD && in->atom != PA_MIN && in->atom != PA_MAX && in->atom != PA_AND &&
             in->atom != PA_OR && in->atom != PA_XOR)
-            return derr(c, "redux.sync needs .add, .min, .max, .and, .or or .xor");
+            return ptx_dc_err(c, "redux.sync needs .add, .min, .max, .and, .or or .xor");
         if (ptx_type_bytes(t) != 4 || ptx_type_is_float(t))
-            return derr(c, "redux.sync: only .u32, .s32 and .b32 are supported");
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], SC_32, t, &x->d, false));
-        add_dst(r, x, &x->d);
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, t, &x->a, false));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
-        add_src(r, x, &x->a);
-        add_src(r, x, &x->b);
+            return ptx_dc_err(c, "redux.sync: only .u32, .s32 and .b32 are supported");
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_32, t, &x->d, false));
+        ptx_dc_add_dst(r, x, &x->d);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, t, &x->a, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+        ptx_dc_add_src(r, x, &x->a);
+        ptx_dc_add_src(r, x, &x->b);
         break;
     }
     case PTXOP_MATCH: {
@@ -1194,33 +1011,33 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
          * or all of them if every a is equal, else 0, with p (.all) */
         x->kind = XK_VOTE;
         if (in->mode != PM_ANY && in->mode != PM_ALL)
-            return derr(c, "match.sync needs .any or .all");
+            return ptx_dc_err(c, "match.sync needs .any or .all");
         if (ptx_type_bytes(t) != 4 && ptx_type_bytes(t) != 8)
-            return derr(c, "match.sync needs .b32 or .b64");
+            return ptx_dc_err(c, "match.sync needs .b32 or .b64");
         if (o[0].kind == PO_VEC && in->mode != PM_ALL)
-            return derr(c, "only match.all writes a predicate");
+            return ptx_dc_err(c, "only match.all writes a predicate");
         SIM_FORWARD_IF_ERROR(dst_and_pred(c, &o[0], x));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
-        add_src(r, x, &x->a);
-        add_src(r, x, &x->b);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], T, t, &x->a, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+        ptx_dc_add_src(r, x, &x->a);
+        ptx_dc_add_src(r, x, &x->b);
         break;
     }
     case PTXOP_VOTE: {
         x->kind = XK_VOTE;
         if (in->mode != PM_ALL && in->mode != PM_ANY && in->mode != PM_UNI && in->mode != PM_BALLOT)
-            return derr(c, "vote needs .all, .any, .uni or .ballot");
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], in->mode == PM_BALLOT ? SC_32 : SC_PRED,
+            return ptx_dc_err(c, "vote needs .all, .any, .uni or .ballot");
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], in->mode == PM_BALLOT ? SC_32 : SC_PRED,
                                   in->mode == PM_BALLOT ? PT_B32 : PT_PRED, &x->d, false));
-        add_dst(r, x, &x->d);
+        ptx_dc_add_dst(r, x, &x->d);
         struct ptx_opnd po = o[1];
-        SIM_FORWARD_IF_ERROR(opnd(c, &po, SC_PRED, PT_PRED, &x->a, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &po, SC_PRED, PT_PRED, &x->a, false));
         if (o[1].neg)
             x->negmask |= 1;
-        add_src(r, x, &x->a);
+        ptx_dc_add_src(r, x, &x->a);
         if (in->nops >= 3) {     /* vote.sync's member mask */
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
-            add_src(r, x, &x->b);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_B32, &x->b, false));
+            ptx_dc_add_src(r, x, &x->b);
         }
         break;
     }
@@ -1228,17 +1045,17 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         if (o[1].kind == PO_SREG && ptx_opclass_sreg_is_clock(o[1].sreg)) {
             x->kind = XK_MOVE_CLOCK;     /* ptx_exec.c takes the half the register names */
             x->atom = o[1].sreg;
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
-            add_dst(r, x, &x->d);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], T, t, &x->d, false));
+            ptx_dc_add_dst(r, x, &x->d);
             break;
         }
         if (o[1].kind == PO_SREG && T == SC_64 &&
             (o[1].sreg == SR_GRIDID || o[1].sreg == SR_CURRENT_GRAPH_EXEC ||
              o[1].sreg == SR_PM64)) {
             /* a 64-bit special register, held in a 32-bit slot: zero-extended */
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[1], SC_32, PT_U32, &x->a, false));
-            add_dst(r, x, &x->d);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], T, t, &x->d, false));
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_U32, &x->a, false));
+            ptx_dc_add_dst(r, x, &x->d);
             break;
         }
         if (o[0].kind == PO_VEC || o[1].kind == PO_VEC) {
@@ -1247,27 +1064,27 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             bool pack = o[1].kind == PO_VEC;
             const struct ptx_opnd *vo = pack ? &o[1] : &o[0];
             if (vo->nvec != 2 || (T != SC_64 && ptx_type_bytes(t) != 4))
-                return derr(c, "only 64-bit <-> 2 x 32-bit and 32-bit <-> 2 x 16-bit vector "
+                return ptx_dc_err(c, "only 64-bit <-> 2 x 32-bit and 32-bit <-> 2 x 16-bit vector "
                             "moves are supported");
             x->vec = 2;
             x->flags |= pack ? PF_WIDE : PF_HI;   /* direction marker */
             for (unsigned i = 0; i < 2; i++) {
                 struct ptx_opnd ro = vec_elem(vo, i);
                 if (ro.kind == PO_SINK)
-                    return derr(c, "'_' is unsupported in a vector move");
-                SIM_FORWARD_IF_ERROR(opnd(c, &ro, SC_32, T == SC_64 ? PT_B32 : PT_B16, &x->v[i],
+                    return ptx_dc_err(c, "'_' is unsupported in a vector move");
+                SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &ro, SC_32, T == SC_64 ? PT_B32 : PT_B16, &x->v[i],
                                           false));
             }
             if (pack) {
-                SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
-                add_dst(r, x, &x->d);
-                add_src(r, x, &x->v[0]);
-                add_src(r, x, &x->v[1]);
+                SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], T, t, &x->d, false));
+                ptx_dc_add_dst(r, x, &x->d);
+                ptx_dc_add_src(r, x, &x->v[0]);
+                ptx_dc_add_src(r, x, &x->v[1]);
             } else {
-                SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
-                add_src(r, x, &x->a);
-                add_dst(r, x, &x->v[0]);
-                add_dst(r, x, &x->v[1]);
+                SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], T, t, &x->a, false));
+                ptx_dc_add_src(r, x, &x->a);
+                ptx_dc_add_dst(r, x, &x->v[0]);
+                ptx_dc_add_dst(r, x, &x->v[1]);
             }
             break;
         }
@@ -1276,14 +1093,14 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             /* the address of a function's .local variable: in its frame */
             x->kind = XK_FRAMEADDR;
             x->off = (int64_t)(c->f->local_off + c->body->syms[o[1].sym].offset) + o[1].imm;
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
-            add_dst(r, x, &x->d);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], T, t, &x->d, false));
+            ptx_dc_add_dst(r, x, &x->d);
             break;
         }
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[0], T, t, &x->d, false));
-        SIM_FORWARD_IF_ERROR(opnd(c, &o[1], T, t, &x->a, false));
-        add_dst(r, x, &x->d);
-        add_src(r, x, &x->a);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], T, t, &x->d, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], T, t, &x->a, false));
+        ptx_dc_add_dst(r, x, &x->d);
+        ptx_dc_add_src(r, x, &x->a);
         if (o[1].kind == PO_SYM && o[1].sym >= 0 && c->body->syms[o[1].sym].space == PS_SHARED)
             x->flags |= PF_SHSYM;
         break;
@@ -1297,7 +1114,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         case PTXOP_MUL: case PTXOP_MAD:
             if (in->flags & PF_WIDE) {
                 if (ptx_type_bytes(t) == 8)
-                    return derr(c, ".wide needs a 16- or 32-bit type");
+                    return ptx_dc_err(c, ".wide needs a 16- or 32-bit type");
                 /* twice the width: mul.wide.u16 writes a 32-bit register */
                 bool w16 = ptx_type_bytes(t) == 2;
                 cd = cc = w16 ? SC_32 : SC_64;
@@ -1336,7 +1153,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             cb = ca;                 /* cvt.rn.f16x2.f32 d, a, b: b is an .f32 too */
             tb = in->type2;
             if (ptx_type_is_float(t) && !ptx_type_is_float(in->type2) && in->rnd >= PR_RNI)
-                return derr(c, "integer rounding modifier on an int-to-float conversion");
+                return ptx_dc_err(c, "integer rounding modifier on an int-to-float conversion");
             break;
         case PTXOP_TESTP:
             cd = SC_PRED;
@@ -1365,46 +1182,46 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             break;
         }
         if (in->op == PTXOP_CVTA && !(in->flags & PF_TO) && x->space == PS_GENERIC)
-            return derr(c, "cvta needs a state space");
+            return ptx_dc_err(c, "cvta needs a state space");
         if ((in->op == PTXOP_DIV || in->op == PTXOP_REM || in->op == PTXOP_MUL) && t == PT_PRED)
-            return derr(c, "arithmetic on predicates");
+            return ptx_dc_err(c, "arithmetic on predicates");
         if (in->op == PTXOP_CVT) {
             /* cvt d, a (cvt.rn.f16x2.f32 d, a, b): the relaxed operand sizes */
             SIM_FORWARD_IF_ERROR(data_opnd(c, &o[0], t, true, true, &x->d));
-            add_dst(r, x, &x->d);
+            ptx_dc_add_dst(r, x, &x->d);
             struct slot *cs[2] = { &x->a, &x->b };
             for (unsigned i = 0; i < nsrc && i < 2; i++) {
                 const struct ptx_opnd *so = &o[1 + i];
                 if (so->kind == PO_MEM || so->kind == PO_LABEL || so->kind == PO_VEC)
-                    return derr(c, "unexpected operand %u of '%s'", i + 1, r->m->mnems[in->mnem]);
+                    return ptx_dc_err(c, "unexpected operand %u of '%s'", i + 1, r->m->mnems[in->mnem]);
                 SIM_FORWARD_IF_ERROR(data_opnd(c, so, in->type2, false, true, cs[i]));
-                add_src(r, x, cs[i]);
+                ptx_dc_add_src(r, x, cs[i]);
             }
             break;
         }
         if (in->op == PTXOP_SETP && in->nops >= 1 && o[0].kind == PO_VEC) {
             struct ptx_opnd p0 = { .kind = PO_REG, .reg = o[0].regs[0] };
-            SIM_FORWARD_IF_ERROR(opnd(c, &p0, SC_PRED, PT_PRED, &x->d, false));
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &p0, SC_PRED, PT_PRED, &x->d, false));
             if (o[0].regs[1] >= 0) {
                 struct ptx_opnd p1 = { .kind = PO_REG, .reg = o[0].regs[1] };
-                SIM_FORWARD_IF_ERROR(opnd(c, &p1, SC_PRED, PT_PRED, &x->d2, false));
-                add_dst(r, x, &x->d2);
+                SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &p1, SC_PRED, PT_PRED, &x->d2, false));
+                ptx_dc_add_dst(r, x, &x->d2);
             }
         } else {
-            SIM_FORWARD_IF_ERROR(opnd(c, &o[0], cd, t, &x->d, false));
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], cd, t, &x->d, false));
         }
-        add_dst(r, x, &x->d);
+        ptx_dc_add_dst(r, x, &x->d);
         struct slot *srcs[4] = { &x->a, &x->b, &x->c, &x->e };
         uint8_t cls[4] = { ca, cb, cc, ce == SC_NONE ? T : ce };
         unsigned typ[4] = { ta, tb, tc, ce == SC_32 ? PT_U32 : t };
         for (unsigned i = 0; i < nsrc && i < 4; i++) {
             const struct ptx_opnd *so = &o[1 + i];
             if (so->kind == PO_MEM || so->kind == PO_LABEL || so->kind == PO_VEC)
-                return derr(c, "unexpected operand %u of '%s'", i + 1, r->m->mnems[in->mnem]);
-            SIM_FORWARD_IF_ERROR(opnd(c, so, cls[i], typ[i], srcs[i], false));
+                return ptx_dc_err(c, "unexpected operand %u of '%s'", i + 1, r->m->mnems[in->mnem]);
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, so, cls[i], typ[i], srcs[i], false));
             if (so->neg && cls[i] == SC_PRED)
                 x->negmask |= (uint8_t)(1u << i);
-            add_src(r, x, srcs[i]);
+            ptx_dc_add_src(r, x, srcs[i]);
         }
         break;
     }

@@ -13,6 +13,7 @@
 #include "frontend/exec/ptx_lanes.h"
 #include "frontend/exec/ptx_mem.h"
 #include "frontend/exec/ptx_mma.h"
+#include "frontend/exec/ptx_wgmma.h"
 #include "frontend/exec/ptx_spin.h"
 #include "frontend/exec/ptx_sync.h"
 
@@ -609,6 +610,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     memset(pw->loop_iter, 0, (r->n_unroll + 1) * sizeof *pw->loop_iter);
     pw->async_groups = 0;
     pw->bulk_groups = 0;
+    pw->wgmma_groups = 0;
     pw->poll = -1;
     memset(pw->bred_gen, 0, sizeof pw->bred_gen);
     pw->bred_pc = -1;
@@ -972,6 +974,22 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             if (x->op == PTXOP_CP)
                 async_group_op(pw, x, wi);
             break;
+        case XK_WGMMA:
+            /* the group's register; aux: N, and whether A is read from
+             * shared memory (sim/inst.h, SIM_OPC_WGMMA) */
+            SIM_FORWARD_IF_ERROR(ptx_wgmma_exec(r, b, pw, x, m, err));
+            wi->n_dst = 1;
+            wi->dst[0] = wgmma_reg(pw->wgmma_groups);
+            wi->aux = (uint32_t)x->vec * 8u | ((x->mode & WG_A_REGS) ? 0 : SIM_WGMMA_A_SHARED);
+            break;
+        case XK_WGCOMMIT:
+            pw->wgmma_groups++;
+            break;
+        case XK_WGWAIT:          /* aux: N, as WARPGROUP.DEPBAR.LE gsb0, N has it */
+            wi->aux = x->vec;
+            async_group_wait_regs(WGMMA_REG, pw->wgmma_groups, x->vec, wi->src, &wi->n_src,
+                                  SIM_MAX_SRC);
+            break;
         default:                      /* barriers, fences: timing only */
             break;
         }
@@ -1026,6 +1044,7 @@ ptx_exec_free(struct ptx_run *r)
     r->blocks = NULL;
     r->n_slots = 0;
     free(r->x);
+    free(r->wslots);
     free(r->funcs);
     free(r->fmap);
     free(r->sites);

@@ -458,6 +458,12 @@ f8_value(uint8_t b, unsigned fmt)
     return (b & 0x80u) ? -v : v;
 }
 
+double
+ptx_half_f8_value(uint8_t b, unsigned fmt)
+{
+    return f8_value(b, fmt);
+}
+
 /* v rounded to nearest even in FP8 format fmt, saturated to the largest
  * finite value (.satfinite), negatives to zero with .relu; NaN stays NaN. */
 static uint8_t

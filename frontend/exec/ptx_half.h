@@ -32,6 +32,9 @@ enum ptx_hfmt { PTX_HF16, PTX_HBF16, PTX_HE4M3, PTX_HE5M2 };
 /* The value of h in format fmt (exact; a NaN stays a NaN). */
 double ptx_half_value(uint16_t h, unsigned fmt);
 
+/* The value of FP8 byte b in format fmt (PTX_HE4M3, PTX_HE5M2; exact). */
+double ptx_half_f8_value(uint8_t b, unsigned fmt);
+
 /* v rounded to format fmt in rounding mode rnd (enum ptx_rnd: PR_NONE or
  * PR_RN to nearest even, PR_RZ, PR_RM, PR_RP).  Overflow gives infinity or
  * the largest finite value as the mode says; NaN gives 0x7fff. */

@@ -55,6 +55,8 @@ ptx_opclass_of(const struct ptx_ins *in)
         return in->mode == PM_NONE ? SIM_OPC_MEM : SIM_OPC_NOP;
     case PTXOP_MMA:
         return SIM_OPC_TENSOR;
+    case PTXOP_WGMMA:
+        return in->mode == PM_WG_MMA ? SIM_OPC_WGMMA : SIM_OPC_NOP;
     case PTXOP_WMMA:
         return in->mode == PM_WMMA ? SIM_OPC_TENSOR : SIM_OPC_MEM;
     case PTXOP_LDMATRIX: case PTXOP_STMATRIX: case PTXOP_MBARRIER:

@@ -171,6 +171,10 @@ enum xkind {
     XK_BULK,                     /* cp.async.bulk: global (base, off) <-> shared (base2, off2),
                                     a bytes; global to shared: the mbarrier at (base3, off3) */
     XK_ELECT,                    /* elect.sync d|d2, a */
+    XK_WGMMA,                    /* wgmma.mma_async (ptx_wgmma.h): D in r->wslots[off ..], A's
+                                    descriptor a or registers frag[0 .. 3], B's descriptor b,
+                                    scale-d c */
+    XK_WGFENCE, XK_WGCOMMIT, XK_WGWAIT,   /* wgmma.fence, .commit_group, .wait_group (a) */
     XK_SPILL                     /* a register saved to or restored from the frame (ptxas's
                                     callee-saved registers, ptx_lower.c): only takes time, at
                                     frame address off */
@@ -285,6 +289,7 @@ struct pwarp {
     uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
     uint32_t async_groups;       /* cp.async groups committed (frontend/async.h) */
     uint32_t bulk_groups;        /* cp.async.bulk groups committed (frontend/async.h) */
+    uint32_t wgmma_groups;       /* wgmma groups committed (frontend/async.h) */
     int32_t poll;                /* an mbarrier wait the model decides at its issue
                                     (ptx_sync.c): its operation, -1 if none ... */
     uint32_t poll_mask;          /* ... and its lanes */
@@ -373,6 +378,8 @@ struct ptx_run {
     /* decoded program */
     struct xop *x;
     uint32_t n_x;
+    struct slot *wslots;         /* the D registers of wgmma operations (XK_WGMMA) */
+    uint32_t n_wslots, cap_wslots;
     uint32_t n32, n64, npred;    /* slots per warp register file */
     uint32_t nvar32, nvar64, nvarp; /* of which ordinary registers (zeroed at warp start) */
     union r32 *const32;          /* constant slots' values [n32 - nvar32 - SR_COUNT] */

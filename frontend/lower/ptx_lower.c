@@ -784,6 +784,9 @@ key_alu(const struct lctx *L, const struct xop *x)
     case PTXOP_SHF:
         return LK_SHF;
     case PTXOP_SETP: case PTXOP_SET: case PTXOP_TESTP:
+        if (x->op == PTXOP_SETP && x->c.cls == SC_NONE && is_imm(L, &x->a) && is_imm(L, &x->b))
+            return LK_SILENT;   /* of two constants: ptxas knows the predicate (the
+                                   `setp.ne.b32 p, 1, 0` of a wgmma's scale-d in inline asm) */
         if (x->op == PTXOP_SET && ptx_type_is_half(x->type2))
             return LK_HSET;
         if (fp)
@@ -882,7 +885,11 @@ key_of(const struct lctx *L, uint32_t i)
                   : x->mode == PM_MB_INIT || x->mode == PM_MB_INVAL ? LK_MBINIT : LK_MBARRIVE;
     case XK_BULK: return (x->iflags & SIM_IF_LOAD) ? LK_BULKG2S : LK_BULKS2G;
     case XK_WMMA: case XK_WLOAD: case XK_WSTORE: case XK_MMA: case XK_LDMATRIX: case XK_STMATRIX:
+    case XK_WGMMA:
         return LK_TENSOR;          /* ptx_lower_mma.c */
+    case XK_WGFENCE: return LK_WGARRIVE;
+    case XK_WGCOMMIT: return LK_SILENT;   /* the last HGMMA's gsb0 */
+    case XK_WGWAIT: return LK_WGDEPBAR;
     case XK_NOP:
         return x->op == PTXOP_NANOSLEEP ? LK_NANOSLEEP
                : x->op == PTXOP_CP ? (x->mode == PM_COMMIT ? LK_LDGDEPBAR : LK_DEPBAR)

@@ -9,6 +9,7 @@
 
 #include "frontend/exec/ptx_decode.h"
 #include "frontend/exec/ptx_mma.h"
+#include "frontend/exec/ptx_wgmma.h"
 
 static const char *
 type_suffix(unsigned t)
@@ -37,6 +38,22 @@ ptx_lower_mma_mnemonic(const struct ptx_mma_desc *d, char *buf, size_t n)
     }
     const char *in = d->atype == PT_BF16 ? ".BF16" : d->atype == PT_TF32 ? ".TF32" : "";
     snprintf(buf, n, "HMMA.168%u.%s%s", k, d->dtype == PT_F16 ? "F16" : "F32", in);
+}
+
+void
+ptx_lower_wgmma_mnemonic(const struct xop *o, char *buf, size_t n)
+{
+    unsigned a = o->type2, k = ptx_wgmma_k(a), nn = o->vec * 8u;
+    const char *d = o->type == PT_F16 ? "F16" : o->type == PT_S32 ? "S32" : "F32";
+    if (a == PT_S8 || a == PT_U8)     /* IGMMA.64x256x32.S8.S8 */
+        snprintf(buf, n, "IGMMA.64x%ux%u.%s.%s%s", nn, k, type_suffix(a), type_suffix(o->btype),
+                 (o->flags & PF_SATFINITE) ? ".SAT" : "");
+    else if (a == PT_E4M3 || a == PT_E5M2)   /* QGMMA.64x256x32.F32.E4M3.E4M3 */
+        snprintf(buf, n, "QGMMA.64x%ux%u.%s.%s.%s", nn, k, d, a == PT_E4M3 ? "E4M3" : "E5M2",
+                 o->btype == PT_E4M3 ? "E4M3" : "E5M2");
+    else                              /* HGMMA.64x128x16.F32(.BF16, .TF32) */
+        snprintf(buf, n, "HGMMA.64x%ux%u.%s%s", nn, k, d,
+                 a == PT_BF16 ? ".BF16" : a == PT_TF32 ? ".TF32" : "");
 }
 
 /* Append the timing id of slot s to list unless it is not a register. */
@@ -258,6 +275,9 @@ ptx_lower_mma(struct lower_emit *B, const struct xop *o)
     case XK_WLOAD:
     case XK_WSTORE:
         return lower_wmma_mem(B, o, &d);
+    case XK_WGMMA:
+        ptx_lower_wgmma_mnemonic(o, mn, sizeof mn);
+        return ptx_lower_emit_op(B, o, mn, true);
     case XK_LDMATRIX:
     case XK_STMATRIX:
         snprintf(mn, sizeof mn, "%s.16.%s%s", o->kind == XK_LDMATRIX ? "LDSM" : "STSM",

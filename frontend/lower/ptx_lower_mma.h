@@ -26,4 +26,9 @@ int ptx_lower_mma(struct lower_emit *B, const struct xop *o);
  * (HMMA.16816.F32.BF16, IMMA.16832.S8.U8.SAT, ...) into buf. */
 void ptx_lower_mma_mnemonic(const struct ptx_mma_desc *d, char *buf, size_t n);
 
+/* The SASS mnemonic of decoded wgmma.mma_async o (HGMMA.64x128x16.F32,
+ * IGMMA.64x256x32.S8.S8, QGMMA.64x256x32.F32.E4M3.E4M3: the probes'
+ * listing, shared/measured/h100/hopper-probes/results-h100/sass.txt). */
+void ptx_lower_wgmma_mnemonic(const struct xop *o, char *buf, size_t n);
+
 #endif /* SMSIM_FRONTEND_PTX_LOWER_MMA_H */

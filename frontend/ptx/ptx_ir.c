@@ -18,11 +18,11 @@ static const char *const op_names[] = {
 static const char *const type_names[PT_COUNT] = {
     "", "pred", "b8", "u8", "s8", "b16", "u16", "s16", "f16", "f16x2", "bf16",
     "b32", "u32", "s32", "f32", "b64", "u64", "s64", "f64", "b128", "tf32", "bf16x2",
-    "u16x2", "s16x2", "e4m3x2", "e5m2x2"
+    "u16x2", "s16x2", "e4m3x2", "e5m2x2", "e4m3", "e5m2"
 };
 
 static const uint8_t type_bytes[PT_COUNT] = { 0, 1, 1, 1, 1, 2, 2, 2, 2, 4, 2,
-                                              4, 4, 4, 4, 8, 8, 8, 8, 16, 4, 4, 4, 4, 2, 2 };
+                                              4, 4, 4, 4, 8, 8, 8, 8, 16, 4, 4, 4, 4, 2, 2, 1, 1 };
 
 unsigned
 ptx_type_bytes(unsigned t)
@@ -238,6 +238,7 @@ ptx_body_free(struct ptx_kernel *k)
     free(k->regs);
     free_syms(k->syms, k->n_syms);
     free(k->ins);
+    free(k->vregs);
     for (uint32_t l = 0; l < k->n_labels; l++)
         free(k->labels[l]);
     free(k->labels);

@@ -35,6 +35,7 @@ enum ptx_type {
                                     bits 0-15) */
     PT_E4M3X2, PT_E5M2X2,        /* two packed FP8 values (OCP E4M3 and E5M2; cvt only; the low
                                     one in bits 0-7) */
+    PT_E4M3, PT_E5M2,            /* wgmma inputs: FP8 values, four to a register */
     PT_COUNT
 };
 
@@ -54,12 +55,14 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_WLOAD, PM_WSTORE, PM_WMMA,                        /* wmma operations */
                 PM_MB_INIT, PM_MB_ARRIVE, PM_MB_ARRIVE_TX, PM_MB_EXPECT_TX, PM_MB_COMPLETE_TX,
                 PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL,                  /* mbarrier operations */
-                PM_GDC_LAUNCH, PM_GDC_WAIT };                        /* griddepcontrol */
+                PM_GDC_LAUNCH, PM_GDC_WAIT,                          /* griddepcontrol */
+                PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT };  /* wgmma operations */
 
 /* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
  * (ptx_parse.c shape_names, ptx_mma.c dims). */
 enum ptx_shape { SH_NONE, SH_M16N8K4, SH_M16N8K8, SH_M16N8K16, SH_M16N8K32, SH_M16N16K16,
-                 SH_M32N8K16, SH_M8N32K16, SH_M16N16K8, SH_M8N8, SH_COUNT };
+                 SH_M32N8K16, SH_M8N32K16, SH_M16N16K8, SH_M8N8, SH_COUNT,
+                 SH_M64 = SH_COUNT };   /* wgmma .m64nNkK: N / 8 in ptx_ins.vec, K in frag */
 
 /* Modifier flags. */
 enum {
@@ -120,8 +123,11 @@ enum ptx_okind { PO_NONE, PO_REG, PO_IMM, PO_SREG, PO_SYM, PO_MEM, PO_LABEL, PO_
  * funcs, outside every memory window. */
 #define PTX_FUNC_BASE UINT64_C(0x0000300000000000)
 
-/* Registers in a vector operand { } (a wmma fragment has 8). */
+/* Registers in a vector operand { } held in the operand (a wmma fragment
+ * has 8); a longer one (a wgmma accumulator: up to PTX_MAX_LONG_VEC) keeps
+ * its registers in the kernel's vregs (ptx_vec_reg). */
 #define PTX_MAX_VEC 8
+#define PTX_MAX_LONG_VEC 128
 
 struct ptx_opnd {
     uint8_t kind;                /* enum ptx_okind */
@@ -135,10 +141,12 @@ struct ptx_opnd {
     int32_t regs[PTX_MAX_VEC];   /* PO_VEC */
     int32_t sym;                 /* PO_SYM, PO_MEM with a symbol base (-1 if none) */
     int32_t label;               /* PO_LABEL: label index, then resolved to an instruction */
-    int64_t imm;                 /* PO_IMM value (bit pattern for floats); PO_MEM offset */
+    int64_t imm;                 /* PO_IMM value (bit pattern for floats); PO_MEM offset;
+                                    PO_VEC longer than PTX_MAX_VEC: where its registers start
+                                    in the kernel's vregs */
 };
 
-#define PTX_MAX_OPNDS 6
+#define PTX_MAX_OPNDS 8          /* wgmma d, a, b, scale-d, imm-scale-a, -b, imm-trans-a, -b */
 /* Newest PTX ISA major version accepted (nvcc 13.0 emits .version 9.0). */
 #define PTX_MAX_VERSION_MAJOR 9
 /* Deepest nesting of { } blocks in a kernel body (inline asm opens one). */
@@ -155,8 +163,8 @@ struct ptx_ins {
     uint8_t atom;                /* enum ptx_atom */
     uint8_t mode;                /* enum ptx_mode */
     uint8_t vec;                 /* vector width of ld/st (1, 2, 4); wmma: its type words;
-                                    ldmatrix/stmatrix: matrices (.x1, .x2, .x4) */
-    uint8_t frag;                /* wmma.load/store: matrix 'a', 'b', 'c' or 'd' */
+                                    ldmatrix/stmatrix: matrices (.x1, .x2, .x4); wgmma: N / 8 */
+    uint8_t frag;                /* wmma.load/store: matrix 'a', 'b', 'c' or 'd'; wgmma: K */
     uint8_t shape;               /* enum ptx_shape (mma, wmma, ldmatrix, stmatrix) */
     uint8_t type3, type4;        /* mma/wmma.mma .dtype.atype.btype.ctype: B's and C's (type:
                                     D's, type2: A's) */
@@ -234,6 +242,8 @@ struct ptx_kernel {
                                   * ("path:line: kernel|function NAME: ..."), or NULL: the
                                   * kernel (or a kernel calling the function) cannot be
                                   * launched, the module's others can */
+    int32_t *vregs;              /* the registers of vector operands longer than PTX_MAX_VEC */
+    uint32_t n_vregs;
     char **labels;               /* label names, index = label id */
     int32_t *label_at;           /* label id -> instruction index */
     uint32_t n_labels;
@@ -287,5 +297,12 @@ void ptx_module_free(struct ptx_module *m);
  * C++ identifier is name (e.g. "vecadd" finds _Z6vecaddPKfS0_Pfi).  NULL if
  * none or ambiguous. */
 struct ptx_kernel *ptx_module_find(struct ptx_module *m, const char *name);
+
+/* Register i of vector operand o of an instruction of kernel k (-1: '_'). */
+static inline int32_t
+ptx_vec_reg(const struct ptx_kernel *k, const struct ptx_opnd *o, unsigned i)
+{
+    return o->nvec > PTX_MAX_VEC ? k->vregs[o->imm + i] : o->regs[i];
+}
 
 #endif /* SMSIM_FRONTEND_PTX_IR_H */

@@ -111,7 +111,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
     uint8_t t;
     char tw[64];
     snprintf(tw, sizeof tw, ".%s", w);
-    bool mma = ins->op == PTXOP_MMA || ins->op == PTXOP_WMMA;
+    bool mma = ins->op == PTXOP_MMA || ins->op == PTXOP_WMMA || ins->op == PTXOP_WGMMA;
     if (ptx_parse_type_word(tw, &t) == 0) {
         /* mma.dtype.atype.btype.ctype; wmma.mma.dtype.ctype (f16 inputs) */
         if (*ntypes == 0)
@@ -128,6 +128,33 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         if (ins->op == PTXOP_WMMA || ins->op == PTXOP_MMA)
             ins->vec = (uint8_t)*ntypes;
         return SIM_OK;
+    }
+    if (ins->op == PTXOP_WGMMA) {
+        /* wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype; .fence,
+         * .commit_group, .wait_group (.sync.aligned) */
+        static const struct { const char *w; uint8_t mode; } wg[] = {
+            { "mma_async", PM_WG_MMA }, { "fence", PM_WG_FENCE },
+            { "commit_group", PM_WG_COMMIT }, { "wait_group", PM_WG_WAIT },
+        };
+        for (size_t i = 0; i < SIM_ARRAY_LEN(wg); i++)
+            if (strcmp(w, wg[i].w) == 0 && ins->mode == PM_NONE) {
+                ins->mode = wg[i].mode;
+                return SIM_OK;
+            }
+        unsigned n, k;
+        char tail;
+        if (sscanf(w, "m64n%uk%u%c", &n, &k, &tail) == 2) {
+            if (n < 8 || n > 256 || n % 8 != 0 || (k != 8 && k != 16 && k != 32))
+                return ptx_parse_unsupported(ps, "unsupported wgmma shape '.%s' (m64nNkK: N a "
+                                             "multiple of 8 up to 256, K 8, 16 or 32)", w);
+            ins->shape = SH_M64;
+            ins->vec = (uint8_t)(n / 8);
+            ins->frag = (uint8_t)k;
+            return SIM_OK;
+        }
+        if (strcmp(w, "sp") == 0)
+            return ptx_parse_unsupported(ps, "unsupported instruction 'wgmma.mma_async.sp' (sparse "
+                                         "warpgroup MMA)");
     }
     if (w[0] == 'm' && w[1] >= '0' && w[1] <= '9' &&
         (mma || ins->op == PTXOP_LDMATRIX || ins->op == PTXOP_STMATRIX)) {
@@ -284,7 +311,7 @@ parse_reg_operand(struct parser *ps, struct ptx_opnd *o)
 
 /* Parse one operand.  in_branch: a bare name is a label. */
 static int
-ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
+ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch, bool long_vec)
 {
     memset(o, 0, sizeof *o);
     o->reg = -1;
@@ -297,10 +324,32 @@ ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
     if (is_punct(ps, '{')) {
         SIM_FORWARD_IF_ERROR(next(ps));
         o->kind = PO_VEC;
+        int32_t longv[PTX_MAX_LONG_VEC];
         for (;;) {
-            if (o->nvec == PTX_MAX_VEC)
+            if (o->nvec == PTX_MAX_VEC && !long_vec)
                 return ptx_parse_err(ps, "vector operand with more than %d elements", PTX_MAX_VEC);
+            if (o->nvec == PTX_MAX_LONG_VEC)
+                return ptx_parse_err(ps, "vector operand with more than %d elements",
+                                     PTX_MAX_LONG_VEC);
             int64_t v;
+            if (o->nvec >= PTX_MAX_VEC) {
+                /* a wgmma accumulator: registers only */
+                int32_t r = ps->lx.kind == PTX_TK_WORD ? ptx_parse_find_reg(ps, ps->lx.tok) : -1;
+                if (r < 0)
+                    return ptx_parse_err(ps, "expected a register in a vector operand, found '%s'",
+                                         ps->lx.tok);
+                if (o->nvec == PTX_MAX_VEC) {
+                    bool sink = false;
+                    for (unsigned i = 0; i < PTX_MAX_VEC; i++)
+                        sink = sink || o->regs[i] < 0;
+                    if (o->vimm != 0 || sink)
+                        return ptx_parse_err(ps, "a vector operand longer than %d holds registers "
+                                             "only", PTX_MAX_VEC);
+                    memcpy(longv, o->regs, sizeof o->regs);
+                }
+                longv[o->nvec++] = r;
+                SIM_FORWARD_IF_ERROR(next(ps));
+            } else
             if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, "_") == 0) {
                 o->regs[o->nvec++] = -1;
                 SIM_FORWARD_IF_ERROR(next(ps));
@@ -322,6 +371,17 @@ ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch)
                 continue;
             }
             break;
+        }
+        if (o->nvec > PTX_MAX_VEC) {
+            struct ptx_kernel *k = ps->k;
+            uint32_t cap = 256;        /* capacity: the least power of two >= n_vregs */
+            while (cap < k->n_vregs)
+                cap *= 2;
+            if (k->vregs == NULL || k->n_vregs + o->nvec > cap)
+                k->vregs = xrealloc(k->vregs, 2 * (size_t)cap * sizeof *k->vregs);
+            memcpy(k->vregs + k->n_vregs, longv, o->nvec * sizeof *longv);
+            o->imm = k->n_vregs;
+            k->n_vregs += o->nvec;
         }
         return expect_punct(ps, '}');
     }
@@ -503,6 +563,11 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = ins->mode == PM_MB_INVAL ? 1 : 2;
         *hi = ins->mode == PM_MB_INVAL ? 1 : ins->mode == PM_MB_INIT || ins->mode == PM_MB_EXPECT_TX ||
               ins->mode == PM_MB_COMPLETE_TX ? 2 : ins->mode == PM_MB_ARRIVE ? 3 : 4;
+        return;
+    case PTXOP_WGMMA:            /* mma_async: d, a, b-desc, scale-d{, imm-scale-a, imm-scale-b
+                                    {, imm-trans-a}, imm-trans-b}; wait_group: N */
+        *lo = ins->mode == PM_WG_MMA ? 4 : ins->mode == PM_WG_WAIT ? 1 : 0;
+        *hi = ins->mode == PM_WG_MMA ? 8 : ins->mode == PM_WG_WAIT ? 1 : 0;
         return;
     case PTXOP_ELECT:            /* d|p, membermask */
         *lo = 2; *hi = 2; return;
@@ -726,12 +791,12 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (ins.nops == PTX_MAX_OPNDS)
             return ptx_parse_err(ps, "too many operands for '%s'", mn);
         struct ptx_opnd *o = &ins.o[ins.nops];
-        SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, o, branch));
+        SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, o, branch, ins.op == PTXOP_WGMMA));
         if (is_punct(ps, '|')) {
             /* a pair of destinations: %r|%p */
             SIM_FORWARD_IF_ERROR(next(ps));
             struct ptx_opnd second;
-            SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, &second, false));
+            SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, &second, false, false));
             if (o->kind != PO_REG || (second.kind != PO_REG && second.kind != PO_SINK))
                 return ptx_parse_err(ps, "bad destination pair in '%s'", mn);
             o->kind = PO_VEC;
@@ -905,7 +970,7 @@ ptx_parse_body(struct parser *ps)
 static int
 parse_call_operand(struct parser *ps, struct ptx_opnd *o, const char *what)
 {
-    SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, o, false));
+    SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, o, false, false));
     if (o->kind == PO_REG || o->kind == PO_IMM)
         return SIM_OK;
     if (o->kind == PO_SYM && o->sym >= 0 && ps->k->syms[o->sym].space == PS_PARAM && o->imm == 0)

@@ -57,8 +57,11 @@ enum as_async {
     AS_ASYNC_NONE,
     AS_ASYNC_COPY,               /* LDGSTS: a copy of the open group */
     AS_ASYNC_COMMIT,             /* LDGDEPBAR: closes the open group */
-    AS_ASYNC_WAIT                /* DEPBAR.LE: waits for all committed groups but the
+    AS_ASYNC_WAIT,               /* DEPBAR.LE: waits for all committed groups but the
                                     newest `immediate` */
+    AS_WGMMA,                    /* HGMMA, IGMMA, QGMMA: a warpgroup MMA, its own group */
+    AS_WGMMA_WAIT                /* WARPGROUP.DEPBAR.LE: waits for all of them but the newest
+                                    `immediate` */
 };
 
 /* Decoded-mnemonic cache: the full opcode string -> its meaning. */
@@ -75,6 +78,7 @@ struct as_src {
     struct accelsim_opts opts;
     uint32_t preds;              /* implicit predicates written so far in the warp parsed */
     uint32_t groups;             /* async-copy groups it has committed (LDGDEPBAR) */
+    uint32_t wgmma_groups;       /* warpgroup MMAs it has issued */
     char *list_path;             /* kernelslist.g, or NULL for a single kernel file */
     bool listed_any;             /* kernelslist.g has named a kernel trace */
     char *single;                /* the kernel file when opened directly */
@@ -259,6 +263,10 @@ async_kind(const char *name, const char *k, size_t n)
     if (strcmp(name, "DEPBAR") == 0 && n >= 9 && memcmp(k + 6, ".LE", 3) == 0 &&
         (n == 9 || k[9] == '.'))
         return AS_ASYNC_WAIT;
+    if (strcmp(name, "HGMMA") == 0 || strcmp(name, "IGMMA") == 0 || strcmp(name, "QGMMA") == 0)
+        return AS_WGMMA;
+    if (n >= 19 && memcmp(k, "WARPGROUP.DEPBAR.LE", 19) == 0)
+        return AS_WGMMA_WAIT;
     return AS_ASYNC_NONE;
 }
 
@@ -724,6 +732,37 @@ unknown_opcodes(struct as_src *s, uint64_t at, struct sim_error *err)
 }
 
 /* Parse one instruction line into wi. */
+/* A warpgroup MMA (HGMMA.64x128x16.F32, ...) as the model times it
+ * (sim/inst.h SIM_OPC_WGMMA): N from the mnemonic; A in registers when it
+ * reads a register besides its accumulator (the matrix descriptors are
+ * uniform registers, which the trace does not list).  The accumulator
+ * itself is no dependence: the tensor core chains the MMAs on it, and the
+ * warp reads it after a WARPGROUP.DEPBAR.  The trace does not show which
+ * HGMMA closes a group (its gsb0), so each is a group of its own: a
+ * WARPGROUP.DEPBAR.LE N then waits for all but the newest N MMAs, not
+ * groups (exact for N = 0, the usual wait). */
+static void
+wgmma_op(struct as_src *s, const char *key, struct warp_inst *wi)
+{
+    const char *x = strstr(key, ".64x");
+    unsigned n = x != NULL ? (unsigned)strtoul(x + 4, NULL, 10) : 0;
+    bool a_regs = false;
+    uint8_t k = 0;
+    for (unsigned i = 0; i < wi->n_src; i++) {
+        bool acc = false;
+        for (unsigned d = 0; d < wi->n_dst; d++)
+            acc = acc || wi->src[i] == wi->dst[d];
+        if (!acc && wi->src[i] < AS_REG_PRED) {
+            a_regs = true;
+            wi->src[k++] = wi->src[i];
+        }
+    }
+    wi->n_src = k;
+    wi->n_dst = 1;
+    wi->dst[0] = wgmma_reg(s->wgmma_groups++);
+    wi->aux = (n <= 256 ? n : 0) | (a_regs ? 0 : SIM_WGMMA_A_SHARED);
+}
+
 static int
 parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error *err)
 {
@@ -892,6 +931,11 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
         s->groups++;
     else if (me->async == AS_ASYNC_WAIT)
         async_wait_regs(s->groups, wi->aux, wi->src, &wi->n_src, SIM_MAX_SRC);
+    else if (me->async == AS_WGMMA)
+        wgmma_op(s, me->key, wi);
+    else if (me->async == AS_WGMMA_WAIT)
+        async_group_wait_regs(WGMMA_REG, s->wgmma_groups, wi->aux, wi->src, &wi->n_src,
+                              SIM_MAX_SRC);
     /* the implicit predicates (accelsim.h): compares write them in
      * rotation, a branch reads the latest */
     if (wi->opclass == SIM_OPC_SETP && wi->n_dst < SIM_MAX_DST)
@@ -1017,6 +1061,7 @@ as_block_begin(void *ctx, uint64_t id, uint32_t slot, uint32_t sm, struct sim_er
         smtrec_reset(&enc);
         s->preds = 0;
         s->groups = 0;
+        s->wgmma_groups = 0;
         for (uint64_t i = 0; i < ninst; i++) {
             r = textin_next(t, &line, &len, err);
             if (r < 0)

@@ -260,67 +260,13 @@ trace_regs(const struct warp_inst *wi, bool sass, struct warp_inst *v)
     }
 }
 
+/* Write instruction wi (v: its registers as the trace lists them) as the
+ * line "pc mask ndst dst mnemonic nsrc srcs width addrs aux". */
 static int
-ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
+write_line(struct exporter *e, struct wbuf *b, uint32_t warp, const struct warp_inst *wi,
+           const struct warp_inst *vp, const char *mn, uint32_t aux, struct sim_error *err)
 {
-    struct exporter *e = ctx;
-    struct wbuf *b = &e->w[warp];
-    char mn[128];
-    const char *why = NULL;
-    const char *base = NULL, *name = NULL;
-
-    if (e->src->ops->opcode_name != NULL)
-        name = e->src->ops->opcode_name(e->src->ctx, wi->opcode);
-    if (e->ki.isa == SIM_ISA_SASS && sass_isa_of_version(e->ki.isa_version) == e->isa)
-        base = name;
-    /* the implicit predicates and group registers are the reader's, not the trace's */
-    bool sass = e->ki.isa == SIM_ISA_SASS;
-    struct warp_inst v;
-    trace_regs(wi, sass, &v);
-    if (wi->sync != SIM_SYNC_NONE || wi->bulk != SIM_BULK_NONE)
-        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u pc "
-                             "%#x: unsupported: mbarrier and bulk-copy operations cannot be "
-                             "written as Accel-Sim traces yet", e->ki.name, e->block, warp,
-                             wi->pc);
-    int role = async_role(wi, name);
-    uint32_t aux = wi->aux;
-    if (role == EX_COPY && base == NULL)
-        base = "LDGSTS";
-    else if (role == EX_COMMIT && base == NULL)
-        base = "LDGDEPBAR";
-    else if (role == EX_WAIT || role == EX_COMMIT_WAIT)
-        base = "DEPBAR";
-    if (role == EX_COMMIT || role == EX_COMMIT_WAIT)
-        b->groups++;
-    int r = sass_encode(e->isa, &v, base, mn, sizeof mn, &why);
-    if (r < 0)
-        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u pc "
-                             "%#x: cannot write a %s instruction as %s SASS: %s", e->ki.name,
-                             e->block, warp, wi->pc, inst_opclass_name(wi->opclass),
-                             sass_isa_name(e->isa), why);
-    if (r > 0)
-        e->tot->approximated++;
-    bool has_ldgsts = sass_isa_find(e->isa, "LDGSTS", 6) >= 0;
-    if (role == EX_WAIT || role == EX_COMMIT_WAIT) {
-        /* DEPBAR.LE N: N = the newest groups not waited for, from the
-         * newest group register read (the last) */
-        unsigned newest = 0;
-        for (unsigned i = 0; i < wi->n_src; i++)
-            if (async_is_reg(wi->src[i]))
-                newest = wi->src[i] - ASYNC_REG;
-        aux = b->groups > 0 ? (b->groups - 1 - newest) % ASYNC_SLOTS : 0;
-        if (strcmp(mn, "DEPBAR") == 0)
-            snprintf(mn, sizeof mn, "DEPBAR.LE");
-        /* wait_all commits in the same instruction: the reader, which
-         * commits on LDGDEPBAR only, does not wait for that last group */
-        if (role == EX_COMMIT_WAIT || !has_ldgsts)
-            e->tot->async_approx++;
-    } else if (role == EX_NONE && strcmp(mn, "DEPBAR") == 0 &&
-               (wi->aux >= b->groups || wi->aux >= ASYNC_SLOTS)) {
-        snprintf(mn, sizeof mn, "DEPBAR.LE");    /* waits for no group: as it was read */
-    } else if (role == EX_COPY && !has_ldgsts) {
-        e->tot->async_approx++;                  /* a plain load nothing waits for */
-    }
+    struct warp_inst v = *vp;
     wb_printf(b, "%04x %08x", wi->pc, wi->active_mask);
     /* operands by their first registers (sass_regs.h) */
     struct sass_decoded d;
@@ -365,6 +311,96 @@ ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *
     b->n++;
     e->tot->warp_insts++;
     return SIM_OK;
+}
+
+static int
+ex_inst(void *ctx, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
+{
+    struct exporter *e = ctx;
+    struct wbuf *b = &e->w[warp];
+    char mn[128];
+    const char *why = NULL;
+    const char *base = NULL, *name = NULL;
+
+    if (e->src->ops->opcode_name != NULL)
+        name = e->src->ops->opcode_name(e->src->ctx, wi->opcode);
+    if (e->ki.isa == SIM_ISA_SASS && sass_isa_of_version(e->ki.isa_version) == e->isa)
+        base = name;
+    /* the implicit predicates and group registers are the reader's, not the trace's */
+    bool sass = e->ki.isa == SIM_ISA_SASS;
+    struct warp_inst v;
+    trace_regs(wi, sass, &v);
+    if (wi->sync != SIM_SYNC_NONE || wi->bulk != SIM_BULK_NONE)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u pc "
+                             "%#x: unsupported: mbarrier and bulk-copy operations cannot be "
+                             "written as Accel-Sim traces yet", e->ki.name, e->block, warp,
+                             wi->pc);
+    /* warpgroup MMAs and their waits (accelsim.c reads them back: each
+     * HGMMA a group of its own, WARPGROUP.DEPBAR.LE N) */
+    bool wg_wait = false;
+    for (unsigned i = 0; i < wi->n_src; i++)
+        wg_wait = wg_wait || (wi->opclass == SIM_OPC_NOP && wgmma_is_reg(wi->src[i]));
+    if (wi->opclass == SIM_OPC_WGMMA || wg_wait) {
+        if (e->isa != SASS_HOPPER)
+            return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u "
+                                 "pc %#x: unsupported: warpgroup MMAs exist in sm_90 SASS only "
+                                 "(--binary-version 90)", e->ki.name, e->block, warp, wi->pc);
+        if (wg_wait && wi->aux > 0)
+            e->tot->async_approx++;   /* wait_group N > 0: the reader counts MMAs, not groups */
+        if (wg_wait)
+            return write_line(e, b, warp, wi, &v, "WARPGROUP.DEPBAR.LE", 0, err);
+        /* the shape from aux when the name lacks it (a .smt keeps the base
+         * opcode only): HGMMA.64xNx16.F32, IGMMA.64xNx32.S8.S8, QGMMA... */
+        if (name != NULL && strstr(name, "GMMA.64x") != NULL) {
+            snprintf(mn, sizeof mn, "%s", name);
+        } else {
+            const char *op = name != NULL && (!strcmp(name, "IGMMA") || !strcmp(name, "QGMMA"))
+                             ? name : "HGMMA";
+            snprintf(mn, sizeof mn, "%s.64x%ux%s", op, SIM_WGMMA_N(wi->aux),
+                     op[0] == 'I' ? "32.S8.S8" : op[0] == 'Q' ? "32.F32.E4M3.E4M3" : "16.F32");
+        }
+        return write_line(e, b, warp, wi, &v, mn, 0, err);
+    }
+    int role = async_role(wi, name);
+    uint32_t aux = wi->aux;
+    if (role == EX_COPY && base == NULL)
+        base = "LDGSTS";
+    else if (role == EX_COMMIT && base == NULL)
+        base = "LDGDEPBAR";
+    else if (role == EX_WAIT || role == EX_COMMIT_WAIT)
+        base = "DEPBAR";
+    if (role == EX_COMMIT || role == EX_COMMIT_WAIT)
+        b->groups++;
+    int r = sass_encode(e->isa, &v, base, mn, sizeof mn, &why);
+    if (r < 0)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s block %" PRIu64 " warp %u pc "
+                             "%#x: cannot write a %s instruction as %s SASS: %s", e->ki.name,
+                             e->block, warp, wi->pc, inst_opclass_name(wi->opclass),
+                             sass_isa_name(e->isa), why);
+    if (r > 0)
+        e->tot->approximated++;
+    bool has_ldgsts = sass_isa_find(e->isa, "LDGSTS", 6) >= 0;
+    if (role == EX_WAIT || role == EX_COMMIT_WAIT) {
+        /* DEPBAR.LE N: N = the newest groups not waited for, from the
+         * newest group register read (the last) */
+        unsigned newest = 0;
+        for (unsigned i = 0; i < wi->n_src; i++)
+            if (async_is_reg(wi->src[i]))
+                newest = wi->src[i] - ASYNC_REG;
+        aux = b->groups > 0 ? (b->groups - 1 - newest) % ASYNC_SLOTS : 0;
+        if (strcmp(mn, "DEPBAR") == 0)
+            snprintf(mn, sizeof mn, "DEPBAR.LE");
+        /* wait_all commits in the same instruction: the reader, which
+         * commits on LDGDEPBAR only, does not wait for that last group */
+        if (role == EX_COMMIT_WAIT || !has_ldgsts)
+            e->tot->async_approx++;
+    } else if (role == EX_NONE && strcmp(mn, "DEPBAR") == 0 &&
+               (wi->aux >= b->groups || wi->aux >= ASYNC_SLOTS)) {
+        snprintf(mn, sizeof mn, "DEPBAR.LE");    /* waits for no group: as it was read */
+    } else if (role == EX_COPY && !has_ldgsts) {
+        e->tot->async_approx++;                  /* a plain load nothing waits for */
+    }
+    return write_line(e, b, warp, wi, &v, mn, aux, err);
 }
 
 static int

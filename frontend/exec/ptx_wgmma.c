@@ -1,0 +1,248 @@
+/*
+ * ptx_wgmma.c - wgmma.mma_async (see ptx_wgmma.h).
+ */
+#include "frontend/exec/ptx_wgmma.h"
+#include "frontend/exec/ptx_half.h"
+
+#include <string.h>
+
+#include "frontend/exec/ptx_lanes.h"
+
+unsigned
+ptx_wgmma_k(unsigned t)
+{
+    switch (t) {
+    case PT_F16: case PT_BF16: return 16;
+    case PT_TF32: return 8;
+    case PT_E4M3: case PT_E5M2: case PT_S8: case PT_U8: return 32;
+    default: return 0;
+    }
+}
+
+static unsigned
+esize(unsigned t)
+{
+    return 32u / ptx_wgmma_k(t);
+}
+
+static bool
+is_int(unsigned t)
+{
+    return t == PT_S8 || t == PT_U8;
+}
+
+bool
+ptx_wgmma_supported(const struct ptx_wgmma_desc *d, const char **why)
+{
+    unsigned a = d->atype, b = d->btype, dt = d->dtype;
+    bool half = a == PT_F16 || a == PT_BF16, f8 = a == PT_E4M3 || a == PT_E5M2;
+    bool ok;
+    if (half)
+        ok = b == a && (dt == PT_F32 || (a == PT_F16 && dt == PT_F16));
+    else if (a == PT_TF32)
+        ok = b == a && dt == PT_F32;
+    else if (f8)
+        ok = (b == PT_E4M3 || b == PT_E5M2) && (dt == PT_F32 || dt == PT_F16);
+    else if (is_int(a))
+        ok = is_int(b) && dt == PT_S32;
+    else
+        ok = false;
+    ok = ok && d->k == ptx_wgmma_k(a) && d->n >= 8 && d->n <= 256 && d->n % 8 == 0;
+    /* the 8-bit integer shapes: N 8, 16, 24, then multiples of 16 */
+    ok = ok && (!is_int(a) || d->n <= 24 || d->n % 16 == 0);
+    ok = ok && (!d->satfinite || is_int(a));
+    ok = ok && (half || !(d->mode & (WG_TRANS_A | WG_TRANS_B)));
+    ok = ok && (!is_int(a) || !(d->mode & (WG_NEG_A | WG_NEG_B)));
+    *why = "wgmma.mma_async.sync.aligned.m64nNkK: .f32 or .f16 D with .f16 A and B (K 16), .f32 "
+           "with .bf16 (K 16) or .tf32 (K 8), .f32 or .f16 with .e4m3/.e5m2 (K 32), .s32 with "
+           ".s8/.u8 (K 32, N 8, 16, 24 or a multiple of 16; .satfinite); N a multiple of 8 up to "
+           "256; transposes for .f16/.bf16 only, negation for floating-point types only";
+    return ok;
+}
+
+unsigned
+ptx_wgmma_d_regs(const struct ptx_wgmma_desc *d)
+{
+    return d->dtype == PT_F16 ? d->n / 4u : d->n / 2u;
+}
+
+uint32_t
+ptx_wgmma_a_bytes(const struct ptx_wgmma_desc *d)
+{
+    return (d->mode & WG_A_REGS) ? 0 : 64u * 32u;
+}
+
+uint32_t
+ptx_wgmma_b_bytes(const struct ptx_wgmma_desc *d)
+{
+    return d->n * 32u;
+}
+
+uint32_t
+ptx_wgmma_elem_addr(uint64_t desc, bool mn_major, unsigned i, unsigned k, unsigned size)
+{
+    uint32_t start = (uint32_t)(desc & 0x3fffu) << 4;
+    uint32_t lbo = (uint32_t)((desc >> 16) & 0x3fffu) << 4;
+    uint32_t sbo = (uint32_t)((desc >> 32) & 0x3fffu) << 4;
+    unsigned sw = (unsigned)(desc >> 62);
+    unsigned bits = sw == 1 ? 3 : sw == 2 ? 2 : sw == 3 ? 1 : 0;   /* log2(W / 16) */
+    uint32_t w = 16u << bits;                                       /* row bytes */
+    uint32_t ib = i * size, kb = k * size, off;
+    if (!mn_major)
+        off = bits == 0 ? (i % 8) * 16 + (i / 8) * sbo + (kb / 16) * lbo + kb % 16
+                        : (i % 8) * w + (i / 8) * sbo + kb;
+    else
+        off = bits == 0 ? (k % 8) * 16 + (k / 8) * lbo + (ib / 16) * sbo + ib % 16
+                        : (k % 8) * w + (k / 8) * sbo + (ib / w) * lbo + ib % w;
+    uint32_t a = start + off;
+    if (bits != 0)
+        a ^= ((a >> 7) & ((1u << bits) - 1)) << 4;
+    return a;
+}
+
+void
+ptx_wgmma_desc_of(const struct ptx_run *r, const struct xop *x, struct ptx_wgmma_desc *d)
+{
+    (void)r;
+    memset(d, 0, sizeof *d);
+    d->n = (uint16_t)(x->vec * 8u);
+    d->atype = x->type2;
+    d->btype = x->btype;
+    d->dtype = x->type;
+    d->k = (uint8_t)ptx_wgmma_k(d->atype);
+    d->mode = x->mode;
+    d->satfinite = (x->flags & PF_SATFINITE) != 0;
+}
+
+/* The value of element bits v (the low esize bytes) of type t. */
+static double
+value(uint32_t v, unsigned t)
+{
+    float f;
+    switch (t) {
+    case PT_F16: return ptx_half_to_float((uint16_t)v);
+    case PT_BF16: return ptx_half_value((uint16_t)v, PTX_HBF16);
+    case PT_TF32:
+        v &= 0xffffe000u;        /* the tensor core reads the top 19 bits */
+        memcpy(&f, &v, 4);
+        return f;
+    case PT_E4M3: return ptx_half_f8_value((uint8_t)v, PTX_HE4M3);
+    case PT_E5M2: return ptx_half_f8_value((uint8_t)v, PTX_HE5M2);
+    case PT_S8: return (int8_t)v;
+    case PT_U8: return (uint8_t)v;
+    default: return 0;
+    }
+}
+
+/* Element (i, k) of the operand descriptor desc describes. */
+static int
+smem_elem(const struct ptx_run *r, const struct pblock *b, const struct xop *x, uint64_t desc,
+          bool mn_major, unsigned i, unsigned k, unsigned t, double *out, struct sim_error *err)
+{
+    if (((desc >> 49) & 7u) != 0)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: wgmma: unsupported matrix "
+                             "descriptor 0x%016llx with a nonzero base offset (a swizzled tile "
+                             "not aligned to its pattern)", r->m->path, x->line,
+                             (unsigned long long)desc);
+    unsigned size = esize(t);
+    uint32_t a = ptx_wgmma_elem_addr(desc, mn_major, i, k, size);
+    if ((uint64_t)a + size > r->shared_bytes)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: wgmma: matrix descriptor 0x%016llx "
+                             "addresses shared byte %u, beyond the block's %u bytes", r->m->path,
+                             x->line, (unsigned long long)desc, a, r->shared_bytes);
+    uint32_t v = 0;
+    memcpy(&v, b->smem + a, size);
+    *out = value(v, t);
+    return SIM_OK;
+}
+
+int
+ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+               uint32_t m, struct sim_error *err)
+{
+    if (m == 0)
+        return SIM_OK;
+    if (m != FULL)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: wgmma.mma_async executed by lanes "
+                             "0x%08x of warp %u: every thread of the warpgroup must take part",
+                             r->m->path, x->line, m, pw->index);
+    struct ptx_wgmma_desc d;
+    ptx_wgmma_desc_of(r, x, &d);
+    unsigned q = pw->index % 4u, n = d.n, kk = d.k;
+    /* A: this warp's 16 rows; B: K x N */
+    static _Thread_local double A[16][32], B[32][256];
+    if (d.mode & WG_A_REGS) {
+        unsigned e = 4u / esize(d.atype), mask = e == 4 ? 0xffu : e == 2 ? 0xffffu : 0xffffffffu;
+        for (unsigned l = 0; l < 32; l++)
+            for (unsigned reg = 0; reg < 4; reg++) {
+                uint32_t v = (uint32_t)lane_get(pw, &x->frag[reg], l);
+                unsigned row = l / 4 + 8 * (reg % 2), col = e * (l % 4) + 4 * e * (reg / 2);
+                for (unsigned s = 0; s < e; s++)
+                    A[row][col + s] = value((v >> (32 / e * s)) & mask, d.atype);
+            }
+    } else {
+        uint64_t ad = lane_get(pw, &x->a, 0);
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned k = 0; k < kk; k++)
+                SIM_FORWARD_IF_ERROR(smem_elem(r, b, x, ad, (d.mode & WG_TRANS_A) != 0, 16 * q + i,
+                                               k, d.atype, &A[i][k], err));
+    }
+    uint64_t bd = lane_get(pw, &x->b, 0);
+    for (unsigned j = 0; j < n; j++)
+        for (unsigned k = 0; k < kk; k++)
+            SIM_FORWARD_IF_ERROR(smem_elem(r, b, x, bd, (d.mode & WG_TRANS_B) != 0, j, k,
+                                           d.btype, &B[k][j], err));
+    if (d.mode & WG_NEG_A)
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned k = 0; k < kk; k++)
+                A[i][k] = -A[i][k];
+    if (d.mode & WG_NEG_B)
+        for (unsigned k = 0; k < kk; k++)
+            for (unsigned j = 0; j < n; j++)
+                B[k][j] = -B[k][j];
+    bool accumulate = (pw->pred[x->c.idx] & 1u) != 0;
+    if (x->negmask & 4u)
+        accumulate = !accumulate;
+    const struct slot *D = &r->wslots[x->off];
+    unsigned nregs = ptx_wgmma_d_regs(&d);
+    bool f16 = d.dtype == PT_F16, integer = d.dtype == PT_S32;
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned g = l / 4, t = l % 4;
+        for (unsigned i = 0; i < nregs; i++) {
+            uint32_t old = (uint32_t)lane_get(pw, &D[i], l), out = 0;
+            for (unsigned h = 0; h < (f16 ? 2u : 1u); h++) {
+                unsigned row = f16 ? g + 8 * (i % 2) : g + 8 * ((i % 4) / 2);
+                unsigned col = f16 ? 8 * (i / 2) + 2 * t + h : 8 * (i / 4) + 2 * t + i % 2;
+                if (integer) {
+                    int64_t s = accumulate ? (int32_t)old : 0;
+                    for (unsigned k = 0; k < kk; k++)
+                        s += (int64_t)A[row][k] * (int64_t)B[k][col];
+                    if (d.satfinite)
+                        s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                    out = (uint32_t)s;
+                } else {
+                    double s = 0;
+                    if (accumulate) {
+                        if (f16) {
+                            s = ptx_half_to_float((uint16_t)(old >> (16 * h)));
+                        } else {
+                            float f;
+                            memcpy(&f, &old, 4);
+                            s = f;
+                        }
+                    }
+                    for (unsigned k = 0; k < kk; k++)
+                        s += A[row][k] * B[k][col];
+                    if (f16) {
+                        out |= (uint32_t)ptx_half_round(s, PTX_HF16, PR_RN) << (16 * h);
+                    } else {
+                        float f = (float)s;
+                        memcpy(&out, &f, 4);
+                    }
+                }
+            }
+            lane_set(pw, &D[i], l, out);
+        }
+    }
+    return SIM_OK;
+}
