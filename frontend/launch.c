@@ -548,13 +548,136 @@ split(char *v, char **tok, int max)
     return n;
 }
 
-/* arg = NAME TYPE VALUE | NAME buffer TYPE COUNT INIT... */
+/* Comma-separated unsigned numbers of v into out (at most max); their count, 0 if bad. */
+static unsigned
+parse_list(const char *v, uint64_t *out, unsigned max)
+{
+    unsigned n = 0;
+    const char *p = v;
+    while (n < max) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            return 0;
+        out[n++] = strtoull(p, &end, 0);
+        if (*end == '\0')
+            return n;
+        if (*end != ',')
+            return 0;
+        p = end + 1;
+    }
+    return 0;
+}
+
+/* arg = NAME tensormap BUFFER TYPE dims=D0,.. box=B0,.. [strides=S1,..]
+ * [elemstrides=E0,..] [swizzle=none|32B|64B|128B] [interleave=none]
+ * [fill=zero|nan] [l2promotion=none|64B|128B|256B] [offset=BYTES]: the
+ * arguments of cuTensorMapEncodeTiled (the global address: the buffer's
+ * plus offset; strides default to the packed ones). */
+static int
+parse_tensormap(struct launch *l, struct launch_arg *a, char **tok, int n, const char *where,
+                struct sim_error *err)
+{
+    static const char use[] = "expected 'arg = NAME tensormap BUFFER TYPE dims=D0,D1.. "
+                              "box=B0,B1.. [strides=S1,..] [elemstrides=E0,..] "
+                              "[swizzle=none|32B|64B|128B] [fill=zero|nan] [offset=BYTES]'";
+    if (n < 6)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: %s", where, use);
+    a->tmap = true;
+    a->tmap_buffer = launch_find_arg(l, tok[2]);
+    if (a->tmap_buffer < 0 || !l->args[a->tmap_buffer].buffer)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: '%s' is no buffer argument "
+                             "listed before it", where, tok[2]);
+    int t = ptx_tmap_type_lookup(tok[3]);
+    if (t < 0)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: unknown element type '%s' "
+                             "(u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz)",
+                             where, tok[3]);
+    struct ptx_tmap *m = &a->tm;
+    m->type = (uint8_t)t;
+    m->esize = (uint8_t)ptx_tmap_type_size((unsigned)t);
+    uint64_t v[5];
+    unsigned nd = 0, nb = 0, ns = 0, ne = 0;
+    bool strides = false;
+    for (int i = 4; i < n; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (eq == NULL)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: expected key=value, found "
+                                 "'%s'", where, tok[i]);
+        *eq = '\0';
+        const char *k = tok[i], *val = eq + 1;
+        if (strcmp(k, "dims") == 0 && (nd = parse_list(val, m->dims, 5)) > 0) {
+            m->rank = (uint8_t)nd;
+        } else if (strcmp(k, "box") == 0 && (nb = parse_list(val, v, 5)) > 0) {
+            for (unsigned d = 0; d < nb; d++)
+                m->box[d] = v[d] > 256 ? 0 : (uint32_t)v[d];
+        } else if (strcmp(k, "strides") == 0 && (ns = parse_list(val, v, 4)) > 0) {
+            strides = true;
+            for (unsigned d = 0; d < ns; d++)
+                m->strides[d + 1] = v[d];
+        } else if (strcmp(k, "elemstrides") == 0 && (ne = parse_list(val, v, 5)) > 0) {
+            for (unsigned d = 0; d < ne; d++)
+                m->estride[d] = v[d] > 8 ? 0 : (uint32_t)v[d];
+        } else if (strcmp(k, "swizzle") == 0) {
+            static const char *const sw[] = { "none", "32B", "64B", "128B" };
+            unsigned s;
+            for (s = 0; s < 4 && strcmp(val, sw[s]) != 0; s++)
+                ;
+            if (s == 4)
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: swizzle is none, 32B, "
+                                     "64B or 128B", where);
+            m->swizzle = (uint8_t)s;
+        } else if (strcmp(k, "fill") == 0 && (!strcmp(val, "zero") || !strcmp(val, "nan"))) {
+            m->fill_nan = val[0] == 'n';
+        } else if (strcmp(k, "interleave") == 0 && strcmp(val, "none") == 0) {
+            m->interleave = 0;
+        } else if (strcmp(k, "l2promotion") == 0 && (!strcmp(val, "none") ||
+                   !strcmp(val, "64B") || !strcmp(val, "128B") || !strcmp(val, "256B"))) {
+            ;                    /* where the L2 fills from DRAM: not modelled */
+        } else if (strcmp(k, "offset") == 0 && parse_list(val, v, 1) == 1) {
+            a->tmap_offset = v[0];
+        } else {
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: bad or unknown '%s=%s' (%s)",
+                                 where, k, val, use + 9);
+        }
+    }
+    if (nd == 0 || nb != nd || (strides && ns != nd - 1u) || (ne != 0 && ne != nd))
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: dims and box need one value "
+                             "per dimension (1 .. 5), strides one per dimension but the first, "
+                             "elemstrides one per dimension", where);
+    if (ne == 0)
+        for (unsigned d = 0; d < nd; d++)
+            m->estride[d] = 1;
+    m->strides[0] = m->esize;
+    if (!strides)
+        for (unsigned d = 1; d < nd; d++)
+            m->strides[d] = m->strides[d - 1] * m->dims[d - 1];
+    m->gaddr = 0;                /* known once the buffer is placed: its alignment is 4 KB */
+    const char *why;
+    if (!ptx_tmap_check(m, &why))
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: %s (cuTensorMapEncodeTiled's "
+                             "rules)", where, why);
+    if (a->tmap_offset % 16 != 0)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: the offset must be a multiple "
+                             "of 16 bytes", where);
+    /* the tensor must lie inside the buffer */
+    uint64_t last = a->tmap_offset;
+    for (unsigned d = 0; d < nd; d++)
+        last += (m->dims[d] - 1) * m->strides[d];
+    if (last + m->esize > l->args[a->tmap_buffer].bytes)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: the tensor reaches byte %" PRIu64
+                             " of buffer %s, which has %" PRIu64, where, last + m->esize,
+                             tok[2], l->args[a->tmap_buffer].bytes);
+    a->bytes = PTX_TMAP_BYTES;
+    return SIM_OK;
+}
+
+/* arg = NAME TYPE VALUE | NAME buffer TYPE COUNT INIT... | NAME tensormap ... */
 static int
 parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct sim_error *err)
 {
-    char *tok[12];
-    int n = split(v, tok, 12);
-    if (n < 3 || n > 12)
+    char *tok[16];
+    int n = split(v, tok, 16);
+    if (n < 3 || n > 16)
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s: expected 'arg = NAME TYPE VALUE' or 'arg = NAME buffer TYPE COUNT "
                              "INIT'", where);
@@ -567,6 +690,12 @@ parse_arg(struct launch *l, char *v, const char *where, uint64_t *total, struct 
     struct launch_arg a;
     memset(&a, 0, sizeof a);
     snprintf(a.name, sizeof a.name, "%s", tok[0]);
+    if (strcmp(tok[1], "tensormap") == 0) {
+        SIM_FORWARD_IF_ERROR(parse_tensormap(l, &a, tok, n, where, err));
+        l->args = xrealloc(l->args, (l->n_args + 1) * sizeof *l->args);
+        l->args[l->n_args++] = a;
+        return SIM_OK;
+    }
     if (strcmp(tok[1], "buffer") != 0) {
         int t = type_lookup(tok[1]);
         if (t < 0)
@@ -746,6 +875,24 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             if (rc < 0)
                 break;
             l->args[l->n_args - 1].line = lineno;
+        } else if (strcmp(key, "mem") == 0) {
+            /* mem = NAME TYPE COUNT INIT: a buffer, not an argument */
+            size_t vl = strlen(v);
+            char *w = xmalloc(vl + 9);
+            char *sp = strpbrk(v, " \t");
+            if (sp == NULL) {
+                free(w);
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: expected 'mem = NAME TYPE COUNT "
+                                   "INIT'", where);
+                break;
+            }
+            snprintf(w, vl + 9, "%.*s buffer%s", (int)(sp - v), v, sp);
+            rc = parse_arg(l, w, where, &total, err);
+            free(w);
+            if (rc < 0)
+                break;
+            l->args[l->n_args - 1].line = lineno;
+            l->args[l->n_args - 1].unbound = true;
         } else if (strcmp(key, "var") == 0) {
             rc = parse_var(l, v, where, &total, err);
             if (rc < 0)

@@ -20,6 +20,11 @@
  *   arg    = n u32 1048576             scalar argument: NAME TYPE VALUE
  *   arg    = a buffer f32 1048576 random -1 1 seed 7
  *                                      buffer argument: NAME buffer TYPE COUNT INIT
+ *   arg    = tmA tensormap a f16 dims=4096,1024 box=64,128 swizzle=128B
+ *                                      a TMA tensor map (CUtensorMap) of buffer a, as
+ *                                      cuTensorMapEncodeTiled builds it (exec/ptx_tmap.h)
+ *   mem    = a f32 1048576 random -1 1 device memory the kernel gets no pointer to (a
+ *                                      tensor map's): NAME TYPE COUNT INIT
  *   var    = c_coef f32 16 random -1 1 the contents of a __constant__ or __device__
  *                                      variable: NAME TYPE COUNT INIT (cudaMemcpyToSymbol)
  *   output = c results/c.bin           after the run, write buffer (or variable) c to a file
@@ -30,6 +35,7 @@
 #ifndef SMSIM_FRONTEND_LAUNCH_H
 #define SMSIM_FRONTEND_LAUNCH_H
 
+#include "frontend/exec/ptx_tmap.h"
 #include "sim/error.h"
 #include "sim/types.h"
 
@@ -46,6 +52,9 @@ enum launch_init { LI_ZEROS, LI_CONST, LI_RANDOM, LI_SEQ, LI_FILE, LI_CHASE };
 struct launch_arg {
     char name[64];
     bool buffer;                 /* a device buffer (the argument is its address) */
+    bool unbound;                /* a `mem` line: a buffer that is no argument of the kernel
+                                    (a tensor map's memory): skipped when parameters are
+                                    matched */
     uint8_t type;                /* enum launch_type of the scalar or element */
     uint64_t count;              /* buffer elements */
     uint64_t bytes;              /* buffer bytes, or scalar bytes */
@@ -59,6 +68,12 @@ struct launch_arg {
     uint64_t seed;               /* random */
     sim_addr_t addr;             /* device address, assigned by the PTX frontend */
     uint32_t line;               /* line in the launch file */
+    /* a tensor map (arg = NAME tensormap BUFFER TYPE key=value ...): 128
+     * bytes the PTX frontend encodes once the buffer has its address */
+    bool tmap;
+    int32_t tmap_buffer;         /* the buffer argument it describes (args[]) */
+    uint64_t tmap_offset;        /* bytes into the buffer of element (0, ..., 0) */
+    struct ptx_tmap tm;         /* every field but gaddr */
 };
 
 struct launch_output {

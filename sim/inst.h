@@ -118,8 +118,11 @@ enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_S
 /* A bulk transfer (PTX cp.async.bulk, SASS UBLKCP): one instruction moves
  * addr[1] bytes from or to global memory at timing address addr[0]
  * through the SM's bulk-copy unit; SIM_IF_LOAD: global to shared,
- * SIM_IF_STORE: shared to global. */
-enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1 };
+ * SIM_IF_STORE: shared to global.  SIM_BULK_TENSOR: a tensor copy
+ * (cp.async.bulk.tensor, UTMALDG, UTMASTG) moves rows: addr[1] bytes at
+ * addr[0], repeated addr[2 d] times at a stride of addr[2 d + 1] bytes for
+ * d = 1 .. 4 (dimension 1 fastest; a count of 0 moves nothing). */
+enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1, SIM_BULK_TENSOR = 2 };
 
 /* A warpgroup MMA (SIM_OPC_WGMMA): aux = N (8 .. 256, the columns of its
  * m64nNk tile; the warp computes 16 of the 64 rows), | SIM_WGMMA_A_SHARED

@@ -611,17 +611,30 @@ bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         u->stp->bulk_loads++;
     else
         u->stp->bulk_stores++;
-    u->stp->bulk_bytes += n;
-    for (uint64_t p = a; n > 0 && p < a + n; p = (p / ls + 1) * ls) {
-        uint64_t end = (p / ls + 1) * ls < a + n ? (p / ls + 1) * ls : a + n;
-        uint32_t mask = 0;
-        for (uint64_t q = p / ss * ss; q < end; q += ss)
-            mask |= 1u << ((q % ls) / ss);
-        sim_cycle_t send = (sim_cycle_t)((at + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT);
-        sim_cycle_t r = load ? mem_read(u->m, p / ls, mask, send)
-                             : mem_write(u->m, p / ls, mask, send);
-        done = max_u64(done, r);
-        at += load ? u->tma_occ : u->tma_store_occ;
+    /* rows: one for a plain copy, else the tensor copy's (inst.h) */
+    uint64_t cnt[4] = { 1, 1, 1, 1 }, str[4] = { 0, 0, 0, 0 };
+    if (wi->bulk == SIM_BULK_TENSOR)
+        for (unsigned d = 0; d < 4; d++) {
+            cnt[d] = wi->addr[2 + 2 * d];
+            str[d] = wi->addr[3 + 2 * d];
+        }
+    u->stp->bulk_bytes += n * cnt[0] * cnt[1] * cnt[2] * cnt[3];
+    for (uint64_t i3 = 0; i3 < cnt[3]; i3++)
+    for (uint64_t i2 = 0; i2 < cnt[2]; i2++)
+    for (uint64_t i1 = 0; i1 < cnt[1]; i1++)
+    for (uint64_t i0 = 0; i0 < cnt[0]; i0++) {
+        uint64_t row = a + i0 * str[0] + i1 * str[1] + i2 * str[2] + i3 * str[3];
+        for (uint64_t p = row; n > 0 && p < row + n; p = (p / ls + 1) * ls) {
+            uint64_t end = (p / ls + 1) * ls < row + n ? (p / ls + 1) * ls : row + n;
+            uint32_t mask = 0;
+            for (uint64_t q = p / ss * ss; q < end; q += ss)
+                mask |= 1u << ((q % ls) / ss);
+            sim_cycle_t send = (sim_cycle_t)((at + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT);
+            sim_cycle_t r = load ? mem_read(u->m, p / ls, mask, send)
+                                 : mem_write(u->m, p / ls, mask, send);
+            done = max_u64(done, r);
+            at += load ? u->tma_occ : u->tma_store_occ;
+        }
     }
     u->tma_free = at;
     return done;
@@ -631,7 +644,7 @@ sim_cycle_t
 ldst_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 {
     sim_cycle_t r;
-    if (wi->bulk == SIM_BULK_COPY) {
+    if (wi->bulk == SIM_BULK_COPY || wi->bulk == SIM_BULK_TENSOR) {
         r = bulk_copy(u, wi, t);
         if (r > u->drain)
             u->drain = r;

@@ -326,6 +326,36 @@ START_TEST(test_bulk_copy_timing)
 }
 END_TEST
 
+/* A tensor copy (SIM_BULK_TENSOR): its rows' lines one after another on
+ * the bulk-copy unit, as a plain copy of as many lines. */
+START_TEST(test_tensor_copy_rows)
+{
+    struct rig r;
+    rig_init(&r, "tma.latency = 100; tma.bytes_per_cycle = 32; tma.store_bytes_per_cycle = 16");
+    /* 2 x 2 rows of 128 bytes, 4 KB and 64 KB apart: 4 lines at 100 .. 112 */
+    struct warp_inst t = bulk(SIM_IF_LOAD, 0x40000, 128);
+    t.bulk = SIM_BULK_TENSOR;
+    memset(t.addr + 2, 0, 8 * sizeof t.addr[0]);
+    t.addr[2] = 2;
+    t.addr[3] = 4096;
+    t.addr[4] = 2;
+    t.addr[5] = 65536;
+    t.addr[6] = t.addr[8] = 1;
+    ck_assert_uint_eq(ldst_access(r.u, &t, 0), 612);
+    ck_assert_uint_eq(r.st.bulk_bytes, 512);
+    /* rows of 64 bytes, a third plane of them: half a line each, still a
+     * line (4 cycles) a row; the last two cold (500), the rest in the L2 */
+    t.addr[1] = 64;
+    t.addr[4] = 3;
+    ck_assert_uint_eq(ldst_access(r.u, &t, 10000), 10000 + 100 + 5 * 4 + 500);
+    ck_assert_uint_eq(r.st.bulk_bytes, 512 + 6 * 64);
+    /* nothing inside the tensor: no line, done at tma.latency */
+    t.addr[2] = 0;
+    ck_assert_uint_eq(ldst_access(r.u, &t, 20000), 20100);
+    rig_fini(&r);
+}
+END_TEST
+
 START_TEST(test_port_and_mshr_limits)
 {
     struct rig r;
@@ -437,6 +467,7 @@ ldst_suite(void)
     tcase_add_test(tc, test_port_and_mshr_limits);
     tcase_add_test(tc, test_l2_ports);
     tcase_add_test(tc, test_bulk_copy_timing);
+    tcase_add_test(tc, test_tensor_copy_rows);
     tcase_add_test(tc, test_const_serialises_distinct_addresses);
     tcase_add_test(tc, test_prefetch_is_only_a_hint);
     suite_add_tcase(s, tc);

@@ -395,18 +395,10 @@ run_case(const struct wcase *c)
     snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
     for (int timed = 0; timed <= (int)c->timed; timed++) {
         struct inst_source src;
-        struct sim_error err = { 0 };
-        ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
-        sim *s = NULL;
-        if (timed) {
-            struct sim_config cfg;
-            testlib_config(&cfg, "op.wgmma.interval = 4\nop.wgmma.latency = 38");
-            s = testlib_run(&cfg, &src);
-        } else {
-            struct record_totals tot;
-            ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
-        }
-        const uint32_t *out = (const uint32_t *)ptx_source_launch(&src)->args[0].data;
+        sim *s;
+        const struct launch *l = testlib_launch_run(path, timed ? "op.wgmma.interval = 4\n"
+                                                    "op.wgmma.latency = 38" : NULL, &src, &s);
+        const uint32_t *out = (const uint32_t *)l->args[0].data;
         for (unsigned i = 0; i < 128 * nd; i++)
             ck_assert_msg(out[i] == want[i], "m64n%u %s.%s.%s%s%s swz %u%s%s: thread %u register %u: "
                           "0x%08x, expected 0x%08x (%s)", n, ty_name[c->dtype], ty_name[c->atype],

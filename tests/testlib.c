@@ -356,6 +356,23 @@ testlib_ptx_run(const char *const *lines, size_t n, const char *launch_extra,
     return (const uint32_t *)l->args[0].data;
 }
 
+const struct launch *
+testlib_launch_run(const char *path, const char *cfg_text, struct inst_source *src, sim **s)
+{
+    struct sim_error err = { 0 };
+    ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
+    *s = NULL;
+    if (cfg_text != NULL) {
+        struct sim_config cfg;
+        testlib_config(&cfg, cfg_text);
+        *s = testlib_run(&cfg, src);
+    } else {
+        struct record_totals tot;
+        ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
+    }
+    return ptx_source_launch(src);
+}
+
 /* Open testlib_dir/k.launch and emulate it; returns the status and fills err. */
 int
 testlib_ptx_emulate(struct sim_error *err)

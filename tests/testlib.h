@@ -99,6 +99,13 @@ void testlib_ptx_open(const char *const *lines, size_t n, const char *launch_ext
 const uint32_t *testlib_ptx_run(const char *const *lines, size_t n, const char *launch_extra,
                                 struct inst_source *src);
 
+/* Open launch file path as a PTX source and run it: emulated (cfg_text
+ * NULL) or timed on the default config plus cfg_text; *s gets the sim (NULL
+ * when emulated).  Returns the launch (its buffers hold the results); the
+ * caller destroys *s and src.  Fails the test on an error. */
+const struct launch *testlib_launch_run(const char *path, const char *cfg_text,
+                                        struct inst_source *src, sim **s);
+
 /* Open testlib_dir/k.launch and emulate it; returns the status and fills
  * err. */
 int testlib_ptx_emulate(struct sim_error *err);

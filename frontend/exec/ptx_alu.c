@@ -804,7 +804,8 @@ static void
 exec_cvta(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     uint64_t base = x->space == PS_SHARED ? PTX_SHARED_WINDOW
-                    : x->space == PS_LOCAL ? PTX_LOCAL_WINDOW : 0;
+                    : x->space == PS_LOCAL ? PTX_LOCAL_WINDOW
+                    : x->space == PS_PARAM ? PTX_PARAM_WINDOW : 0;
     bool to = (x->flags & PF_TO) != 0;
     LANES(m, {
         uint64_t a = lane_get(pw, &x->a, l), r = a;

@@ -185,6 +185,10 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
 {
     struct ptx_run *r = c->r;
     if (sym <= -2) {
+        if (!c->func) {          /* a kernel parameter: its offset in the parameter space */
+            *v = c->body->params[-sym - 2].offset;
+            return SIM_OK;
+        }
         return ptx_dc_err(c, "the address of parameter %s cannot be taken",
                     c->body->params[-sym - 2].name);
     }
@@ -495,6 +499,70 @@ decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     return SIM_OK;               /* its group's register: set as it executes (ptx_exec.c) */
 }
 
+/* A bulk copy's shared-memory operand sh into (base2, off2) and, for a
+ * load, its mbarrier operand mb (NULL: none) into (base3, off3). */
+static int
+bulk_shared(struct dctx *c, const struct ptx_opnd *sh, const struct ptx_opnd *mb, struct xop *x)
+{
+    x->space = PS_SHARED;
+    x->base2.cls = x->base3.cls = SC_NONE;
+    if (sh != NULL) {
+        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, sh, x));
+        x->base2 = x->base;
+        x->off2 = x->off;
+    }
+    if (mb != NULL) {
+        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, mb, x));
+        x->base3 = x->base;
+        x->off3 = x->off;
+    }
+    return SIM_OK;
+}
+
+/* cp.async.bulk.tensor.Nd (PTX ISA 9.7.9.27): .shared::cluster.global.tile
+ * .mbarrier::complete_tx::bytes [dst], [tmap, {c0, ..}], [mbar] (a load),
+ * .global.shared::cta.tile.bulk_group [tmap, {c0, ..}], [src] (a store),
+ * each with an optional L2 cache policy last; cp.async.bulk.prefetch
+ * .tensor.Nd.L2.global.tile [tmap, {c0, ..}].  x: the tensor map's
+ * generic address at (base, off), the shared address at (base2, off2),
+ * the mbarrier at (base3, off3), the coordinates in frag[0 .. vec - 1]
+ * (executed by ptx_tma.c). */
+static int
+decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    struct ptx_run *r = c->r;
+    const struct ptx_opnd *o = in->o;
+    bool pf = in->mode == PM_PREFETCH;
+    bool g2s = !pf && in->space == PS_SHARED && in->space2 == PS_GLOBAL;
+    bool s2g = !pf && in->space == PS_GLOBAL && in->space2 == PS_SHARED;
+    unsigned mi = pf || s2g ? 0 : 1, n = in->vec;     /* the tensor map's operand */
+    unsigned want = pf ? 2 : g2s ? 4 : 3;
+    if ((!pf && !g2s && !s2g) || n < 1 || n > 5 || in->nops < want || in->nops > want + 1 ||
+        o[mi].kind != PO_MEM || o[mi + 1].kind != PO_VEC || o[mi + 1].nvec != n)
+        return ptx_dc_err(c, "unsupported cp.async.bulk.tensor form (supported: .Nd (N 1 .. 5) "
+                          ".shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], "
+                          "[tmap, {c0, ..}], [mbar]; .global.shared::cta.tile.bulk_group "
+                          "[tmap, {c0, ..}], [src]; cp.async.bulk.prefetch.tensor.Nd.L2.global"
+                          ".tile [tmap, {c0, ..}]; each with N coordinates)");
+    x->kind = XK_BULK;
+    x->vec = (uint8_t)n;
+    SIM_FORWARD_IF_ERROR(bulk_shared(c, pf ? NULL : &o[g2s ? 0 : 2], g2s ? &o[3] : NULL, x));
+    x->space = PS_GENERIC;
+    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[mi], x));
+    for (unsigned i = 0; i < n; i++) {
+        struct ptx_opnd co = vec_elem(&o[mi + 1], i);
+        if (co.kind == PO_SINK)
+            return ptx_dc_err(c, "cp.async.bulk.tensor: '_' as a coordinate");
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &co, SC_32, PT_S32, &x->frag[i], false));
+        ptx_dc_add_src(r, x, &x->frag[i]);
+    }
+    x->iflags = pf ? 0 : g2s ? SIM_IF_LOAD : SIM_IF_STORE;
+    ptx_dc_add_src(r, x, &x->base);
+    ptx_dc_add_src(r, x, &x->base2);
+    ptx_dc_add_src(r, x, &x->base3);
+    return SIM_OK;
+}
+
 /* mbarrier, cp.async.bulk and elect.sync (PTX ISA 9.7.13.15, 9.7.9.25,
  * 9.7.13.x): executed by ptx_sync.c.  An mbarrier operation and a bulk
  * copy are shared-memory (SYNCS) and bulk (UBLKCP) operations for the
@@ -547,6 +615,8 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
                     : SIM_IF_LOAD | SIM_IF_STORE;
         return SIM_OK;
     }
+    if (in->flags & PF_TENSOR)
+        return decode_tensor(c, in, x);
     /* a cp.async.bulk copy (its groups' commit and wait: decode_cp_async) */
     bool g2s = in->space == PS_SHARED && in->space2 == PS_GLOBAL;
     bool s2g = in->space == PS_GLOBAL && in->space2 == PS_SHARED;
@@ -556,15 +626,7 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
                     ".global.shared::cta.bulk_group [dst], [src], size; .commit_group; "
                     ".wait_group{.read} N)");
     x->kind = XK_BULK;
-    x->space = PS_SHARED;
-    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[g2s ? 0 : 1], x));
-    x->base2 = x->base;
-    x->off2 = x->off;
-    if (g2s) {
-        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[3], x));
-        x->base3 = x->base;
-        x->off3 = x->off;
-    }
+    SIM_FORWARD_IF_ERROR(bulk_shared(c, &o[g2s ? 0 : 1], g2s ? &o[3] : NULL, x));
     x->space = PS_GLOBAL;
     SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[g2s ? 1 : 0], x));
     SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_U32, &x->a, false));
@@ -869,7 +931,9 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->kind = XK_NOP;
         break;
     case PTXOP_CP:
-        if ((in->flags & PF_BULK) && in->mode == PM_NONE)
+        if ((in->flags & PF_BULK) && in->mode == PM_PREFETCH && !(in->flags & PF_TENSOR))
+            x->kind = XK_NOP;    /* cp.async.bulk.prefetch.L2: no effect on results */
+        else if ((in->flags & PF_BULK) && (in->mode == PM_NONE || in->mode == PM_PREFETCH))
             SIM_FORWARD_IF_ERROR(decode_sync(c, in, x));
         else
             SIM_FORWARD_IF_ERROR(decode_cp_async(c, in, x));

@@ -151,6 +151,18 @@ ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, uns
         } else if (a >= PTX_LOCAL_WINDOW && a < PTX_LOCAL_WINDOW + PTX_WINDOW_SIZE) {
             space = PS_LOCAL;
             a -= PTX_LOCAL_WINDOW;
+        } else if (a >= PTX_PARAM_WINDOW && a < PTX_PARAM_WINDOW + PTX_WINDOW_SIZE) {
+            /* a kernel parameter through its generic address (read only: the
+             * program may not write a __grid_constant__ parameter) */
+            a -= PTX_PARAM_WINDOW;
+            if (a + bytes > r->k->param_bytes || x->kind == XK_ST || x->kind == XK_ATOM ||
+                x->kind == XK_RED)
+                return mem_error(r, x, b, w, l, "access to the kernel's parameters beyond them, "
+                                 "or a write", a, err);
+            out->p = r->param_blob + a;
+            out->space = SIM_SPACE_CONST;
+            out->taddr = a;
+            return SIM_OK;
         } else {
             space = PS_GLOBAL;
         }
@@ -263,13 +275,18 @@ ptx_mem_layout(struct ptx_run *r, struct sim_error *err)
     struct ptx_kernel *k = r->k;
     struct ptx_module *m = r->m;
 
-    if (l->n_args != k->n_params) {
+    /* the arguments that are parameters (a `mem` line is none) */
+    uint32_t na = 0, surplus = 0;
+    for (uint32_t i = 0; i < l->n_args; i++)
+        if (!l->args[i].unbound && na++ == k->n_params)
+            surplus = i;
+    if (na != k->n_params) {
         /* point at the first surplus arg, else at the kernel line */
-        unsigned line = l->n_args > k->n_params ? l->args[k->n_params].line : l->line_kernel;
+        unsigned line = na > k->n_params ? l->args[surplus].line : l->line_kernel;
         return sim_error_set(err, SIM_ERR_FORMAT,
                              "%s:%u: kernel %s takes %u parameter%s, the launch file gives %u arg%s",
                              l->path, line, k->name, k->n_params, k->n_params == 1 ? "" : "s",
-                             l->n_args, l->n_args == 1 ? "" : "s");
+                             na, na == 1 ? "" : "s");
     }
     r->regions = xcalloc(l->n_args + m->n_syms + 1, sizeof *r->regions);
     r->msym_addr = xcalloc(m->n_syms + 1, sizeof *r->msym_addr);
@@ -333,10 +350,23 @@ ptx_mem_layout(struct ptx_run *r, struct sim_error *err)
     free(var_used);
     /* the parameter space */
     r->param_blob = xcalloc(1, k->param_bytes ? k->param_bytes : 1);
-    for (uint32_t i = 0; i < k->n_params; i++) {
+    for (uint32_t i = 0, ai = 0; i < k->n_params; i++) {
         const struct ptx_sym *p = &k->params[i];
-        const struct launch_arg *a = &l->args[i];
+        while (l->args[ai].unbound)
+            ai++;
+        const struct launch_arg *a = &l->args[ai++];
         uint64_t bytes = a->buffer ? (m->address_size == 32 ? 4 : 8) : a->bytes;
+        if (a->tmap) {           /* a CUtensorMap by value: .param .align 64 .b8 p[128] */
+            if (p->size != PTX_TMAP_BYTES)
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: argument %s is a tensor map "
+                                     "(128 bytes) but parameter %u of %s (%s) is %" PRIu64
+                                     " bytes", l->path, a->line, a->name, i, k->name, p->name,
+                                     p->size);
+            struct ptx_tmap tm = a->tm;
+            tm.gaddr = l->args[a->tmap_buffer].addr + a->tmap_offset;
+            ptx_tmap_encode(&tm, r->param_blob + p->offset);
+            continue;
+        }
         if (bytes != p->size)
             return sim_error_set(err, SIM_ERR_FORMAT,
                                  "%s:%u: argument %s is %" PRIu64 " bytes but parameter %u of %s "

@@ -141,6 +141,9 @@ struct slot {
 #define PTX_SHARED_WINDOW UINT64_C(0x0000100000000000)
 #define PTX_LOCAL_WINDOW  UINT64_C(0x0000200000000000)
 #define PTX_WINDOW_SIZE   UINT64_C(0x0000010000000000)
+/* ... and of the kernel's parameters (cvta.param of a parameter's address:
+ * a __grid_constant__ parameter, a tensor map, read through a pointer). */
+#define PTX_PARAM_WINDOW  UINT64_C(0x0000500000000000)
 /* Device addresses of buffers and module globals. */
 #define PTX_GLOBAL_BASE   UINT64_C(0x00007f0000000000)
 /* Timing-model addresses of local memory (interleaved per lane). */

@@ -29,6 +29,7 @@
 #include "frontend/exec/ptx_lanes.h"
 #include "frontend/exec/ptx_mem.h"
 #include "frontend/exec/ptx_spin.h"
+#include "frontend/exec/ptx_tma.h"
 
 #define MB_COUNT_MAX ((1u << 20) - 1)
 #define MB_TX_BITS 21
@@ -241,6 +242,10 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     return SIM_OK;
 }
 
+static int bulk_done(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                     unsigned l, bool g2s, uint32_t n, struct warp_inst *wi,
+                     struct sim_error *err);
+
 static int
 exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
           struct warp_inst *wi, struct sim_error *err)
@@ -252,7 +257,14 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
                     "more than one lane of a warp at once");
     unsigned l = (unsigned)__builtin_ctz(m);
     bool g2s = (x->iflags & SIM_IF_LOAD) != 0;
-    uint32_t n = (uint32_t)lane_get(pw, &x->a, l);
+    uint32_t n;
+    if (x->flags & PF_TENSOR) {  /* cp.async.bulk.tensor: ptx_tma.c */
+        SIM_FORWARD_IF_ERROR(ptx_tma_copy(r, b, pw, x, l, wi, &n, err));
+        if (x->iflags == 0)
+            return SIM_OK;       /* a prefetch */
+        return bulk_done(r, b, pw, x, l, g2s, n, wi, err);
+    }
+    n = (uint32_t)lane_get(pw, &x->a, l);
     sim_addr_t ga = lane_slot_addr(pw, &x->base, x->off, l, false);
     sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
     if (n == 0 || n % 16 != 0 || ga % 16 != 0 || sa % 16 != 0)
@@ -272,6 +284,16 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     wi->active_mask = 1u << l;
     wi->addr[0] = gac.taddr;     /* the bulk fields (sim/inst.h, enum sim_bulk) */
     wi->addr[1] = n;
+    return bulk_done(r, b, pw, x, l, g2s, n, wi, err);
+}
+
+/* A bulk copy of n bytes by lane l has moved its data: a store joins the
+ * warp's bulk group; a load completes n bytes of its mbarrier's
+ * transactions. */
+static int
+bulk_done(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
+          bool g2s, uint32_t n, struct warp_inst *wi, struct sim_error *err)
+{
     if (!g2s) {                  /* its bulk group's register */
         wi->n_dst = 1;
         wi->dst[0] = bulk_reg(pw->bulk_groups);

@@ -883,7 +883,10 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_CPASYNC: return LK_LDGSTS;
     case XK_MBAR: return x->mode == PM_MB_TEST || x->mode == PM_MB_TRY ? LK_MBWAIT
                   : x->mode == PM_MB_INIT || x->mode == PM_MB_INVAL ? LK_MBINIT : LK_MBARRIVE;
-    case XK_BULK: return (x->iflags & SIM_IF_LOAD) ? LK_BULKG2S : LK_BULKS2G;
+    case XK_BULK:
+        if (x->flags & PF_TENSOR)  /* UTMALDG / UTMASTG / UTMAPF */
+            return x->iflags == 0 ? LK_TMAPF : (x->iflags & SIM_IF_LOAD) ? LK_TMALDG : LK_TMASTG;
+        return (x->iflags & SIM_IF_LOAD) ? LK_BULKG2S : LK_BULKS2G;
     case XK_WMMA: case XK_WLOAD: case XK_WSTORE: case XK_MMA: case XK_LDMATRIX: case XK_STMATRIX:
     case XK_WGMMA:
         return LK_TENSOR;          /* ptx_lower_mma.c */

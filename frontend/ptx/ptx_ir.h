@@ -56,7 +56,8 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_MB_INIT, PM_MB_ARRIVE, PM_MB_ARRIVE_TX, PM_MB_EXPECT_TX, PM_MB_COMPLETE_TX,
                 PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL,                  /* mbarrier operations */
                 PM_GDC_LAUNCH, PM_GDC_WAIT,                          /* griddepcontrol */
-                PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT };  /* wgmma operations */
+                PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT,    /* wgmma operations */
+                PM_PREFETCH };                                       /* cp.async.bulk.prefetch */
 
 /* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
  * (ptx_parse.c shape_names, ptx_mma.c dims). */
@@ -87,6 +88,7 @@ enum {
     PF_BULK = 1u << 28,           /* cp.async.bulk */
     PF_READ = 1u << 29,           /* cp.async.bulk.wait_group.read */
     PF_PARITY = 1u << 30,         /* mbarrier.test_wait/try_wait.parity */
+    PF_TENSOR = 1u << 31,         /* cp.async.bulk.tensor (its dimensions in ptx_ins.vec) */
     PF_FRAME = 1u << 27           /* (decoded) the address is relative to the running
                                      function's frame (its .local and .param variables) */
 };

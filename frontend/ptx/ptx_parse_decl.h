@@ -28,6 +28,8 @@ struct parser {
     uint32_t sym_mark[PTX_MAX_SCOPES];   /* k->n_syms when each open '{' began */
     unsigned depth;              /* open braces in the body */
     bool nounroll;               /* a .pragma "nounroll" applies to the next instruction */
+    bool has_coords;             /* the operand just parsed was [tensorMap, {coords}]: ... */
+    struct ptx_opnd coords;      /* ... its coordinates, the instruction's next operand */
 };
 
 #define PARSE_SKIPPED 1          /* an instruction was skipped (not an error) */

@@ -71,6 +71,8 @@ static const struct mod_word mods[] = {
     { "global", 1, PS_GLOBAL }, { "shared", 1, PS_SHARED }, { "shared::cta", 1, PS_SHARED },
     { "shared::cluster", 1, PS_SHARED },   /* a cluster of one CTA: its own shared memory */
     { "bulk", 0, PF_BULK }, { "read", 0, PF_READ }, { "parity", 0, PF_PARITY },
+    { "tensor", 0, PF_TENSOR }, { "tile", 6, 0 }, { "prefetch", 5, PM_PREFETCH },
+    { "L2", 6, 0 },
     { "bulk_group", 6, 0 }, { "mbarrier::complete_tx::bytes", 6, 0 }, { "proxy", 6, 0 },
     { "mbarrier_init", 6, 0 }, { "launch_dependents", 5, PM_GDC_LAUNCH },
     { "local", 1, PS_LOCAL }, { "param", 1, PS_PARAM }, { "const", 1, PS_CONST },
@@ -188,6 +190,16 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             return SIM_OK;
         }
     }
+    if (ins->op == PTXOP_CP && (ins->flags & PF_TENSOR) && w[0] >= '1' && w[0] <= '5' &&
+        w[1] == 'd' && w[2] == '\0') {
+        ins->vec = (uint8_t)(w[0] - '0');   /* cp.async.bulk.tensor.Nd */
+        return SIM_OK;
+    }
+    if (ins->op == PTXOP_CP && (strcmp(w, "im2col") == 0 || strcmp(w, "im2col_no_offs") == 0 ||
+                                strcmp(w, "multicast::cluster") == 0 ||
+                                strncmp(w, "tile::", 6) == 0 || strncmp(w, "cta_group", 9) == 0))
+        return ptx_parse_unsupported(ps, "unsupported cp.async.bulk form '.%s' (supported: "
+                                     ".tile copies within one CTA)", w);
     if (w[0] == 'v' && (strcmp(w, "v2") == 0 || strcmp(w, "v4") == 0)) {
         ins->vec = (uint8_t)(w[1] - '0');
         return SIM_OK;
@@ -421,6 +433,15 @@ ptx_parse_operand(struct parser *ps, struct ptx_opnd *o, bool in_branch, bool lo
             o->imm = minus ? -off : off;
             SIM_FORWARD_IF_ERROR(next(ps));
         }
+        if (is_punct(ps, ',')) {
+            /* [tensorMap, {c0, c1, ...}]: cp.async.bulk.tensor's coordinates */
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (!is_punct(ps, '{'))
+                return ptx_parse_err(ps, "expected '{' and tensor coordinates after ',' in an "
+                                     "address, found '%s'", ps->lx.tok);
+            SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, &ps->coords, false, false));
+            ps->has_coords = true;
+        }
         return expect_punct(ps, ']');
     }
     if (is_punct(ps, '-') || ps->lx.kind == PTX_TK_NUM) {
@@ -575,9 +596,10 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 1; *hi = 1; return;
     case PTXOP_GRIDDEPCONTROL:
         *lo = 0; *hi = 0; return;
-    case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N */
-        *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : 0;
-        *hi = ins->mode == PM_NONE ? 5 : ins->mode == PM_WAIT ? 1 : 0;
+    case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N;
+                                    bulk prefetch: [src], size or [tmap], {coords} */
+        *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : ins->mode == PM_PREFETCH ? 2 : 0;
+        *hi = ins->mode == PM_NONE ? 5 : ins->mode == PM_WAIT ? 1 : ins->mode == PM_PREFETCH ? 3 : 0;
         return;
     default:
         *lo = 3; *hi = 3; return;
@@ -791,7 +813,14 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (ins.nops == PTX_MAX_OPNDS)
             return ptx_parse_err(ps, "too many operands for '%s'", mn);
         struct ptx_opnd *o = &ins.o[ins.nops];
+        ps->has_coords = false;
         SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, o, branch, ins.op == PTXOP_WGMMA));
+        if (ps->has_coords) {    /* [tensorMap, {coords}]: the coordinates follow it */
+            if (ins.nops + 1 == PTX_MAX_OPNDS)
+                return ptx_parse_err(ps, "too many operands for '%s'", mn);
+            ins.o[++ins.nops] = ps->coords;
+            ps->has_coords = false;
+        }
         if (is_punct(ps, '|')) {
             /* a pair of destinations: %r|%p */
             SIM_FORWARD_IF_ERROR(next(ps));

@@ -1,0 +1,313 @@
+/*
+ * check_ptx_tma.c - TMA tensor copies (frontend/exec/ptx_tma.c) and the
+ * launch file's tensor maps (frontend/exec/ptx_tmap.c) against a C reference
+ * of the PTX ISA (9.7.9.27 cp.async.bulk.tensor) and of
+ * cuTensorMapEncodeTiled's definition: boxes of 1 to 5 dimensions,
+ * traversal strides, out-of-bounds fill (zero, NaN) on loads and no write
+ * on stores, the 32-, 64- and 128-byte swizzles of the shared-memory
+ * image; each copy emulated and (some) timed, which must write the same
+ * bytes; and the errors of wrong programs and wrong tensor maps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/launch.h"
+#include "frontend/ptx.h"
+#include "frontend/record.h"
+#include "sim/sim.h"
+#include "testlib.h"
+
+#define SMEM 8192u
+
+struct tcase {
+    const char *type;            /* tensormap element type: u32, u16, f32 */
+    unsigned es;                 /* its bytes */
+    unsigned rank;
+    uint64_t dims[5];
+    uint32_t box[5];
+    uint32_t estr[5];            /* 0: all 1 */
+    int32_t c[5];
+    unsigned swz;                /* 0 none, 1 32B, 2 64B, 3 128B */
+    bool nan;                    /* fill=nan */
+    bool store;                  /* shared to global */
+    bool timed;
+};
+
+static uint32_t
+swz(uint32_t a, unsigned s)     /* 16-byte chunk bits ^= the 128-byte row's low bits */
+{
+    uint32_t row = (a / 128) % (1u << s), chunk = (a / 16) % (1u << s);
+    return a - chunk * 16 + (chunk ^ row) * 16;
+}
+
+static uint64_t
+elems(const struct tcase *t)
+{
+    uint64_t n = 1;
+    for (unsigned d = 0; d < t->rank; d++)
+        n *= t->dims[d];
+    return n;
+}
+
+/* The value the tensor holds at linear index i (`seq 0`, wrapped to the type). */
+static uint32_t
+tval(const struct tcase *t, uint64_t i)
+{
+    if (t->type[0] == 'f') {
+        float f = (float)i;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    return t->es == 2 ? (uint32_t)(i & 0xffff) : (uint32_t)i;
+}
+
+static void
+write_kernel(const struct tcase *t, uint64_t box_bytes)
+{
+    char coords[64] = "", cp[512], ins2[128] = "", ins3[128] = "";
+    char *p = coords;
+    for (unsigned d = 0; d < t->rank; d++)
+        p += sprintf(p, "%s%%r%u", d ? ", " : "", 10 + d);
+    if (!t->store) {
+        snprintf(cp, sizeof cp, "    @%%p1 cp.async.bulk.tensor.%ud.shared::cluster.global.tile."
+                 "mbarrier::complete_tx::bytes [%%r2], [%%rd4, {%s}], [%%r6];", t->rank, coords);
+        snprintf(ins2, sizeof ins2, "    @%%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, "
+                 "[%%r6], %llu;", (unsigned long long)box_bytes);
+    } else {
+        snprintf(cp, sizeof cp, "    @%%p1 cp.async.bulk.tensor.%ud.global.shared::cta.tile."
+                 "bulk_group [%%rd4, {%s}], [%%r2];", t->rank, coords);
+        snprintf(ins3, sizeof ins3, "    @%%p1 cp.async.bulk.commit_group;");
+    }
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 p_out, .param .align 64 .b8 p_tm[128], .param .u32 c0, "
+        ".param .u32 c1, .param .u32 c2, .param .u32 c3, .param .u32 c4)",
+        "{",
+        "    .reg .pred %p<8>;", "    .reg .b32 %r<40>;", "    .reg .b64 %rd<40>;",
+        "    .shared .align 1024 .b8 sm[8192];", "    .shared .align 8 .b64 bar;",
+        "    ld.param.u64 %rd1, [p_out];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.b64 %rd3, p_tm;", "    cvta.param.u64 %rd4, %rd3;",
+        "    ld.param.u32 %r10, [c0];", "    ld.param.u32 %r11, [c1];",
+        "    ld.param.u32 %r12, [c2];", "    ld.param.u32 %r13, [c3];",
+        "    ld.param.u32 %r14, [c4];",
+        "    mov.u32 %r1, %laneid;", "    mov.u32 %r2, sm;", "    mov.u32 %r6, bar;",
+        "    setp.eq.u32 %p1, %r1, 0;",
+        /* a store's source: word i of sm holds 1000000 + i */
+        "    mov.u32 %r7, %r1;",
+        "$fill:",
+        "    shl.b32 %r8, %r7, 2;", "    add.s32 %r9, %r2, %r8;", "    add.s32 %r15, %r7, 1000000;",
+        "    st.shared.u32 [%r9], %r15;", "    add.s32 %r7, %r7, 32;",
+        "    setp.lt.u32 %p3, %r7, 2048;", "    @%p3 bra $fill;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r6], 1;",
+        "    fence.proxy.async.shared::cta;",
+        "    bar.sync 0;",
+        ins2, cp, ins3,
+        "    @%p1 cp.async.bulk.wait_group 0;",
+        t->store ? "    bra $out;" : "    bra $wait;",
+        "$wait:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r6], 0;",
+        "    @!%p2 bra $wait;",
+        "$out:",
+        "    bar.sync 0;",
+        /* the shared image to out (a load) */
+        "    mov.u32 %r7, %r1;",
+        "$copy:",
+        "    shl.b32 %r8, %r7, 2;", "    add.s32 %r9, %r2, %r8;", "    ld.shared.u32 %r16, [%r9];",
+        "    mul.wide.u32 %rd5, %r7, 4;", "    add.s64 %rd6, %rd2, %rd5;",
+        "    st.global.u32 [%rd6], %r16;", "    add.s32 %r7, %r7, 32;",
+        "    setp.lt.u32 %p3, %r7, 2048;", "    @%p3 bra $copy;",
+        "    ret;", "}",
+    };
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+}
+
+static void
+write_launch(const struct tcase *t, const char *extra_map)
+{
+    char mem[96], tm[512], cs[5][48];
+    char *p;
+    snprintf(mem, sizeof mem, "mem = t %s %llu seq 0", t->type, (unsigned long long)elems(t));
+    p = tm + sprintf(tm, "arg = tm tensormap t %s dims=", t->type);
+    for (unsigned d = 0; d < t->rank; d++)
+        p += sprintf(p, "%s%llu", d ? "," : "", (unsigned long long)t->dims[d]);
+    p += sprintf(p, " box=");
+    for (unsigned d = 0; d < t->rank; d++)
+        p += sprintf(p, "%s%u", d ? "," : "", t->box[d]);
+    if (t->estr[0]) {
+        p += sprintf(p, " elemstrides=");
+        for (unsigned d = 0; d < t->rank; d++)
+            p += sprintf(p, "%s%u", d ? "," : "", t->estr[d]);
+    }
+    static const char *const sw[] = { "none", "32B", "64B", "128B" };
+    p += sprintf(p, " swizzle=%s%s%s", sw[t->swz], t->nan ? " fill=nan" : "",
+                 extra_map ? extra_map : "");
+    for (unsigned d = 0; d < 5; d++)
+        snprintf(cs[d], sizeof cs[d], "arg = c%u s32 %d", d, d < t->rank ? t->c[d] : 0);
+    const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", mem,
+        "arg = out buffer u32 2048 zeros", tm, cs[0], cs[1], cs[2], cs[3], cs[4],
+    };
+    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+}
+
+/* Box element counts, and whether box index i (per dimension) is inside. */
+static void
+box_counts(const struct tcase *t, uint32_t n[5])
+{
+    for (unsigned d = 0; d < 5; d++) {
+        uint32_t es = t->estr[0] ? t->estr[d] : 1;
+        n[d] = d >= t->rank ? 1 : d == 0 ? t->box[0] : (t->box[d] + es - 1) / es;
+    }
+}
+
+static void
+run_case(const struct tcase *t)
+{
+    uint32_t n[5];
+    box_counts(t, n);
+    uint64_t nbox = (uint64_t)n[0] * n[1] * n[2] * n[3] * n[4], bytes = nbox * t->es;
+    ck_assert_uint_le(bytes, SMEM);
+    write_kernel(t, bytes);
+    write_launch(t, NULL);
+    /* the expected shared image (a load) or tensor (a store) */
+    static uint8_t want_s[SMEM];
+    uint64_t ne = elems(t);
+    uint8_t *want_t = calloc(ne, t->es);
+    for (uint64_t i = 0; i < ne; i++) {
+        uint32_t v = tval(t, i);
+        memcpy(want_t + i * t->es, &v, t->es);
+    }
+    for (uint32_t w = 0; w < SMEM / 4; w++) {
+        uint32_t v = 1000000 + w;
+        memcpy(want_s + 4 * w, &v, 4);
+    }
+    for (uint64_t e = 0; e < nbox; e++) {
+        uint64_t rest = e, gi = 0, pitch = 1;
+        bool in = true;
+        for (unsigned d = 0; d < t->rank; d++) {
+            uint64_t i = rest % n[d];
+            rest /= n[d];
+            int64_t g = t->c[d] + (int64_t)i * (d == 0 || !t->estr[0] ? 1 : t->estr[d]);
+            in = in && g >= 0 && g < (int64_t)t->dims[d];
+            gi += (uint64_t)(g < 0 ? 0 : g) * pitch;
+            pitch *= t->dims[d];
+        }
+        uint32_t at = swz((uint32_t)(e * t->es), t->swz);
+        if (!t->store) {
+            uint32_t v = in ? tval(t, gi) : t->nan ? 0x7fffffffu : 0;
+            memcpy(want_s + at, &v, t->es);
+        } else if (in) {
+            memcpy(want_t + gi * t->es, want_s + at, t->es);
+        }
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    for (int timed = 0; timed <= (int)t->timed; timed++) {
+        struct inst_source src;
+        sim *s;
+        const struct launch *l = testlib_launch_run(path, timed ? "tma.latency = 128\n"
+                                                    "tma.bytes_per_cycle = 91" : NULL, &src, &s);
+        const uint8_t *out = l->args[1].data, *tens = l->args[0].data;
+        if (!t->store) {
+            for (uint32_t b = 0; b < bytes; b++)
+                ck_assert_msg(out[b] == want_s[b], "%ud %s load: shared byte %u is 0x%02x, expected "
+                              "0x%02x (%s)", t->rank, t->type, b, out[b], want_s[b],
+                              timed ? "run" : "emulate");
+        } else {
+            for (uint64_t b = 0; b < ne * t->es; b++)
+                ck_assert_msg(tens[b] == want_t[b], "%ud %s store: tensor byte %llu is 0x%02x, "
+                              "expected 0x%02x (%s)", t->rank, t->type, (unsigned long long)b,
+                              tens[b], want_t[b], timed ? "run" : "emulate");
+        }
+        if (s != NULL)
+            sim_destroy(s);
+        inst_source_destroy(&src);
+    }
+    free(want_t);
+}
+
+static const struct tcase cases[] = {
+    /* 2-D, the box over the tensor's far corner and its near one */
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, false, true },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { -3, -2 }, 0, false, false, false },
+    /* the swizzles: 128 B rows of u16, 64 B and 32 B rows */
+    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 10, 3 }, 3, false, false, true },
+    { "u32", 4, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 0, 5 }, 2, false, false, false },
+    { "u16", 2, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 40, 40 }, 1, false, false, false },
+    /* 1-D, 3-D with a traversal stride, 5-D */
+    { "u32", 4, 1, { 100 }, { 32 }, { 0 }, { 80 }, 0, false, false, false },
+    { "u32", 4, 3, { 20, 10, 6 }, { 8, 4, 3 }, { 1, 2, 1 }, { 4, 1, 2 }, 0, false, false, true },
+    { "u32", 4, 5, { 4, 3, 2, 2, 2 }, { 4, 2, 2, 1, 2 }, { 0 }, { 0, 1, -1, 1, 0 }, 0, false,
+      false, false },
+    /* NaN fill */
+    { "f32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, true, false, false },
+    /* stores: only the elements inside the tensor are written */
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true },
+    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 150, 45 }, 3, false, true, false },
+};
+
+START_TEST(copies)
+{
+    run_case(&cases[_i]);
+}
+END_TEST
+
+/* Tensor maps cuTensorMapEncodeTiled would refuse: exit 2 naming the line. */
+static const struct {
+    const char *map;
+    const char *frag;
+} bad_maps[] = {
+    { "arg = tm tensormap t u32 dims=40,30 box=16", "one value per dimension" },
+    { "arg = tm tensormap t u32 dims=40,30 box=300,8", "1 .. 256" },
+    { "arg = tm tensormap t u16 dims=40,30 box=4,8", "multiple of 16 bytes" },
+    { "arg = tm tensormap t u32 dims=64,30 box=64,8 swizzle=128B", "swizzle span" },
+    { "arg = tm tensormap t u32 dims=40,30 box=16,8 strides=100", "multiples of 16" },
+    { "arg = tm tensormap nope u32 dims=40,30 box=16,8", "no buffer argument" },
+    { "arg = tm tensormap t u32 dims=40,300 box=16,8", "reaches byte" },
+    { "arg = tm tensormap t q8 dims=40,30 box=16,8", "unknown element type" },
+};
+
+START_TEST(wrong_maps)
+{
+    struct tcase t = cases[0];
+    write_kernel(&t, 512);
+    const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", "mem = t u32 1200 seq 0",
+        "arg = out buffer u32 2048 zeros", bad_maps[_i].map, "arg = c0 s32 0", "arg = c1 s32 0",
+        "arg = c2 s32 0", "arg = c3 s32 0", "arg = c4 s32 0",
+    };
+    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    testlib_expect_error("k.launch", 7, bad_maps[_i].frag);
+}
+END_TEST
+
+/* Wrong programs: a copy whose rank is not the map's, a shared address
+ * not a multiple of 128, a tensor map that is no tensor map. */
+START_TEST(wrong_programs)
+{
+    struct tcase t = cases[0];
+    t.rank = 3;                  /* a 3d copy of a 2-D map */
+    write_kernel(&t, 512);
+    t.rank = 2;
+    write_launch(&t, NULL);
+    testlib_expect_error("k.ptx", 37, "a 3d copy of a tensor map of rank 2");
+}
+END_TEST
+
+static Suite *
+ptx_tma_suite(void)
+{
+    Suite *s = suite_create("ptx_tma");
+    TCase *tc = tcase_create("tma");
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
+    tcase_add_loop_test(tc, copies, 0, (int)(sizeof cases / sizeof cases[0]));
+    tcase_add_loop_test(tc, wrong_maps, 0, (int)(sizeof bad_maps / sizeof bad_maps[0]));
+    tcase_add_test(tc, wrong_programs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TESTLIB_MAIN(ptx_tma_suite)
