@@ -78,26 +78,58 @@ ptx_wgmma_b_bytes(const struct ptx_wgmma_desc *d)
     return d->n * 32u;
 }
 
+/* An operand's layout: element (i, k) at start + ioff(i) + koff(k), then
+ * swizzled (ptx_wgmma.h).  The two parts are separable in every layout. */
+struct layout {
+    uint32_t start, lbo, sbo, w;  /* bytes; w: row bytes of the swizzle (16: none) */
+    unsigned bits;               /* log2(w / 16) */
+    bool mn_major;
+    unsigned size;               /* bytes per element */
+};
+
+static void
+layout_of(uint64_t desc, bool mn_major, unsigned size, struct layout *l)
+{
+    unsigned sw = (unsigned)(desc >> 62);
+    l->start = (uint32_t)(desc & 0x3fffu) << 4;
+    l->lbo = (uint32_t)((desc >> 16) & 0x3fffu) << 4;
+    l->sbo = (uint32_t)((desc >> 32) & 0x3fffu) << 4;
+    l->bits = sw == 1 ? 3 : sw == 2 ? 2 : sw == 3 ? 1 : 0;
+    l->w = 16u << l->bits;
+    l->mn_major = mn_major;
+    l->size = size;
+}
+
+static uint32_t
+ioff(const struct layout *l, unsigned i)
+{
+    uint32_t ib = i * l->size;
+    if (!l->mn_major)
+        return (i % 8) * l->w + (i / 8) * l->sbo;
+    return l->bits == 0 ? (ib / 16) * l->sbo + ib % 16 : (ib / l->w) * l->lbo + ib % l->w;
+}
+
+static uint32_t
+koff(const struct layout *l, unsigned k)
+{
+    uint32_t kb = k * l->size;
+    if (!l->mn_major)
+        return l->bits == 0 ? (kb / 16) * l->lbo + kb % 16 : kb;
+    return (k % 8) * l->w + (k / 8) * (l->bits == 0 ? l->lbo : l->sbo);
+}
+
+static uint32_t
+swizzled(const struct layout *l, uint32_t a)
+{
+    return l->bits == 0 ? a : a ^ (((a >> 7) & ((1u << l->bits) - 1)) << 4);
+}
+
 uint32_t
 ptx_wgmma_elem_addr(uint64_t desc, bool mn_major, unsigned i, unsigned k, unsigned size)
 {
-    uint32_t start = (uint32_t)(desc & 0x3fffu) << 4;
-    uint32_t lbo = (uint32_t)((desc >> 16) & 0x3fffu) << 4;
-    uint32_t sbo = (uint32_t)((desc >> 32) & 0x3fffu) << 4;
-    unsigned sw = (unsigned)(desc >> 62);
-    unsigned bits = sw == 1 ? 3 : sw == 2 ? 2 : sw == 3 ? 1 : 0;   /* log2(W / 16) */
-    uint32_t w = 16u << bits;                                       /* row bytes */
-    uint32_t ib = i * size, kb = k * size, off;
-    if (!mn_major)
-        off = bits == 0 ? (i % 8) * 16 + (i / 8) * sbo + (kb / 16) * lbo + kb % 16
-                        : (i % 8) * w + (i / 8) * sbo + kb;
-    else
-        off = bits == 0 ? (k % 8) * 16 + (k / 8) * lbo + (ib / 16) * sbo + ib % 16
-                        : (k % 8) * w + (k / 8) * sbo + (ib / w) * lbo + ib % w;
-    uint32_t a = start + off;
-    if (bits != 0)
-        a ^= ((a >> 7) & ((1u << bits) - 1)) << 4;
-    return a;
+    struct layout l;
+    layout_of(desc, mn_major, size, &l);
+    return swizzled(&l, l.start + ioff(&l, i) + koff(&l, k));
 }
 
 void
@@ -134,10 +166,12 @@ value(uint32_t v, unsigned t)
     }
 }
 
-/* Element (i, k) of the operand descriptor desc describes. */
+/* Elements (i0 + i, k) of the operand descriptor desc describes, i < rows,
+ * k < kk, into out[i * 32 + k], as values of type t. */
 static int
-smem_elem(const struct ptx_run *r, const struct pblock *b, const struct xop *x, uint64_t desc,
-          bool mn_major, unsigned i, unsigned k, unsigned t, double *out, struct sim_error *err)
+smem_operand(const struct ptx_run *r, const struct pblock *b, const struct xop *x, uint64_t desc,
+             bool mn_major, unsigned i0, unsigned rows, unsigned kk, unsigned t, double *out,
+             struct sim_error *err)
 {
     if (((desc >> 49) & 7u) != 0)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: wgmma: unsupported matrix "
@@ -145,14 +179,25 @@ smem_elem(const struct ptx_run *r, const struct pblock *b, const struct xop *x, 
                              "not aligned to its pattern)", r->m->path, x->line,
                              (unsigned long long)desc);
     unsigned size = esize(t);
-    uint32_t a = ptx_wgmma_elem_addr(desc, mn_major, i, k, size);
-    if ((uint64_t)a + size > r->shared_bytes)
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: wgmma: matrix descriptor 0x%016llx "
-                             "addresses shared byte %u, beyond the block's %u bytes", r->m->path,
-                             x->line, (unsigned long long)desc, a, r->shared_bytes);
-    uint32_t v = 0;
-    memcpy(&v, b->smem + a, size);
-    *out = value(v, t);
+    struct layout l;
+    layout_of(desc, mn_major, size, &l);
+    uint32_t ko[32];
+    for (unsigned k = 0; k < kk; k++)
+        ko[k] = koff(&l, k);
+    for (unsigned i = 0; i < rows; i++) {
+        uint32_t base = l.start + ioff(&l, i0 + i);
+        for (unsigned k = 0; k < kk; k++) {
+            uint32_t a = swizzled(&l, base + ko[k]);
+            if ((uint64_t)a + size > r->shared_bytes)
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: wgmma: matrix descriptor "
+                                     "0x%016llx addresses shared byte %u, beyond the block's %u "
+                                     "bytes", r->m->path, x->line, (unsigned long long)desc, a,
+                                     r->shared_bytes);
+            uint32_t v = 0;
+            memcpy(&v, b->smem + a, size);
+            out[i * 32 + k] = value(v, t);
+        }
+    }
     return SIM_OK;
 }
 
@@ -169,8 +214,8 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
     struct ptx_wgmma_desc d;
     ptx_wgmma_desc_of(r, x, &d);
     unsigned q = pw->index % 4u, n = d.n, kk = d.k;
-    /* A: this warp's 16 rows; B: K x N */
-    static _Thread_local double A[16][32], B[32][256];
+    /* A: this warp's 16 rows; Bt: B's N columns, each K long */
+    static _Thread_local double A[16][32], Bt[256][32], T[16][256];
     if (d.mode & WG_A_REGS) {
         unsigned e = 4u / esize(d.atype), mask = e == 4 ? 0xffu : e == 2 ? 0xffffu : 0xffffffffu;
         for (unsigned l = 0; l < 32; l++)
@@ -181,25 +226,22 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                     A[row][col + s] = value((v >> (32 / e * s)) & mask, d.atype);
             }
     } else {
-        uint64_t ad = lane_get(pw, &x->a, 0);
-        for (unsigned i = 0; i < 16; i++)
-            for (unsigned k = 0; k < kk; k++)
-                SIM_FORWARD_IF_ERROR(smem_elem(r, b, x, ad, (d.mode & WG_TRANS_A) != 0, 16 * q + i,
-                                               k, d.atype, &A[i][k], err));
+        SIM_FORWARD_IF_ERROR(smem_operand(r, b, x, lane_get(pw, &x->a, 0),
+                                          (d.mode & WG_TRANS_A) != 0, 16 * q, 16, kk, d.atype,
+                                          &A[0][0], err));
     }
-    uint64_t bd = lane_get(pw, &x->b, 0);
-    for (unsigned j = 0; j < n; j++)
-        for (unsigned k = 0; k < kk; k++)
-            SIM_FORWARD_IF_ERROR(smem_elem(r, b, x, bd, (d.mode & WG_TRANS_B) != 0, j, k,
-                                           d.btype, &B[k][j], err));
-    if (d.mode & WG_NEG_A)
-        for (unsigned i = 0; i < 16; i++)
+    SIM_FORWARD_IF_ERROR(smem_operand(r, b, x, lane_get(pw, &x->b, 0), (d.mode & WG_TRANS_B) != 0,
+                                      0, n, kk, d.btype, &Bt[0][0], err));
+    double sign = ((d.mode & WG_NEG_A) != 0) != ((d.mode & WG_NEG_B) != 0) ? -1.0 : 1.0;
+    /* the products are exact in double, and so are the sums of the
+     * integer ones (|sum| < 2^53) */
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = 0; j < n; j++) {
+            double s = 0;
             for (unsigned k = 0; k < kk; k++)
-                A[i][k] = -A[i][k];
-    if (d.mode & WG_NEG_B)
-        for (unsigned k = 0; k < kk; k++)
-            for (unsigned j = 0; j < n; j++)
-                B[k][j] = -B[k][j];
+                s += A[i][k] * Bt[j][k];
+            T[i][j] = sign * s;
+        }
     bool accumulate = (pw->pred[x->c.idx] & 1u) != 0;
     if (x->negmask & 4u)
         accumulate = !accumulate;
@@ -214,25 +256,22 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                 unsigned row = f16 ? g + 8 * (i % 2) : g + 8 * ((i % 4) / 2);
                 unsigned col = f16 ? 8 * (i / 2) + 2 * t + h : 8 * (i / 4) + 2 * t + i % 2;
                 if (integer) {
-                    int64_t s = accumulate ? (int32_t)old : 0;
-                    for (unsigned k = 0; k < kk; k++)
-                        s += (int64_t)A[row][k] * (int64_t)B[k][col];
+                    int64_t s = (int64_t)T[row][col] + (accumulate ? (int32_t)old : 0);
                     if (d.satfinite)
                         s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                     out = (uint32_t)s;
                 } else {
-                    double s = 0;
+                    double c = 0;
                     if (accumulate) {
                         if (f16) {
-                            s = ptx_half_to_float((uint16_t)(old >> (16 * h)));
+                            c = ptx_half_to_float((uint16_t)(old >> (16 * h)));
                         } else {
                             float f;
                             memcpy(&f, &old, 4);
-                            s = f;
+                            c = f;
                         }
                     }
-                    for (unsigned k = 0; k < kk; k++)
-                        s += A[row][k] * B[k][col];
+                    double s = c + T[row][col];
                     if (f16) {
                         out |= (uint32_t)ptx_half_round(s, PTX_HF16, PR_RN) << (16 * h);
                     } else {
