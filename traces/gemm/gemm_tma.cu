@@ -10,6 +10,11 @@
 // the consumers, each computing 64 rows x 128 columns with wgmma
 // m64n128k8 .tf32 (4 per 32-wide k-tile, the descriptors' start address
 // advanced 32 bytes a step), then storing their accumulators to C.
+//
+// gemm_tma_wide ("CuTe WGMMA TMA 128x256"): a 128 x 256 tile with 512
+// threads, four warpgroups each computing a 64 x 128 quarter (2 x 2); the
+// first thread also loads the tiles (B's 256 x 32 as two 128-row boxes),
+// STAGES - 1 k-tiles ahead of the one being multiplied.
 #include <cuda.h>
 #include <cstdint>
 
@@ -127,6 +132,81 @@ gemm_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtens
     for (int i = 0; i < 64; i++) {
         int r = m0 + half * 64 + 16 * w + l / 4 + 8 * ((i >> 1) & 1);
         int c = n0 + 8 * (i >> 2) + 2 * (l % 4) + (i & 1);
+        if (r < M && c < N)
+            C[(size_t)r * N + c] = d[i];
+    }
+}
+
+#define BN2 256
+#define TILE2_BYTES (BM * BK * 4 + BN2 * BK * 4)
+
+struct __align__(1024) Smem2 {
+    float a[STAGES][BM * BK];
+    float b[STAGES][BN2 * BK];
+    uint64_t full[STAGES];
+    uint64_t empty[STAGES];
+};
+
+__device__ __forceinline__ void load_stage(Smem2 &s, const CUtensorMap *tmA,
+                                           const CUtensorMap *tmB, int kt, int m0, int n0)
+{
+    int st = kt % STAGES;
+    if (kt >= STAGES)                    // the four warpgroups are done with the slot
+        mbar_wait(sa(&s.empty[st]), ((kt / STAGES) - 1) & 1);
+    uint32_t fb = sa(&s.full[st]);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 :: "r"(fb), "r"(TILE2_BYTES) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+                 "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                 :: "r"(sa(s.a[st])), "l"(tmA), "r"(kt * BK), "r"(m0), "r"(fb) : "memory");
+    for (int h = 0; h < 2; h++)
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+                     "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                     :: "r"(sa(&s.b[st][h * 128 * BK])), "l"(tmB), "r"(kt * BK),
+                        "r"(n0 + 128 * h), "r"(fb) : "memory");
+}
+
+extern "C" __global__ void __launch_bounds__(512)
+gemm_tma_wide(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
+             float *C, int M, int N, int K)
+{
+    extern __shared__ __align__(1024) unsigned char raw[];
+    Smem2 &s = *reinterpret_cast<Smem2 *>(raw);
+    const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN2, ktiles = K / BK;
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < STAGES; i++) {
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(sa(&s.full[i])));
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 4;" :: "r"(sa(&s.empty[i])));
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;");
+        for (int kt = 0; kt < STAGES - 1 && kt < ktiles; kt++)
+            load_stage(s, &tmA, &tmB, kt, m0, n0);
+    }
+    __syncthreads();
+    float d[64];
+    for (int i = 0; i < 64; i++)
+        d[i] = 0.f;
+    const int mq = wg % 2, nq = wg / 2;  // this warpgroup's quarter: rows 64 mq, columns 128 nq
+    for (int kt = 0; kt < ktiles; kt++) {
+        if (threadIdx.x == 0 && kt + STAGES - 1 < ktiles)
+            load_stage(s, &tmA, &tmB, kt + STAGES - 1, m0, n0);
+        int st = kt % STAGES;
+        mbar_wait(sa(&s.full[st]), (kt / STAGES) & 1);
+        uint64_t da = desc(&s.a[st][mq * 64 * BK]), db = desc(&s.b[st][nq * 128 * BK]);
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        for (int kk = 0; kk < BK / 8; kk++)
+            wgmma_tf32(d, da + 2 * kk, db + 2 * kk);
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        if (tid == 0)
+            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(sa(&s.empty[st]))
+                         : "memory");
+    }
+    const int w = tid / 32, l = tid % 32;
+    for (int i = 0; i < 64; i++) {
+        int r = m0 + mq * 64 + 16 * w + l / 4 + 8 * ((i >> 1) & 1);
+        int c = n0 + nq * 128 + 8 * (i >> 2) + 2 * (l % 4) + (i & 1);
         if (r < M && c < N)
             C[(size_t)r * N + c] = d[i];
     }
