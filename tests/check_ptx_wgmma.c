@@ -508,6 +508,66 @@ START_TEST(wrong_forms)
 }
 END_TEST
 
+/* A warpgroup issues a wgmma together: once warp 0's wait_group returns,
+ * the program may overwrite the tiles, even while (in the functional
+ * execution) warps 1-3 have not executed their part yet: each warp's D
+ * must be the product of the tiles as the group read them.  A = B = 1:
+ * every element 16; with the overwritten (zero) B it would be 0. */
+START_TEST(group_reads_tiles_once)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90a", ".address_size 64",
+        ".visible .entry k(.param .u64 p0)", "{",
+        "    .reg .pred %p<4>;", "    .reg .b32 %r<40>;", "    .reg .f32 %f<8>;",
+        "    .reg .b64 %rd<12>;", "    .shared .align 1024 .b8 sm[4096];",
+        "    ld.param.u64 %rd1, [p0];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;", "    mov.u32 %r2, sm;", "    mov.u32 %r3, %r1;",
+        "$fill:",
+        "    shl.b32 %r4, %r3, 2;", "    add.s32 %r5, %r2, %r4;",
+        "    st.shared.u32 [%r5], 0x3c003c00;",            /* f16 1.0, 1.0 */
+        "    add.s32 %r3, %r3, 128;", "    setp.lt.u32 %p1, %r3, 1024;", "    @%p1 bra $fill;",
+        "    bar.sync 0;",
+        /* A at sm, B at sm + 2048: no swizzle, LBO 128, SBO 256 */
+        "    cvt.u64.u32 %rd3, %r2;", "    shr.u64 %rd3, %rd3, 4;",
+        "    or.b64 %rd4, %rd3, 0x0000001000080000;",      /* SBO 256 >> 4 = 16, LBO 128 >> 4 = 8 */
+        "    add.s64 %rd5, %rd4, 128;",                    /* + 2048 >> 4 */
+        "    mov.f32 %f1, 0f00000000;", "    mov.f32 %f2, 0f00000000;",
+        "    mov.f32 %f3, 0f00000000;", "    mov.f32 %f4, 0f00000000;",
+        "    wgmma.fence.sync.aligned;",
+        "    wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd4, %rd5, "
+        "1, 1, 1, 0, 0;",
+        "    wgmma.commit_group.sync.aligned;", "    wgmma.wait_group.sync.aligned 0;",
+        /* warp 0 clears B (its 256 bytes) at once */
+        "    setp.lt.u32 %p2, %r1, 32;", "    shl.b32 %r6, %r1, 3;", "    add.s32 %r7, %r2, %r6;",
+        "    @%p2 st.shared.v2.u32 [%r7+2048], {0, 0};",
+        "    bar.sync 0;",
+        "    mul.wide.u32 %rd6, %r1, 16;", "    add.s64 %rd7, %rd2, %rd6;",
+        "    st.global.v4.f32 [%rd7], {%f1, %f2, %f3, %f4};",
+        "    ret;", "}",
+    };
+    const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 128", "arg = out buffer f32 512 zeros",
+    };
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, 5, 0, NULL, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    for (int timed = 0; timed <= 1; timed++) {
+        struct inst_source src;
+        sim *s;
+        const struct launch *l = testlib_launch_run(path, timed ? "op.wgmma.interval = 4" : NULL,
+                                                    &src, &s);
+        const float *out = (const float *)l->args[0].data;
+        for (unsigned i = 0; i < 512; i++)
+            ck_assert_msg(out[i] == 16.0f, "thread %u register %u: %g, expected 16 (%s)", i / 4,
+                          i % 4, out[i], timed ? "run" : "emulate");
+        if (s != NULL)
+            sim_destroy(s);
+        inst_source_destroy(&src);
+    }
+}
+END_TEST
+
 /* The descriptor's address function at the corners the layouts name
  * (numbers worked out by hand from the PTX ISA's table). */
 START_TEST(descriptor_addresses)
@@ -538,6 +598,7 @@ ptx_wgmma_suite(void)
     tcase_add_test(tc, satfinite_and_wrap);
     tcase_add_loop_test(tc, wrong_forms, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, descriptor_addresses);
+    tcase_add_test(tc, group_reads_tiles_once);
     suite_add_tcase(s, tc);
     return s;
 }

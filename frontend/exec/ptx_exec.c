@@ -611,6 +611,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->async_groups = 0;
     pw->bulk_groups = 0;
     pw->wgmma_groups = 0;
+    pw->wgmma_seq = 0;
     pw->poll = -1;
     memset(pw->bred_gen, 0, sizeof pw->bred_gen);
     pw->bred_pc = -1;
@@ -731,6 +732,7 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
     memset(b->bred, 0, sizeof b->bred);
     memset(b->bar_gen, 0, sizeof b->bar_gen);
     b->n_mbar = 0;
+    ptx_wgmma_block_free(r, b);
     memset(b->local, 0, (size_t)r->local_bytes * r->tpb);
     for (uint32_t w = 0; w < r->wpb; w++) {
         struct pwarp *pw = &b->warps[w];
@@ -1026,6 +1028,7 @@ ptx_exec_free(struct ptx_run *r)
 {
     for (uint32_t s = 0; s < r->n_slots; s++) {
         struct pblock *b = &r->blocks[s];
+        ptx_wgmma_block_free(r, b);
         if (!b->allocated)
             continue;
         for (uint32_t w = 0; w < r->wpb; w++) {
@@ -1045,6 +1048,7 @@ ptx_exec_free(struct ptx_run *r)
     r->n_slots = 0;
     free(r->x);
     free(r->wslots);
+    ptx_wgmma_free(r);
     free(r->funcs);
     free(r->fmap);
     free(r->sites);

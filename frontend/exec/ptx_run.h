@@ -293,6 +293,7 @@ struct pwarp {
     uint32_t async_groups;       /* cp.async groups committed (frontend/async.h) */
     uint32_t bulk_groups;        /* cp.async.bulk groups committed (frontend/async.h) */
     uint32_t wgmma_groups;       /* wgmma groups committed (frontend/async.h) */
+    uint32_t wgmma_seq;          /* wgmma.mma_async instructions executed (ptx_wgmma.c) */
     int32_t poll;                /* an mbarrier wait the model decides at its issue
                                     (ptx_sync.c): its operation, -1 if none ... */
     uint32_t poll_mask;          /* ... and its lanes */
@@ -318,8 +319,12 @@ struct pmbar {
                                     (0: none yet) */
 };
 
+struct wg_snap;                  /* ptx_wgmma.c: a warpgroup's operands of one wgmma */
+
 struct pblock {
     uint64_t id;                 /* linear block id */
+    struct wg_snap *wg_snaps;    /* operands read by a warpgroup's first warp, until its
+                                    other three have executed the same wgmma (ptx_wgmma.c) */
     struct pmbar mbar[SIM_SYNC_OBJS];
     uint32_t n_mbar;
     uint32_t ctaid[3];
@@ -381,6 +386,7 @@ struct ptx_run {
     /* decoded program */
     struct xop *x;
     uint32_t n_x;
+    struct wg_snap *wg_free;     /* operand snapshots to reuse (ptx_wgmma.c) */
     struct slot *wslots;         /* the D registers of wgmma operations (XK_WGMMA) */
     uint32_t n_wslots, cap_wslots;
     uint32_t n32, n64, npred;    /* slots per warp register file */

@@ -4,9 +4,44 @@
 #include "frontend/exec/ptx_wgmma.h"
 #include "frontend/exec/ptx_half.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend/exec/ptx_lanes.h"
+
+/* The shared-memory operands of one wgmma of a warpgroup, as its first
+ * warp read them: A's 64 rows (when A is in shared memory) and B's N
+ * columns, each K long; freed when the four warps have used them. */
+struct wg_snap {
+    struct wg_snap *next;
+    uint32_t group;              /* warp index / 4 */
+    uint32_t seq;                /* the warps' wgmma_seq of this wgmma */
+    uint8_t used;                /* bit q: warp q of the group has executed it */
+    uint64_t adesc, bdesc;       /* the descriptors (A's 0 when in registers) */
+    double a[64][32];
+    double bt[256][32];
+};
+
+void
+ptx_wgmma_block_free(struct ptx_run *r, struct pblock *b)
+{
+    while (b->wg_snaps != NULL) {
+        struct wg_snap *n = b->wg_snaps->next;
+        b->wg_snaps->next = r->wg_free;
+        r->wg_free = b->wg_snaps;
+        b->wg_snaps = n;
+    }
+}
+
+void
+ptx_wgmma_free(struct ptx_run *r)
+{
+    while (r->wg_free != NULL) {
+        struct wg_snap *n = r->wg_free->next;
+        free(r->wg_free);
+        r->wg_free = n;
+    }
+}
 
 unsigned
 ptx_wgmma_k(unsigned t)
@@ -214,9 +249,56 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
     struct ptx_wgmma_desc d;
     ptx_wgmma_desc_of(r, x, &d);
     unsigned q = pw->index % 4u, n = d.n, kk = d.k;
-    /* A: this warp's 16 rows; Bt: B's N columns, each K long */
-    static _Thread_local double A[16][32], Bt[256][32], T[16][256];
-    if (d.mode & WG_A_REGS) {
+    /* the group's operands: read by its first warp to get here (above) */
+    bool a_regs = (d.mode & WG_A_REGS) != 0;
+    uint64_t adesc = a_regs ? 0 : lane_get(pw, &x->a, 0), bdesc = lane_get(pw, &x->b, 0);
+    uint32_t group = pw->index / 4u, seq = pw->wgmma_seq++;
+    if ((group + 1) * 4 > r->wpb)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: wgmma.mma_async in warp %u, of a "
+                             "warpgroup the block (%u warps) does not fill", r->m->path, x->line,
+                             pw->index, r->wpb);
+    struct wg_snap **pp = &b->wg_snaps, *sn;
+    while (*pp != NULL && ((*pp)->group != group || (*pp)->seq != seq))
+        pp = &(*pp)->next;
+    sn = *pp;
+    if (sn == NULL) {
+        if (r->wg_free != NULL) {
+            sn = r->wg_free;
+            r->wg_free = sn->next;
+        } else if ((sn = malloc(sizeof *sn)) == NULL) {
+            return sim_error_set(err, SIM_ERR_NOMEM, "out of memory");
+        }
+        sn->group = group;
+        sn->seq = seq;
+        sn->used = 0;
+        sn->adesc = adesc;
+        sn->bdesc = bdesc;
+        int rc = SIM_OK;
+        if (!a_regs)
+            rc = smem_operand(r, b, x, adesc, (d.mode & WG_TRANS_A) != 0, 0, 64, kk, d.atype,
+                              &sn->a[0][0], err);
+        if (rc == SIM_OK)
+            rc = smem_operand(r, b, x, bdesc, (d.mode & WG_TRANS_B) != 0, 0, n, kk, d.btype,
+                              &sn->bt[0][0], err);
+        if (rc != SIM_OK) {
+            sn->next = r->wg_free;
+            r->wg_free = sn;
+            return rc;
+        }
+        sn->next = b->wg_snaps;
+        b->wg_snaps = sn;
+        pp = &b->wg_snaps;
+    } else if (sn->adesc != adesc || sn->bdesc != bdesc) {
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: wgmma.mma_async: warp %u gives the "
+                             "descriptors 0x%016llx, 0x%016llx, warp %u of its warpgroup gave "
+                             "0x%016llx, 0x%016llx (they must be the same)", r->m->path, x->line,
+                             pw->index, (unsigned long long)adesc, (unsigned long long)bdesc,
+                             group * 4 + (unsigned)__builtin_ctz(sn->used),
+                             (unsigned long long)sn->adesc, (unsigned long long)sn->bdesc);
+    }
+    /* A: this warp's 16 rows */
+    static _Thread_local double A[16][32], T[16][256];
+    if (a_regs) {
         unsigned e = 4u / esize(d.atype), mask = e == 4 ? 0xffu : e == 2 ? 0xffffu : 0xffffffffu;
         for (unsigned l = 0; l < 32; l++)
             for (unsigned reg = 0; reg < 4; reg++) {
@@ -226,12 +308,9 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                     A[row][col + s] = value((v >> (32 / e * s)) & mask, d.atype);
             }
     } else {
-        SIM_FORWARD_IF_ERROR(smem_operand(r, b, x, lane_get(pw, &x->a, 0),
-                                          (d.mode & WG_TRANS_A) != 0, 16 * q, 16, kk, d.atype,
-                                          &A[0][0], err));
+        memcpy(A, sn->a[16 * q], sizeof A);
     }
-    SIM_FORWARD_IF_ERROR(smem_operand(r, b, x, lane_get(pw, &x->b, 0), (d.mode & WG_TRANS_B) != 0,
-                                      0, n, kk, d.btype, &Bt[0][0], err));
+    double (*Bt)[32] = sn->bt;
     double sign = ((d.mode & WG_NEG_A) != 0) != ((d.mode & WG_NEG_B) != 0) ? -1.0 : 1.0;
     /* the products are exact in double, and so are the sums of the
      * integer ones (|sum| < 2^53) */
@@ -242,6 +321,12 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                 s += A[i][k] * Bt[j][k];
             T[i][j] = sign * s;
         }
+    sn->used |= (uint8_t)(1u << q);
+    if (sn->used == 0xf) {       /* the group's four warps have it */
+        *pp = sn->next;
+        sn->next = r->wg_free;
+        r->wg_free = sn;
+    }
     bool accumulate = (pw->pred[x->c.idx] & 1u) != 0;
     if (x->negmask & 4u)
         accumulate = !accumulate;

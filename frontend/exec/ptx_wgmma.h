@@ -97,8 +97,17 @@ uint32_t ptx_wgmma_elem_addr(uint64_t desc, bool mn_major, unsigned i, unsigned 
 void ptx_wgmma_desc_of(const struct ptx_run *r, const struct xop *x, struct ptx_wgmma_desc *d);
 
 /* Execute wgmma x for warp pw of block b (its quarter of the group's D),
- * active lanes m: every lane of the warp must take part. */
+ * active lanes m: every lane of the warp must take part.  The shared-memory
+ * operands are the ones the group's first warp to execute it read (a
+ * warpgroup issues a wgmma together: a program may release the tiles once
+ * one warp's wait_group returns, and the functional warps do not run in
+ * lockstep); the four warps must give the same descriptors. */
 int ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
                    uint32_t m, struct sim_error *err);
+
+/* Drop block b's pending operand snapshots (the block restarts), and
+ * free the run's (it ends). */
+void ptx_wgmma_block_free(struct ptx_run *r, struct pblock *b);
+void ptx_wgmma_free(struct ptx_run *r);
 
 #endif /* SMSIM_FRONTEND_PTX_WGMMA_H */
