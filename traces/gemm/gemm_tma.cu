@@ -15,6 +15,13 @@
 // threads, four warpgroups each computing a 64 x 128 quarter (2 x 2); the
 // first thread also loads the tiles (B's 256 x 32 as two 128-row boxes),
 // STAGES - 1 k-tiles ahead of the one being multiplied.
+//
+// gemm_ws ("CUTLASS WS GEMM"): warp-specialised and persistent: a grid of
+// at most one block per SM walks the 128 x 128 tiles of C (grouped by 8
+// tile rows, as gemm_wgmma_pipe_swz); warpgroup 0 gives up registers
+// (setmaxnreg.dec 40) and its first thread streams every tile's k-tiles
+// through the ring without pausing between tiles; warpgroups 1 and 2 take
+// registers (setmaxnreg.inc 232), multiply and store each tile.
 #include <cuda.h>
 #include <cstdint>
 
@@ -209,5 +216,88 @@ gemm_tma_wide(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ C
         int c = n0 + nq * 128 + 8 * (i >> 2) + 2 * (l % 4) + (i & 1);
         if (r < M && c < N)
             C[(size_t)r * N + c] = d[i];
+    }
+}
+
+// the tile of C that block-loop step t covers: grouped order (8 tile rows)
+__device__ __forceinline__ void ws_tile(int t, int M, int N, int *m0, int *n0)
+{
+    const int tiles_m = M / BM, tiles_n = N / BN, G = 8;
+    const int first = t / (G * tiles_n) * G, rows = min(tiles_m - first, G);
+    *m0 = (first + t % rows) * BM;
+    *n0 = (t % (G * tiles_n)) / rows * BN;
+}
+
+extern "C" __global__ void __launch_bounds__(384)
+gemm_ws(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
+        float *C, int M, int N, int K)
+{
+    extern __shared__ __align__(1024) unsigned char raw[];
+    Smem &s = *reinterpret_cast<Smem *>(raw);
+    const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+    const int ktiles = K / BK, tiles = (M / BM) * (N / BN);
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < STAGES; i++) {
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(sa(&s.full[i])));
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 2;" :: "r"(sa(&s.empty[i])));
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;");
+    }
+    __syncthreads();
+    if (wg == 0) {                       // the producer
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (tid == 0) {
+            int it = 0;
+            for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+                int m0, n0;
+                ws_tile(t, M, N, &m0, &n0);
+                for (int kt = 0; kt < ktiles; kt++, it++) {
+                    int st = it % STAGES;
+                    if (it >= STAGES)
+                        mbar_wait(sa(&s.empty[st]), ((it / STAGES) - 1) & 1);
+                    uint32_t fb = sa(&s.full[st]);
+                    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                                 :: "r"(fb), "r"(2 * TILE_BYTES) : "memory");
+                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+                                 "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                                 :: "r"(sa(s.a[st])), "l"(&tmA), "r"(kt * BK), "r"(m0), "r"(fb)
+                                 : "memory");
+                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+                                 "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                                 :: "r"(sa(s.b[st])), "l"(&tmB), "r"(kt * BK), "r"(n0), "r"(fb)
+                                 : "memory");
+                }
+            }
+        }
+        return;
+    }
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    const int half = wg - 1, w = tid / 32, l = tid % 32;
+    int it = 0;
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        int m0, n0;
+        ws_tile(t, M, N, &m0, &n0);
+        float d[64];
+        for (int i = 0; i < 64; i++)
+            d[i] = 0.f;
+        for (int kt = 0; kt < ktiles; kt++, it++) {
+            int st = it % STAGES;
+            mbar_wait(sa(&s.full[st]), (it / STAGES) & 1);
+            uint64_t da = desc(&s.a[st][half * 64 * BK]), db = desc(s.b[st]);
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+            for (int kk = 0; kk < BK / 8; kk++)
+                wgmma_tf32(d, da + 2 * kk, db + 2 * kk);
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+            if (tid == 0)
+                asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];"
+                             :: "r"(sa(&s.empty[st])) : "memory");
+        }
+        for (int i = 0; i < 64; i++) {
+            int r = m0 + half * 64 + 16 * w + l / 4 + 8 * ((i >> 1) & 1);
+            int c = n0 + 8 * (i >> 2) + 2 * (l % 4) + (i & 1);
+            if (r < M && c < N)
+                C[(size_t)r * N + c] = d[i];
+        }
     }
 }

@@ -9,7 +9,10 @@
 // and each warpgroup computes 64 x 128 with wgmma m64n128k8 .tf32 straight
 // from the tiles (4 per k-tile).  gemm_wgmma waits for each tile before
 // computing on it; gemm_wgmma_pipe double-buffers: the next tile's copies
-// are in flight while the current one is multiplied.
+// are in flight while the current one is multiplied; gemm_wgmma_pipe_swz
+// also walks the tiles of C in groups of 8 tile rows (a 1-D grid: block b
+// takes row b % 8 of its group, column b / 8 within it), so that blocks
+// running together share rows of A and columns of B in the L2.
 #include <cstdint>
 
 #define BM 128
@@ -70,7 +73,7 @@ __device__ __forceinline__ void load_tiles(float (*as)[BM * BK], float (*bs)[BN 
     asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
-template <int STAGES>
+template <int STAGES, bool SWZ>
 __device__ __forceinline__ void gemm_body(const float *A, const float *B, float *C, int M, int N,
                                           int K)
 {
@@ -78,7 +81,14 @@ __device__ __forceinline__ void gemm_body(const float *A, const float *B, float 
     float (*as)[BM * BK] = reinterpret_cast<float (*)[BM * BK]>(dyn);
     float (*bs)[BN * BK] = reinterpret_cast<float (*)[BN * BK]>(dyn + STAGES * BM * BK);
     const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN, ktiles = K / BK;
+    int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+    if (SWZ) {                           // grouped tile order (above)
+        const int tiles_m = M / BM, tiles_n = N / BN, bid = blockIdx.x, G = 8;
+        const int first = bid / (G * tiles_n) * G, rows = min(tiles_m - first, G);
+        m0 = (first + bid % rows) * BM;
+        n0 = (bid % (G * tiles_n)) / rows * BN;
+    }
+    const int ktiles = K / BK;
     float d[64];
     for (int i = 0; i < 64; i++)
         d[i] = 0.f;
@@ -115,11 +125,17 @@ __device__ __forceinline__ void gemm_body(const float *A, const float *B, float 
 extern "C" __global__ void __launch_bounds__(256)
 gemm_wgmma(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    gemm_body<1>(A, B, C, M, N, K);
+    gemm_body<1, false>(A, B, C, M, N, K);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
 gemm_wgmma_pipe(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    gemm_body<2>(A, B, C, M, N, K);
+    gemm_body<2, false>(A, B, C, M, N, K);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+gemm_wgmma_pipe_swz(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    gemm_body<2, true>(A, B, C, M, N, K);
 }
