@@ -797,6 +797,14 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
                 break;
             }
             l->line_grid = lineno;
+        } else if (strcmp(key, "cluster") == 0 && l->line_cluster == 0) {
+            if (!parse_dims(v, l->cluster) ||
+                (uint64_t)l->cluster[0] * l->cluster[1] * l->cluster[2] > 16) {
+                rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: expected cluster = X[, Y[, Z]] of at "
+                                   "most 16 blocks", where);
+                break;
+            }
+            l->line_cluster = lineno;
         } else if (strcmp(key, "block") == 0 && l->line_block == 0) {
             if (!parse_dims(v, l->block) ||
                 (uint64_t)l->block[0] * l->block[1] * l->block[2] > SIM_MAX_THREADS_PER_BLOCK) {
@@ -920,13 +928,14 @@ launch_parse(const char *path, struct launch **out, struct sim_error *err)
             l->outputs[l->n_outputs].line = lineno;
             l->n_outputs++;
         } else if (strcmp(key, "ptx") == 0 || strcmp(key, "kernel") == 0 ||
-                   strcmp(key, "grid") == 0 || strcmp(key, "block") == 0) {
+                   strcmp(key, "grid") == 0 || strcmp(key, "block") == 0 ||
+                   strcmp(key, "cluster") == 0) {
             rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: '%s' given twice", where, key);
             break;
         } else {
             rc = sim_error_set(err, SIM_ERR_FORMAT, "%s: unknown key '%s' (expected ptx, kernel, "
-                               "grid, block, smem, regs, regs.sm_NN, repeat, stack, arg, var or "
-                               "output)", where,
+                               "grid, block, cluster, smem, regs, regs.sm_NN, repeat, stack, arg, "
+                               "mem, var or output)", where,
                                key);
             break;
         }

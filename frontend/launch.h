@@ -8,6 +8,8 @@
  *   kernel = vecadd                    .entry name, or the C++ name of a mangled one
  *   grid   = 1024[, Y[, Z]]            blocks
  *   block  = 256[, Y[, Z]]             threads per block
+ *   cluster = 2[, Y[, Z]]              blocks per thread-block cluster (default: the
+ *                                       kernel's .reqnctapercluster, else 1)
  *   smem   = 0                         dynamic shared memory per block, bytes
  *   regs   = 32 | auto                 registers per thread (auto: ptxas -v for the
  *                                       simulated GPU; default: auto when ptxas is on
@@ -91,6 +93,7 @@ struct launch {
     char *ptx_path;              /* resolved */
     char kernel[256];
     uint32_t grid[3], block[3];
+    uint32_t cluster[3];         /* blocks per cluster (cluster = X[, Y[, Z]]; 0: no line) */
     uint32_t smem;               /* dynamic shared memory per block, bytes */
     uint32_t regs;               /* registers per thread (for occupancy) */
     bool regs_auto;              /* `regs = auto`: from ptxas -v for the simulated GPU */
@@ -108,7 +111,7 @@ struct launch {
     uint32_t n_vars;
     struct launch_output *outputs;
     uint32_t n_outputs;
-    uint32_t line_ptx, line_kernel, line_grid, line_block;
+    uint32_t line_ptx, line_kernel, line_grid, line_block, line_cluster;
 };
 
 /* Parse a launch file and build its buffers.  Errors name file:line. */

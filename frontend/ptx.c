@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/exec/ptx_cluster.h"
 #include "frontend/exec/ptx_decode.h"
 #include "frontend/exec/ptx_call.h"
 #include "frontend/exec/ptx_exec.h"
@@ -39,6 +40,7 @@ px_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
     ki->smem_static = r->shared_static;
     ki->smem_dynamic = r->l->smem;
     ki->isa = SIM_ISA_PTX;
+    memcpy(ki->cluster, r->cluster, sizeof ki->cluster);
     unsigned sm = 0;
     if (sscanf(r->m->target, "sm_%u", &sm) == 1)
         ki->isa_version = (uint16_t)sm;
@@ -112,8 +114,8 @@ px_wait_commit(void *ctx, uint32_t slot, uint32_t warp, bool complete, struct wa
 static void
 px_block_end(void *ctx, uint32_t slot)
 {
-    (void)ctx;
-    (void)slot;
+    struct ptx_run *r = ctx;
+    ptx_cluster_block_end(r, &r->blocks[slot]);
 }
 
 /* Lower and schedule the kernel as ptxas does for the simulated GPU.  The
@@ -292,6 +294,38 @@ ptx_source_static(const struct inst_source *src, struct ptx_static **out)
     return r->n_x;
 }
 
+/* The launch's thread-block clusters: the launch file's cluster line, else
+ * the kernel's .reqnctapercluster, else clusters of one; they must tile the
+ * grid, and agree when both are given. */
+static int
+cluster_of(struct ptx_run *r, const char *launch_path, struct sim_error *err)
+{
+    const struct launch *l = r->l;
+    const struct ptx_kernel *k = r->k;
+    for (unsigned d = 0; d < 3; d++)
+        r->cluster[d] = l->line_cluster ? l->cluster[d] : k->cluster[0] ? k->cluster[d] : 1;
+    if (l->line_cluster && k->cluster[0] &&
+        (l->cluster[0] != k->cluster[0] || l->cluster[1] != k->cluster[1] ||
+         l->cluster[2] != k->cluster[2]))
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: cluster %u, %u, %u, but kernel %s "
+                             "requires %u, %u, %u (.reqnctapercluster)", launch_path,
+                             l->line_cluster, l->cluster[0], l->cluster[1], l->cluster[2],
+                             k->name, k->cluster[0], k->cluster[1], k->cluster[2]);
+    if (k->explicit_cluster && !l->line_cluster && !k->cluster[0])
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: kernel %s is launched with clusters "
+                             "(.explicitcluster): the launch file needs a cluster line",
+                             launch_path, l->line_kernel, k->name);
+    for (unsigned d = 0; d < 3; d++)
+        if (l->grid[d] % r->cluster[d] != 0)
+            return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: the grid (%u, %u, %u) is no whole "
+                                 "number of clusters of %u, %u, %u blocks", launch_path,
+                                 l->line_cluster ? l->line_cluster : l->line_grid, l->grid[0],
+                                 l->grid[1], l->grid[2], r->cluster[0], r->cluster[1],
+                                 r->cluster[2]);
+    r->cluster_size = r->cluster[0] * r->cluster[1] * r->cluster[2];
+    return SIM_OK;
+}
+
 int
 ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_error *err)
 {
@@ -323,6 +357,9 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
                            r->k->unsupported);
         goto fail;
     }
+    rc = cluster_of(r, launch_path, err);
+    if (rc < 0)
+        goto fail;
     uint64_t tpb = (uint64_t)r->l->block[0] * r->l->block[1] * r->l->block[2];
     uint64_t nb = (uint64_t)r->l->grid[0] * r->l->grid[1];
     if (nb > (UINT64_C(1) << 40) / r->l->grid[2]) {

@@ -18,57 +18,83 @@
  * up to its barrier. */
 #define RECORD_SLICE 65536u
 
-/* Run block id to completion, handing each instruction to sink (which may
- * be NULL: emulation only). */
+/* Run the blocks ids[0 .. nb) (a cluster's, or one block) to completion
+ * together, in slots 0 .. nb - 1, handing each instruction to sink (which
+ * may be NULL: emulation only; it takes one block at a time).  Each round
+ * runs every live warp up to its next barrier, a wait for the others
+ * (SIM_SYNC_WAITING) or its end, or for RECORD_SLICE instructions; a
+ * block's barrier releases when every live warp of the block waits at it.
+ * A round in which nothing but waits ran, with warps left, is a deadlock. */
 static int
-record_block(struct inst_source *src, const struct record_sink *sink, uint32_t wpb, uint64_t id,
-             struct record_totals *tot, struct sim_error *err)
+record_blocks(struct inst_source *src, const struct record_sink *sink, uint32_t wpb,
+              const uint64_t *ids, uint32_t nb, struct record_totals *tot, struct sim_error *err)
 {
-    bool done[SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE] = { false };
-    bool waiting[SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE] = { false };
+    enum { MAXW = SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE };
+    bool done[16][MAXW], waiting[16][MAXW];
+    uint32_t live[16];
     struct warp_inst wi;
-    uint32_t live = wpb;
-
-    SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, id, 0, 0, err));
+    memset(done, 0, sizeof done);
+    memset(waiting, 0, sizeof waiting);
+    for (uint32_t j = 0; j < nb; j++) {
+        live[j] = wpb;
+        SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, ids[j], j, 0, err));
+    }
     if (sink != NULL)
-        SIM_FORWARD_IF_ERROR(sink->block_begin(sink->ctx, id, err));
-    while (live > 0) {
-        /* run every live warp up to its next barrier or its end, or for
-         * RECORD_SLICE instructions */
-        bool yielded = false;
-        for (uint32_t k = 0; k < wpb; k++) {
-            for (uint32_t n = 0; !done[k] && !waiting[k]; n++) {
-                if (n == RECORD_SLICE) {
-                    yielded = true;
-                    break;
-                }
-                int r = inst_source_next(src, 0, k, SIM_CYCLE_MAX, &wi, err);
-                if (r < 0)
-                    return r;
-                if (r == 0) {
-                    done[k] = true;
-                    live--;
-                    break;
-                }
-                if (sink != NULL)
-                    SIM_FORWARD_IF_ERROR(sink->inst(sink->ctx, k, &wi, err));
-                tot->warp_insts++;
-                if (wi.flags & SIM_IF_BARRIER)
-                    waiting[k] = true;
-                if (wi.sync == SIM_SYNC_WAITING) {   /* its phase needs the others */
-                    yielded = true;
-                    break;
+        SIM_FORWARD_IF_ERROR(sink->block_begin(sink->ctx, ids[0], err));
+    uint32_t left = nb;
+    while (left > 0) {
+        bool progress = false;
+        for (uint32_t j = 0; j < nb; j++) {
+            bool yielded = false;
+            for (uint32_t k = 0; k < wpb; k++) {
+                for (uint32_t n = 0; !done[j][k] && !waiting[j][k]; n++) {
+                    if (n == RECORD_SLICE) {
+                        yielded = true;
+                        break;
+                    }
+                    int r = inst_source_next(src, j, k, SIM_CYCLE_MAX, &wi, err);
+                    if (r < 0)
+                        return r;
+                    if (r == 0) {
+                        done[j][k] = true;
+                        progress = true;
+                        if (--live[j] == 0)
+                            left--;
+                        break;
+                    }
+                    if (sink != NULL)
+                        SIM_FORWARD_IF_ERROR(sink->inst(sink->ctx, k, &wi, err));
+                    tot->warp_insts++;
+                    if (wi.flags & SIM_IF_BARRIER)
+                        waiting[j][k] = true;
+                    if (wi.sync == SIM_SYNC_WAITING) {   /* its phase needs the others */
+                        yielded = true;
+                        break;
+                    }
+                    progress = true;
                 }
             }
+            /* when every live warp of the block waits at its barrier: release it */
+            bool all = !yielded;
+            for (uint32_t k = 0; k < wpb && all; k++)
+                all = done[j][k] || waiting[j][k];
+            for (uint32_t k = 0; k < wpb && all; k++) {
+                progress = progress || waiting[j][k];
+                waiting[j][k] = false;
+            }
         }
-        /* when every live warp waits at the barrier: release it */
-        for (uint32_t k = 0; k < wpb && !yielded; k++)
-            waiting[k] = false;
+        if (!progress && left > 0)
+            return sim_error_set(err, SIM_ERR_FORMAT, "kernel deadlocked: every warp left of "
+                                 "block %llu%s waits for another (a barrier.cluster or an "
+                                 "mbarrier phase that never completes)",
+                                 (unsigned long long)ids[0], nb > 1 ? " and its cluster" : "");
     }
-    src->ops->block_end(src->ctx, 0);
+    for (uint32_t j = 0; j < nb; j++) {
+        src->ops->block_end(src->ctx, j);
+        tot->blocks++;
+    }
     if (sink != NULL)
         SIM_FORWARD_IF_ERROR(sink->block_end(sink->ctx, err));
-    tot->blocks++;
     return SIM_OK;
 }
 
@@ -81,11 +107,20 @@ drive(struct inst_source *src, struct kernel_info *ki, const struct record_sink 
     while (rc > 0) {
         uint32_t wpb = kernel_info_warps_per_block(ki);
         uint64_t nb = kernel_info_blocks(ki);
-        rc = src->ops->kernel_begin(src->ctx, 1, 1, err);
+        uint32_t cs = kernel_info_cluster_size(ki);
+        if (cs > 1 && sink != NULL)
+            return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: recording "
+                                 "or exporting a trace of thread-block clusters", ki->name);
+        rc = src->ops->kernel_begin(src->ctx, cs, 1, err);
         if (rc == SIM_OK && sink != NULL)
             rc = sink->kernel_begin(sink->ctx, ki, err);
-        for (uint64_t b = 0; rc == SIM_OK && b < nb; b++)
-            rc = record_block(src, sink, wpb, b, tot, err);
+        uint64_t ids[16];
+        for (uint64_t c = 0; rc == SIM_OK && c < nb / cs; c++) {
+            uint32_t n = cs > 1 ? kernel_info_cluster_blocks(ki, c, ids) : 1;
+            if (cs == 1)
+                ids[0] = c;
+            rc = record_blocks(src, sink, wpb, ids, n, tot, err);
+        }
         if (rc == SIM_OK && sink != NULL)
             rc = sink->kernel_end(sink->ctx, err);
         if (rc < 0)

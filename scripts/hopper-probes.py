@@ -36,6 +36,7 @@ BULK_LAT = ["bulk_g2s_lat_%s_%s" % (s, src) for src in ("l2", "dram")
 BULK_BW = ["bulk_g2s_bw_16K_q1_l2", "bulk_g2s_bw_16K_q2_l2", "bulk_g2s_bw_16K_q4_l2",
            "bulk_g2s_bw_16K_q8_l2", "bulk_g2s_bw_4K_q4_l2", "bulk_g2s_bw_16K_q4_dram"]
 BULK_S2G_BW = ["bulk_s2g_bw_16K_q1", "bulk_s2g_bw_16K_q4", "bulk_s2g_bw_16K_q8"]
+DSMEM = ["dsmem_c2", "dsmem_c4", "dsmem_c8"]
 # the wgmma probes: every launch file wgmma_*.launch but the deliberately broken descswap
 WGMMA_SKIP = ("wgmma_f16_n64_ss_descswap",)
 MBAR = ["arrive_trywait_roundtrip", "pingpong_roundtrip", "test_wait_false", "test_wait_true",
@@ -144,6 +145,30 @@ def analyse(name, args, meta, clk):
         per_wg = median([b - a - ovh for rr in t for a, b in rr]) / (iters * nacc)
         span = median([max(b for _, b in rr) - min(a for a, _ in rr) - ovh for rr in t])
         return {"cycles_per_wgmma": per_wg, "sm_cycles_per_wgmma": span / (nwg * iters * nacc)}
+    if name.startswith("dsmem_"):
+        cs, n = int(meta["cluster"]), int(meta["samples"])
+        nt = 256 if "block" not in meta else int(meta["block"])
+        slot = NOVH
+        out = {}
+
+        def take(div):
+            nonlocal slot
+            d = [(x - ovh) / div for x in deltas(clk, slot, n)]
+            slot += n
+            return d
+        out["local_chase_per_hop"] = median(take(args["hops"]))
+        remote = []
+        for j in range(cs):
+            d = median(take(args["hops"]))
+            out["cluster_chase_per_hop_rank%d" % j] = d
+            remote += [d] if j > 0 else []
+        out["remote_chase_per_hop"] = median(remote)
+        nbytes = nt * 16 * 8 * args["bw_iters"]
+        for q in ("local_bw_bytes_per_clk", "remote_bw_bytes_per_clk"):
+            out[q] = median([nbytes / x if x > 0 else float("nan") for x in take(1)])
+        for q in ("cluster_barrier", "cluster_barrier_relaxed", "bar_sync_cta"):
+            out[q] = median(take(args["bar_iters"]))
+        return out
     if name == "mbar_probe":
         n = int(meta["samples"])
         out = {}
@@ -181,7 +206,7 @@ def main():
     meas = measured(tsv)
     wgmma = sorted(f[:-7] for f in os.listdir(os.path.join(a.probes, "launch"))
                    if f.startswith("wgmma_") and f.endswith(".launch") and f[:-7] not in WGMMA_SKIP)
-    names = BULK_LAT + BULK_BW + BULK_S2G_BW + ["mbar_probe"] + wgmma
+    names = BULK_LAT + BULK_BW + BULK_S2G_BW + ["mbar_probe"] + wgmma + DSMEM
     if a.only:
         names = [n for n in names if re.search(a.only, n)]
     rows, errs, checks, wrong = [], [], [], []

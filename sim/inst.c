@@ -57,6 +57,31 @@ kernel_info_threads_per_block(const struct kernel_info *ki)
 }
 
 uint32_t
+kernel_info_cluster_size(const struct kernel_info *ki)
+{
+    uint32_t n = 1;
+    for (unsigned d = 0; d < 3; d++)
+        n *= ki->cluster[d] ? ki->cluster[d] : 1;
+    return n;
+}
+
+uint32_t
+kernel_info_cluster_blocks(const struct kernel_info *ki, uint64_t c, uint64_t *ids)
+{
+    uint32_t cd[3], n = 0;
+    for (unsigned d = 0; d < 3; d++)
+        cd[d] = ki->cluster[d] ? ki->cluster[d] : 1;
+    uint64_t nx = ki->grid[0] / cd[0], ny = ki->grid[1] / cd[1];
+    uint64_t cx = c % nx, cy = c / nx % ny, cz = c / (nx * ny);
+    for (uint32_t z = 0; z < cd[2]; z++)
+        for (uint32_t y = 0; y < cd[1]; y++)
+            for (uint32_t x = 0; x < cd[0]; x++)
+                ids[n++] = cx * cd[0] + x +
+                           ki->grid[0] * (cy * cd[1] + y + (uint64_t)ki->grid[1] * (cz * cd[2] + z));
+    return n;
+}
+
+uint32_t
 kernel_info_warps_per_block(const struct kernel_info *ki)
 {
     return (kernel_info_threads_per_block(ki) + SIM_WARP_SIZE - 1) / SIM_WARP_SIZE;

@@ -104,7 +104,9 @@ enum sim_inst_flag {
  * while it is next, the model asks the source's wait_poll() whether its
  * phase has completed: if so it issues once the signal wait_poll() named
  * is done; if not, it issues anyway after sync.try_wait_cycles (aux = 1:
- * a try_wait, which suspends that long) or at once (aux = 0: a test_wait).
+ * a try_wait, which suspends that long) or at once (aux = 0: a test_wait),
+ * or not until it has (aux = 2: a blocking wait, barrier.cluster.wait,
+ * whose completion the source may learn from other SMs' fetches).
  * At issue wait_commit() executes it and turns it into a WAIT or NONE.
  *
  * SIM_SYNC_WAITING: without a timing model (next_inst's now is
@@ -151,6 +153,8 @@ struct warp_inst {
                                     signal number aux */
     uint8_t sync_obj;            /* < SIM_SYNC_OBJS */
     uint8_t bulk;                /* enum sim_bulk */
+    uint8_t remote;              /* a shared-memory access to another block of the cluster
+                                    (distributed shared memory: smem.dsmem_latency more) */
     uint16_t dst[SIM_MAX_DST];   /* destination register ids, < SIM_MAX_REGS */
     uint16_t src[SIM_MAX_SRC];   /* source register ids, < SIM_MAX_REGS */
     uint32_t aux;                /* barrier id, immediate (DEPBAR count), signal number (sync),
@@ -170,6 +174,10 @@ struct kernel_info {
     uint16_t isa;                /* enum sim_isa of the source */
     uint16_t isa_version;        /* SASS: binary version (70 = sm_70); PTX: target sm */
     uint64_t warp_insts;         /* total dynamic warp instructions if known, else 0 */
+    uint32_t cluster[3];         /* blocks per thread-block cluster in x, y, z (0: 1): a
+                                    cluster's blocks run together, on SMs of one GPC
+                                    (gpu.gpc_sms), ranked x fastest; its blocks' ids are
+                                    not consecutive unless the cluster spans whole rows */
 };
 
 /* A host-to-device copy recorded with a trace (Accel-Sim MemcpyHtoD). */
@@ -242,6 +250,10 @@ void inst_source_destroy(struct inst_source *s);
 uint64_t kernel_info_blocks(const struct kernel_info *ki);
 uint32_t kernel_info_threads_per_block(const struct kernel_info *ki);
 uint32_t kernel_info_warps_per_block(const struct kernel_info *ki);
+/* Blocks per cluster (1 without clusters), and the ids of cluster c's
+ * blocks in rank order (x fastest) into ids (room for 16); their count. */
+uint32_t kernel_info_cluster_size(const struct kernel_info *ki);
+uint32_t kernel_info_cluster_blocks(const struct kernel_info *ki, uint64_t c, uint64_t *ids);
 
 /* Name tables (never NULL; "?" for out-of-range values). */
 const char *inst_pipe_name(unsigned pipe);

@@ -23,6 +23,7 @@ struct ldst {
     uint64_t port_occ;           /* ticks per sector */
     uint64_t line_occ;           /* ticks per distinct line of a request (0: no limit) */
     uint64_t smem_free;          /* ticks: shared-memory pipe */
+    uint64_t dsmem_free;         /* ticks: the SM's port to other SMs' shared memory */
     uint64_t cc_free;            /* ticks: constant cache port */
     uint64_t rd_free, wr_free;   /* ticks: the SM's read and write ports to the L2 */
     uint64_t rd_occ, wr_occ;     /* ticks per sector on them (0 = unlimited) */
@@ -514,6 +515,15 @@ shared_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         u->stp->sst_insts++;
     } else {
         u->stp->sld_insts++;
+    }
+    if (wi->remote) {
+        /* distributed shared memory: another SM's, through the SM-to-SM
+         * network at smem.dsmem_bytes_per_cycle */
+        u->stp->dsmem_insts++;
+        uint64_t bytes = (uint64_t)inst_popc(wi->active_mask) * (wi->width ? wi->width : 4);
+        uint64_t start = max_u64(MEM_TICKS(t), u->dsmem_free);
+        u->dsmem_free = start + (uint64_t)((double)MEM_TICKS(bytes) / c->smem_dsmem_bytes_per_cycle);
+        return ceil_cycles(u->dsmem_free) + c->smem_dsmem_latency;
     }
     uint64_t start = max_u64(MEM_TICKS(t), u->smem_free);
     u->smem_free = start + MEM_TICKS(wf);

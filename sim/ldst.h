@@ -32,6 +32,7 @@ struct ldst_stats {
     uint64_t gst_insts;          /* global/local store instructions */
     uint64_t atom_insts;         /* atomic instructions (global and shared) */
     uint64_t sld_insts;          /* shared loads */
+    uint64_t dsmem_insts;        /* shared accesses to another block of the cluster */
     uint64_t sst_insts;          /* shared stores */
     uint64_t smem_wavefronts;    /* shared-memory pipe cycles */
     uint64_t smem_conflicts;     /* wavefronts beyond one per instruction */

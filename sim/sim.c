@@ -43,6 +43,7 @@ struct sim {
     struct kernel_info ki;
     struct occ_result occ;
     uint64_t n_blocks, next_block, retired;
+    uint32_t cluster_size;       /* blocks per cluster of the running kernel (1: none) */
     /* the GPU's block scheduler (gpu.block_dispatch_interval > 0): one block
      * per interval, to the next SM with room in round-robin order */
     uint64_t disp_interval;      /* 1/256 cycles; 0 = unlimited (breadth first at once) */
@@ -207,10 +208,53 @@ sim_warp_insts(const sim *s)
 
 static void dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg);
 
+/* Start the next cluster of blocks (kernel_info.cluster) at cycle t if it
+ * fits: all its blocks at once, on the SMs of one GPC (gpu.gpc_sms
+ * consecutive SMs; the GPCs tried from a rotating first), spread one
+ * block per SM with room in turn.  False when no GPC has room for it. */
+static bool
+place_cluster(struct sim *s, sim_cycle_t t)
+{
+    uint64_t ids[16];
+    uint32_t n = kernel_info_cluster_blocks(&s->ki, s->next_block / s->cluster_size, ids);
+    uint32_t gs = s->cfg.gpu_gpc_sms ? s->cfg.gpu_gpc_sms : s->n_sm;
+    uint32_t n_gpc = (s->n_sm + gs - 1) / gs, bps = s->occ.blocks_per_sm;
+    for (uint32_t k = 0; k < n_gpc; k++) {
+        uint32_t g = (s->disp_rr / gs + k) % n_gpc, lo = g * gs;
+        uint32_t hi = lo + gs < s->n_sm ? lo + gs : s->n_sm, room = 0;
+        for (uint32_t i = lo; i < hi; i++)
+            room += bps > s->sms[i].n_blocks ? bps - s->sms[i].n_blocks : 0;
+        if (room < n)
+            continue;
+        uint32_t i = lo;
+        for (uint32_t r = 0; r < n; r++) {
+            while (!sm_has_room(&s->sms[i]))
+                i = i + 1 < hi ? i + 1 : lo;
+            struct sim_error err = { 0 };
+            SIM_ASSERT_AT(t, s->n_free > 0);
+            uint32_t slot = s->free_slot[--s->n_free];
+            if (sm_launch_block(&s->sms[i], ids[r], slot, t, &err) < 0) {
+                host_fail(s, &err);
+                return false;
+            }
+            i = i + 1 < hi ? i + 1 : lo;
+        }
+        s->next_block += n;
+        s->disp_rr = (hi < s->n_sm ? hi : 0);
+        return true;
+    }
+    return false;
+}
+
 /* Start as many blocks as fit on SM i at cycle t. */
 static void
 fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
 {
+    if (s->cluster_size > 1) {   /* whole clusters, wherever they fit */
+        while (!s->failed && s->next_block < s->n_blocks && place_cluster(s, t))
+            ;
+        return;
+    }
     while (!s->failed && s->next_block < s->n_blocks && sm_has_room(sm)) {
         struct sim_error err = { 0 };
         SIM_ASSERT_AT(t, s->n_free > 0);
@@ -231,7 +275,16 @@ static void
 dispatch_paced(struct sim *s, sim_cycle_t now)
 {
     uint64_t t = (uint64_t)now << 8;
-    while (s->next_block < s->n_blocks && !s->failed && s->disp_free <= t) {
+    while (s->cluster_size > 1 && s->next_block < s->n_blocks && !s->failed &&
+           s->disp_free <= t) {
+        if (!place_cluster(s, now)) {
+            s->disp_idle = true;
+            return;
+        }
+        s->disp_free += s->disp_interval * s->cluster_size;
+    }
+    while (s->cluster_size == 1 && s->next_block < s->n_blocks && !s->failed &&
+           s->disp_free <= t) {
         uint32_t i = s->disp_rr, k;
         for (k = 0; k < s->n_sm; k++) {
             i = (s->disp_rr + k) % s->n_sm;
@@ -263,6 +316,11 @@ dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg)
     (void)arg;
     if (s->disp_interval != 0) {
         dispatch_paced(s, now);
+        return;
+    }
+    if (s->cluster_size > 1) {
+        while (!s->failed && s->next_block < s->n_blocks && place_cluster(s, now))
+            ;
         return;
     }
     /* breadth first: one block per SM per round */
@@ -453,6 +511,18 @@ run_kernel(struct sim *s, struct sim_error *err)
     uint32_t max_slots = s->n_sm * s->occ.blocks_per_sm;
     s->n_blocks = kernel_info_blocks(ki);
     s->next_block = 0;
+    s->cluster_size = kernel_info_cluster_size(ki);
+    if (s->cluster_size > 16 || s->n_blocks % s->cluster_size != 0)
+        return sim_error_set(err, SIM_ERR_FORMAT, "kernel %s: clusters of %u blocks in a grid of "
+                             "%" PRIu64, ki->name, s->cluster_size, s->n_blocks);
+    {
+        uint32_t gs = c->gpu_gpc_sms ? c->gpu_gpc_sms : s->n_sm;
+        if ((uint64_t)(gs < s->n_sm ? gs : s->n_sm) * s->occ.blocks_per_sm < s->cluster_size)
+            return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: a cluster of "
+                                 "%u blocks does not fit one GPC (%u SMs of %u blocks each: "
+                                 "gpu.gpc_sms, occupancy)", ki->name, s->cluster_size,
+                                 gs < s->n_sm ? gs : s->n_sm, s->occ.blocks_per_sm);
+    }
     s->retired = 0;
     s->last_retire = start;
     s->kstart = start;

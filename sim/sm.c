@@ -55,6 +55,8 @@ sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim
     sm->tick_at = SIM_MAX_SUBPARTITIONS;
     for (uint32_t i = 0; i < sm->n_sched; i++)
         sm->reason[i] = SM_R_IDLE;
+    for (uint32_t w = 0; w < SM_NW; w++)
+        sm->cluster_seen[w] = SIM_CYCLE_MAX;
 }
 
 void
@@ -113,6 +115,7 @@ sm_register_stats(struct sm *sms, uint32_t n, stats *st)
     MVEC("sm.mem.global_stores", gst_insts, "instructions", "global and local store instructions");
     MVEC("sm.mem.atomics", atom_insts, "instructions", "atomic instructions (global and shared)");
     MVEC("sm.mem.shared_loads", sld_insts, "instructions", "shared-memory load instructions");
+    MVEC("sm.mem.dsmem_insts", dsmem_insts, "instructions", "shared-memory accesses to another block of the cluster (distributed shared memory)");
     MVEC("sm.mem.shared_stores", sst_insts, "instructions", "shared-memory store instructions");
     MVEC("sm.mem.shared_wavefronts", smem_wavefronts, "wavefronts", "shared-memory pipe cycles used");
     MVEC("sm.mem.bank_conflicts", smem_conflicts, "wavefronts",
@@ -588,8 +591,23 @@ poll_ready(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now)
         wp->poll_since = now;
     uint32_t sig = 0;
     wp->poll_complete = sm->src->ops->wait_poll(sm->src->ctx, b->src_slot, wp->idx, &sig) == 1;
+    if (wp->poll_complete && wi->aux == 2) {
+        /* a cluster barrier: released sync.cluster_latency after this SM
+         * first saw its phase complete */
+        if (sm->cluster_seen[w] == SIM_CYCLE_MAX)
+            sm->cluster_seen[w] = now;
+        sm->cluster_wait = true;
+        if (now < sm->cluster_seen[w] + sm->cfg->sync_cluster_latency)
+            return false;
+        sm->cluster_seen[w] = SIM_CYCLE_MAX;
+        return true;
+    }
     if (wp->poll_complete)
         return sig == 0 || b->sync[wi->sync_obj].done >= sig;
+    if (wi->aux == 2) {          /* a blocking wait (barrier.cluster): until complete */
+        sm->cluster_wait = true;
+        return false;
+    }
     sim_cycle_t limit = wi->aux != 0 ? sm->cfg->sync_try_wait_cycles : 0;
     return now >= wp->poll_since + limit;
 }
@@ -1087,7 +1105,8 @@ sm_tick(struct sm *sm, sim_cycle_t now)
      * its data arrives (the SM is not evaluated in between), however many
      * cycles that takes, and a model deadlock (nothing left to wake
      * anything) is found by sim_run. */
-    sm->idle_ticks = issued ? 0 : sm->idle_ticks + 1;
+    sm->idle_ticks = issued || sm->cluster_wait ? 0 : sm->idle_ticks + 1;
+    sm->cluster_wait = false;
     if (sm->n_warps > 0 && sm->idle_ticks > sm->cfg->sim_watchdog_cycles) {
         sm_dump_state(sm, stderr, now);
         SIM_PANIC_AT(now, "watchdog: SM %u was evaluated %" PRIu64 " times in a row since cycle %"

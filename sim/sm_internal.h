@@ -235,6 +235,10 @@ struct sm {
                                     scans every cycle without touching struct sm */
     sim_cycle_t last_issue;      /* the last cycle a warp issued (for messages) */
     uint64_t idle_ticks;         /* ticks in a row in which no warp issued (the watchdog) */
+    sim_cycle_t cluster_seen[SM_NW];  /* by warp slot: when its cluster barrier wait found its
+                                         phase complete (SIM_CYCLE_MAX: not yet) */
+    bool cluster_wait;           /* this tick a warp waited for its cluster's barrier (other
+                                    SMs' warps: legitimately long, no livelock) */
     sim_cycle_t tick_cycle;      /* the cycle of the last tick (an SM ticks once a cycle) */
     uint32_t tick_due;           /* during a tick: schedulers still to evaluate (bits) */
     uint32_t tick_at;            /* during a tick: the scheduler being evaluated; else

@@ -261,24 +261,82 @@ END_TEST
 
 /* A kernel for clusters of more than one block says "unsupported" when it
  * is launched (smsim runs clusters of one); one of one block runs. */
+/* Thread-block clusters of 4 (.reqnctapercluster): each block writes its
+ * rank and %cluster_* registers into its shared memory, arrives on the
+ * cluster barrier, waits, then every lane l reads word 0 of the block of
+ * rank l % 4 through mapa and ld.shared::cluster and writes it, with its
+ * own rank and cluster id, to out[block][l]; emulated and timed (the
+ * model starts a cluster's blocks together, on SMs of one GPC) the words
+ * must be the same.  A launch file's cluster must agree with the
+ * kernel's, and tile the grid. */
+static uint32_t
+want_cluster(uint32_t i)
+{
+    uint32_t blk = i / 32, l = i % 32, rank = blk % 4, cid = blk / 4;
+    return (l % 4 + 1) * 1000 + cid * 100 + rank * 10 + (l % 4 == rank);
+}
+
 START_TEST(clusters)
 {
-    for (unsigned n = 1; n <= 2; n++) {
-        char dims[64];
-        snprintf(dims, sizeof dims, ".explicitcluster .reqnctapercluster %u, 1, 1", n);
-        const char *const ptx[] = { ".version 8.0", ".target sm_90", ".address_size 64",
-                                    ".visible .entry k(.param .u64 k_param_0)", dims, "{",
-                                    "    ret;", "}" };
-        write_kernel(ptx, N_LINES(ptx), "grid = 2");
-        struct sim_error err = { 0 };
-        int rc = testlib_ptx_emulate(&err);
-        if (n == 1) {
-            ck_assert_msg(rc == SIM_OK, "%s", err.msg);
-        } else {
-            ck_assert_int_eq(sim_error_exit_status(rc), 2);
-            ck_assert_msg(strstr(err.msg, "k.ptx:5: kernel k: unsupported: thread-block "
-                                          "clusters") != NULL, "%s", err.msg);
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)", ".explicitcluster .reqnctapercluster 4, 1, 1",
+        "{",
+        "    .reg .pred %p<8>;", "    .reg .b32 %r<40>;", "    .reg .b64 %rd<40>;",
+        "    .shared .align 16 .b8 sm[64];",
+        "    ld.param.u64 %rd1, [k_param_0];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;", "    mov.u32 %r2, %cluster_ctarank;",
+        "    mov.u32 %r3, %clusterid.x;", "    mov.u32 %r4, %cluster_nctarank;",
+        "    mov.u32 %r5, %ctaid.x;", "    mov.u32 %r6, sm;",
+        /* word 0: (rank + 1) x 1000 + cluster id x 100 */
+        "    add.s32 %r7, %r2, 1;", "    mul.lo.s32 %r7, %r7, 1000;", "    mad.lo.s32 %r7, %r3, 100, %r7;",
+        "    setp.eq.u32 %p1, %r1, 0;", "    @%p1 st.shared.u32 [%r6], %r7;",
+        "    barrier.cluster.arrive.relaxed.aligned;", "    barrier.cluster.wait.aligned;",
+        /* lane l reads rank l % nranks's word 0 */
+        "    rem.u32 %r8, %r1, %r4;",
+        "    mapa.shared::cluster.u32 %r9, %r6, %r8;",
+        "    ld.shared::cluster.u32 %r10, [%r9];",
+        "    mad.lo.s32 %r10, %r2, 10, %r10;",
+        "    setp.eq.u32 %p2, %r8, %r2;", "    selp.u32 %r11, 1, 0, %p2;", "    add.s32 %r10, %r10, %r11;",
+        /* everyone done reading before any block may exit */
+        "    barrier.cluster.arrive;", "    barrier.cluster.wait;",
+        "    mad.lo.s32 %r12, %r5, 32, %r1;", "    mul.wide.u32 %rd3, %r12, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;", "    st.global.u32 [%rd4], %r10;",
+        "    ret;", "}",
+    };
+    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 8", "block = 32",
+                                   "arg = out buffer u32 256 zeros" };
+    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    for (int timed = 0; timed <= 1; timed++) {
+        struct inst_source src;
+        sim *s;
+        const struct launch *l = testlib_launch_run(path, timed ? "gpu.gpc_sms = 6\n"
+                                                    "sync.cluster_latency = 65" : NULL, &src, &s);
+        const uint32_t *out = (const uint32_t *)l->args[0].data;
+        for (uint32_t i = 0; i < 256; i++)
+            ck_assert_msg(out[i] == want_cluster(i), "block %u lane %u: %u, expected %u (%s)",
+                          i / 32, i % 32, out[i], want_cluster(i), timed ? "run" : "emulate");
+        if (s != NULL) {
+            ck_assert_uint_eq(testlib_stat(s, 0, "sm.mem.dsmem_insts"), 8 * 1);
+            sim_destroy(s);
         }
+        inst_source_destroy(&src);
+    }
+    /* the launch file's cluster must agree with the kernel's and tile the grid */
+    const char *const bad[][2] = {
+        { "cluster = 2", "requires 4, 1, 1" }, { "grid = 6", "no whole number of clusters" },
+    };
+    for (unsigned b = 0; b < 2; b++) {
+        const char *const lb[] = { "ptx = k.ptx", "kernel = k", b == 1 ? bad[1][0] : "grid = 8",
+                                   "block = 32", "arg = out buffer u32 256 zeros",
+                                   b == 0 ? bad[0][0] : "# no cluster line" };
+        testlib_write_lines("k.launch", lb, N_LINES(lb), 0, NULL, NULL);
+        struct sim_error err = { 0 };
+        ck_assert_int_eq(sim_error_exit_status(testlib_ptx_emulate(&err)), 2);
+        ck_assert_msg(strstr(err.msg, bad[b][1]) != NULL, "%s", err.msg);
     }
 }
 END_TEST

@@ -886,6 +886,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             x->kind = XK_NOP;
             break;
         }
+        if (in->mode == PM_CL_ARRIVE || in->mode == PM_CL_WAIT) {
+            x->kind = in->mode == PM_CL_ARRIVE ? XK_CLARRIVE : XK_CLWAIT;   /* ptx_cluster.c */
+            break;
+        }
         x->kind = XK_BAR;
         x->iflags = SIM_IF_BARRIER;
         if (in->atom != PA_NONE) {
@@ -913,6 +917,20 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     case PTXOP_NANOSLEEP:
         x->kind = XK_NOP;
         break;
+    case PTXOP_MAPA: {           /* mapa{.shared::cluster}.u32/.u64 d, a, rank (ptx_cluster.c) */
+        if (t != PT_U32 && t != PT_U64 && t != PT_B32 && t != PT_B64)
+            return ptx_dc_err(c, "mapa: expected .u32 or .u64");
+        uint8_t cls = ptx_type_bytes(t) == 8 ? SC_64 : SC_32;
+        x->kind = XK_MAPA;
+        x->space = in->space == PS_SHARED ? PS_SHARED : PS_GENERIC;
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], cls, t, &x->d, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], cls, t, &x->a, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_U32, &x->b, false));
+        ptx_dc_add_dst(r, x, &x->d);
+        ptx_dc_add_src(r, x, &x->a);
+        ptx_dc_add_src(r, x, &x->b);
+        break;
+    }
     case PTXOP_SETMAXNREG:       /* the allocation the hardware gives the warp: no effect here */
         if (in->atom != PA_INC && in->atom != PA_DEC)
             return ptx_dc_err(c, "setmaxnreg: expected .inc or .dec");

@@ -9,6 +9,7 @@
 #include "frontend/exec/ptx_exec.h"
 
 #include "frontend/exec/ptx_call.h"
+#include "frontend/exec/ptx_cluster.h"
 #include "frontend/exec/ptx_half.h"
 #include "frontend/exec/ptx_lanes.h"
 #include "frontend/exec/ptx_mem.h"
@@ -181,12 +182,13 @@ exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
         unsigned l = (unsigned)__builtin_ctz(mm);
         mm &= mm - 1;
         sim_addr_t a = lane_addr(pw, x, l);
-        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0 };
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, w, l, x->space, a, eb * nv, x, &ac, err));
         if (!space_set) {
             wi->space = ac.space;
             space_set = true;
         }
+        wi->remote |= ac.remote;
         wi->addr[l] = ac.taddr;
         switch (x->kind) {
         case XK_LD:
@@ -235,7 +237,7 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     while (mm != 0) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         mm &= mm - 1;
-        struct ptx_access src = { NULL, SIM_SPACE_GLOBAL, 0 }, dst = { NULL, SIM_SPACE_SHARED, 0 };
+        struct ptx_access src = { NULL, SIM_SPACE_GLOBAL, 0, 0 }, dst = { NULL, SIM_SPACE_SHARED, 0, 0 };
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, lane_addr(pw, x, l), n, x,
                                      &src, err));
         sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
@@ -310,7 +312,7 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         uint32_t regs[PTX_FRAG_MAX];
         for (unsigned i = 0; i < dist; i++)
             regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
-        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0 };
         sim_addr_t first = 0;
         unsigned cnt = part != NULL ? part->nelem : n;
         for (unsigned q = 0; q < cnt; q++) {
@@ -372,7 +374,7 @@ exec_ldmatrix(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     for (unsigned l = 0; l < rows; l++) {
         if (!(m >> l & 1))
             continue;
-        struct ptx_access ac = { NULL, SIM_SPACE_SHARED, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_SHARED, 0, 0 };
         row_addr[l] = lane_addr(pw, x, l);
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, x->space, row_addr[l], 16, x, &ac, err));
         row_ptr[l] = ac.p;
@@ -612,6 +614,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->bulk_groups = 0;
     pw->wgmma_groups = 0;
     pw->wgmma_seq = 0;
+    pw->cl_arrives = pw->cl_waits = 0;
     pw->poll = -1;
     memset(pw->bred_gen, 0, sizeof pw->bred_gen);
     pw->bred_pc = -1;
@@ -664,15 +667,16 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
         v[SR_RSV_CAP] = PTX_RESERVED_SMEM;
         v[SR_RSV_0] = r->reserved_smem;
         v[SR_RSV_1] = r->reserved_smem + 8;
-        /* a launch without clusters: each block is a cluster of one */
+        /* the block's cluster (each block a cluster of one without clusters) */
         for (unsigned d = 0; d < 3; d++) {
-            v[SR_CLUSTERID_X + d] = b->ctaid[d];
-            v[SR_NCLUSTERID_X + d] = ln->grid[d];
-            v[SR_CLUSTER_CTAID_X + d] = 0;
-            v[SR_CLUSTER_NCTAID_X + d] = 1;
+            v[SR_CLUSTERID_X + d] = b->ctaid[d] / r->cluster[d];
+            v[SR_NCLUSTERID_X + d] = ln->grid[d] / r->cluster[d];
+            v[SR_CLUSTER_CTAID_X + d] = b->ctaid[d] % r->cluster[d];
+            v[SR_CLUSTER_NCTAID_X + d] = r->cluster[d];
         }
-        v[SR_CLUSTER_CTARANK] = 0;
-        v[SR_CLUSTER_NCTARANK] = 1;
+        v[SR_CLUSTER_CTARANK] = ptx_cluster_rank(r, b);
+        v[SR_CLUSTER_NCTARANK] = r->cluster_size;
+        v[SR_IS_EXPLICIT_CLUSTER] = r->cluster_size > 1 || r->k->explicit_cluster;
         /* %envreg*, %pm*, %current_graph_exec: 0 (the driver's values, the
          * undefined performance counters, no device graph) */
         for (unsigned i = 0; i < SR_COUNT; i++)
@@ -733,6 +737,7 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
     memset(b->bar_gen, 0, sizeof b->bar_gen);
     b->n_mbar = 0;
     ptx_wgmma_block_free(r, b);
+    ptx_cluster_block_begin(r, b);
     memset(b->local, 0, (size_t)r->local_bytes * r->tpb);
     for (uint32_t w = 0; w < r->wpb; w++) {
         struct pwarp *pw = &b->warps[w];
@@ -986,6 +991,11 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             break;
         case XK_WGCOMMIT:
             pw->wgmma_groups++;
+            break;
+        case XK_MAPA:
+        case XK_CLARRIVE:
+        case XK_CLWAIT:
+            SIM_FORWARD_IF_ERROR(ptx_cluster_exec(r, b, pw, x, m, wi, &advance, err));
             break;
         case XK_WGWAIT:          /* aux: N, as WARPGROUP.DEPBAR.LE gsb0, N has it */
             wi->aux = x->vec;

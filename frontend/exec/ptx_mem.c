@@ -12,6 +12,7 @@
  * of a GPU allocator, local memory interleaved per lane.
  */
 #include "frontend/exec/ptx_mem.h"
+#include "frontend/exec/ptx_cluster.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -167,6 +168,18 @@ ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, uns
             space = PS_GLOBAL;
         }
     }
+    struct pblock *sb = b;
+    uint8_t remote = 0;
+    if (space == PS_SHARED && a >= (UINT64_C(1) << PTX_CLUSTER_SHIFT)) {
+        /* distributed shared memory: another block of the cluster */
+        uint32_t off;
+        sb = ptx_cluster_shared(r, b, a, &off);
+        if (sb == NULL)
+            return mem_error(r, x, b, w, l, "shared::cluster access to a rank outside the "
+                             "block's cluster", a, err);
+        remote = sb != b;
+        a = off;
+    }
     switch (space) {
     case PS_SHARED:
         if (a + bytes > r->shared_bytes) {
@@ -177,9 +190,10 @@ ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, uns
                      r->shared_bytes - r->shared_static);
             return mem_error(r, x, b, w, l, what, a, err);
         }
-        out->p = b->smem + a;
+        out->p = sb->smem + a;
         out->space = SIM_SPACE_SHARED;
         out->taddr = a;
+        out->remote = remote;
         return SIM_OK;
     case PS_LOCAL:
     case PS_PARAM: {             /* .param: a frame's parameters and call arguments */

@@ -47,7 +47,10 @@ ptx_opclass_of(const struct ptx_ins *in)
     case PTXOP_BRA: case PTXOP_EXIT: case PTXOP_RET: case PTXOP_CALL:
         return SIM_OPC_BRANCH;
     case PTXOP_BAR: case PTXOP_BARRIER:
-        return (in->flags & PF_WARPSYNC) ? SIM_OPC_NOP : SIM_OPC_BARRIER;
+        return (in->flags & PF_WARPSYNC) || in->mode == PM_CL_ARRIVE || in->mode == PM_CL_WAIT
+               ? SIM_OPC_NOP : SIM_OPC_BARRIER;
+    case PTXOP_MAPA:
+        return SIM_OPC_INT;
     case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP: case PTXOP_SETMAXNREG:
     case PTXOP_GRIDDEPCONTROL:
         return SIM_OPC_NOP;

@@ -178,6 +178,8 @@ enum xkind {
                                     descriptor a or registers frag[0 .. 3], B's descriptor b,
                                     scale-d c */
     XK_WGFENCE, XK_WGCOMMIT, XK_WGWAIT,   /* wgmma.fence, .commit_group, .wait_group (a) */
+    XK_MAPA,                     /* mapa d, a, rank (ptx_cluster.c) */
+    XK_CLARRIVE, XK_CLWAIT,      /* barrier.cluster.arrive, .wait */
     XK_SPILL                     /* a register saved to or restored from the frame (ptxas's
                                     callee-saved registers, ptx_lower.c): only takes time, at
                                     frame address off */
@@ -294,6 +296,7 @@ struct pwarp {
     uint32_t bulk_groups;        /* cp.async.bulk groups committed (frontend/async.h) */
     uint32_t wgmma_groups;       /* wgmma groups committed (frontend/async.h) */
     uint32_t wgmma_seq;          /* wgmma.mma_async instructions executed (ptx_wgmma.c) */
+    uint32_t cl_arrives, cl_waits;  /* barrier.cluster.arrive / .wait executed (ptx_cluster.c) */
     int32_t poll;                /* an mbarrier wait the model decides at its issue
                                     (ptx_sync.c): its operation, -1 if none ... */
     uint32_t poll_mask;          /* ... and its lanes */
@@ -321,8 +324,18 @@ struct pmbar {
 
 struct wg_snap;                  /* ptx_wgmma.c: a warpgroup's operands of one wgmma */
 
+/* A thread-block cluster running (ptx_cluster.c): its barrier.cluster. */
+struct pcluster {
+    uint64_t id;                 /* linear cluster id */
+    uint32_t live;               /* its blocks begun and not ended (0: the entry is free) */
+    uint32_t arrived[2];         /* threads that arrived for phase g, in slot g % 2 */
+    uint32_t gen;                /* phases completed */
+};
+
 struct pblock {
     uint64_t id;                 /* linear block id */
+    int32_t cluster;             /* its cluster's entry in r->clusters, -1: none */
+    bool running;                /* between block_begin and block_end */
     struct wg_snap *wg_snaps;    /* operands read by a warpgroup's first warp, until its
                                     other three have executed the same wgmma (ptx_wgmma.c) */
     struct pmbar mbar[SIM_SYNC_OBJS];
@@ -397,6 +410,9 @@ struct ptx_run {
     union r32 *tmpl32;           /* constants replicated over 32 lanes, ready to copy */
     union r64 *tmpl64;
     uint32_t sreg_base;          /* r32 slot of special register 0 */
+    uint32_t cluster[3];         /* blocks per cluster (1, 1, 1: none) */
+    uint32_t cluster_size;
+    struct pcluster *clusters;   /* n_slots entries (a cluster per running block at most) */
     uint32_t shared_static, shared_bytes; /* bytes per block (shared_bytes: with the reserved
                                              region, if any) */
     uint32_t reserved_smem;      /* offset of the reserved region (%reserved_smem_offset_begin)

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frontend/exec/ptx_cluster.h"
 #include "frontend/exec/ptx_lanes.h"
 #include "frontend/exec/ptx_mem.h"
 #include "frontend/exec/ptx_spin.h"
@@ -338,6 +339,10 @@ ptx_sync_poll(struct ptx_run *r, uint32_t slot, uint32_t warp, uint32_t *sig)
     struct pwarp *pw = &b->warps[warp];
     if (pw->poll < 0)
         return 0;
+    if (r->x[pw->poll].kind == XK_CLWAIT) {   /* barrier.cluster.wait (ptx_cluster.c) */
+        *sig = 0;
+        return ptx_cluster_wait_done(r, b, pw);
+    }
     uint32_t done;
     int obj;
     struct sim_error err;
@@ -357,6 +362,11 @@ ptx_sync_commit(struct ptx_run *r, uint32_t slot, uint32_t warp, bool complete,
     const struct xop *x = &r->x[pw->poll];
     uint32_t m = pw->poll_mask;
     pw->poll = -1;
+    if (x->kind == XK_CLWAIT) {  /* issued once complete (a blocking poll) */
+        pw->cl_waits++;
+        set_sync(wi, SIM_SYNC_NONE, 0, 0);
+        return SIM_OK;
+    }
     if (complete)
         return commit_wait(r, b, pw, x, m, wi, err);
     pred_write(pw, &x->d, m, 0);  /* timed out (try_wait) or not yet (test_wait): false */

@@ -785,8 +785,7 @@ key_alu(const struct lctx *L, const struct xop *x)
         return LK_SHF;
     case PTXOP_SETP: case PTXOP_SET: case PTXOP_TESTP:
         if (x->op == PTXOP_SETP && x->c.cls == SC_NONE && is_imm(L, &x->a) && is_imm(L, &x->b))
-            return LK_SILENT;   /* of two constants: ptxas knows the predicate (the
-                                   `setp.ne.b32 p, 1, 0` of a wgmma's scale-d in inline asm) */
+            return LK_SILENT;   /* constants (wgmma's `setp.ne.b32 p, 1, 0`): ptxas folds it */
         if (x->op == PTXOP_SET && ptx_type_is_half(x->type2))
             return LK_HSET;
         if (fp)
@@ -891,6 +890,7 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_WGMMA:
         return LK_TENSOR;          /* ptx_lower_mma.c */
     case XK_WGFENCE: return LK_WGARRIVE;
+    case XK_CLARRIVE: case XK_CLWAIT: return x->kind == XK_CLWAIT ? LK_CLWAIT : LK_CLARRIVE;
     case XK_WGCOMMIT: return LK_SILENT;   /* the last HGMMA's gsb0 */
     case XK_WGWAIT: return LK_WGDEPBAR;
     case XK_NOP:

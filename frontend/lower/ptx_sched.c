@@ -228,6 +228,7 @@ fence_like(const struct xop *x)
     return x->kind == XK_NOP || x->kind == XK_MOVE_CLOCK || x->kind == XK_CPASYNC ||
            x->kind == XK_WGMMA || x->kind == XK_WGFENCE || x->kind == XK_WGCOMMIT ||
            x->kind == XK_WGWAIT ||     /* wgmma's accumulators are in no id list */
+           x->kind == XK_CLARRIVE || x->kind == XK_CLWAIT ||   /* order the cluster's memory */
            x->ids_truncated;
 }
 

@@ -57,7 +57,8 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL,                  /* mbarrier operations */
                 PM_GDC_LAUNCH, PM_GDC_WAIT,                          /* griddepcontrol */
                 PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT,    /* wgmma operations */
-                PM_PREFETCH };                                       /* cp.async.bulk.prefetch */
+                PM_PREFETCH,                                         /* cp.async.bulk.prefetch */
+                PM_CL_ARRIVE, PM_CL_WAIT };                          /* barrier.cluster */
 
 /* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
  * (ptx_parse.c shape_names, ptx_mma.c dims). */
@@ -86,7 +87,7 @@ enum {
     PF_SATFINITE = 1u << 26,      /* .satfinite: cvt, overflow gives the largest finite value;
                                      mma/wmma s32, the sums saturate */
     PF_BULK = 1u << 28,           /* cp.async.bulk */
-    PF_READ = 1u << 29,           /* cp.async.bulk.wait_group.read */
+    PF_RELAXED = 1u << 29,        /* barrier.cluster.arrive.relaxed (no release ordering) */
     PF_PARITY = 1u << 30,         /* mbarrier.test_wait/try_wait.parity */
     PF_TENSOR = 1u << 31,         /* cp.async.bulk.tensor (its dimensions in ptx_ins.vec) */
     PF_FRAME = 1u << 27           /* (decoded) the address is relative to the running
@@ -217,6 +218,8 @@ struct ptx_call {
 struct ptx_kernel {
     char *name;
     uint32_t line;
+    uint32_t cluster[3];         /* kernel: .reqnctapercluster (0: none given) */
+    bool explicit_cluster;       /* kernel: .explicitcluster (a launch must give a cluster) */
     bool is_func;                /* a .func */
     bool defined;                /* .func: it has a body (else only declared: .extern, or a
                                     prototype before its definition) */

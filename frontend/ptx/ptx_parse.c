@@ -125,30 +125,30 @@ body_begin(struct parser *ps, struct ptx_kernel *k)
 }
 
 /* Performance and other directives after a signature: .maxntid 256, 1, 1
- * .reqntid .minnctapersm .maxnreg .noreturn .explicitcluster ... (no
- * effect), except a cluster of more than one block (.reqnctapercluster X,
- * Y, Z), which the kernel's launch then refuses as unsupported: smsim runs
- * clusters of one (its %cluster_* registers say so). */
+ * .reqntid .minnctapersm .maxnreg .noreturn ... (no effect), and the
+ * cluster a kernel requires: .reqnctapercluster X, Y, Z and
+ * .explicitcluster (the launch file's cluster key must agree). */
 static int
 skip_attributes(struct parser *ps)
 {
     while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
         bool cluster = strcmp(ps->lx.tok, ".reqnctapercluster") == 0;
-        uint32_t line = ps->lx.line;
-        int64_t blocks = 1, v;
+        if (strcmp(ps->lx.tok, ".explicitcluster") == 0 && ps->k != NULL)
+            ps->k->explicit_cluster = true;
+        unsigned d = 0;
+        int64_t v;
         SIM_FORWARD_IF_ERROR(next(ps));
         while (ps->lx.kind == PTX_TK_NUM || is_punct(ps, ',')) {
-            if (cluster && ps->lx.kind == PTX_TK_NUM && ptx_lex_int(ps->lx.tok, &v) && v > 0)
-                blocks *= v;
+            if (cluster && ps->lx.kind == PTX_TK_NUM && d < 3) {
+                if (!ptx_lex_int(ps->lx.tok, &v) || v < 1 || v > 16)
+                    return ptx_parse_err(ps, ".reqnctapercluster: a dimension is 1 .. 16 blocks");
+                if (ps->k != NULL)
+                    ps->k->cluster[d++] = (uint32_t)v;
+            }
             SIM_FORWARD_IF_ERROR(next(ps));
         }
-        if (blocks > 1 && ps->k != NULL && ps->k->unsupported == NULL) {
-            size_t n = strlen(ps->lx.path) + strlen(ps->k->name) + 160;
-            ps->k->unsupported = xmalloc(n);
-            snprintf(ps->k->unsupported, n, "%s:%u: kernel %s: unsupported: thread-block "
-                     "clusters of more than one block (.reqnctapercluster: %" PRId64 " blocks)",
-                     ps->lx.path, line, ps->k->name, blocks);
-        }
+        while (cluster && ps->k != NULL && d < 3 && d > 0)
+            ps->k->cluster[d++] = 1;
     }
     return SIM_OK;
 }

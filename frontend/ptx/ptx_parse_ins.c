@@ -70,8 +70,8 @@ static const struct mod_word mods[] = {
     { "xorsign", 0, PF_XORSIGN }, { "abs", 0, PF_ABSMOD }, { "satfinite", 0, PF_SATFINITE },
     { "global", 1, PS_GLOBAL }, { "shared", 1, PS_SHARED }, { "shared::cta", 1, PS_SHARED },
     { "shared::cluster", 1, PS_SHARED },   /* a cluster of one CTA: its own shared memory */
-    { "bulk", 0, PF_BULK }, { "read", 0, PF_READ }, { "parity", 0, PF_PARITY },
-    { "tensor", 0, PF_TENSOR }, { "tile", 6, 0 }, { "prefetch", 5, PM_PREFETCH },
+    { "bulk", 0, PF_BULK }, { "read", 6, 0 },   /* wait_group.read: waited as a full wait */ { "parity", 0, PF_PARITY },
+    { "tensor", 0, PF_TENSOR }, { "wait", 6, 0 }, { "tile", 6, 0 }, { "prefetch", 5, PM_PREFETCH },
     { "L2", 6, 0 },
     { "bulk_group", 6, 0 }, { "mbarrier::complete_tx::bytes", 6, 0 }, { "proxy", 6, 0 },
     { "mbarrier_init", 6, 0 }, { "launch_dependents", 5, PM_GDC_LAUNCH },
@@ -540,8 +540,12 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 0; *hi = 0; return;
     case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK:
         *lo = 1; *hi = 1; return;
-    case PTXOP_BAR: case PTXOP_BARRIER:   /* bar.red: d, a{, b}, {!}c */
-        *lo = 1; *hi = ins->atom != PA_NONE ? 4 : 2; return;
+    case PTXOP_BAR: case PTXOP_BARRIER:   /* bar.red: d, a{, b}, {!}c; barrier.cluster: none */
+        *lo = ins->mode == PM_CL_ARRIVE || ins->mode == PM_CL_WAIT ? 0 : 1;
+        *hi = ins->mode == PM_CL_ARRIVE || ins->mode == PM_CL_WAIT ? 0 : ins->atom != PA_NONE ? 4 : 2;
+        return;
+    case PTXOP_MAPA:             /* d, a, rank */
+        *lo = 3; *hi = 3; return;
     case PTXOP_CVT:              /* cvt.rn.f16x2.f32 d, a, b packs two conversions (so do
                                     cvt.rn.satfinite.e4m3x2.f32 and .e5m2x2.f32) */
         *lo = *hi = (ins->type == PT_F16X2 || ins->type == PT_BF16X2 || ins->type == PT_E4M3X2 ||
@@ -789,6 +793,16 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (!ok || (ins.atom == PA_ADD && (ins.flags & PF_SAT)))
             return ptx_parse_unsupported(ps, "unsupported instruction '%s' (vabsdiff4 is simulated "
                                          "as .u32/.s32 types, plain, .sat or .add)", ps->lx.tok);
+    }
+    if (ins.op == PTXOP_BARRIER && strstr(ps->lx.tok, ".cluster") != NULL) {
+        /* barrier.cluster.arrive{.release|.relaxed}{.aligned}, .wait{.acquire}{.aligned} */
+        bool arrive = (ins.flags & PF_ARRIVE) != 0, wait = strstr(ps->lx.tok, ".wait") != NULL;
+        if (arrive == wait)
+            return ptx_parse_err(ps, "'%s': barrier.cluster needs .arrive or .wait", ps->lx.tok);
+        ins.mode = arrive ? PM_CL_ARRIVE : PM_CL_WAIT;
+        ins.flags &= ~(uint32_t)PF_ARRIVE;
+        if (strstr(ps->lx.tok, ".relaxed") != NULL)
+            ins.flags |= PF_RELAXED;
     }
     if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && (ins.flags & PF_ARRIVE))
         return ptx_parse_unsupported(ps, "unsupported instruction '%s' (bar.sync and bar.red are "
