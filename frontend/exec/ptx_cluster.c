@@ -4,6 +4,7 @@
 #include "frontend/exec/ptx_cluster.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "frontend/exec/ptx_lanes.h"
 
@@ -30,8 +31,12 @@ ptx_cluster_block_begin(struct ptx_run *r, struct pblock *b)
     b->cluster = -1;
     if (r->cluster_size <= 1)
         return;
-    if (r->clusters == NULL)
-        r->clusters = xcalloc(r->n_slots, sizeof *r->clusters);
+    if (r->cap_clusters < r->n_slots) {   /* the slots grew (a kernel_begin): so do these */
+        r->clusters = xrealloc(r->clusters, r->n_slots * sizeof *r->clusters);
+        memset(r->clusters + r->cap_clusters, 0,
+               (r->n_slots - r->cap_clusters) * sizeof *r->clusters);
+        r->cap_clusters = r->n_slots;
+    }
     uint64_t id = cluster_id(r, b);
     int32_t free_i = -1;
     for (uint32_t i = 0; i < r->n_slots; i++) {

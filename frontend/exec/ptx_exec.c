@@ -1058,6 +1058,7 @@ ptx_exec_free(struct ptx_run *r)
     r->n_slots = 0;
     free(r->x);
     free(r->wslots);
+    free(r->clusters);
     ptx_wgmma_free(r);
     free(r->funcs);
     free(r->fmap);

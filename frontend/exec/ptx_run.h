@@ -412,7 +412,9 @@ struct ptx_run {
     uint32_t sreg_base;          /* r32 slot of special register 0 */
     uint32_t cluster[3];         /* blocks per cluster (1, 1, 1: none) */
     uint32_t cluster_size;
-    struct pcluster *clusters;   /* n_slots entries (a cluster per running block at most) */
+    struct pcluster *clusters;   /* cap_clusters entries (>= n_slots: a cluster per running
+                                    block at most) */
+    uint32_t cap_clusters;
     uint32_t shared_static, shared_bytes; /* bytes per block (shared_bytes: with the reserved
                                              region, if any) */
     uint32_t reserved_smem;      /* offset of the reserved region (%reserved_smem_offset_begin)
