@@ -216,7 +216,9 @@ struct inst_source_ops {
     void (*set_target)(void *ctx, unsigned cc);
     /* Sources that return SIM_SYNC_POLL instructions (else NULL).
      * wait_poll: would warp's pending wait find its phase complete now (1,
-     * *sig the signal to wait for, 0 if none; 0: not complete)?  It
+     * *sig the signal to wait for, 0 if none; 2: complete, a cluster
+     * barrier whose phase had a releasing arrive, whose fence the release
+     * waits for; 0: not complete)?  It
      * executes nothing.  wait_commit: execute the wait, at its issue, as
      * the model found it at its last poll (complete: as wait_poll() said;
      * else false in every lane, a try_wait that timed out); *wi's sync and

@@ -590,14 +590,16 @@ poll_ready(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now)
     if (wp->poll_since == SIM_CYCLE_MAX)
         wp->poll_since = now;
     uint32_t sig = 0;
-    wp->poll_complete = sm->src->ops->wait_poll(sm->src->ctx, b->src_slot, wp->idx, &sig) == 1;
+    int polled = sm->src->ops->wait_poll(sm->src->ctx, b->src_slot, wp->idx, &sig);
+    wp->poll_complete = polled >= 1;
     if (wp->poll_complete && wi->aux == 2) {
         /* a cluster barrier: released sync.cluster_latency after this SM
-         * first saw its phase complete */
+         * first saw its phase complete, and the release's fence more */
         if (sm->cluster_seen[w] == SIM_CYCLE_MAX)
             sm->cluster_seen[w] = now;
         sm->cluster_wait = true;
-        if (now < sm->cluster_seen[w] + sm->cfg->sync_cluster_latency)
+        if (now < sm->cluster_seen[w] + sm->cfg->sync_cluster_latency +
+                      (polled == 2 ? sm->cfg->sync_cluster_release_cycles : 0))
             return false;
         sm->cluster_seen[w] = SIM_CYCLE_MAX;
         return true;

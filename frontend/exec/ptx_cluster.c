@@ -48,7 +48,7 @@ ptx_cluster_block_begin(struct ptx_run *r, struct pblock *b)
         if (r->clusters[i].live == 0 && free_i < 0)
             free_i = (int32_t)i;
     }
-    r->clusters[free_i] = (struct pcluster){ id, 1, { 0, 0 }, 0 };
+    r->clusters[free_i] = (struct pcluster){ id, 1, { 0, 0 }, 0, { false, false }, false };
     b->cluster = free_i;
 }
 
@@ -114,8 +114,11 @@ ptx_cluster_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const st
             struct pcluster *c = &r->clusters[b->cluster];
             uint32_t ph = pw->cl_arrives;
             c->arrived[ph % 2] += inst_popc(m);
+            c->release[ph % 2] |= (x->flags & PF_RELAXED) == 0;
             if (c->arrived[ph % 2] >= r->cluster_size * r->tpb) {
                 c->arrived[ph % 2] = 0;   /* phase ph is complete */
+                c->last_release = c->release[ph % 2];
+                c->release[ph % 2] = false;
                 c->gen = ph + 1;
             }
         }

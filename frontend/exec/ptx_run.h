@@ -330,6 +330,8 @@ struct pcluster {
     uint32_t live;               /* its blocks begun and not ended (0: the entry is free) */
     uint32_t arrived[2];         /* threads that arrived for phase g, in slot g % 2 */
     uint32_t gen;                /* phases completed */
+    bool release[2];             /* phase g % 2 has an arrive with release semantics */
+    bool last_release;           /* ... and so had the phase gen - 1 */
 };
 
 struct pblock {

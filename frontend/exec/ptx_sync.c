@@ -341,7 +341,9 @@ ptx_sync_poll(struct ptx_run *r, uint32_t slot, uint32_t warp, uint32_t *sig)
         return 0;
     if (r->x[pw->poll].kind == XK_CLWAIT) {   /* barrier.cluster.wait (ptx_cluster.c) */
         *sig = 0;
-        return ptx_cluster_wait_done(r, b, pw);
+        if (!ptx_cluster_wait_done(r, b, pw))
+            return 0;
+        return b->cluster >= 0 && r->clusters[b->cluster].last_release ? 2 : 1;
     }
     uint32_t done;
     int obj;
