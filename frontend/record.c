@@ -115,12 +115,9 @@ drive(struct inst_source *src, struct kernel_info *ki, const struct record_sink 
         if (rc == SIM_OK && sink != NULL)
             rc = sink->kernel_begin(sink->ctx, ki, err);
         uint64_t ids[16];
-        for (uint64_t c = 0; rc == SIM_OK && c < nb / cs; c++) {
-            uint32_t n = cs > 1 ? kernel_info_cluster_blocks(ki, c, ids) : 1;
-            if (cs == 1)
-                ids[0] = c;
-            rc = record_blocks(src, sink, wpb, ids, n, tot, err);
-        }
+        for (uint64_t c = 0; rc == SIM_OK && c < nb / cs; c++)   /* cs 1: block c alone */
+            rc = record_blocks(src, sink, wpb, ids, kernel_info_cluster_blocks(ki, c, ids), tot,
+                               err);
         if (rc == SIM_OK && sink != NULL)
             rc = sink->kernel_end(sink->ctx, err);
         if (rc < 0)

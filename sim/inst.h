@@ -103,16 +103,19 @@ enum sim_inst_flag {
  * the meantime).  The model fetches nothing after it until it has issued;
  * while it is next, the model asks the source's wait_poll() whether its
  * phase has completed: if so it issues once the signal wait_poll() named
- * is done; if not, it issues anyway after sync.try_wait_cycles (aux = 1:
- * a try_wait, which suspends that long) or at once (aux = 0: a test_wait),
- * or not until it has (aux = 2: a blocking wait, barrier.cluster.wait,
- * whose completion the source may learn from other SMs' fetches).
+ * is done; if not, it issues anyway after sync.try_wait_cycles (aux =
+ * SIM_POLL_TRY: a try_wait, which suspends that long) or at once
+ * (SIM_POLL_TEST: a test_wait), or not until it has (SIM_POLL_BLOCKING:
+ * barrier.cluster.wait, whose completion the source may learn from other
+ * SMs' fetches).
  * At issue wait_commit() executes it and turns it into a WAIT or NONE.
  *
  * SIM_SYNC_WAITING: without a timing model (next_inst's now is
  * SIM_CYCLE_MAX: emulate, trace record), a wait that found its phase
  * incomplete; whoever drives the warps gives the others a turn (the
  * timing model never gets one: it is malformed there). */
+/* SIM_SYNC_POLL's aux: what a wait whose phase has not completed does. */
+enum sim_poll { SIM_POLL_TEST = 0, SIM_POLL_TRY = 1, SIM_POLL_BLOCKING = 2 };
 enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_SYNC_POLL = 3,
                 SIM_SYNC_WAITING = 4 };
 #define SIM_SYNC_OBJS 16u

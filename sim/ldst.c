@@ -522,7 +522,7 @@ shared_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         u->stp->dsmem_insts++;
         uint64_t bytes = (uint64_t)inst_popc(wi->active_mask) * (wi->width ? wi->width : 4);
         uint64_t start = max_u64(MEM_TICKS(t), u->dsmem_free);
-        u->dsmem_free = start + (uint64_t)((double)MEM_TICKS(bytes) / c->smem_dsmem_bytes_per_cycle);
+        u->dsmem_free = start + occ_ticks((double)bytes, c->smem_dsmem_bytes_per_cycle);
         return ceil_cycles(u->dsmem_free) + c->smem_dsmem_latency;
     }
     uint64_t start = max_u64(MEM_TICKS(t), u->smem_free);

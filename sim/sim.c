@@ -208,6 +208,14 @@ sim_warp_insts(const sim *s)
 
 static void dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg);
 
+/* SMs per GPC (gpu.gpc_sms; 0 or more than the GPU: the whole GPU). */
+static uint32_t
+gpc_size(const struct sim *s)
+{
+    uint32_t gs = s->cfg.gpu_gpc_sms;
+    return gs != 0 && gs < s->n_sm ? gs : s->n_sm;
+}
+
 /* Start the next cluster of blocks (kernel_info.cluster) at cycle t if it
  * fits: all its blocks at once, on the SMs of one GPC (gpu.gpc_sms
  * consecutive SMs; the GPCs tried from a rotating first), spread one
@@ -217,8 +225,7 @@ place_cluster(struct sim *s, sim_cycle_t t)
 {
     uint64_t ids[16];
     uint32_t n = kernel_info_cluster_blocks(&s->ki, s->next_block / s->cluster_size, ids);
-    uint32_t gs = s->cfg.gpu_gpc_sms ? s->cfg.gpu_gpc_sms : s->n_sm;
-    uint32_t n_gpc = (s->n_sm + gs - 1) / gs, bps = s->occ.blocks_per_sm;
+    uint32_t gs = gpc_size(s), n_gpc = (s->n_sm + gs - 1) / gs, bps = s->occ.blocks_per_sm;
     for (uint32_t k = 0; k < n_gpc; k++) {
         uint32_t g = (s->disp_rr / gs + k) % n_gpc, lo = g * gs;
         uint32_t hi = lo + gs < s->n_sm ? lo + gs : s->n_sm, room = 0;
@@ -515,14 +522,11 @@ run_kernel(struct sim *s, struct sim_error *err)
     if (s->cluster_size > 16 || s->n_blocks % s->cluster_size != 0)
         return sim_error_set(err, SIM_ERR_FORMAT, "kernel %s: clusters of %u blocks in a grid of "
                              "%" PRIu64, ki->name, s->cluster_size, s->n_blocks);
-    {
-        uint32_t gs = c->gpu_gpc_sms ? c->gpu_gpc_sms : s->n_sm;
-        if ((uint64_t)(gs < s->n_sm ? gs : s->n_sm) * s->occ.blocks_per_sm < s->cluster_size)
-            return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: a cluster of "
-                                 "%u blocks does not fit one GPC (%u SMs of %u blocks each: "
-                                 "gpu.gpc_sms, occupancy)", ki->name, s->cluster_size,
-                                 gs < s->n_sm ? gs : s->n_sm, s->occ.blocks_per_sm);
-    }
+    if ((uint64_t)gpc_size(s) * s->occ.blocks_per_sm < s->cluster_size)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: a cluster of %u "
+                             "blocks does not fit one GPC (%u SMs of %u blocks each: "
+                             "gpu.gpc_sms, occupancy)", ki->name, s->cluster_size, gpc_size(s),
+                             s->occ.blocks_per_sm);
     s->retired = 0;
     s->last_retire = start;
     s->kstart = start;

@@ -47,7 +47,7 @@ sm_init(struct sm *sm, const struct sm_host *host, uint32_t id, const struct sim
     sm->ibm = xcalloc((size_t)SM_NW * sm->ibuf, sizeof *sm->ibm);
     sm->n_sched = cfg->sm_subpartitions;
     sm->bar_step = (uint64_t)(cfg->sm_barrier_warp_cycles * 256.0 + 0.5);
-    sm->wgmma_byte = (uint64_t)(256.0 / cfg->smem_wgmma_bytes_per_cycle + 0.5);
+    sm->wgmma_byte = 256.0 / cfg->smem_wgmma_bytes_per_cycle;
     sm->sync_step = (uint64_t)(cfg->sync_arrive_cycles * 256.0 + 0.5);
     sm->ldst = ldst_new(cfg, m, &sm->mst);
     sm->wake = wake;
@@ -592,7 +592,7 @@ poll_ready(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now)
     uint32_t sig = 0;
     int polled = sm->src->ops->wait_poll(sm->src->ctx, b->src_slot, wp->idx, &sig);
     wp->poll_complete = polled >= 1;
-    if (wp->poll_complete && wi->aux == 2) {
+    if (wp->poll_complete && wi->aux == SIM_POLL_BLOCKING) {
         /* a cluster barrier: released sync.cluster_latency after this SM
          * first saw its phase complete, and the release's fence more */
         if (sm->cluster_seen[w] == SIM_CYCLE_MAX)
@@ -606,11 +606,11 @@ poll_ready(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now)
     }
     if (wp->poll_complete)
         return sig == 0 || b->sync[wi->sync_obj].done >= sig;
-    if (wi->aux == 2) {          /* a blocking wait (barrier.cluster): until complete */
+    if (wi->aux == SIM_POLL_BLOCKING) {   /* barrier.cluster: until complete */
         sm->cluster_wait = true;
         return false;
     }
-    sim_cycle_t limit = wi->aux != 0 ? sm->cfg->sync_try_wait_cycles : 0;
+    sim_cycle_t limit = wi->aux == SIM_POLL_TRY ? sm->cfg->sync_try_wait_cycles : 0;
     return now >= wp->poll_since + limit;
 }
 
@@ -823,8 +823,8 @@ wgmma_issue(struct sm *sm, struct sm_sched *s, uint8_t w, const struct warp_inst
     uint64_t bytes = (uint64_t)n8 * 8u * 32u / 4u + (a_shared ? 64u * 32u / 4u : 0);
     uint64_t at = (uint64_t)now << 8;
     uint64_t fetch = sm->wgmma_free > at ? sm->wgmma_free : at;
-    sm->wgmma_free = fetch + bytes * sm->wgmma_byte;
-    uint64_t a_fetch = a_shared ? 64u * 32u * sm->wgmma_byte : 0;
+    sm->wgmma_free = fetch + (uint64_t)((double)bytes * sm->wgmma_byte + 0.5);
+    uint64_t a_fetch = a_shared ? (uint64_t)(64.0 * 32.0 * sm->wgmma_byte + 0.5) : 0;
     sim_cycle_t start = max_c((sim_cycle_t)((fetch + a_fetch + 255) >> 8), s->wgmma_free);
     s->wgmma_free = start + compute;
     sm->wgmma_start[w] = start;

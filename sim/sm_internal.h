@@ -284,7 +284,7 @@ struct sm {
     uint64_t bar_step;           /* 1/256 cycles one arrival takes (sm.barrier_warp_cycles) */
     uint64_t wgmma_free;         /* 1/256 cycles: shared memory has delivered the tiles of every
                                     warpgroup MMA issued so far (smem.wgmma_bytes_per_cycle) */
-    uint64_t wgmma_byte;         /* 1/256 cycles one byte of them takes */
+    double wgmma_byte;           /* 1/256 cycles one byte of them takes */
     sim_cycle_t wgmma_start[SM_NW];  /* by warp slot: when its last warpgroup MMA starts on the
                                         tensor core (its next may issue then: one queued each) */
     uint64_t launch_free;        /* 1/256 cycles: the block launcher is busy until here

@@ -134,7 +134,7 @@ ptx_cluster_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const st
             pw->poll = (int32_t)(x - r->x);
             pw->poll_mask = m;
             wi->sync = SIM_SYNC_POLL;
-            wi->aux = 2;         /* blocking: issues once complete */
+            wi->aux = SIM_POLL_BLOCKING;   /* issues once complete */
             return SIM_OK;
         }
         if (!ptx_cluster_wait_done(r, b, pw)) {

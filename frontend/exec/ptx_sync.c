@@ -193,7 +193,7 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         SIM_FORWARD_IF_ERROR(eval_wait(r, b, pw, x, m, wi, &done, &sig, &obj, err));
         pw->poll = (int32_t)(x - r->x);
         pw->poll_mask = m;
-        set_sync(wi, SIM_SYNC_POLL, obj, md == PM_MB_TRY);
+        set_sync(wi, SIM_SYNC_POLL, obj, md == PM_MB_TRY ? SIM_POLL_TRY : SIM_POLL_TEST);
         return SIM_OK;
     }
     int obj = -1;
