@@ -127,7 +127,25 @@ enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_S
  * (cp.async.bulk.tensor, UTMALDG, UTMASTG) moves rows: addr[1] bytes at
  * addr[0], repeated addr[2 d] times at a stride of addr[2 d + 1] bytes for
  * d = 1 .. 4 (dimension 1 fastest; a count of 0 moves nothing). */
-enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1, SIM_BULK_TENSOR = 2 };
+enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1, SIM_BULK_TENSOR = 2, SIM_BULK_DSMEM = 3 };
+/* SIM_BULK_DSMEM: addr[1] bytes from this block's shared memory to another
+ * block's of its cluster (cp.async.bulk.shared::cluster.shared::cta),
+ * through the bulk-copy unit and the SM-to-SM network. */
+
+/* Remote signals: signals of sync objects of other blocks of the cluster
+ * (an mbarrier of another block: a multicast bulk copy's transactions, an
+ * arrive or complete_tx at a shared::cluster address).  Bit i of
+ * warp_inst.rsig_mask: addr[i] holds one, SIM_RSIG(block id, object,
+ * signal number); that signal is done when the instruction completes (its
+ * DSMEM access; a copy: its last byte landed).  A lane whose access is
+ * remote has no timing address of its own (the DSMEM port counts bytes);
+ * a bulk copy uses bits 16 .. 31 (addr[16 + the peer's cluster rank]). */
+#define SIM_RSIG(block, obj, sig) \
+    ((uint64_t)(block) << 32 | (uint64_t)(obj) << 28 | (uint64_t)(sig))
+#define SIM_RSIG_BLOCK(v) ((v) >> 32)
+#define SIM_RSIG_OBJ(v) ((unsigned)((v) >> 28 & 0xfu))
+#define SIM_RSIG_SIG(v) ((uint32_t)((v) & 0x0fffffffu))
+#define SIM_RSIG_MAX_SIG 0x0fffffffu
 
 /* A warpgroup MMA (SIM_OPC_WGMMA): aux = N (8 .. 256, the columns of its
  * m64nNk tile; the warp computes 16 of the 64 rows), | SIM_WGMMA_A_SHARED
@@ -158,6 +176,7 @@ struct warp_inst {
     uint8_t bulk;                /* enum sim_bulk */
     uint8_t remote;              /* a shared-memory access to another block of the cluster
                                     (distributed shared memory: smem.dsmem_latency more) */
+    uint32_t rsig_mask;          /* remote signals (above) in addr[] */
     uint16_t dst[SIM_MAX_DST];   /* destination register ids, < SIM_MAX_REGS */
     uint16_t src[SIM_MAX_SRC];   /* source register ids, < SIM_MAX_REGS */
     uint32_t aux;                /* barrier id, immediate (DEPBAR count), signal number (sync),

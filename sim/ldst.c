@@ -650,12 +650,32 @@ bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     return done;
 }
 
+/* A bulk copy to another block's shared memory (SIM_BULK_DSMEM): the
+ * bulk-copy unit takes it tma.latency after its issue, once it has sent
+ * the copies before, and sends its addr[1] bytes through the SM's port
+ * to the SM-to-SM network at smem.dsmem_bytes_per_cycle; done
+ * smem.dsmem_latency after its last byte left.  (No probe has timed this
+ * copy: the unit's and the network's measured figures, composed.) */
+static sim_cycle_t
+bulk_dsmem(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    const struct sim_config *c = u->cfg;
+    uint64_t n = wi->addr[1];
+    u->stp->bulk_stores++;
+    u->stp->bulk_bytes += n;
+    u->stp->dsmem_insts++;
+    uint64_t start = max_u64(max_u64(MEM_TICKS(t + c->tma_latency), u->tma_free), u->dsmem_free);
+    u->dsmem_free = start + occ_ticks((double)n, c->smem_dsmem_bytes_per_cycle);
+    u->tma_free = u->dsmem_free;
+    return ceil_cycles(u->dsmem_free) + c->smem_dsmem_latency;
+}
+
 sim_cycle_t
 ldst_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 {
     sim_cycle_t r;
-    if (wi->bulk == SIM_BULK_COPY || wi->bulk == SIM_BULK_TENSOR) {
-        r = bulk_copy(u, wi, t);
+    if (wi->bulk != SIM_BULK_NONE) {
+        r = wi->bulk == SIM_BULK_DSMEM ? bulk_dsmem(u, wi, t) : bulk_copy(u, wi, t);
         if (r > u->drain)
             u->drain = r;
         return r;

@@ -94,6 +94,8 @@ host_fail(void *ctx, const struct sim_error *err)
 }
 
 static void host_block_done(void *ctx, uint32_t sm, uint32_t blk, sim_cycle_t when);
+static void host_remote_signal(void *ctx, uint32_t sm, uint64_t block, unsigned obj,
+                               uint32_t sig, sim_cycle_t t, sim_cycle_t now);
 
 static void
 derive_costs(struct sim *s)
@@ -127,7 +129,7 @@ sim_new(const struct sim_config *cfg)
     s->n_threads = 1;
     s->ad.force = getenv("SMSIM_FORCE_POOL") != NULL;
     s->host = (struct sm_host){ &s->costs, &s->occ, &s->obs, &s->failed, host_block_done,
-                                host_fail, s };
+                                host_fail, host_remote_signal, s };
     for (uint32_t i = 0; i < s->n_sm; i++)
         sm_init(&s->sms[i], &s->host, i, &s->cfg, s->m, &s->wakes[i]);
     stats_add_u64(s->st, "gpu.cycles", &s->g_cycles, "cycles",
@@ -381,6 +383,19 @@ host_block_done(void *ctx, uint32_t sm, uint32_t blk, sim_cycle_t when)
 {
     struct sim *s = ctx;
     evq_schedule(s->q, when, EVQ_PRI_LAUNCH, retire_event, s, (uint64_t)sm << 8 | blk);
+}
+
+/* sm_host.remote_signal: the block is on an SM of the GPC of SM `sm`
+ * (place_cluster); one that has retired meanwhile waits for nothing. */
+static void
+host_remote_signal(void *ctx, uint32_t sm, uint64_t block, unsigned obj, uint32_t sig,
+                   sim_cycle_t t, sim_cycle_t now)
+{
+    struct sim *s = ctx;
+    uint32_t gs = gpc_size(s), lo = sm / gs * gs;
+    for (uint32_t i = lo; i < lo + gs && i < s->n_sm; i++)
+        if (sm_remote_signal(&s->sms[i], block, obj, sig, t, now))
+            return;
 }
 
 static sim_cycle_t

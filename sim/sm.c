@@ -129,7 +129,7 @@ sm_register_stats(struct sm *sms, uint32_t n, stats *st)
                     "fraction of load sectors that hit in the L1");
     MVEC("sm.l1.mshr_wait_cycles", mshr_wait_cycles, "cycles", "cycles misses waited for a free MSHR");
     MVEC("sm.bulk.loads", bulk_loads, "instructions", "bulk copies from global to shared memory (cp.async.bulk, UBLKCP)");
-    MVEC("sm.bulk.stores", bulk_stores, "instructions", "bulk copies from shared to global memory");
+    MVEC("sm.bulk.stores", bulk_stores, "instructions", "bulk copies from shared memory to global memory or another block's");
     MVEC("sm.bulk.bytes", bulk_bytes, "bytes", "bytes the bulk copies moved");
 #undef MVEC
 #undef VEC
@@ -256,6 +256,17 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
             sm_fail(sm, &err);
             sm->warp[w].ended = true;
             return;
+        }
+        for (uint32_t rm = wi->rsig_mask; rm != 0; rm &= rm - 1) {
+            uint64_t v = wi->addr[__builtin_ctz(rm)];
+            if (SIM_RSIG_SIG(v) == 0 || sm->host->remote_signal == NULL) {
+                sim_error_set(&err, SIM_ERR_FORMAT, "block %" PRIu64 " warp %u pc %#x: "
+                              "malformed remote signal from the source", b->id,
+                              sm->warp[w].idx, wi->pc);
+                sm_fail(sm, &err);
+                sm->warp[w].ended = true;
+                return;
+            }
         }
         if (wi->sync != SIM_SYNC_NONE && b->sync == NULL)
             b->sync = xcalloc(SIM_SYNC_OBJS, sizeof *b->sync);
@@ -1171,6 +1182,23 @@ sync_op(struct sm *sm, struct sm_block *b, const struct warp_inst *wi, sim_cycle
     return ready;
 }
 
+bool
+sm_remote_signal(struct sm *sm, uint64_t block, unsigned obj, uint32_t sig, sim_cycle_t t,
+                 sim_cycle_t now)
+{
+    for (uint32_t i = 0; i < SIM_MAX_BLOCKS_PER_SM; i++) {
+        struct sm_block *b = &sm->blk[i];
+        if (!b->used || b->id != block)
+            continue;
+        if (b->sync == NULL)
+            b->sync = xcalloc(SIM_SYNC_OBJS, sizeof *b->sync);
+        sync_signal(&b->sync[obj], sig, t);
+        sm_wake(sm, now + 1);    /* a wait for it may now issue */
+        return true;
+    }
+    return false;
+}
+
 void
 sm_flush(struct sm *sm, sim_cycle_t now)
 {
@@ -1180,6 +1208,11 @@ sm_flush(struct sm *sm, sim_cycle_t now)
         sim_cycle_t ready = ldst_access(sm->ldst, &pd->wi, now);
         if (pd->wi.sync != SIM_SYNC_NONE)
             ready = sync_op(sm, &sm->blk[sm->warp[w].blk], &pd->wi, pd->since, now, ready);
+        for (uint32_t rm = pd->wi.rsig_mask; rm != 0; rm &= rm - 1) {
+            uint64_t v = pd->wi.addr[__builtin_ctz(rm)];   /* done when it completes */
+            sm->host->remote_signal(sm->host->ctx, sm->id, SIM_RSIG_BLOCK(v), SIM_RSIG_OBJ(v),
+                                    SIM_RSIG_SIG(v), ready, now);
+        }
         struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
         for (unsigned d = 0; d < pd->wi.n_dst; d++) {
             uint16_t reg = pd->wi.dst[d];

@@ -51,6 +51,11 @@ struct sm_host {
     void (*block_done)(void *ctx, uint32_t sm, uint32_t blk, sim_cycle_t when);
     /* the SM's source failed: stop the run with err */
     void (*fail)(void *ctx, const struct sim_error *err);
+    /* signal sig of sync object obj of block `block` (another block of the
+     * cluster of a block of SM sm) is done at cycle t (inst.h, remote
+     * signals); called from sm_flush() at now */
+    void (*remote_signal)(void *ctx, uint32_t sm, uint64_t block, unsigned obj, uint32_t sig,
+                          sim_cycle_t t, sim_cycle_t now);
     void *ctx;
 };
 
@@ -342,6 +347,10 @@ void sm_tick(struct sm *sm, sim_cycle_t now);
 void sm_flush(struct sm *sm, sim_cycle_t now);
 /* Ask for a tick at cycle t (no-op if one is due earlier). */
 void sm_wake(struct sm *sm, sim_cycle_t t);
+/* If block `block` runs on sm: signal sig of its sync object obj is done
+ * at t (a remote signal, delivered at now), and true. */
+bool sm_remote_signal(struct sm *sm, uint64_t block, unsigned obj, uint32_t sig, sim_cycle_t t,
+                      sim_cycle_t now);
 void sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now);
 
 /* sched.c: pick the order in which sched s considers its warps this

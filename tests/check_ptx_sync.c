@@ -224,6 +224,15 @@ static const struct {
     { "    cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r2], 16;",
       "unsupported: cp.async.bulk from more than one lane" },
     { "    setmaxnreg.inc.sync.aligned.u32 40;", "needs an architecture-specific target" },
+    { "    @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%r2+128], [%rd2], 16, [%r2], 2;",
+      "ctaMask 0x2 names no rank or a rank outside the cluster of 1 blocks" },
+    { "    cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32 "
+      "[%r2+128], [%r2+256], 16, [%r2];", "reduces integers only" },
+    { "    cp.reduce.async.bulk.global.shared::cta.bulk_group.add.b32 [%rd2], [%r2], 16;",
+      "unsupported operation and type" },
+    { "    cp.async.bulk.global.shared::cta.bulk_group.multicast::cluster [%rd2], [%r2], 16, 1;",
+      "unsupported cp.async.bulk form" },
 };
 
 /* Write module ptx[] as k.ptx and a launch file of `grid` one-warp blocks
@@ -289,7 +298,8 @@ START_TEST(clusters)
         "    mov.u32 %r3, %clusterid.x;", "    mov.u32 %r4, %cluster_nctarank;",
         "    mov.u32 %r5, %ctaid.x;", "    mov.u32 %r6, sm;",
         /* word 0: (rank + 1) x 1000 + cluster id x 100 */
-        "    add.s32 %r7, %r2, 1;", "    mul.lo.s32 %r7, %r7, 1000;", "    mad.lo.s32 %r7, %r3, 100, %r7;",
+        "    add.s32 %r7, %r2, 1;", "    mul.lo.s32 %r7, %r7, 1000;", "    mad.lo.s32 %r7, %r3,"
+        " 100, %r7;",
         "    setp.eq.u32 %p1, %r1, 0;", "    @%p1 st.shared.u32 [%r6], %r7;",
         "    barrier.cluster.arrive.relaxed.aligned;", "    barrier.cluster.wait.aligned;",
         /* lane l reads rank l % nranks's word 0 */
@@ -297,7 +307,8 @@ START_TEST(clusters)
         "    mapa.shared::cluster.u32 %r9, %r6, %r8;",
         "    ld.shared::cluster.u32 %r10, [%r9];",
         "    mad.lo.s32 %r10, %r2, 10, %r10;",
-        "    setp.eq.u32 %p2, %r8, %r2;", "    selp.u32 %r11, 1, 0, %p2;", "    add.s32 %r10, %r10, %r11;",
+        "    setp.eq.u32 %p2, %r8, %r2;", "    selp.u32 %r11, 1, 0, %p2;", "    add.s32 %r10,"
+        " %r10, %r11;",
         /* everyone done reading before any block may exit */
         "    barrier.cluster.arrive;", "    barrier.cluster.wait;",
         "    mad.lo.s32 %r12, %r5, 32, %r1;", "    mul.wide.u32 %rd3, %r12, 4;",
@@ -341,6 +352,173 @@ START_TEST(clusters)
 }
 END_TEST
 
+/* Bulk copies across a cluster of 4 (PTX ISA 9.7.9.25, 9.7.9.26):
+ * rank 0 multicasts in[c*64 .. +32) to ranks 1-3 only (its own tile keeps
+ * its marker), rank 1 in[c*64+32 .. +32) to all four; ranks 1-3 reduce
+ * their vectors (rank+1)(l+1) into rank 0's with cp.reduce.async.bulk
+ * .shared::cluster and arrive on rank 0's barrier remotely; rank 0 adds
+ * the sum into out2 with cp.reduce.async.bulk.global (both clusters:
+ * 20(l+1)) and copies its marker tile into rank 3's shared memory with
+ * cp.async.bulk.shared::cluster.shared::cta.  Emulated and timed the
+ * words must be the same; timed, the remote signals must hold rank 0's
+ * wait until the network has carried them (smem.dsmem_latency). */
+static const char *const cluster_bulk_ptx[] = {
+        ".version 8.0",
+        ".target sm_90",
+        ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1, .param .u64 k_param_2)",
+        ".explicitcluster .reqnctapercluster 4, 1, 1",
+        "{",
+        "    .reg .pred %p<8>;",
+        "    .reg .b16 %rs<4>;",
+        "    .reg .b32 %r<40>;",
+        "    .reg .b64 %rd<40>;",
+        "    .reg .f32 %f<4>;",
+        "    .shared .align 128 .b8 sm[2048];",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    ld.param.u64 %rd5, [k_param_1];",
+        "    cvta.to.global.u64 %rd6, %rd5;",
+        "    ld.param.u64 %rd7, [k_param_2];",
+        "    cvta.to.global.u64 %rd8, %rd7;",
+        "    mov.u32 %r1, %laneid;",
+        "    mov.u32 %r2, %cluster_ctarank;",
+        "    mov.u32 %r3, %clusterid.x;",
+        "    mov.u32 %r5, %ctaid.x;",
+        "    mov.u32 %r6, sm;",
+        "    setp.eq.u32 %p1, %r1, 0;",
+        "    add.s32 %r7, %r2, 1;",
+        "    mul.lo.s32 %r8, %r7, 16843009;",
+        "    shl.b32 %r9, %r1, 2;",
+        "    add.s32 %r10, %r6, %r9;",
+        "    st.shared.u32 [%r10+128], %r8;",
+        "    st.shared.u32 [%r10+256], %r8;",
+        "    add.s32 %r11, %r1, 1;",
+        "    mul.lo.s32 %r12, %r11, %r7;",
+        "    st.shared.u32 [%r10+512], %r12;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [sm], 1;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [sm+8], 4;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [sm+16], 1;",
+        "    fence.mbarrier_init.release.cluster;",
+        "    fence.proxy.async.shared::cta;",
+        "    barrier.cluster.arrive.release.aligned;",
+        "    barrier.cluster.wait.acquire.aligned;",
+        "    setp.eq.u32 %p2, %r2, 0;",
+        "    selp.u32 %r13, 128, 256, %p2;",
+        "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd9, [sm], %r13;",
+        "    mul.lo.s32 %r14, %r3, 256;",
+        "    cvt.u64.u32 %rd10, %r14;",
+        "    add.s64 %rd11, %rd5, %rd10;",
+        "    and.pred %p3, %p1, %p2;",
+        "    mov.b16 %rs1, 14;",
+        "    @%p3 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [sm+128], [%rd11], 128, [sm], %rs1;",
+        "    setp.eq.u32 %p4, %r2, 1;",
+        "    and.pred %p5, %p1, %p4;",
+        "    add.s64 %rd12, %rd11, 128;",
+        "    mov.b16 %rs2, 15;",
+        "    @%p5 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [sm+256], [%rd12], 128, [sm], %rs2;",
+        "WAIT1:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p6, [sm], 0;",
+        "    @!%p6 bra WAIT1;",
+        "    mov.u32 %r15, 0;",
+        "    mapa.shared::cluster.u32 %r16, %r6, %r15;",
+        "    @%p3 mbarrier.arrive.expect_tx.shared::cta.b64 %rd13, [sm+8], 384;",
+        "    not.pred %p7, %p2;",
+        "    and.pred %p7, %p7, %p1;",
+        "    add.s32 %r17, %r16, 512;",
+        "    add.s32 %r18, %r16, 8;",
+        "    @%p7 cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+        ".add.u32 [%r17], [sm+512], 128, [%r18];",
+        "    @%p7 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r18];",
+        "    @!%p2 bra SKIP2;",
+        "WAIT2:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p6, [sm+8], 0;",
+        "    @!%p6 bra WAIT2;",
+        "    @%p1 cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32"
+        " [%rd7], [sm+512], 128;",
+        "    @%p1 cp.async.bulk.commit_group;",
+        "    @%p1 cp.async.bulk.wait_group 0;",
+        "    mov.u32 %r19, 3;",
+        "    mapa.shared::cluster.u32 %r20, %r6, %r19;",
+        "    add.s32 %r21, %r20, 1024;",
+        "    add.s32 %r22, %r20, 16;",
+        "    @%p1 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+        " [%r21], [sm+128], 128, [%r22];",
+        "SKIP2:",
+        "    setp.eq.u32 %p4, %r2, 3;",
+        "    @!%p4 bra SKIP3;",
+        "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd14, [sm+16], 128;",
+        "WAIT3:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p6, [sm+16], 0;",
+        "    @!%p6 bra WAIT3;",
+        "    ld.shared.u32 %r23, [%r10+1024];",
+        "SKIP3:",
+        "    ld.shared.u32 %r24, [%r10+128];",
+        "    ld.shared.u32 %r25, [%r10+256];",
+        "    selp.u32 %r23, %r23, 0, %p4;",
+        "    mul.lo.s32 %r26, %r5, 96;",
+        "    add.s32 %r26, %r26, %r1;",
+        "    mul.wide.u32 %rd15, %r26, 4;",
+        "    add.s64 %rd16, %rd2, %rd15;",
+        "    st.global.u32 [%rd16], %r24;",
+        "    st.global.u32 [%rd16+128], %r25;",
+        "    st.global.u32 [%rd16+256], %r23;",
+        "    barrier.cluster.arrive.aligned;",
+        "    barrier.cluster.wait.aligned;",
+        "    ret;",
+        "}",
+};
+
+static uint32_t
+want_cluster_bulk(uint32_t i)
+{
+    uint32_t blk = i / 96, w = i % 96, l = w % 32, rank = blk % 4, c = blk / 4;
+    if (w < 32)
+        return rank == 0 ? 0x01010101u : 1000 + c * 64 + l;
+    if (w < 64)
+        return 1000 + c * 64 + 32 + l;
+    return rank == 3 ? 0x01010101u : 0;
+}
+
+START_TEST(cluster_bulk)
+{
+    testlib_write_lines("k.ptx", cluster_bulk_ptx, N_LINES(cluster_bulk_ptx), 0, NULL, NULL);
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 8", "block = 32",
+                                   "arg = out buffer u32 768 zeros",
+                                   "arg = in buffer u32 128 seq 1000",
+                                   "arg = out2 buffer u32 32 zeros" };
+    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    uint64_t cycles[2] = { 0, 0 };
+    for (int run = 0; run <= 2; run++) {
+        struct inst_source src;
+        sim *s;
+        const char *cfg = run == 0 ? NULL : run == 1 ? "gpu.gpc_sms = 6\nsmem.dsmem_latency = 200"
+                                                     : "gpu.gpc_sms = 6\nsmem.dsmem_latency = 2200";
+        const struct launch *l = testlib_launch_run(path, cfg, &src, &s);
+        const uint32_t *out = (const uint32_t *)l->args[0].data;
+        const uint32_t *out2 = (const uint32_t *)l->args[2].data;
+        for (uint32_t i = 0; i < 768; i++)
+            ck_assert_msg(out[i] == want_cluster_bulk(i), "block %u word %u: %#x, expected %#x "
+                          "(run %d)", i / 96, i % 96, out[i], want_cluster_bulk(i), run);
+        for (uint32_t i = 0; i < 32; i++)
+            ck_assert_msg(out2[i] == 20 * (i + 1), "out2[%u]: %u (run %d)", i, out2[i], run);
+        if (s != NULL) {
+            cycles[run - 1] = testlib_stat(s, 0, "gpu.cycles");
+            sim_destroy(s);
+        }
+        inst_source_destroy(&src);
+    }
+    /* rank 0 waits for three remote arrives and reductions, then copies to
+     * rank 3 (one more DSMEM trip): 2000 cycles more each way, at least */
+    ck_assert_msg(cycles[1] >= cycles[0] + 2 * 2000, "dsmem latency 200: %llu cycles, 2200: %llu",
+                  (unsigned long long)cycles[0], (unsigned long long)cycles[1]);
+}
+END_TEST
+
 static Suite *
 ptx_sync_suite(void)
 {
@@ -355,6 +533,7 @@ ptx_sync_suite(void)
     tcase_add_loop_test(tc, wrong_programs, 0, (int)N_LINES(errors));
     tcase_add_test(tc, unsupported_forms);
     tcase_add_test(tc, clusters);
+    tcase_add_test(tc, cluster_bulk);
     suite_add_tcase(s, tc);
     return s;
 }

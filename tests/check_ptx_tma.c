@@ -296,6 +296,85 @@ START_TEST(wrong_programs)
 }
 END_TEST
 
+/* A multicast tensor load (.multicast::cluster) in a cluster of 2: rank r
+ * loads rows 8r .. 8r+7 of a 16 x 16 u32 tensor to offset 512 r; rank 0
+ * sends to both blocks, rank 1 to rank 0 only.  Rank 0 receives the whole
+ * tensor (its barrier expects 1024 bytes), rank 1 the first half and
+ * keeps its own marker words in the second (512 bytes).  Emulated and
+ * timed, the same words. */
+START_TEST(multicast)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 p_out, .param .align 64 .b8 p_tm[128])",
+        ".explicitcluster .reqnctapercluster 2, 1, 1",
+        "{",
+        "    .reg .pred %p<8>;", "    .reg .b16 %rs<4>;", "    .reg .b32 %r<40>;",
+        "    .reg .b64 %rd<40>;",
+        "    .shared .align 1024 .b8 sm[1024];", "    .shared .align 8 .b64 bar;",
+        "    ld.param.u64 %rd1, [p_out];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.b64 %rd3, p_tm;", "    cvta.param.u64 %rd4, %rd3;",
+        "    mov.u32 %r1, %laneid;", "    mov.u32 %r2, sm;", "    mov.u32 %r6, bar;",
+        "    mov.u32 %r3, %cluster_ctarank;", "    mov.u32 %r4, %ctaid.x;",
+        "    setp.eq.u32 %p1, %r1, 0;",
+        "    mov.u32 %r7, %r1;",
+        "$fill:",
+        "    shl.b32 %r8, %r7, 2;", "    add.s32 %r9, %r2, %r8;", "    add.s32 %r15, %r7, 7000;",
+        "    st.shared.u32 [%r9], %r15;", "    add.s32 %r7, %r7, 32;",
+        "    setp.lt.u32 %p3, %r7, 256;", "    @%p3 bra $fill;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r6], 1;",
+        "    fence.mbarrier_init.release.cluster;", "    fence.proxy.async.shared::cta;",
+        "    barrier.cluster.arrive.release.aligned;", "    barrier.cluster.wait.acquire.aligned;",
+        "    setp.eq.u32 %p2, %r3, 0;",
+        "    selp.u32 %r10, 1024, 512, %p2;",
+        "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], %r10;",
+        "    selp.b16 %rs1, 3, 1, %p2;",
+        "    mul.lo.s32 %r11, %r3, 8;", "    mov.u32 %r12, 0;",
+        "    mad.lo.s32 %r13, %r3, 512, %r2;",
+        "    @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [%r13], [%rd4, {%r12, %r11}], [%r6], %rs1;",
+        "$wait:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r6], 0;",
+        "    @!%p4 bra $wait;",
+        "    mov.u32 %r7, %r1;",
+        "$copy:",
+        "    shl.b32 %r8, %r7, 2;", "    add.s32 %r9, %r2, %r8;", "    ld.shared.u32 %r16, [%r9];",
+        "    mad.lo.s32 %r17, %r4, 256, %r7;",
+        "    mul.wide.u32 %rd5, %r17, 4;", "    add.s64 %rd6, %rd2, %rd5;",
+        "    st.global.u32 [%rd6], %r16;", "    add.s32 %r7, %r7, 32;",
+        "    setp.lt.u32 %p3, %r7, 256;", "    @%p3 bra $copy;",
+        "    barrier.cluster.arrive.aligned;", "    barrier.cluster.wait.aligned;",
+        "    ret;", "}",
+    };
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 2", "block = 32", "mem = t u32 256 seq 0",
+        "arg = out buffer u32 512 zeros", "arg = tm tensormap t u32 dims=16,16 box=16,8",
+    };
+    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    for (int timed = 0; timed <= 1; timed++) {
+        struct inst_source src;
+        sim *s;
+        const struct launch *l = testlib_launch_run(path, timed ? "gpu.gpc_sms = 6" : NULL, &src,
+                                                    &s);
+        const uint32_t *out = (const uint32_t *)l->args[1].data;
+        for (uint32_t i = 0; i < 512; i++) {
+            uint32_t blk = i / 256, w = i % 256;
+            uint32_t want = blk == 1 && w >= 128 ? 7000 + w : w;
+            ck_assert_msg(out[i] == want, "block %u word %u: %u, expected %u (%s)", blk, w, out[i],
+                          want, timed ? "run" : "emulate");
+        }
+        if (s != NULL) {
+            ck_assert_uint_eq(testlib_stat(s, 0, "sm.bulk.loads"), 2);
+            sim_destroy(s);
+        }
+        inst_source_destroy(&src);
+    }
+}
+END_TEST
+
 static Suite *
 ptx_tma_suite(void)
 {
@@ -306,6 +385,7 @@ ptx_tma_suite(void)
     tcase_add_loop_test(tc, copies, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, wrong_maps, 0, (int)(sizeof bad_maps / sizeof bad_maps[0]));
     tcase_add_test(tc, wrong_programs);
+    tcase_add_test(tc, multicast);
     suite_add_tcase(s, tc);
     return s;
 }

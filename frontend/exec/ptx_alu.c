@@ -1002,3 +1002,69 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     else
         int_op(pw, x, m, k);
 }
+
+/* A half-precision atomic (atom/red .add.noftz, .min, .max on .f16,
+ * .bf16 and the packed pairs): each half rounded to nearest even. */
+static uint64_t
+atom_half(unsigned op, unsigned t, uint64_t old, uint64_t b)
+{
+    unsigned fmt = t == PT_BF16 || t == PT_BF16X2 ? PTX_HBF16 : PTX_HF16;
+    unsigned halves = t == PT_F16X2 || t == PT_BF16X2 ? 2 : 1;
+    uint64_t r = 0;
+    for (unsigned h = 0; h < halves; h++) {
+        uint16_t ho = (uint16_t)(old >> (16 * h)), hb = (uint16_t)(b >> (16 * h));
+        double x = ptx_half_value(ho, fmt), y = ptx_half_value(hb, fmt);
+        uint16_t v = op == PA_ADD ? ptx_half_round(x + y, fmt, PR_RN) :
+                     op == PA_MIN ? (y < x || isnan(x) ? hb : ho) :
+                     op == PA_MAX ? (y > x || isnan(x) ? hb : ho) : hb;   /* exch */
+        r |= (uint64_t)v << (16 * h);
+    }
+    return r;
+}
+
+uint64_t
+ptx_atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c)
+{
+    if (ptx_type_is_half(t) && op != PA_CAS)
+        return atom_half(op, t, old, b);
+    bool sgn = ptx_type_is_signed(t);
+    unsigned bytes = ptx_type_bytes(t);
+    uint64_t mask = bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (bytes * 8)) - 1;
+    old = lane_extend(old & mask, t);
+    b = lane_extend(b, t);
+    switch (op) {
+    case PA_ADD:
+        if (t == PT_F32) {
+            float x, y;
+            uint32_t u = (uint32_t)old, v = (uint32_t)b;
+            memcpy(&x, &u, 4);
+            memcpy(&y, &v, 4);
+            x += y;
+            memcpy(&u, &x, 4);
+            return u;
+        }
+        if (t == PT_F64) {
+            double x, y;
+            memcpy(&x, &old, 8);
+            memcpy(&y, &b, 8);
+            x += y;
+            memcpy(&old, &x, 8);
+            return old;
+        }
+        return (old + b) & mask;
+    case PA_MIN:
+        return (sgn ? (int64_t)old < (int64_t)b : old < b) ? old : b;
+    case PA_MAX:
+        return (sgn ? (int64_t)old > (int64_t)b : old > b) ? old : b;
+    case PA_INC:
+        return old >= b ? 0 : old + 1;
+    case PA_DEC:
+        return (old == 0 || old > b) ? b : old - 1;
+    case PA_AND: return old & b;
+    case PA_OR: return old | b;
+    case PA_XOR: return old ^ b;
+    case PA_EXCH: return b;
+    case PA_CAS: return old == b ? c : old;
+    default: return old;
+    }
+}

@@ -536,16 +536,25 @@ decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     bool g2s = !pf && in->space == PS_SHARED && in->space2 == PS_GLOBAL;
     bool s2g = !pf && in->space == PS_GLOBAL && in->space2 == PS_SHARED;
     unsigned mi = pf || s2g ? 0 : 1, n = in->vec;     /* the tensor map's operand */
-    unsigned want = pf ? 2 : g2s ? 4 : 3;
-    if ((!pf && !g2s && !s2g) || n < 1 || n > 5 || in->nops < want || in->nops > want + 1 ||
+    bool mc = (in->xmod & PX_MULTICAST) != 0;
+    unsigned want = (pf ? 2 : g2s ? 4 : 3) + mc + ((in->xmod & PX_CACHE_HINT) != 0);
+    if ((!pf && !g2s && !s2g) || (mc && !g2s) || (in->xmod & PX_REDUCE) || n < 1 || n > 5 ||
+        in->nops != want ||
         o[mi].kind != PO_MEM || o[mi + 1].kind != PO_VEC || o[mi + 1].nvec != n)
         return ptx_dc_err(c, "unsupported cp.async.bulk.tensor form (supported: .Nd (N 1 .. 5) "
-                          ".shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], "
-                          "[tmap, {c0, ..}], [mbar]; .global.shared::cta.tile.bulk_group "
+                          ".shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                          "{.multicast::cluster} [dst], [tmap, {c0, ..}], [mbar]{, ctaMask}; "
+                          ".global.shared::cta.tile.bulk_group "
                           "[tmap, {c0, ..}], [src]; cp.async.bulk.prefetch.tensor.Nd.L2.global"
-                          ".tile [tmap, {c0, ..}]; each with N coordinates)");
+                          ".tile [tmap, {c0, ..}]; each with N coordinates and an optional "
+                          ".L2::cache_hint policy last)");
     x->kind = XK_BULK;
     x->vec = (uint8_t)n;
+    x->b.cls = SC_NONE;
+    if (mc) {
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[4], SC_32, PT_B16, &x->b, false));
+        ptx_dc_add_src(r, x, &x->b);
+    }
     SIM_FORWARD_IF_ERROR(bulk_shared(c, pf ? NULL : &o[g2s ? 0 : 2], g2s ? &o[3] : NULL, x));
     x->space = PS_GENERIC;
     SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[mi], x));
@@ -617,19 +626,60 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     }
     if (in->flags & PF_TENSOR)
         return decode_tensor(c, in, x);
-    /* a cp.async.bulk copy (its groups' commit and wait: decode_cp_async) */
+    /* a cp.async.bulk copy or cp.reduce.async.bulk reduction (their groups'
+     * commit and wait: decode_cp_async) */
     bool g2s = in->space == PS_SHARED && in->space2 == PS_GLOBAL;
     bool s2g = in->space == PS_GLOBAL && in->space2 == PS_SHARED;
-    if ((!g2s && !s2g) || in->nops != (g2s ? 4u : 3u))
+    bool s2s = in->space == PS_SHARED && in->space2 == PS_SHARED;
+    bool red = (in->xmod & PX_REDUCE) != 0, mc = (in->xmod & PX_MULTICAST) != 0;
+    unsigned want = (s2g ? 3u : 4u) + mc + ((in->xmod & PX_CACHE_HINT) != 0);
+    if ((!g2s && !s2g && !s2s) || (red && g2s) || (mc && !g2s) || in->nops != want)
         return ptx_dc_err(c, "unsupported cp.async.bulk form (supported: "
-                    ".shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]; "
-                    ".global.shared::cta.bulk_group [dst], [src], size; .commit_group; "
-                    ".wait_group{.read} N)");
+                    ".shared::cluster.global.mbarrier::complete_tx::bytes{.multicast::cluster} "
+                    "[dst], [src], size, [mbar]{, ctaMask}; .shared::cluster.shared::cta.mbarrier"
+                    "::complete_tx::bytes [dst], [src], size, [mbar]; .global.shared::cta"
+                    ".bulk_group [dst], [src], size; the last two also as cp.reduce.async.bulk"
+                    ".OP.TYPE; .commit_group; .wait_group{.read} N; each with an optional "
+                    ".L2::cache_hint policy last)");
+    if (red) {
+        unsigned t = in->type, a = in->atom, b = ptx_type_bytes(t);
+        bool is_float = t == PT_F32 || t == PT_F64 || t == PT_F16 || t == PT_BF16;
+        bool is_bit = t == PT_B32 || t == PT_B64;
+        bool ok = b >= 2 && (a == PA_ADD || a == PA_MIN || a == PA_MAX || a == PA_INC ||
+                             a == PA_DEC || a == PA_AND || a == PA_OR || a == PA_XOR);
+        if (is_float && s2s)
+            return ptx_dc_err(c, "cp.reduce.async.bulk.shared::cluster reduces integers only "
+                              "(.b32, .u32, .s32, .b64, .u64)");
+        if (is_float)
+            ok = ok && (a == PA_ADD || ((t == PT_F16 || t == PT_BF16) &&
+                                        (a == PA_MIN || a == PA_MAX)));
+        else if (is_bit)
+            ok = ok && (a == PA_AND || a == PA_OR || a == PA_XOR);
+        else
+            ok = ok && (t == PT_U32 || t == PT_S32 || t == PT_U64 || t == PT_S64) &&
+                 a != PA_AND && a != PA_OR && a != PA_XOR &&
+                 ((a != PA_INC && a != PA_DEC) || t == PT_U32);
+        if (!ok)
+            return ptx_dc_err(c, "cp.reduce.async.bulk: unsupported operation and type (.add "
+                              ".f16/.bf16 (.noftz)/.f32/.f64/.u32/.s32/.u64/.s64; .min/.max "
+                              ".f16/.bf16/.u32/.s32/.u64/.s64; .inc/.dec .u32; .and/.or/.xor "
+                              ".b32/.b64)");
+    }
     x->kind = XK_BULK;
-    SIM_FORWARD_IF_ERROR(bulk_shared(c, &o[g2s ? 0 : 1], g2s ? &o[3] : NULL, x));
-    x->space = PS_GLOBAL;
+    /* operands: base = the global (s2s: the shared::cluster destination)
+     * address, base2 = this block's shared memory, base3 = the mbarrier,
+     * a = the size, b = ctaMask */
+    SIM_FORWARD_IF_ERROR(bulk_shared(c, &o[g2s ? 0 : 1], s2g ? NULL : &o[3], x));
+    x->space = s2s ? PS_SHARED : PS_GLOBAL;
     SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[g2s ? 1 : 0], x));
     SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_U32, &x->a, false));
+    x->b.cls = SC_NONE;
+    if (mc) {
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[4], SC_32, PT_B16, &x->b, false));
+        ptx_dc_add_src(r, x, &x->b);
+    }
+    if (s2s)
+        x->xmod |= PX_SHARED_DST;
     x->iflags = g2s ? SIM_IF_LOAD : SIM_IF_STORE;
     ptx_dc_add_src(r, x, &x->base);
     ptx_dc_add_src(r, x, &x->base2);
@@ -842,6 +892,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     x->vec = in->vec ? in->vec : 1;
     x->space = in->space;
     x->flags = in->flags;
+    x->xmod = in->xmod;
     x->line = in->line;
     x->target = in->target;
     x->reconv = in->reconv;

@@ -38,72 +38,6 @@ lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
     return lane_slot_addr(pw, &x->base, x->off, l, narrow);
 }
 
-/* A half-precision atomic (atom/red .add.noftz, .min, .max on .f16,
- * .bf16 and the packed pairs): each half rounded to nearest even. */
-static uint64_t
-atom_half(unsigned op, unsigned t, uint64_t old, uint64_t b)
-{
-    unsigned fmt = t == PT_BF16 || t == PT_BF16X2 ? PTX_HBF16 : PTX_HF16;
-    unsigned halves = t == PT_F16X2 || t == PT_BF16X2 ? 2 : 1;
-    uint64_t r = 0;
-    for (unsigned h = 0; h < halves; h++) {
-        uint16_t ho = (uint16_t)(old >> (16 * h)), hb = (uint16_t)(b >> (16 * h));
-        double x = ptx_half_value(ho, fmt), y = ptx_half_value(hb, fmt);
-        uint16_t v = op == PA_ADD ? ptx_half_round(x + y, fmt, PR_RN) :
-                     op == PA_MIN ? (y < x || isnan(x) ? hb : ho) :
-                     op == PA_MAX ? (y > x || isnan(x) ? hb : ho) : hb;   /* exch */
-        r |= (uint64_t)v << (16 * h);
-    }
-    return r;
-}
-
-static uint64_t
-atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c)
-{
-    if (ptx_type_is_half(t) && op != PA_CAS)
-        return atom_half(op, t, old, b);
-    bool sgn = ptx_type_is_signed(t);
-    unsigned bytes = ptx_type_bytes(t);
-    uint64_t mask = bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (bytes * 8)) - 1;
-    old = lane_extend(old & mask, t);
-    b = lane_extend(b, t);
-    switch (op) {
-    case PA_ADD:
-        if (t == PT_F32) {
-            float x, y;
-            uint32_t u = (uint32_t)old, v = (uint32_t)b;
-            memcpy(&x, &u, 4);
-            memcpy(&y, &v, 4);
-            x += y;
-            memcpy(&u, &x, 4);
-            return u;
-        }
-        if (t == PT_F64) {
-            double x, y;
-            memcpy(&x, &old, 8);
-            memcpy(&y, &b, 8);
-            x += y;
-            memcpy(&old, &x, 8);
-            return old;
-        }
-        return (old + b) & mask;
-    case PA_MIN:
-        return (sgn ? (int64_t)old < (int64_t)b : old < b) ? old : b;
-    case PA_MAX:
-        return (sgn ? (int64_t)old > (int64_t)b : old > b) ? old : b;
-    case PA_INC:
-        return old >= b ? 0 : old + 1;
-    case PA_DEC:
-        return (old == 0 || old > b) ? b : old - 1;
-    case PA_AND: return old & b;
-    case PA_OR: return old | b;
-    case PA_XOR: return old ^ b;
-    case PA_EXCH: return b;
-    case PA_CAS: return old == b ? c : old;
-    default: return old;
-    }
-}
-
 /* Fast path: a scalar 4- or 8-byte load or store to an explicit shared,
  * global or const address, the bulk of memory instructions.  Returns 1 if
  * it handled x; 0 to take the general path (which also reports errors). */
@@ -182,7 +116,7 @@ exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
         unsigned l = (unsigned)__builtin_ctz(mm);
         mm &= mm - 1;
         sim_addr_t a = lane_addr(pw, x, l);
-        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0, NULL };
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, w, l, x->space, a, eb * nv, x, &ac, err));
         if (!space_set) {
             wi->space = ac.space;
@@ -209,7 +143,7 @@ exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
         default: {
             uint64_t old = 0;
             memcpy(&old, ac.p, eb);
-            uint64_t nw = atom_apply(x->atom, x->type, old, lane_get(pw, &x->b, l),
+            uint64_t nw = ptx_atom_apply(x->atom, x->type, old, lane_get(pw, &x->b, l),
                                      x->c.cls != SC_NONE ? lane_extend(lane_get(pw, &x->c, l), x->type) : 0);
             memcpy(ac.p, &nw, eb);
             if (nw != old)
@@ -237,7 +171,8 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     while (mm != 0) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         mm &= mm - 1;
-        struct ptx_access src = { NULL, SIM_SPACE_GLOBAL, 0, 0 }, dst = { NULL, SIM_SPACE_SHARED, 0, 0 };
+        struct ptx_access src = { NULL, SIM_SPACE_GLOBAL, 0, 0, NULL };
+        struct ptx_access dst = { NULL, SIM_SPACE_SHARED, 0, 0, NULL };
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, lane_addr(pw, x, l), n, x,
                                      &src, err));
         sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
@@ -312,7 +247,7 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         uint32_t regs[PTX_FRAG_MAX];
         for (unsigned i = 0; i < dist; i++)
             regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
-        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0, NULL };
         sim_addr_t first = 0;
         unsigned cnt = part != NULL ? part->nelem : n;
         for (unsigned q = 0; q < cnt; q++) {
@@ -374,7 +309,7 @@ exec_ldmatrix(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     for (unsigned l = 0; l < rows; l++) {
         if (!(m >> l & 1))
             continue;
-        struct ptx_access ac = { NULL, SIM_SPACE_SHARED, 0, 0 };
+        struct ptx_access ac = { NULL, SIM_SPACE_SHARED, 0, 0, NULL };
         row_addr[l] = lane_addr(pw, x, l);
         SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, x->space, row_addr[l], 16, x, &ac, err));
         row_ptr[l] = ac.p;

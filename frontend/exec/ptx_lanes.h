@@ -92,6 +92,11 @@ pred_src(const struct pwarp *pw, const struct xop *x, const struct slot *s, unsi
 /* ptx_alu.c: execute an XK_ALU instruction on lanes m. */
 void ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
 
+/* ptx_alu.c: the new value of an atomic or reduction `op` (enum ptx_atom)
+ * of type t on old value old with operands b (and c: cas) -- atom, red
+ * and cp.reduce.async.bulk; half types round to nearest even. */
+uint64_t ptx_atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c);
+
 /* "a c b" for a float comparison c (enum ptx_cmp; NaN makes the ordered
  * ones false, the unordered ones true): setp/set of ptx_alu.c and of the
  * half-precision forms (ptx_half.c). */

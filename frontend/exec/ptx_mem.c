@@ -194,6 +194,7 @@ ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, uns
         out->space = SIM_SPACE_SHARED;
         out->taddr = a;
         out->remote = remote;
+        out->owner = sb;
         return SIM_OK;
     case PS_LOCAL:
     case PS_PARAM: {             /* .param: a frame's parameters and call arguments */

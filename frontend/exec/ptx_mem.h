@@ -13,6 +13,8 @@ struct ptx_access {
     uint8_t space;               /* SIM_SPACE_* for the timing model */
     sim_addr_t taddr;            /* timing-model address */
     uint8_t remote;              /* shared memory of another block of the cluster */
+    struct pblock *owner;        /* a shared access: the block whose memory it is (taddr: the
+                                    offset in it) */
 };
 
 /* Resolve lane l's (of warp w of block b) access of `bytes` at address a

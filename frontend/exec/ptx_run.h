@@ -195,6 +195,8 @@ struct xop {
     uint16_t op;                 /* enum ptx_op */
     uint8_t type, type2, cmp, rnd, atom, mode, vec;
     uint8_t space;               /* enum ptx_space of a memory access */
+    uint8_t xmod;                /* PX_* of the instruction (ptx_ir.h); XK_BULK also
+                                    PX_SHARED_DST */
     uint32_t flags;              /* PF_* */
     int32_t guard;               /* predicate slot, -1 if none */
     uint8_t guard_neg;

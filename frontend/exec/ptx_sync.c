@@ -19,11 +19,20 @@
  * object, and a wait that finds a phase complete waits (in the model) for
  * the signal that completed it.  A bulk copy shared to global belongs to
  * the warp's open bulk group (frontend/async.h).
+ *
+ * Across a cluster: an arrive or complete_tx at another block's barrier
+ * (a shared::cluster address), a multicast copy's transactions at each
+ * block of its ctaMask and a shared-to-shared copy's at its destination's
+ * are signals of that block's object, numbered in its sequence; the
+ * instruction carries them to the model as remote signals (sim/inst.h),
+ * done when it completes.  cp.reduce.async.bulk combines each element
+ * with the destination's as red does (ptx_atom_apply).
  */
 #include "frontend/exec/ptx_sync.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend/exec/ptx_cluster.h"
@@ -58,29 +67,46 @@ serr(const struct ptx_run *r, const struct pblock *b, const struct pwarp *pw, co
                          x->line, r->k->name, b->id, pw->index, what);
 }
 
-/* The barrier at shared offset off: its index in b->mbar (a new one for
- * mbarrier.init), or -1 with *err set. */
+/* The barrier at offset off of block o's shared memory (b: the block
+ * executing x): its index in o->mbar (a new one for mbarrier.init), or -1
+ * with *err set. */
 static int
-mbar_index(const struct ptx_run *r, struct pblock *b, const struct pwarp *pw, const struct xop *x,
-           uint32_t off, bool init, struct sim_error *err)
+mbar_index(const struct ptx_run *r, struct pblock *b, struct pblock *o, const struct pwarp *pw,
+           const struct xop *x, uint32_t off, bool init, struct sim_error *err)
 {
-    for (uint32_t i = 0; i < b->n_mbar; i++)
-        if (b->mbar[i].off == off)
+    for (uint32_t i = 0; i < o->n_mbar; i++)
+        if (o->mbar[i].off == off)
             return (int)i;
     if (!init) {
         char msg[160];
-        snprintf(msg, sizeof msg, "mbarrier at shared offset %" PRIu32 " used before its "
-                 "mbarrier.init", off);
+        snprintf(msg, sizeof msg, "mbarrier at shared offset %" PRIu32 "%s used before its "
+                 "mbarrier.init", off, o != b ? " of another block of the cluster" : "");
         serr(r, b, pw, x, err, SIM_ERR_FORMAT, msg);
         return -1;
     }
-    if (b->n_mbar == SIM_SYNC_OBJS) {
+    if (o->n_mbar == SIM_SYNC_OBJS) {
         serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED,
              "unsupported: more than 16 mbarriers in a block");
         return -1;
     }
-    b->mbar[b->n_mbar] = (struct pmbar){ off, 0, { 0, 0 } };
-    return (int)b->n_mbar++;
+    o->mbar[o->n_mbar] = (struct pmbar){ off, 0, { 0, 0 } };
+    return (int)o->n_mbar++;
+}
+
+/* Record, for the timing model, that x's instruction gives signal sig of
+ * barrier obj of block peer, another block of the cluster: as remote
+ * signal `pos` of *wi (sim/inst.h, SIM_RSIG). */
+static int
+remote_signal(const struct ptx_run *r, const struct pblock *b, const struct pwarp *pw,
+              const struct xop *x, struct warp_inst *wi, unsigned pos, const struct pblock *peer,
+              int obj, uint32_t sig, struct sim_error *err)
+{
+    if (peer->id > UINT32_MAX || sig > SIM_RSIG_MAX_SIG)
+        return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: a signal to another "
+                    "block's mbarrier in a grid of over 2^32 blocks or after 2^28 signals");
+    wi->addr[pos] = SIM_RSIG(peer->id, (unsigned)obj, sig);
+    wi->rsig_mask |= 1u << pos;
+    return SIM_OK;
 }
 
 /* Count `arrivals` arrivals and `tx` more completed transaction bytes
@@ -109,24 +135,43 @@ set_sync(struct warp_inst *wi, unsigned kind, int obj, uint32_t sig)
     wi->aux = sig;
 }
 
-/* Lane l's barrier of x at [base + off]: its memory in *ac, its index in
- * *obj (a new one for mbarrier.init), which the lanes before it gave too
- * (*obj >= 0). */
+/* The barrier at shared (or shared::cluster) address a, as lane l of x
+ * uses it: its memory in *ac (ac->owner: the block it belongs to), its
+ * index in *k (a new one for mbarrier.init).  Only arrives, expect_tx and
+ * complete_tx may name another block's (PTX ISA 9.7.13.15). */
+static int
+find_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+             sim_addr_t a, unsigned l, bool init, int *k, struct ptx_access *ac,
+             struct sim_error *err)
+{
+    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, a, 8, x, ac, err));
+    bool remote_ok = x->kind == XK_BULK || (x->kind == XK_MBAR && x->mode != PM_MB_INIT &&
+                                            x->mode != PM_MB_INVAL && x->mode != PM_MB_TEST &&
+                                            x->mode != PM_MB_TRY);
+    if (ac->owner != b && !remote_ok)
+        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier.init, .inval, .test_wait and "
+                    ".try_wait take a barrier of the executing block (.shared::cta), not "
+                    "another block's");
+    *k = mbar_index(r, b, ac->owner, pw, x, (uint32_t)ac->taddr, init, err);
+    return *k < 0 ? err->code : SIM_OK;
+}
+
+/* Lane l's barrier of x at [base + off], the executing block's: its
+ * memory in *ac, its index in *obj (a new one for mbarrier.init), which
+ * the lanes before it gave too (*obj >= 0). */
 static int
 lane_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
              const struct slot *base, int64_t off, unsigned l, bool init, int *obj,
              struct ptx_access *ac, struct warp_inst *wi, struct sim_error *err)
 {
     sim_addr_t a = lane_slot_addr(pw, base, off, l, true);
-    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, a, 8, x, ac, err));
+    int k;
+    SIM_FORWARD_IF_ERROR(find_barrier(r, b, pw, x, a, l, init, &k, ac, err));
     if (wi != NULL)
         wi->addr[l] = ac->taddr;
-    int k = mbar_index(r, b, pw, x, (uint32_t)a, init, err);
-    if (k < 0)
-        return err->code;
     if (*obj >= 0 && k != *obj)
         return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: lanes of one "
-                    "mbarrier instruction on different barriers");
+                    "mbarrier instruction on different barriers of their block");
     *obj = k;
     return SIM_OK;
 }
@@ -196,17 +241,42 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         set_sync(wi, SIM_SYNC_POLL, obj, md == PM_MB_TRY ? SIM_POLL_TRY : SIM_POLL_TEST);
         return SIM_OK;
     }
+    /* the executing block's barrier (every such lane the same one: its
+     * signal) and, at shared::cluster addresses, other blocks' (a signal
+     * per barrier; nobody else's lanes get timing addresses) */
     int obj = -1;
     uint32_t sig = 0;
+    struct peer_bar { struct pblock *o; int k; uint32_t sig; } peer[32];
+    unsigned n_peer = 0;
     for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         struct ptx_access ac;
-        SIM_FORWARD_IF_ERROR(lane_barrier(r, b, pw, x, &x->base, x->off, l, md == PM_MB_INIT,
-                                          &obj, &ac, wi, err));
-        struct pmbar *mb = &b->mbar[obj];
+        int k;
+        SIM_FORWARD_IF_ERROR(find_barrier(r, b, pw, x, lane_slot_addr(pw, &x->base, x->off, l,
+                                                                      true),
+                                          l, md == PM_MB_INIT, &k, &ac, err));
+        struct pblock *o = ac.owner;
+        uint32_t *lsig = &sig;
+        if (o == b) {
+            if (obj >= 0 && k != obj)
+                return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: lanes of one "
+                            "mbarrier instruction on different barriers of their block");
+            obj = k;
+            wi->addr[l] = ac.taddr;
+        } else {
+            unsigned i = 0;
+            while (i < n_peer && (peer[i].o != o || peer[i].k != k))
+                i++;
+            if (i == n_peer)
+                peer[n_peer++] = (struct peer_bar){ o, k, 0 };
+            lsig = &peer[i].sig;
+            wi->remote = 1;      /* a DSMEM access */
+        }
+        struct pmbar *mb = &o->mbar[k];
         uint64_t v;
         memcpy(&v, ac.p, 8);
         uint32_t n = x->a.cls != SC_NONE ? (uint32_t)lane_get(pw, &x->a, l) : 1;
+        bool fresh = false;      /* this lane gives the barrier its signal */
         switch (md) {
         case PM_MB_INIT:
             if (n == 0 || n > MB_COUNT_MAX)
@@ -221,9 +291,11 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             v = mb_make(mb_expected(v), mb_pending(v), mb_tx(v) + (int32_t)n, mb_phase(v));
             break;
         default: {               /* arrive, arrive.expect_tx, complete_tx */
-            if (sig == 0)
-                sig = ++mb->signals;
-            if (x->d.cls != SC_NONE)
+            if (*lsig == 0) {
+                *lsig = ++mb->signals;
+                fresh = true;
+            }
+            if (x->d.cls != SC_NONE && o == b)
                 lane_set(pw, &x->d, l, v);   /* the state: the phase it arrived in */
             uint32_t arrivals = md == PM_MB_COMPLETE_TX ? 0 : md == PM_MB_ARRIVE ? n : 1;
             int32_t tx = md == PM_MB_COMPLETE_TX ? (int32_t)n
@@ -231,21 +303,135 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             if (arrivals > mb_pending(v))
                 return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier arrive: more arrivals "
                             "than the phase expects");
-            mb_update(&v, mb, arrivals, tx, sig);
+            mb_update(&v, mb, arrivals, tx, *lsig);
             break;
         }
         }
         memcpy(ac.p, &v, 8);
         ptx_spin_memory_changed(r);
+        if (o != b && fresh)
+            SIM_FORWARD_IF_ERROR(remote_signal(r, b, pw, x, wi, l, o, k, *lsig, err));
     }
     if (sig != 0)
         set_sync(wi, SIM_SYNC_SIGNAL, obj, sig);
     return SIM_OK;
 }
 
-static int bulk_done(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
-                     unsigned l, bool g2s, uint32_t n, struct warp_inst *wi,
-                     struct sim_error *err);
+/* Shared address a (an offset in a block's shared memory, or a
+ * shared::cluster address) as the same offset in the block of cluster
+ * rank `rank`: a shared::cluster address. */
+static sim_addr_t
+at_rank(sim_addr_t a, uint32_t rank)
+{
+    return (sim_addr_t)(rank + 1) << PTX_CLUSTER_SHIFT | (a & ((1u << PTX_CLUSTER_SHIFT) - 1));
+}
+
+/* Complete n bytes of the transactions of the mbarrier at shared (or
+ * shared::cluster) address a, as lane l of bulk copy x: the executing
+ * block's barrier is the local signal of *wi, another block's its remote
+ * signal 16 + that block's rank. */
+static int
+complete_tx(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+            unsigned l, sim_addr_t a, uint32_t n, struct warp_inst *wi, struct sim_error *err)
+{
+    struct ptx_access ac;
+    int k;
+    SIM_FORWARD_IF_ERROR(find_barrier(r, b, pw, x, a, l, false, &k, &ac, err));
+    struct pblock *o = ac.owner;
+    struct pmbar *mb = &o->mbar[k];
+    uint64_t v;
+    memcpy(&v, ac.p, 8);
+    uint32_t sig = ++mb->signals;
+    mb_update(&v, mb, 0, (int32_t)n, sig);
+    memcpy(ac.p, &v, 8);
+    if (o == b) {
+        set_sync(wi, SIM_SYNC_SIGNAL, k, sig);
+        return SIM_OK;
+    }
+    return remote_signal(r, b, pw, x, wi, 16 + ptx_cluster_rank(r, o), o, k, sig, err);
+}
+
+/* n bytes from src to dst: copied, or (cp.reduce.async.bulk) reduced
+ * element by element with x's operation. */
+static void
+bulk_move(const struct xop *x, uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+    if (!(x->xmod & PX_REDUCE)) {
+        memmove(dst, src, n);
+        return;
+    }
+    unsigned eb = ptx_type_bytes(x->type);
+    for (uint32_t o = 0; o + eb <= n; o += eb) {
+        uint64_t d = 0, v = 0;
+        memcpy(&d, dst + o, eb);  /* little-endian hosts only (as the rest) */
+        memcpy(&v, src + o, eb);
+        d = ptx_atom_apply(x->atom, x->type, d, v, 0);
+        memcpy(dst + o, &d, eb);
+    }
+}
+
+/* A bulk copy by lane l has moved its n bytes: a store (to global memory)
+ * joins the warp's bulk group; a copy to shared memory completes n bytes
+ * of the mbarrier at base3 (a multicast: of the barrier at that offset in
+ * each block of ctaMask). */
+static int
+bulk_done(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
+          uint32_t n, uint32_t mask, struct warp_inst *wi, struct sim_error *err)
+{
+    if ((x->iflags & SIM_IF_STORE) && !(x->xmod & PX_SHARED_DST)) {   /* its bulk group */
+        wi->n_dst = 1;
+        wi->dst[0] = bulk_reg(pw->bulk_groups);
+        return SIM_OK;
+    }
+    sim_addr_t mbar = lane_slot_addr(pw, &x->base3, x->off3, l, true);
+    if (!(x->xmod & PX_MULTICAST))
+        return complete_tx(r, b, pw, x, l, mbar, n, wi, err);
+    for (uint32_t mm = mask; mm != 0; mm &= mm - 1)
+        SIM_FORWARD_IF_ERROR(complete_tx(r, b, pw, x, l, at_rank(mbar, (uint32_t)__builtin_ctz(mm)),
+                                         n, wi, err));
+    return SIM_OK;
+}
+
+/* A multicast copy's ctaMask: the ranks it writes to, each in the cluster. */
+static int
+multicast_mask(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+               unsigned l, uint32_t *mask, struct sim_error *err)
+{
+    *mask = (uint32_t)lane_get(pw, &x->b, l) & 0xffffu;
+    if (*mask == 0 || (r->cluster_size < 16 && (*mask >> r->cluster_size) != 0)) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "multicast::cluster: ctaMask %#x names no rank or a rank "
+                 "outside the cluster of %u blocks", *mask, r->cluster_size);
+        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, msg);
+    }
+    return SIM_OK;
+}
+
+/* A multicast copy has written its n bytes at shared address sa of this
+ * block (which need not be in ctaMask: then nothing else was written
+ * there, and those bytes are restored from save): the same bytes at the
+ * same offset in every block of the mask. */
+static int
+multicast_spread(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                 unsigned l, sim_addr_t sa, uint32_t n, uint32_t mask, const uint8_t *save,
+                 struct sim_error *err)
+{
+    struct ptx_access own;
+    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, sa, n, x, &own, err));
+    uint32_t me = ptx_cluster_rank(r, b);
+    for (uint32_t mm = mask; mm != 0; mm &= mm - 1) {
+        uint32_t rank = (uint32_t)__builtin_ctz(mm);
+        if (rank == me)
+            continue;
+        struct ptx_access ac;
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, at_rank(sa, rank), n,
+                                             x, &ac, err));
+        memcpy(ac.p, own.p, n);
+    }
+    if (!(mask & (1u << me)))
+        memcpy(own.p, save, n);
+    return SIM_OK;
+}
 
 static int
 exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
@@ -257,62 +443,76 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: cp.async.bulk from "
                     "more than one lane of a warp at once");
     unsigned l = (unsigned)__builtin_ctz(m);
-    bool g2s = (x->iflags & SIM_IF_LOAD) != 0;
-    uint32_t n;
+    uint32_t n, mask = 0;
+    if (x->xmod & PX_MULTICAST)
+        SIM_FORWARD_IF_ERROR(multicast_mask(r, b, pw, x, l, &mask, err));
     if (x->flags & PF_TENSOR) {  /* cp.async.bulk.tensor: ptx_tma.c */
-        SIM_FORWARD_IF_ERROR(ptx_tma_copy(r, b, pw, x, l, wi, &n, err));
+        uint8_t *save = NULL;
+        sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
+        if (mask != 0 && !(mask & (1u << ptx_cluster_rank(r, b)))) {
+            /* this block's tiles are not in the mask: keep them */
+            struct ptx_access ac;
+            uint32_t box;
+            SIM_FORWARD_IF_ERROR(ptx_tma_box_bytes(r, b, pw, x, l, &box, err));
+            SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, sa, box, x, &ac,
+                                                 err));
+            save = xmalloc(box);
+            memcpy(save, ac.p, box);
+        }
+        int rc = ptx_tma_copy(r, b, pw, x, l, wi, &n, err);
+        if (rc == SIM_OK && mask != 0)
+            rc = multicast_spread(r, b, pw, x, l, sa, n, mask, save, err);
+        free(save);
+        SIM_FORWARD_IF_ERROR(rc);
         if (x->iflags == 0)
             return SIM_OK;       /* a prefetch */
-        return bulk_done(r, b, pw, x, l, g2s, n, wi, err);
+        return bulk_done(r, b, pw, x, l, n, mask, wi, err);
     }
     n = (uint32_t)lane_get(pw, &x->a, l);
-    sim_addr_t ga = lane_slot_addr(pw, &x->base, x->off, l, false);
+    bool s2s = (x->xmod & PX_SHARED_DST) != 0, g2s = (x->iflags & SIM_IF_LOAD) != 0;
+    /* base: the global (s2s: the destination's shared::cluster) address;
+     * base2: this block's shared memory */
+    sim_addr_t ga = lane_slot_addr(pw, &x->base, x->off, l, s2s);
     sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
     if (n == 0 || n % 16 != 0 || ga % 16 != 0 || sa % 16 != 0)
         return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.async.bulk: the size and both "
                     "addresses must be multiples of 16 bytes");
+    if ((x->xmod & PX_REDUCE) && n % ptx_type_bytes(x->type) != 0)
+        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.reduce.async.bulk: the size must be a "
+                    "multiple of the element size");
     struct ptx_access gac, sac;
-    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, ga, n, x, &gac, err));
+    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, s2s ? PS_SHARED : PS_GLOBAL, ga, n, x,
+                                         &gac, err));
     SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, sa, n, x, &sac, err));
-    if (g2s)
+    if (mask != 0) {
+        /* a multicast: the same bytes at sa's offset in each block of the mask */
+        for (uint32_t mm = mask; mm != 0; mm &= mm - 1) {
+            struct ptx_access ac;
+            SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED,
+                                                 at_rank(sa, (uint32_t)__builtin_ctz(mm)), n, x,
+                                                 &ac, err));
+            memmove(ac.p, gac.p, n);
+        }
+    } else if (g2s) {
         memmove(sac.p, gac.p, n);
-    else
-        memmove(gac.p, sac.p, n);
-    ptx_spin_memory_changed(r);
-    wi->space = SIM_SPACE_GLOBAL;
-    wi->width = 16;
-    wi->bulk = SIM_BULK_COPY;
-    wi->active_mask = 1u << l;
-    wi->addr[0] = gac.taddr;     /* the bulk fields (sim/inst.h, enum sim_bulk) */
-    wi->addr[1] = n;
-    return bulk_done(r, b, pw, x, l, g2s, n, wi, err);
-}
-
-/* A bulk copy of n bytes by lane l has moved its data: a store joins the
- * warp's bulk group; a load completes n bytes of its mbarrier's
- * transactions. */
-static int
-bulk_done(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
-          bool g2s, uint32_t n, struct warp_inst *wi, struct sim_error *err)
-{
-    if (!g2s) {                  /* its bulk group's register */
-        wi->n_dst = 1;
-        wi->dst[0] = bulk_reg(pw->bulk_groups);
-        return SIM_OK;
+    } else {
+        bulk_move(x, gac.p, sac.p, n);
     }
-    /* complete n bytes of the mbarrier's transactions */
-    struct ptx_access mac;
-    int k = -1;
-    SIM_FORWARD_IF_ERROR(lane_barrier(r, b, pw, x, &x->base3, x->off3, l, false, &k, &mac, NULL,
-                                      err));
-    struct pmbar *mb = &b->mbar[k];
-    uint64_t v;
-    memcpy(&v, mac.p, 8);
-    uint32_t sig = ++mb->signals;
-    mb_update(&v, mb, 0, (int32_t)n, sig);
-    memcpy(mac.p, &v, 8);
-    set_sync(wi, SIM_SYNC_SIGNAL, k, sig);
-    return SIM_OK;
+    ptx_spin_memory_changed(r);
+    wi->width = 16;
+    wi->active_mask = 1u << l;
+    wi->addr[1] = n;             /* the bulk fields (sim/inst.h, enum sim_bulk) */
+    if (s2s) {
+        wi->space = SIM_SPACE_SHARED;
+        wi->bulk = SIM_BULK_DSMEM;
+        wi->remote = gac.owner != b;
+        wi->addr[0] = gac.taddr;
+    } else {
+        wi->space = SIM_SPACE_GLOBAL;
+        wi->bulk = SIM_BULK_COPY;
+        wi->addr[0] = gac.taddr;
+    }
+    return bulk_done(r, b, pw, x, l, n, mask, wi, err);
 }
 
 /* elect.sync d|p, membermask: the lowest active lane of membermask leads;

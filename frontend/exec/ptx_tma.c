@@ -64,6 +64,17 @@ nan_bits(unsigned type)
 }
 
 int
+ptx_tma_box_bytes(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                  unsigned l, uint32_t *bytes, struct sim_error *err)
+{
+    struct ptx_tmap m;
+    SIM_FORWARD_IF_ERROR(read_map(r, b, pw, x, l, lane_slot_addr(pw, &x->base, x->off, l, false),
+                                  &m, err));
+    *bytes = (uint32_t)ptx_tmap_box_bytes(&m);
+    return SIM_OK;
+}
+
+int
 ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
              unsigned l, struct warp_inst *wi, uint32_t *bytes, struct sim_error *err)
 {

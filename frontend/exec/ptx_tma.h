@@ -23,6 +23,10 @@
 /* Execute tensor copy x (cp.async.bulk.tensor or its prefetch) for lane l
  * of warp pw: move the box, fill wi's bulk fields, and give the box's
  * bytes (what it completes of its mbarrier's transactions) in *bytes. */
+/* The bytes of the box of x's tensor map (lane l's operand). */
+int ptx_tma_box_bytes(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                      unsigned l, uint32_t *bytes, struct sim_error *err);
+
 int ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
                  unsigned l, struct warp_inst *wi, uint32_t *bytes, struct sim_error *err);
 

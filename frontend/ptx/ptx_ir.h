@@ -66,6 +66,15 @@ enum ptx_shape { SH_NONE, SH_M16N8K4, SH_M16N8K8, SH_M16N8K16, SH_M16N8K32, SH_M
                  SH_M32N8K16, SH_M8N32K16, SH_M16N16K8, SH_M8N8, SH_COUNT,
                  SH_M64 = SH_COUNT };   /* wgmma .m64nNkK: N / 8 in ptx_ins.vec, K in frag */
 
+/* Modifiers of bulk copies (ptx_ins.xmod). */
+enum {
+    PX_MULTICAST = 1u << 0,       /* cp.async.bulk{.tensor}....multicast::cluster: a ctaMask
+                                     operand follows the mbarrier */
+    PX_REDUCE = 1u << 1,          /* cp.reduce.async.bulk{.tensor}: the operation in .atom */
+    PX_CACHE_HINT = 1u << 2,      /* .L2::cache_hint: a cache-policy operand comes last */
+    PX_SHARED_DST = 1u << 3       /* (decoded) a bulk copy from shared::cta to shared::cluster */
+};
+
 /* Modifier flags. */
 enum {
     PF_APPROX = 1u << 0, PF_FULL = 1u << 1, PF_FTZ = 1u << 2, PF_SAT = 1u << 3,
@@ -173,6 +182,7 @@ struct ptx_ins {
                                     D's, type2: A's) */
     uint8_t nops;
     uint8_t guard_neg;
+    uint8_t xmod;                /* PX_* (words that fit no other field) */
     int32_t guard;               /* predicate register guarding it, -1 if none */
     uint32_t flags;              /* PF_* */
     uint32_t line;               /* source line */

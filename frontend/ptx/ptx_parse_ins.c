@@ -69,7 +69,8 @@ static const struct mod_word mods[] = {
     { "relu", 0, PF_RELU }, { "warp", 0, PF_WARPSYNC }, { "NaN", 0, PF_NAN },
     { "xorsign", 0, PF_XORSIGN }, { "abs", 0, PF_ABSMOD }, { "satfinite", 0, PF_SATFINITE },
     { "global", 1, PS_GLOBAL }, { "shared", 1, PS_SHARED }, { "shared::cta", 1, PS_SHARED },
-    { "shared::cluster", 1, PS_SHARED },   /* a cluster of one CTA: its own shared memory */
+    { "shared::cluster", 1, PS_SHARED },   /* any block's of the cluster: (rank + 1) << 24 |
+                                              offset (ptx_cluster.h), else the block's own */
     { "bulk", 0, PF_BULK }, { "read", 6, 0 },   /* wait_group.read: waited as a full wait */ { "parity", 0, PF_PARITY },
     { "tensor", 0, PF_TENSOR }, { "wait", 6, 0 }, { "tile", 6, 0 }, { "prefetch", 5, PM_PREFETCH },
     { "L2", 6, 0 },
@@ -196,10 +197,20 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         return SIM_OK;
     }
     if (ins->op == PTXOP_CP && (strcmp(w, "im2col") == 0 || strcmp(w, "im2col_no_offs") == 0 ||
-                                strcmp(w, "multicast::cluster") == 0 ||
                                 strncmp(w, "tile::", 6) == 0 || strncmp(w, "cta_group", 9) == 0))
         return ptx_parse_unsupported(ps, "unsupported cp.async.bulk form '.%s' (supported: "
-                                     ".tile copies within one CTA)", w);
+                                     ".tile copies, .multicast::cluster)", w);
+    if (ins->op == PTXOP_CP && strcmp(w, "multicast::cluster") == 0) {
+        ins->xmod |= PX_MULTICAST;
+        return SIM_OK;
+    }
+    if (ins->op == PTXOP_CP && strcmp(w, "reduce") == 0 && ins->flags == 0 &&
+        ins->mode == PM_NONE) {
+        ins->xmod |= PX_REDUCE;   /* cp.reduce.async.bulk */
+        return SIM_OK;
+    }
+    if (strcmp(w, "L2::cache_hint") == 0)
+        ins->xmod |= PX_CACHE_HINT;   /* and on through the table (no other effect) */
     if (w[0] == 'v' && (strcmp(w, "v2") == 0 || strcmp(w, "v4") == 0)) {
         ins->vec = (uint8_t)(w[1] - '0');
         return SIM_OK;
@@ -237,6 +248,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             continue;
         /* disambiguate words that mean different things per instruction */
         bool atomic_op = op == PTXOP_ATOM || op == PTXOP_RED || op == PTXOP_REDUX ||
+                         (op == PTXOP_CP && (ins->xmod & PX_REDUCE)) ||
                          op == PTXOP_SETMAXNREG ||                  /* its .inc / .dec */
                          op == PTXOP_BAR || op == PTXOP_BARRIER ||  /* bar.red.and / .or */
                          op == PTXOP_VABSDIFF4;                     /* its .add (.min, .max) */
@@ -603,7 +615,8 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N;
                                     bulk prefetch: [src], size or [tmap], {coords} */
         *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : ins->mode == PM_PREFETCH ? 2 : 0;
-        *hi = ins->mode == PM_NONE ? 5 : ins->mode == PM_WAIT ? 1 : ins->mode == PM_PREFETCH ? 3 : 0;
+        *hi = ins->mode == PM_NONE ? 6 : ins->mode == PM_WAIT ? 1
+              : ins->mode == PM_PREFETCH ? 3 : 0;
         return;
     default:
         *lo = 3; *hi = 3; return;

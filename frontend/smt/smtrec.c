@@ -191,6 +191,8 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
     wi->sync = SIM_SYNC_NONE;    /* not in .smt 1.x (the writer refuses them) */
     wi->sync_obj = 0;
     wi->bulk = SIM_BULK_NONE;
+    wi->remote = 0;              /* nor cluster operations */
+    wi->rsig_mask = 0;
     uint64_t opc;
     VAR(opc);
     if (opc > UINT16_MAX) {
