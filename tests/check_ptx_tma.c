@@ -32,6 +32,7 @@ struct tcase {
     bool nan;                    /* fill=nan */
     bool store;                  /* shared to global */
     bool timed;
+    bool reduce;                 /* a store as cp.reduce.async.bulk.tensor .add */
 };
 
 static uint32_t
@@ -76,8 +77,9 @@ write_kernel(const struct tcase *t, uint64_t box_bytes)
         snprintf(ins2, sizeof ins2, "    @%%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, "
                  "[%%r6], %llu;", (unsigned long long)box_bytes);
     } else {
-        snprintf(cp, sizeof cp, "    @%%p1 cp.async.bulk.tensor.%ud.global.shared::cta.tile."
-                 "bulk_group [%%rd4, {%s}], [%%r2];", t->rank, coords);
+        snprintf(cp, sizeof cp, "    @%%p1 cp%s.async.bulk.tensor.%ud.global.shared::cta.tile."
+                 "bulk_group%s [%%rd4, {%s}], [%%r2];", t->reduce ? ".reduce" : "", t->rank,
+                 t->reduce ? ".add" : "", coords);
         snprintf(ins3, sizeof ins3, "    @%%p1 cp.async.bulk.commit_group;");
     }
     const char *const ptx[] = {
@@ -198,6 +200,12 @@ run_case(const struct tcase *t)
         if (!t->store) {
             uint32_t v = in ? tval(t, gi) : t->nan ? 0x7fffffffu : 0;
             memcpy(want_s + at, &v, t->es);
+        } else if (in && t->reduce) {
+            uint32_t a = 0, v = 0;
+            memcpy(&a, want_t + gi * t->es, t->es);
+            memcpy(&v, want_s + at, t->es);
+            a += v;
+            memcpy(want_t + gi * t->es, &a, t->es);
         } else if (in) {
             memcpy(want_t + gi * t->es, want_s + at, t->es);
         }
@@ -230,22 +238,27 @@ run_case(const struct tcase *t)
 
 static const struct tcase cases[] = {
     /* 2-D, the box over the tensor's far corner and its near one */
-    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, false, true },
-    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { -3, -2 }, 0, false, false, false },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, false, true, false },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { -3, -2 }, 0, false, false, false, false },
     /* the swizzles: 128 B rows of u16, 64 B and 32 B rows */
-    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 10, 3 }, 3, false, false, true },
-    { "u32", 4, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 0, 5 }, 2, false, false, false },
-    { "u16", 2, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 40, 40 }, 1, false, false, false },
+    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 10, 3 }, 3, false, false, true, false },
+    { "u32", 4, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 0, 5 }, 2, false, false, false, false },
+    { "u16", 2, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 40, 40 }, 1, false, false, false, false },
     /* 1-D, 3-D with a traversal stride, 5-D */
-    { "u32", 4, 1, { 100 }, { 32 }, { 0 }, { 80 }, 0, false, false, false },
-    { "u32", 4, 3, { 20, 10, 6 }, { 8, 4, 3 }, { 1, 2, 1 }, { 4, 1, 2 }, 0, false, false, true },
+    { "u32", 4, 1, { 100 }, { 32 }, { 0 }, { 80 }, 0, false, false, false, false },
+    { "u32", 4, 3, { 20, 10, 6 }, { 8, 4, 3 }, { 1, 2, 1 }, { 4, 1, 2 }, 0, false, false, true,
+      false },
     { "u32", 4, 5, { 4, 3, 2, 2, 2 }, { 4, 2, 2, 1, 2 }, { 0 }, { 0, 1, -1, 1, 0 }, 0, false,
-      false, false },
+      false, false, false },
     /* NaN fill */
-    { "f32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, true, false, false },
+    { "f32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, true, false, false, false },
     /* stores: only the elements inside the tensor are written */
-    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true },
-    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 150, 45 }, 3, false, true, false },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true, false },
+    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 150, 45 }, 3, false, true, false, false },
+    /* a reduction: cp.reduce.async.bulk.tensor .add adds the box's elements
+     * inside the tensor to it (2-D, timed too; 3-D) */
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true, true },
+    { "u32", 4, 3, { 20, 10, 6 }, { 8, 4, 3 }, { 0 }, { 4, 1, 2 }, 0, false, true, false, true },
 };
 
 START_TEST(copies)

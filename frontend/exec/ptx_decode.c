@@ -538,13 +538,15 @@ decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     unsigned mi = pf || s2g ? 0 : 1, n = in->vec;     /* the tensor map's operand */
     bool mc = (in->xmod & PX_MULTICAST) != 0;
     unsigned want = (pf ? 2 : g2s ? 4 : 3) + mc + ((in->xmod & PX_CACHE_HINT) != 0);
-    if ((!pf && !g2s && !s2g) || (mc && !g2s) || (in->xmod & PX_REDUCE) || n < 1 || n > 5 ||
+    if ((!pf && !g2s && !s2g) || (mc && !g2s) || ((in->xmod & PX_REDUCE) && !s2g) || n < 1 ||
+        n > 5 ||
         in->nops != want ||
         o[mi].kind != PO_MEM || o[mi + 1].kind != PO_VEC || o[mi + 1].nvec != n)
         return ptx_dc_err(c, "unsupported cp.async.bulk.tensor form (supported: .Nd (N 1 .. 5) "
                           ".shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                           "{.multicast::cluster} [dst], [tmap, {c0, ..}], [mbar]{, ctaMask}; "
-                          ".global.shared::cta.tile.bulk_group "
+                          ".global.shared::cta.tile.bulk_group (also cp.reduce.async.bulk"
+                          ".tensor.Nd...OP) "
                           "[tmap, {c0, ..}], [src]; cp.async.bulk.prefetch.tensor.Nd.L2.global"
                           ".tile [tmap, {c0, ..}]; each with N coordinates and an optional "
                           ".L2::cache_hint policy last)");

@@ -63,6 +63,29 @@ nan_bits(unsigned type)
     }
 }
 
+/* The PTX type a reduction into a tensor of map type t combines its
+ * elements as, or PT_NONE when x's operation is not defined on it. */
+static unsigned
+reduce_type(unsigned t, unsigned op)
+{
+    static const uint8_t pt[TMT_COUNT] = {
+        [TMT_U8] = PT_NONE, [TMT_U16] = PT_NONE, [TMT_U32] = PT_U32, [TMT_S32] = PT_S32,
+        [TMT_U64] = PT_U64, [TMT_S64] = PT_S64, [TMT_F16] = PT_F16, [TMT_F32] = PT_F32,
+        [TMT_F64] = PT_NONE, [TMT_BF16] = PT_BF16, [TMT_F32_FTZ] = PT_F32, [TMT_TF32] = PT_NONE,
+        [TMT_TF32_FTZ] = PT_NONE,
+    };
+    unsigned r = t < TMT_COUNT ? pt[t] : PT_NONE;
+    bool is_float = r == PT_F32 || r == PT_F16 || r == PT_BF16;
+    bool half = r == PT_F16 || r == PT_BF16;
+    switch (op) {
+    case PA_ADD: return r;
+    case PA_MIN: case PA_MAX: return r == PT_F32 ? PT_NONE : r;
+    case PA_INC: case PA_DEC: return r == PT_U32 ? r : PT_NONE;
+    case PA_AND: case PA_OR: case PA_XOR: return is_float || half ? PT_NONE : r;
+    default: return PT_NONE;
+    }
+}
+
 int
 ptx_tma_box_bytes(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
                   unsigned l, uint32_t *bytes, struct sim_error *err)
@@ -89,6 +112,19 @@ ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
     if (x->iflags == 0)          /* a prefetch to L2: no effect on what the kernel computes */
         return SIM_OK;
     bool load = (x->iflags & SIM_IF_LOAD) != 0;
+    unsigned rtype = PT_NONE;    /* cp.reduce.async.bulk.tensor: what it combines elements as */
+    if (x->xmod & PX_REDUCE) {
+        rtype = reduce_type(m.type, x->atom);
+        if (rtype == PT_NONE) {
+            static const char *const ops[] = { "?", "add", "min", "max", "inc", "dec", "and",
+                                               "or", "xor" };
+            char msg[160];
+            snprintf(msg, sizeof msg, "unsupported: cp.reduce.async.bulk.tensor .%s on a "
+                     "tensor map of %s", x->atom < 9 ? ops[x->atom] : "?",
+                     ptx_tmap_type_name(m.type));
+            return terr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, msg);
+        }
+    }
     sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
     if (sa % 128 != 0)
         return terr(r, b, pw, x, err, SIM_ERR_FORMAT, "the shared-memory address must be a "
@@ -152,8 +188,16 @@ ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
             first_t = gac.taddr;
         if (load)
             memcpy(box + bo * m.esize, gac.p, len);
-        else
+        else if (rtype == PT_NONE)
             memcpy(gac.p, box + bo * m.esize, len);
+        else
+            for (uint64_t o = 0; o < len; o += m.esize) {
+                uint64_t d = 0, v = 0;
+                memcpy(&d, gac.p + o, m.esize);
+                memcpy(&v, box + bo * m.esize + o, m.esize);
+                d = ptx_atom_apply(x->atom, rtype, d, v, 0);
+                memcpy(gac.p + o, &d, m.esize);
+            }
     }
     if (rc == SIM_OK && load)
         for (uint64_t o = 0; o < total; o += 16)
