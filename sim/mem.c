@@ -3,6 +3,11 @@
  *
  * A request for line L goes to slice  set(L) % slices  where set(L) is a
  * mixed hash of L, and misses go to channel  (mix(L) >> 40) % channels.
+ * A slice's port takes one sector read (or atomic) per l2.sector_size /
+ * l2.bytes_per_cycle cycles and one sector written per l2.sector_size /
+ * l2.write_bytes_per_cycle (the same when that is 0): reads and writes
+ * share it at their own rates, and it loses l2.turnaround_cycles each
+ * time it turns from one kind to the other.
  * Unloaded latency is split as: SM -> slice  to_slice,  slice -> SM
  * from_slice (to_slice + from_slice = l2.hit_latency), slice -> DRAM and
  * back  2 * dram_half (= dram.latency - l2.hit_latency).
@@ -46,10 +51,14 @@ struct mem {
     uint64_t to_slice;           /* ticks */
     uint64_t from_slice;         /* ticks */
     uint64_t dram_half;          /* ticks */
-    uint64_t slice_occ;          /* ticks one sector occupies a slice port */
+    uint64_t slice_occ;          /* ticks one sector read occupies its slice's port */
+    uint64_t wslice_occ;         /* ... one sector written (l2.write_bytes_per_cycle) */
     uint64_t chan_occ;           /* ticks one sector occupies a DRAM channel */
     uint64_t atomic_occ;         /* ticks per lane atomic at a slice */
     struct timeline *slice;      /* [slices] */
+    uint8_t *slice_dir;          /* [slices]: its port's last reservation: 0 none, 1 a read
+                                    (or atomic), 2 a write */
+    uint64_t turnaround;         /* ticks a port loses between a read and a write */
     struct timeline *chan;       /* [channels] */
     uint64_t drain;              /* ticks */
     struct mem_stats st;
@@ -87,6 +96,10 @@ mem_new(const struct sim_config *c)
     m->chan_occ = ticks_per(c->l2_sector_size, config_dram_bytes_per_cycle(c) / c->dram_channels);
     m->atomic_occ = MEM_TICKS(c->l2_atomic_cycles);
     m->slice = xcalloc(m->slices, sizeof *m->slice);
+    m->slice_dir = xcalloc(m->slices, 1);
+    m->turnaround = (uint64_t)(c->l2_turnaround_cycles * (double)(1u << MEM_TICK_SHIFT) + 0.5);
+    m->wslice_occ = c->l2_write_bytes_per_cycle > 0
+                    ? ticks_per(c->l2_sector_size, c->l2_write_bytes_per_cycle) : m->slice_occ;
     m->chan = xcalloc(m->channels, sizeof *m->chan);
     return m;
 }
@@ -98,6 +111,7 @@ mem_destroy(mem *m)
         return;
     cache_destroy(m->l2);
     free(m->slice);
+    free(m->slice_dir);
     free(m->chan);
     free(m);
 }
@@ -187,13 +201,18 @@ timeline_reserve(struct timeline *tl, uint64_t a, uint64_t occ)
     return start;
 }
 
-/* Reserve a slice port for `occ` ticks from arrival a; returns the start. */
+/* Reserve a slice port for `occ` ticks from arrival a, for a write or
+ * not; when the port last served the other kind it first turns round
+ * (l2.turnaround_cycles).  Returns when the request's own service starts. */
 static uint64_t
-slice_reserve(mem *m, uint32_t slice, uint64_t a, uint64_t occ)
+slice_reserve(mem *m, uint32_t slice, uint64_t a, uint64_t occ, bool write)
 {
-    uint64_t start = timeline_reserve(&m->slice[slice], a, occ);
+    uint8_t dir = write ? 2 : 1;
+    uint64_t turn = m->slice_dir[slice] != 0 && m->slice_dir[slice] != dir ? m->turnaround : 0;
+    m->slice_dir[slice] = dir;
+    uint64_t start = timeline_reserve(&m->slice[slice], a, occ + turn);
     m->st.l2_queue_cycles += (start - a) >> MEM_TICK_SHIFT;
-    return start;
+    return start + turn;
 }
 
 /* Reserve a DRAM channel for `occ` ticks from arrival a; returns the start. */
@@ -277,7 +296,7 @@ mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     uint32_t n = sim_popc32(mask);
-    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ);
+    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ, false);
     struct cache_line *l = l2_line(m, set, line, start);
     uint32_t hit = l ? (l->valid & mask) : 0;
     uint32_t miss = mask & ~hit;
@@ -307,7 +326,7 @@ mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     uint32_t n = sim_popc32(mask);
-    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ);
+    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->wslice_occ, true);
     struct cache_line *l = l2_line(m, set, line, start);
 
     m->st.l2_write_sectors += n;
@@ -321,7 +340,7 @@ mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
         (void)chan_reserve(m, channel_of(m, line), start + m->dram_half, n * m->chan_occ);
         m->st.dram_write_bytes += (uint64_t)n * m->sector_bytes;
     }
-    uint64_t done = start + n * m->slice_occ;
+    uint64_t done = start + n * m->wslice_occ;
     m->drain = max_u64(m->drain, done);
     return ceil_cycles(done);
 }
@@ -332,7 +351,8 @@ mem_atomic(mem *m, uint64_t line, uint32_t mask, uint32_t ops, sim_cycle_t t)
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     uint64_t occ = (uint64_t)ops * m->atomic_occ;
-    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, occ ? occ : m->slice_occ);
+    uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, occ ? occ : m->slice_occ,
+                                   false);
     struct cache_line *l = l2_line(m, set, line, start);
     uint32_t hit = l ? (l->valid & mask) : 0;
     uint32_t miss = mask & ~hit;

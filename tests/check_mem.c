@@ -117,6 +117,31 @@ START_TEST(test_slice_bandwidth_saturates)
 }
 END_TEST
 
+/* A slice's port serves reads at l2.bytes_per_cycle and writes at
+ * l2.write_bytes_per_cycle, losing l2.turnaround_cycles when it turns from
+ * one kind to the other (not when it starts cold). */
+START_TEST(test_write_rate_and_turnaround)
+{
+    struct sim_config c;
+    /* one slice: a sector read holds it 10 cycles, a write 20, a turn 5;
+     * SM -> slice 100, slice -> SM 100 */
+    mem *m = small_mem(&c, "l2.slices = 1; l2.bytes_per_cycle = 3.2; "
+                           "l2.write_bytes_per_cycle = 1.6; l2.turnaround_cycles = 5");
+    ck_assert_uint_eq(mem_write(m, 7, 0x1, 0), 120);       /* [100, 120): cold, no turn */
+    ck_assert_uint_eq(mem_write(m, 8, 0x1, 0), 140);       /* [120, 140) */
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 0), 245);        /* turn [140, 145), read [145, 155) */
+    ck_assert_uint_eq(mem_read(m, 8, 0x1, 0), 255);        /* [155, 165): no turn */
+    ck_assert_uint_eq(mem_write(m, 9, 0x1, 0), 190);       /* turn [165, 170), write [170, 190) */
+    mem_destroy(m);
+    /* without the two keys: writes at the read rate, no turn */
+    m = small_mem(&c, "l2.slices = 1; l2.bytes_per_cycle = 3.2");
+    ck_assert_uint_eq(mem_write(m, 7, 0x1, 0), 110);
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 0), 210);        /* [110, 120) */
+    ck_assert_uint_eq(mem_write(m, 8, 0x1, 0), 130);
+    mem_destroy(m);
+}
+END_TEST
+
 /* mem_flush (sim.flush_caches): the next access of a line misses again, and
  * the dirty sectors it drops cost no DRAM write inside the kernel. */
 START_TEST(test_flush_empties_l2)
@@ -226,6 +251,7 @@ mem_suite(void)
     tcase_add_test(tc, test_flush_empties_l2);
     tcase_add_test(tc, test_dram_access_groups);
     tcase_add_test(tc, test_slice_gap_filled);
+    tcase_add_test(tc, test_write_rate_and_turnaround);
     tcase_add_test(tc, test_lookup_counts);
     suite_add_tcase(s, tc);
     return s;
