@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a GEMM kernel's output against a C = A . B^T reference in TF32.
 
-    python3 scripts/gemm-check.py A.bin B.bin C.bin M N K [--samples S] [--fp32]
+    python3 scripts/gemm-check.py A.bin B.bin C.bin M N K [--samples S] [--fp32] [--b-kn]
 
 A (M x K) and B (N x K) are row-major f32 (the launch file's inputs, as
 its `output` lines write them), C (M x N) the kernel's result.  The
@@ -10,7 +10,8 @@ reads them; --fp32: not) and sums in double precision; an element agrees
 when |C - ref| <= 1e-4 x (1 + sum |a b|), the rounding of a K-term f32
 accumulation.  S elements (default 4096; 0: all) are drawn with a fixed
 seed.  Prints the count checked, the worst error and the elements that
-disagree; exit 0 when none does, 1 otherwise, 2 on bad input.
+disagree; exit 0 when none does, 1 otherwise, 2 on bad input.  --b-kn: B
+is K x N row-major (C = A . B).
 """
 import argparse
 import random
@@ -43,6 +44,7 @@ def main():
     ap.add_argument("k", type=int)
     ap.add_argument("--samples", type=int, default=4096)
     ap.add_argument("--fp32", action="store_true")
+    ap.add_argument("--b-kn", action="store_true", help="B is K x N (row-major): C = A . B")
     a = ap.parse_args()
     try:
         A = floats(a.a, a.m * a.k)
@@ -51,6 +53,8 @@ def main():
     except (OSError, ValueError) as e:
         print("gemm-check: %s" % e, file=sys.stderr)
         return 2
+    if a.b_kn:                   # to N x K, the layout below
+        B = [B[k * a.n + j] for j in range(a.n) for k in range(a.k)]
     if not a.fp32:
         A, B = tf32(A), tf32(B)
     rnd = random.Random(1)

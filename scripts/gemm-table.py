@@ -3,7 +3,9 @@
 
     python3 scripts/gemm-table.py [--smsim build/smsim] [--jobs 2] [--only REGEX]
 
-Runs the ten kernels of traces/gemm (traces/gemm/README.md) on the h100
+Runs the ten kernels of traces/gemm (traces/gemm/README.md; for the naive
+row gemm_naive_kn, which stores B K x N as the seed's naive kernel does,
+not gemm_naive's N x K that the tensor-core kernels share) on the h100
 config at the seed's size (M = 4096, N = 8192, K = 16384: 1.1 TFLOP a
 GEMM) and writes validation/gemm.tsv (kernel, seed_ms, sim_ms, err_pct,
 seed_tflops, sim_tflops, and how each figure was sampled) and the plot
@@ -51,7 +53,7 @@ CLOCK_MHZ = 1980.0
 # kernel, PTX, seed row, seed ms, tile rows x cols, threads, regs, smem,
 # (K1 for the k-loop sample), grid kind
 KERNELS = [
-    ("gemm_naive", "gemm_simt.ptx", "Naive (FP32)", 296.23, (16, 16), 256, 32, 0, 512, "2d"),
+    ("gemm_naive_kn", "gemm_simt.ptx", "Naive (FP32)", 296.23, (16, 16), 256, 32, 0, 512, "2d"),
     ("gemm_mma", "gemm_simt.ptx", "CuTe Simple MMA (TF32)", 26.04, (128, 128), 128, 212, 0, 512, "2d"),
     ("gemm_smem8", "gemm_simt.ptx", "CuTe SMEM k=8 (TF32)", 17.85, (128, 128), 128, 164, 0, 512, "2d"),
     ("gemm_smem32", "gemm_simt.ptx", "CuTe SMEM k=32 (TF32)", 11.55, (128, 128), 128, 164, 0, 512, "2d"),
@@ -68,7 +70,7 @@ KERNELS = [
 ]
 
 # the progression's steps (seed 002 sec 5 "Progression")
-STEPS = [("gemm_naive", "gemm_mma"), ("gemm_mma", "gemm_smem32"), ("gemm_smem32", "gemm_wgmma"),
+STEPS = [("gemm_naive_kn", "gemm_mma"), ("gemm_mma", "gemm_smem32"), ("gemm_smem32", "gemm_wgmma"),
          ("gemm_wgmma", "gemm_wgmma_pipe"), ("gemm_wgmma_pipe", "gemm_tma_wide")]
 
 
@@ -78,6 +80,7 @@ def launch_text(k, rows, kk):
     m = rows * tm
     gx, gy = N // tn, rows
     lines = ["# gemm-table.py: %s, a slab of %d x %d x %d (M x N x K)" % (name, m, N, kk),
+             # B: N x K, or K x N for gemm_naive_kn: the same count
              "ptx    = %s" % os.path.join(ROOT, "traces", "gemm", ptx), "kernel = %s" % name]
     if kind == "1d":
         lines.append("grid   = %d" % (gx * gy))

@@ -12,6 +12,7 @@ for lf in "$srcdir"/traces/gemm/*_256.launch; do
         { fail "$n (run): $(cat "$tmp/err")"; continue; }
     cmp -s "$tmp/e/out/${n}_C.bin" "$tmp/r/out/${n}_C.bin" || fail "$n: emulate and run differ"
     fp=; case $n in gemm_naive*) fp=--fp32;; esac    # FP32 FMAs, not TF32
+    case $n in gemm_naive_kn*) fp="$fp --b-kn";; esac   # B stored K x N
     "$PYTHON3" "$srcdir/scripts/gemm-check.py" "$tmp/e/out/${n}_A.bin" "$tmp/e/out/${n}_B.bin" \
         "$tmp/e/out/${n}_C.bin" 256 256 256 --samples 2048 $fp >"$tmp/chk" 2>&1 ||
         fail "$n: $(cat "$tmp/chk")"

@@ -3,22 +3,38 @@
 // = A (M x K, row-major) . B^T (B: N x K, row-major).
 //
 //   gemm_naive       one thread per element of C, FP32 FMAs (16 x 16 threads a block)
+//   gemm_naive_kn    the same with B stored K x N (row-major): C = A . B, the layout of
+//                    seed 002's naive kernel ("A(4096x16384) x B(16384x8192)"), whose
+//                    B loads a warp coalesces
 //   gemm_mma         TF32 mma.sync m16n8k8 with fragments loaded from global memory:
 //                    128 x 128 tiles, 128 threads (2 x 2 warps of 64 x 64), 8-deep k-steps
 //   gemm_smem8,      the same tiles staged through shared memory with 16-byte cp.async
 //   gemm_smem32      copies (rows padded by 16 bytes), a k-tile of 8 or 32 at a time
 #include <cstdint>
 
-extern "C" __global__ void __launch_bounds__(256)
-gemm_naive(const float *A, const float *B, float *C, int M, int N, int K)
+// C[r][c] = sum over k of A[r][k] B[c][k] (B N x K), or A[r][k] B[k][c] (KN: K x N)
+template <bool KN>
+__device__ __forceinline__ void naive(const float *A, const float *B, float *C, int M, int N, int K)
 {
     int c = blockIdx.x * 16 + threadIdx.x % 16, r = blockIdx.y * 16 + threadIdx.x / 16;
     if (r >= M || c >= N)
         return;
     float s = 0.f;
     for (int k = 0; k < K; k++)
-        s = fmaf(A[(size_t)r * K + k], B[(size_t)c * K + k], s);
+        s = fmaf(A[(size_t)r * K + k], KN ? B[(size_t)k * N + c] : B[(size_t)c * K + k], s);
     C[(size_t)r * N + c] = s;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+gemm_naive(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    naive<false>(A, B, C, M, N, K);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+gemm_naive_kn(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    naive<true>(A, B, C, M, N, K);
 }
 
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
