@@ -285,6 +285,18 @@ want_cluster(uint32_t i)
     return (l % 4 + 1) * 1000 + cid * 100 + rank * 10 + (l % 4 == rank);
 }
 
+static void
+check_cluster(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 256; i++)
+        ck_assert_msg(out[i] == want_cluster(i), "block %u lane %u: %u, expected %u (%s)", i / 32,
+                      i % 32, out[i], want_cluster(i), s != NULL ? "run" : "emulate");
+    if (s != NULL)
+        ck_assert_uint_eq(testlib_stat(s, 0, "sm.mem.dsmem_insts"), 8 * 1);
+}
+
 START_TEST(clusters)
 {
     const char *const ptx[] = {
@@ -315,27 +327,10 @@ START_TEST(clusters)
         "    add.s64 %rd4, %rd2, %rd3;", "    st.global.u32 [%rd4], %r10;",
         "    ret;", "}",
     };
-    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 0, NULL, NULL);
     const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 8", "block = 32",
                                    "arg = out buffer u32 256 zeros" };
-    testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
-    char path[512];
-    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
-    for (int timed = 0; timed <= 1; timed++) {
-        struct inst_source src;
-        sim *s;
-        const struct launch *l = testlib_launch_run(path, timed ? "gpu.gpc_sms = 6\n"
-                                                    "sync.cluster_latency = 65" : NULL, &src, &s);
-        const uint32_t *out = (const uint32_t *)l->args[0].data;
-        for (uint32_t i = 0; i < 256; i++)
-            ck_assert_msg(out[i] == want_cluster(i), "block %u lane %u: %u, expected %u (%s)",
-                          i / 32, i % 32, out[i], want_cluster(i), timed ? "run" : "emulate");
-        if (s != NULL) {
-            ck_assert_uint_eq(testlib_stat(s, 0, "sm.mem.dsmem_insts"), 8 * 1);
-            sim_destroy(s);
-        }
-        inst_source_destroy(&src);
-    }
+    testlib_emulate_and_run(ptx, N_LINES(ptx), launch, N_LINES(launch),
+                            "gpu.gpc_sms = 6\nsync.cluster_latency = 65", check_cluster, NULL);
     /* the launch file's cluster must agree with the kernel's and tile the grid */
     const char *const bad[][2] = {
         { "cluster = 2", "requires 4, 1, 1" }, { "grid = 6", "no whole number of clusters" },
@@ -519,6 +514,91 @@ START_TEST(cluster_bulk)
 }
 END_TEST
 
+/* st.async and red.async (sm_90, PTX ISA 8.1) in clusters of 2: every
+ * lane stores (rank+1) x 100 + lane into the other block's shared memory
+ * and adds rank+1 to a word the other block set to 1000, each completing
+ * its 4 bytes on the other block's barrier, which expects 256.  Each
+ * block waits on its own barrier, then writes what it received: emulated
+ * and timed, the same words. */
+static const char *const async_ptx[] = {
+        ".version 8.1",
+        ".target sm_90",
+        ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)",
+        ".explicitcluster .reqnctapercluster 2, 1, 1",
+        "{",
+        "    .reg .pred %p<8>;",
+        "    .reg .b32 %r<40>;",
+        "    .reg .b64 %rd<40>;",
+        "    .shared .align 16 .b8 sm[512];",
+        "    ld.param.u64 %rd1, [k_param_0];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;",
+        "    mov.u32 %r2, %cluster_ctarank;",
+        "    mov.u32 %r5, %ctaid.x;",
+        "    mov.u32 %r6, sm;",
+        "    setp.eq.u32 %p1, %r1, 0;",
+        "    shl.b32 %r7, %r1, 2;",
+        "    add.s32 %r8, %r6, %r7;",
+        "    mov.u32 %r9, 1000;",
+        "    st.shared.u32 [%r8+256], %r9;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [sm], 1;",
+        "    fence.mbarrier_init.release.cluster;",
+        "    barrier.cluster.arrive.release.aligned;",
+        "    barrier.cluster.wait.acquire.aligned;",
+        "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd3, [sm], 256;",
+        "    xor.b32 %r10, %r2, 1;",
+        "    mapa.shared::cluster.u32 %r11, %r8, %r10;",
+        "    mapa.shared::cluster.u32 %r12, %r6, %r10;",
+        "    add.s32 %r13, %r2, 1;",
+        "    mad.lo.s32 %r14, %r13, 100, %r1;",
+        "    st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r11+128], %r14, [%r12];",
+        "    red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32"
+        " [%r11+256], %r13, [%r12];",
+        "WAIT:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p2, [sm], 0;",
+        "    @!%p2 bra WAIT;",
+        "    ld.shared.u32 %r15, [%r8+128];",
+        "    ld.shared.u32 %r16, [%r8+256];",
+        "    mad.lo.s32 %r17, %r5, 64, %r1;",
+        "    mul.wide.u32 %rd4, %r17, 4;",
+        "    add.s64 %rd5, %rd2, %rd4;",
+        "    st.global.u32 [%rd5], %r15;",
+        "    st.global.u32 [%rd5+128], %r16;",
+        "    barrier.cluster.arrive.aligned;",
+        "    barrier.cluster.wait.aligned;",
+        "    ret;",
+        "}",
+};
+
+static uint32_t
+want_async(uint32_t i)
+{
+    uint32_t blk = i / 64, w = i % 64, peer = (blk % 2) ^ 1;
+    return w < 32 ? (peer + 1) * 100 + w : 1000 + peer + 1;
+}
+
+static void
+check_async(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 256; i++)
+        ck_assert_msg(out[i] == want_async(i), "block %u word %u: %u, expected %u (%s)", i / 64,
+                      i % 64, out[i], want_async(i), s != NULL ? "run" : "emulate");
+    if (s != NULL)
+        ck_assert_uint_eq(testlib_stat(s, 0, "sm.mem.dsmem_insts"), 4 * 2);
+}
+
+START_TEST(async_stores)
+{
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 4", "block = 32",
+                                   "arg = out buffer u32 256 zeros" };
+    testlib_emulate_and_run(async_ptx, N_LINES(async_ptx), launch, N_LINES(launch),
+                            "gpu.gpc_sms = 6", check_async, NULL);
+}
+END_TEST
+
 static Suite *
 ptx_sync_suite(void)
 {
@@ -534,6 +614,7 @@ ptx_sync_suite(void)
     tcase_add_test(tc, unsupported_forms);
     tcase_add_test(tc, clusters);
     tcase_add_test(tc, cluster_bulk);
+    tcase_add_test(tc, async_stores);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -315,6 +315,21 @@ END_TEST
  * tensor (its barrier expects 1024 bytes), rank 1 the first half and
  * keeps its own marker words in the second (512 bytes).  Emulated and
  * timed, the same words. */
+static void
+check_multicast(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[1].data;
+    for (uint32_t i = 0; i < 512; i++) {
+        uint32_t blk = i / 256, w = i % 256;
+        uint32_t want = blk == 1 && w >= 128 ? 7000 + w : w;
+        ck_assert_msg(out[i] == want, "block %u word %u: %u, expected %u (%s)", blk, w, out[i],
+                      want, s != NULL ? "run" : "emulate");
+    }
+    if (s != NULL)
+        ck_assert_uint_eq(testlib_stat(s, 0, "sm.bulk.loads"), 2);
+}
+
 START_TEST(multicast)
 {
     const char *const ptx[] = {
@@ -359,32 +374,13 @@ START_TEST(multicast)
         "    barrier.cluster.arrive.aligned;", "    barrier.cluster.wait.aligned;",
         "    ret;", "}",
     };
-    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
     const char *const launch[] = {
         "ptx = k.ptx", "kernel = k", "grid = 2", "block = 32", "mem = t u32 256 seq 0",
         "arg = out buffer u32 512 zeros", "arg = tm tensormap t u32 dims=16,16 box=16,8",
     };
-    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
-    char path[512];
-    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
-    for (int timed = 0; timed <= 1; timed++) {
-        struct inst_source src;
-        sim *s;
-        const struct launch *l = testlib_launch_run(path, timed ? "gpu.gpc_sms = 6" : NULL, &src,
-                                                    &s);
-        const uint32_t *out = (const uint32_t *)l->args[1].data;
-        for (uint32_t i = 0; i < 512; i++) {
-            uint32_t blk = i / 256, w = i % 256;
-            uint32_t want = blk == 1 && w >= 128 ? 7000 + w : w;
-            ck_assert_msg(out[i] == want, "block %u word %u: %u, expected %u (%s)", blk, w, out[i],
-                          want, timed ? "run" : "emulate");
-        }
-        if (s != NULL) {
-            ck_assert_uint_eq(testlib_stat(s, 0, "sm.bulk.loads"), 2);
-            sim_destroy(s);
-        }
-        inst_source_destroy(&src);
-    }
+    testlib_emulate_and_run(ptx, sizeof ptx / sizeof ptx[0], launch,
+                            sizeof launch / sizeof launch[0], "gpu.gpc_sms = 6", check_multicast,
+                            NULL);
 }
 END_TEST
 

@@ -373,6 +373,26 @@ testlib_launch_run(const char *path, const char *cfg_text, struct inst_source *s
     return ptx_source_launch(src);
 }
 
+void
+testlib_emulate_and_run(const char *const *ptx, size_t n_ptx, const char *const *launch,
+                        size_t n_launch, const char *cfg_text,
+                        void (*check)(const struct launch *l, sim *s, void *ctx), void *ctx)
+{
+    testlib_write_lines("k.ptx", ptx, n_ptx, 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, n_launch, 0, NULL, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    for (int timed = 0; timed <= 1; timed++) {
+        struct inst_source src;
+        sim *s;
+        const struct launch *l = testlib_launch_run(path, timed ? cfg_text : NULL, &src, &s);
+        check(l, s, ctx);
+        if (s != NULL)
+            sim_destroy(s);
+        inst_source_destroy(&src);
+    }
+}
+
 /* Open testlib_dir/k.launch and emulate it; returns the status and fills err. */
 int
 testlib_ptx_emulate(struct sim_error *err)

@@ -106,6 +106,13 @@ const uint32_t *testlib_ptx_run(const char *const *lines, size_t n, const char *
 const struct launch *testlib_launch_run(const char *path, const char *cfg_text,
                                         struct inst_source *src, sim **s);
 
+/* Write ptx[] as k.ptx and launch[] as k.launch into testlib_dir, emulate
+ * the launch, then time it under cfg_text: after each run check(launch,
+ * sim (NULL: the emulated run), ctx). */
+void testlib_emulate_and_run(const char *const *ptx, size_t n_ptx, const char *const *launch,
+                             size_t n_launch, const char *cfg_text,
+                             void (*check)(const struct launch *l, sim *s, void *ctx), void *ctx);
+
 /* Open testlib_dir/k.launch and emulate it; returns the status and fills
  * err. */
 int testlib_ptx_emulate(struct sim_error *err);

@@ -574,6 +574,25 @@ decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     return SIM_OK;
 }
 
+/* st.async / red.async (PTX ISA 9.7.9.12, 9.7.13.6): a store or
+ * reduction to shared::cluster memory that completes its bytes on the
+ * mbarrier of its last operand (in the destination's block): that operand
+ * into (base3, off3); the store itself decodes as st / red (ptx_sync.c
+ * completes the transactions). */
+static int
+decode_async_mbar(struct dctx *c, const struct ptx_ins *in, struct xop *x)
+{
+    if (in->space != PS_SHARED || in->nops != 3 || in->o[2].kind != PO_MEM)
+        return ptx_dc_err(c, "st.async / red.async: expected .shared::cluster"
+                          ".mbarrier::complete_tx::bytes [addr], value, [mbar]");
+    x->space = PS_SHARED;
+    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &in->o[2], x));
+    x->base3 = x->base;
+    x->off3 = x->off;
+    ptx_dc_add_src(c->r, x, &x->base3);
+    return SIM_OK;
+}
+
 /* mbarrier, cp.async.bulk and elect.sync (PTX ISA 9.7.13.15, 9.7.9.25,
  * 9.7.13.x): executed by ptx_sync.c.  An mbarrier operation and a bulk
  * copy are shared-memory (SYNCS) and bulk (UBLKCP) operations for the
@@ -1039,6 +1058,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     case PTXOP_ST: {
         bool st = in->op == PTXOP_ST;
         const struct ptx_opnd *mo = st ? &o[0] : &o[1];
+        if (in->xmod & PX_ASYNC)
+            SIM_FORWARD_IF_ERROR(decode_async_mbar(c, in, x));
         const struct ptx_opnd *vo = st ? &o[1] : &o[0];
         SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, mo, x));
         if (x->space == PS_PARAM && !(x->flags & PF_FRAME)) {
@@ -1082,6 +1103,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     case PTXOP_RED: {
         bool red = in->op == PTXOP_RED;
         const struct ptx_opnd *mo = red ? &o[0] : &o[1];
+        if (in->xmod & PX_ASYNC)
+            SIM_FORWARD_IF_ERROR(decode_async_mbar(c, in, x));
         SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, mo, x));
         if (x->space != PS_GLOBAL && x->space != PS_SHARED && x->space != PS_GENERIC)
             return ptx_dc_err(c, "atomics on the %s space are unsupported",
@@ -1101,7 +1124,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
                 return ptx_dc_err(c, "atom.cas takes a destination, an address and two values");
             SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[3], T, t, &x->c, false));
             ptx_dc_add_src(r, x, &x->c);
-        } else if (in->nops != (red ? 2u : 3u)) {
+        } else if (in->nops != (red ? 2u + ((in->xmod & PX_ASYNC) != 0) : 3u)) {
             return ptx_dc_err(c, "wrong number of operands for '%s'", r->m->mnems[in->mnem]);
         }
         ptx_dc_add_src(r, x, &x->base);

@@ -103,7 +103,7 @@ static int
 exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
          struct warp_inst *wi, struct sim_error *err)
 {
-    if (exec_mem_fast(r, b, pw, x, m, wi))
+    if (!(x->xmod & PX_ASYNC) && exec_mem_fast(r, b, pw, x, m, wi))
         return SIM_OK;
     unsigned eb = ptx_type_bytes(x->type);
     unsigned nv = x->vec;
@@ -814,6 +814,8 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             SIM_FORWARD_IF_ERROR(exec_mem(r, b, pw, x, m, wi, err));
             if (x->kind == XK_ST && m != 0)
                 ptx_spin_memory_changed(r);
+            if (x->xmod & PX_ASYNC)      /* st.async, red.async: their mbarrier */
+                SIM_FORWARD_IF_ERROR(ptx_sync_async_tx(r, b, pw, x, m, wi, err));
             if (x->vbytes != 0)
                 wi->width = x->vbytes;   /* the merged access ptxas issues */
             if (x->space == PS_PARAM) {  /* a call's argument: a register move */

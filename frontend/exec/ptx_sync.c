@@ -145,7 +145,8 @@ find_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
              struct sim_error *err)
 {
     SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, a, 8, x, ac, err));
-    bool remote_ok = x->kind == XK_BULK || (x->kind == XK_MBAR && x->mode != PM_MB_INIT &&
+    bool remote_ok = x->kind == XK_BULK || (x->xmod & PX_ASYNC) ||
+                     (x->kind == XK_MBAR && x->mode != PM_MB_INIT &&
                                             x->mode != PM_MB_INVAL && x->mode != PM_MB_TEST &&
                                             x->mode != PM_MB_TRY);
     if (ac->owner != b && !remote_ok)
@@ -173,6 +174,53 @@ lane_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
         return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: lanes of one "
                     "mbarrier instruction on different barriers of their block");
     *obj = k;
+    return SIM_OK;
+}
+
+/* The barriers one instruction's lanes signal, one signal each (0: none
+ * given yet). */
+struct bar_set {
+    unsigned n;
+    struct { struct pblock *o; int k; uint32_t sig; } e[32];
+};
+
+/* Lane l's barrier of x at [base + off] (a shared::cluster address may
+ * name another block's): its memory in *ac, its entry in set in *i. */
+static int
+set_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+            const struct slot *base, int64_t off, unsigned l, bool init, struct bar_set *set,
+            unsigned *i, struct ptx_access *ac, struct sim_error *err)
+{
+    int k;
+    SIM_FORWARD_IF_ERROR(find_barrier(r, b, pw, x, lane_slot_addr(pw, base, off, l, true), l,
+                                      init, &k, ac, err));
+    unsigned j = 0;
+    while (j < set->n && (set->e[j].o != ac->owner || set->e[j].k != k))
+        j++;
+    if (j == set->n) {
+        set->e[j].o = ac->owner;
+        set->e[j].k = k;
+        set->e[j].sig = 0;
+        set->n++;
+    }
+    *i = j;
+    return SIM_OK;
+}
+
+/* The first signal of entry i of set, given by lane l of x: the local one
+ * in *wi's sync fields (every lane on the executing block's barriers must
+ * name the same one), another block's as a remote signal at lane l. */
+static int
+set_signal(const struct ptx_run *r, struct pblock *b, const struct pwarp *pw, const struct xop *x,
+           struct bar_set *set, unsigned i, unsigned l, struct warp_inst *wi,
+           struct sim_error *err)
+{
+    if (set->e[i].o != b)
+        return remote_signal(r, b, pw, x, wi, l, set->e[i].o, set->e[i].k, set->e[i].sig, err);
+    if (wi->sync != SIM_SYNC_NONE)
+        return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: lanes of one "
+                    "instruction on different mbarriers of their block");
+    set_sync(wi, SIM_SYNC_SIGNAL, set->e[i].k, set->e[i].sig);
     return SIM_OK;
 }
 
@@ -241,22 +289,19 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         set_sync(wi, SIM_SYNC_POLL, obj, md == PM_MB_TRY ? SIM_POLL_TRY : SIM_POLL_TEST);
         return SIM_OK;
     }
-    /* the executing block's barrier (every such lane the same one: its
-     * signal) and, at shared::cluster addresses, other blocks' (a signal
-     * per barrier; nobody else's lanes get timing addresses) */
+    /* the executing block's barrier (every such lane the same one) and,
+     * at shared::cluster addresses, other blocks' (whose lanes get no
+     * timing addresses): a signal per barrier */
+    struct bar_set set = { 0 };
     int obj = -1;
-    uint32_t sig = 0;
-    struct peer_bar { struct pblock *o; int k; uint32_t sig; } peer[32];
-    unsigned n_peer = 0;
     for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
-        unsigned l = (unsigned)__builtin_ctz(mm);
+        unsigned l = (unsigned)__builtin_ctz(mm), i;
         struct ptx_access ac;
-        int k;
-        SIM_FORWARD_IF_ERROR(find_barrier(r, b, pw, x, lane_slot_addr(pw, &x->base, x->off, l,
-                                                                      true),
-                                          l, md == PM_MB_INIT, &k, &ac, err));
+        SIM_FORWARD_IF_ERROR(set_barrier(r, b, pw, x, &x->base, x->off, l, md == PM_MB_INIT,
+                                         &set, &i, &ac, err));
         struct pblock *o = ac.owner;
-        uint32_t *lsig = &sig;
+        int k = set.e[i].k;
+        uint32_t *lsig = &set.e[i].sig;
         if (o == b) {
             if (obj >= 0 && k != obj)
                 return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: lanes of one "
@@ -264,12 +309,6 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             obj = k;
             wi->addr[l] = ac.taddr;
         } else {
-            unsigned i = 0;
-            while (i < n_peer && (peer[i].o != o || peer[i].k != k))
-                i++;
-            if (i == n_peer)
-                peer[n_peer++] = (struct peer_bar){ o, k, 0 };
-            lsig = &peer[i].sig;
             wi->remote = 1;      /* a DSMEM access */
         }
         struct pmbar *mb = &o->mbar[k];
@@ -309,11 +348,9 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         }
         memcpy(ac.p, &v, 8);
         ptx_spin_memory_changed(r);
-        if (o != b && fresh)
-            SIM_FORWARD_IF_ERROR(remote_signal(r, b, pw, x, wi, l, o, k, *lsig, err));
+        if (fresh)
+            SIM_FORWARD_IF_ERROR(set_signal(r, b, pw, x, &set, i, l, wi, err));
     }
-    if (sig != 0)
-        set_sync(wi, SIM_SYNC_SIGNAL, obj, sig);
     return SIM_OK;
 }
 
@@ -513,6 +550,32 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         wi->addr[0] = gac.taddr;
     }
     return bulk_done(r, b, pw, x, l, n, mask, wi, err);
+}
+
+int
+ptx_sync_async_tx(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                  uint32_t m, struct warp_inst *wi, struct sim_error *err)
+{
+    uint32_t n = ptx_type_bytes(x->type) * x->vec;   /* bytes a lane stores */
+    struct bar_set set = { 0 };
+    for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm), i;
+        struct ptx_access ac;
+        SIM_FORWARD_IF_ERROR(set_barrier(r, b, pw, x, &x->base3, x->off3, l, false, &set, &i,
+                                         &ac, err));
+        struct pmbar *mb = &ac.owner->mbar[set.e[i].k];
+        bool fresh = set.e[i].sig == 0;
+        if (fresh)
+            set.e[i].sig = ++mb->signals;
+        uint64_t v;
+        memcpy(&v, ac.p, 8);
+        mb_update(&v, mb, 0, (int32_t)n, set.e[i].sig);
+        memcpy(ac.p, &v, 8);
+        if (fresh)
+            SIM_FORWARD_IF_ERROR(set_signal(r, b, pw, x, &set, i, l, wi, err));
+    }
+    ptx_spin_memory_changed(r);
+    return SIM_OK;
 }
 
 /* elect.sync d|p, membermask: the lowest active lane of membermask leads;

@@ -19,6 +19,14 @@ int ptx_sync_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const s
  * (complete: the phase's answer; else false, a try_wait that timed out):
  * its predicate, and *wi's sync and aux become what the model waits for. */
 int ptx_sync_poll(struct ptx_run *r, uint32_t slot, uint32_t warp, uint32_t *sig);
+
+/* st.async / red.async x (XK_ST / XK_RED with PX_ASYNC), its stores done
+ * for lanes m: complete each lane's bytes on the mbarrier of its (base3,
+ * off3), a barrier of the block its store went to; one signal per barrier
+ * (the local one in *wi's sync fields, others as remote signals). */
+int ptx_sync_async_tx(struct ptx_run *r, struct pblock *b, struct pwarp *pw,
+                      const struct xop *x, uint32_t m, struct warp_inst *wi,
+                      struct sim_error *err);
 int ptx_sync_commit(struct ptx_run *r, uint32_t slot, uint32_t warp, bool complete,
                     struct warp_inst *wi, struct sim_error *err);
 

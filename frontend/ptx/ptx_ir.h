@@ -72,7 +72,9 @@ enum {
                                      operand follows the mbarrier */
     PX_REDUCE = 1u << 1,          /* cp.reduce.async.bulk{.tensor}: the operation in .atom */
     PX_CACHE_HINT = 1u << 2,      /* .L2::cache_hint: a cache-policy operand comes last */
-    PX_SHARED_DST = 1u << 3       /* (decoded) a bulk copy from shared::cta to shared::cluster */
+    PX_SHARED_DST = 1u << 3,      /* (decoded) a bulk copy from shared::cta to shared::cluster */
+    PX_ASYNC = 1u << 4            /* st.async / red.async: an mbarrier operand follows, whose
+                                     transactions the store completes */
 };
 
 /* Modifier flags. */

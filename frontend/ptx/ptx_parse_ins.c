@@ -209,6 +209,10 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         ins->xmod |= PX_REDUCE;   /* cp.reduce.async.bulk */
         return SIM_OK;
     }
+    if ((ins->op == PTXOP_ST || ins->op == PTXOP_RED) && strcmp(w, "async") == 0) {
+        ins->xmod |= PX_ASYNC;   /* st.async, red.async (sm_90) */
+        return SIM_OK;
+    }
     if (strcmp(w, "L2::cache_hint") == 0)
         ins->xmod |= PX_CACHE_HINT;   /* and on through the table (no other effect) */
     if (w[0] == 'v' && (strcmp(w, "v2") == 0 || strcmp(w, "v4") == 0)) {
@@ -568,9 +572,11 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     case PTXOP_SIN: case PTXOP_COS: case PTXOP_EX2: case PTXOP_LG2: case PTXOP_TANH:
     case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND: case PTXOP_TESTP:
     case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
-        *lo = 2; *hi = 2; return;
+        *lo = *hi = (ins->xmod & PX_ASYNC) ? 3 : 2;   /* st.async: [a], b, [mbar] */
+        return;
     case PTXOP_RED:
-        *lo = 2; *hi = 2; return;
+        *lo = *hi = (ins->xmod & PX_ASYNC) ? 3 : 2;
+        return;
     case PTXOP_ATOM:
         *lo = 3; *hi = 4; return;
     case PTXOP_SETP: case PTXOP_SET:
