@@ -501,6 +501,18 @@ global_atomic(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     return ready;
 }
 
+/* Send `bytes` through the SM's port to the SM-to-SM network from tick a
+ * on (smem.dsmem_bytes_per_cycle, after what it carries already); the
+ * cycle they have arrived (smem.dsmem_latency after the last left). */
+static sim_cycle_t
+dsmem_send(struct ldst *u, uint64_t a, uint64_t bytes)
+{
+    const struct sim_config *c = u->cfg;
+    uint64_t start = max_u64(a, u->dsmem_free);
+    u->dsmem_free = start + occ_ticks((double)bytes, c->smem_dsmem_bytes_per_cycle);
+    return ceil_cycles(u->dsmem_free) + c->smem_dsmem_latency;
+}
+
 static sim_cycle_t
 shared_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 {
@@ -521,9 +533,7 @@ shared_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
          * network at smem.dsmem_bytes_per_cycle */
         u->stp->dsmem_insts++;
         uint64_t bytes = (uint64_t)inst_popc(wi->active_mask) * (wi->width ? wi->width : 4);
-        uint64_t start = max_u64(MEM_TICKS(t), u->dsmem_free);
-        u->dsmem_free = start + occ_ticks((double)bytes, c->smem_dsmem_bytes_per_cycle);
-        return ceil_cycles(u->dsmem_free) + c->smem_dsmem_latency;
+        return dsmem_send(u, MEM_TICKS(t), bytes);
     }
     uint64_t start = max_u64(MEM_TICKS(t), u->smem_free);
     u->smem_free = start + MEM_TICKS(wf);
@@ -664,10 +674,9 @@ bulk_dsmem(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     u->stp->bulk_stores++;
     u->stp->bulk_bytes += n;
     u->stp->dsmem_insts++;
-    uint64_t start = max_u64(max_u64(MEM_TICKS(t + c->tma_latency), u->tma_free), u->dsmem_free);
-    u->dsmem_free = start + occ_ticks((double)n, c->smem_dsmem_bytes_per_cycle);
+    sim_cycle_t done = dsmem_send(u, max_u64(MEM_TICKS(t + c->tma_latency), u->tma_free), n);
     u->tma_free = u->dsmem_free;
-    return ceil_cycles(u->dsmem_free) + c->smem_dsmem_latency;
+    return done;
 }
 
 sim_cycle_t

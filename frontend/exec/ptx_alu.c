@@ -1068,3 +1068,16 @@ ptx_atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c)
     default: return old;
     }
 }
+
+void
+ptx_reduce_bytes(unsigned op, unsigned t, uint8_t *dst, const uint8_t *src, uint64_t n)
+{
+    unsigned eb = ptx_type_bytes(t);
+    for (uint64_t o = 0; o + eb <= n; o += eb) {
+        uint64_t d = 0, v = 0;
+        memcpy(&d, dst + o, eb);  /* little-endian hosts only (as the rest) */
+        memcpy(&v, src + o, eb);
+        d = ptx_atom_apply(op, t, d, v, 0);
+        memcpy(dst + o, &d, eb);
+    }
+}

@@ -585,10 +585,7 @@ decode_async_mbar(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     if (in->space != PS_SHARED || in->nops != 3 || in->o[2].kind != PO_MEM)
         return ptx_dc_err(c, "st.async / red.async: expected .shared::cluster"
                           ".mbarrier::complete_tx::bytes [addr], value, [mbar]");
-    x->space = PS_SHARED;
-    SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &in->o[2], x));
-    x->base3 = x->base;
-    x->off3 = x->off;
+    SIM_FORWARD_IF_ERROR(bulk_shared(c, NULL, &in->o[2], x));
     ptx_dc_add_src(c->r, x, &x->base3);
     return SIM_OK;
 }

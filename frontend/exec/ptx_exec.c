@@ -103,7 +103,7 @@ static int
 exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
          struct warp_inst *wi, struct sim_error *err)
 {
-    if (!(x->xmod & PX_ASYNC) && exec_mem_fast(r, b, pw, x, m, wi))
+    if (exec_mem_fast(r, b, pw, x, m, wi))
         return SIM_OK;
     unsigned eb = ptx_type_bytes(x->type);
     unsigned nv = x->vec;

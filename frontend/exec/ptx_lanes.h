@@ -97,6 +97,10 @@ void ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m);
  * and cp.reduce.async.bulk; half types round to nearest even. */
 uint64_t ptx_atom_apply(unsigned op, unsigned t, uint64_t old, uint64_t b, uint64_t c);
 
+/* ptx_alu.c: dst[i] = op(dst[i], src[i]) for the n / (t's size) elements of
+ * type t of two byte arrays (the bulk reductions). */
+void ptx_reduce_bytes(unsigned op, unsigned t, uint8_t *dst, const uint8_t *src, uint64_t n);
+
 /* "a c b" for a float comparison c (enum ptx_cmp; NaN makes the ordered
  * ones false, the unordered ones true): setp/set of ptx_alu.c and of the
  * half-precision forms (ptx_half.c). */

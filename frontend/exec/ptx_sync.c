@@ -207,21 +207,32 @@ set_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
     return SIM_OK;
 }
 
-/* The first signal of entry i of set, given by lane l of x: the local one
- * in *wi's sync fields (every lane on the executing block's barriers must
- * name the same one), another block's as a remote signal at lane l. */
+/* Signal sig of barrier k of block o, given by x: the executing block's
+ * in *wi's sync fields (one such barrier an instruction), another block's
+ * as remote signal `pos` (sim/inst.h). */
 static int
-set_signal(const struct ptx_run *r, struct pblock *b, const struct pwarp *pw, const struct xop *x,
-           struct bar_set *set, unsigned i, unsigned l, struct warp_inst *wi,
-           struct sim_error *err)
+give_signal(const struct ptx_run *r, struct pblock *b, const struct pwarp *pw, const struct xop *x,
+            const struct pblock *o, int k, uint32_t sig, unsigned pos, struct warp_inst *wi,
+            struct sim_error *err)
 {
-    if (set->e[i].o != b)
-        return remote_signal(r, b, pw, x, wi, l, set->e[i].o, set->e[i].k, set->e[i].sig, err);
+    if (o != b)
+        return remote_signal(r, b, pw, x, wi, pos, o, k, sig, err);
     if (wi->sync != SIM_SYNC_NONE)
         return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: lanes of one "
                     "instruction on different mbarriers of their block");
-    set_sync(wi, SIM_SYNC_SIGNAL, set->e[i].k, set->e[i].sig);
+    set_sync(wi, SIM_SYNC_SIGNAL, k, sig);
     return SIM_OK;
+}
+
+/* Complete n transaction bytes of barrier mb, whose word is at p, as
+ * signal sig. */
+static void
+mb_complete(uint8_t *p, struct pmbar *mb, uint32_t n, uint32_t sig)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    mb_update(&v, mb, 0, (int32_t)n, sig);
+    memcpy(p, &v, 8);
 }
 
 /* A wait (test_wait, try_wait) of lanes m: *done = the lanes whose phase
@@ -349,7 +360,7 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         memcpy(ac.p, &v, 8);
         ptx_spin_memory_changed(r);
         if (fresh)
-            SIM_FORWARD_IF_ERROR(set_signal(r, b, pw, x, &set, i, l, wi, err));
+            SIM_FORWARD_IF_ERROR(give_signal(r, b, pw, x, o, k, *lsig, l, wi, err));
     }
     return SIM_OK;
 }
@@ -374,18 +385,11 @@ complete_tx(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
     struct ptx_access ac;
     int k;
     SIM_FORWARD_IF_ERROR(find_barrier(r, b, pw, x, a, l, false, &k, &ac, err));
-    struct pblock *o = ac.owner;
-    struct pmbar *mb = &o->mbar[k];
-    uint64_t v;
-    memcpy(&v, ac.p, 8);
+    struct pmbar *mb = &ac.owner->mbar[k];
     uint32_t sig = ++mb->signals;
-    mb_update(&v, mb, 0, (int32_t)n, sig);
-    memcpy(ac.p, &v, 8);
-    if (o == b) {
-        set_sync(wi, SIM_SYNC_SIGNAL, k, sig);
-        return SIM_OK;
-    }
-    return remote_signal(r, b, pw, x, wi, 16 + ptx_cluster_rank(r, o), o, k, sig, err);
+    mb_complete(ac.p, mb, n, sig);
+    return give_signal(r, b, pw, x, ac.owner, k, sig, 16 + ptx_cluster_rank(r, ac.owner), wi,
+                       err);
 }
 
 /* n bytes from src to dst: copied, or (cp.reduce.async.bulk) reduced
@@ -393,18 +397,10 @@ complete_tx(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
 static void
 bulk_move(const struct xop *x, uint8_t *dst, const uint8_t *src, uint32_t n)
 {
-    if (!(x->xmod & PX_REDUCE)) {
+    if (x->xmod & PX_REDUCE)
+        ptx_reduce_bytes(x->atom, x->type, dst, src, n);
+    else
         memmove(dst, src, n);
-        return;
-    }
-    unsigned eb = ptx_type_bytes(x->type);
-    for (uint32_t o = 0; o + eb <= n; o += eb) {
-        uint64_t d = 0, v = 0;
-        memcpy(&d, dst + o, eb);  /* little-endian hosts only (as the rest) */
-        memcpy(&v, src + o, eb);
-        d = ptx_atom_apply(x->atom, x->type, d, v, 0);
-        memcpy(dst + o, &d, eb);
-    }
 }
 
 /* A bulk copy by lane l has moved its n bytes: a store (to global memory)
@@ -567,12 +563,10 @@ ptx_sync_async_tx(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const s
         bool fresh = set.e[i].sig == 0;
         if (fresh)
             set.e[i].sig = ++mb->signals;
-        uint64_t v;
-        memcpy(&v, ac.p, 8);
-        mb_update(&v, mb, 0, (int32_t)n, set.e[i].sig);
-        memcpy(ac.p, &v, 8);
+        mb_complete(ac.p, mb, n, set.e[i].sig);
         if (fresh)
-            SIM_FORWARD_IF_ERROR(set_signal(r, b, pw, x, &set, i, l, wi, err));
+            SIM_FORWARD_IF_ERROR(give_signal(r, b, pw, x, ac.owner, set.e[i].k, set.e[i].sig, l,
+                                             wi, err));
     }
     ptx_spin_memory_changed(r);
     return SIM_OK;

@@ -191,13 +191,7 @@ ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
         else if (rtype == PT_NONE)
             memcpy(gac.p, box + bo * m.esize, len);
         else
-            for (uint64_t o = 0; o < len; o += m.esize) {
-                uint64_t d = 0, v = 0;
-                memcpy(&d, gac.p + o, m.esize);
-                memcpy(&v, box + bo * m.esize + o, m.esize);
-                d = ptx_atom_apply(x->atom, rtype, d, v, 0);
-                memcpy(gac.p + o, &d, m.esize);
-            }
+            ptx_reduce_bytes(x->atom, rtype, gac.p, box + bo * m.esize, len);
     }
     if (rc == SIM_OK && load)
         for (uint64_t o = 0; o < total; o += 16)
