@@ -94,10 +94,11 @@ FAMILIES = [
     ("barriers", r"^traces/mech/(bar_only|smem_only)_"),
     ("Rodinia", r"^rodinia/"),
     ("Hopper sync and bulk copies", r"^traces/sm90/"),
+    ("GEMM progression", r"^traces/gemm/"),
 ]
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
-           "#c49c94"]
+           "#c49c94", "#f7b6d2"]
 
 # SASS traces recorded on the measured GPU: traces/hopper/<name>, where the
 # name is the launch file's path with '/' as '_' (traces_micro_X is

@@ -74,18 +74,23 @@ STEPS = [("gemm_naive_kn", "gemm_mma"), ("gemm_mma", "gemm_smem32"), ("gemm_smem
          ("gemm_wgmma", "gemm_wgmma_pipe"), ("gemm_wgmma_pipe", "gemm_tma_wide")]
 
 
-def launch_text(k, rows, kk):
-    """The launch file of kernel k on a slab of `rows` tile rows at K = kk."""
+def launch_text(k, rows, kk, ptxdir=None, persistent=False):
+    """The launch file of kernel k on a slab of `rows` tile rows at K = kk
+    (the PTX named from ptxdir, else by its absolute path; persistent: a
+    gemm_ws grid of one block per SM, else one tile a block)."""
     name, ptx, _, _, (tm, tn), threads, regs, smem, _, kind = k
     m = rows * tm
     gx, gy = N // tn, rows
-    lines = ["# gemm-table.py: %s, a slab of %d x %d x %d (M x N x K)" % (name, m, N, kk),
+    what = "the seed's full size" if m == M and kk == K else "a slab"
+    lines = ["# gemm-table.py: %s, %s, %d x %d x %d (M x N x K)" % (name, what, m, N, kk),
              # B: N x K, or K x N for gemm_naive_kn: the same count
-             "ptx    = %s" % os.path.join(ROOT, "traces", "gemm", ptx), "kernel = %s" % name]
+             "ptx    = %s" % (os.path.join(ptxdir, ptx) if ptxdir is not None
+                              else os.path.join(ROOT, "traces", "gemm", ptx)),
+             "kernel = %s" % name]
     if kind == "1d":
         lines.append("grid   = %d" % (gx * gy))
     elif kind == "ws":
-        lines.append("grid   = %d" % (gx * gy))      # one tile a block
+        lines.append("grid   = %d" % (min(SMS, gx * gy) if persistent else gx * gy))
     else:
         lines.append("grid   = %d, %d" % (gx, gy))
     lines.append("block  = %d" % threads)
@@ -150,12 +155,19 @@ def main(argv):
     ap.add_argument("--smsim", default=os.path.join(ROOT, "build", "smsim"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=None, help="kernels whose name matches (no files written)")
-    ap.add_argument("--plot-only", action="store_true",
-                    help="redraw the plot from validation/gemm.tsv, running nothing")
+    ap.add_argument("--no-sim", action="store_true",
+                    help="rewrite validation/gemm.tsv's measured columns and the plot from its "
+                    "simulated figures, running nothing")
+    ap.add_argument("--write-launches", metavar="DIR",
+                    help="write each kernel's launch files at the seed's size (NAME_full) and "
+                    "of the two sampled slabs (NAME_slab1, _slab2; rows from "
+                    "validation/gemm.tsv) to DIR, running nothing")
     a = ap.parse_args(argv)
-    if a.plot_only:
+    if a.write_launches:
+        return write_launches(a.write_launches)
+    if a.no_sim:
         with tempfile.TemporaryDirectory(prefix="gemm-table.") as tmp:
-            return plot(read_rows(), tmp)
+            return write_table(rows_of_tsv(), tmp)
     ks = [k for k in KERNELS if a.only is None or re.search(a.only, k[0])]
     res = {}
     with tempfile.TemporaryDirectory(prefix="gemm-table.") as tmp:
@@ -168,55 +180,150 @@ def main(argv):
                     print("gemm-table: %s" % e, file=sys.stderr)
                     return 2
                 res[r["kernel"]] = r
-                print("%-20s seed %7.2f ms  sim %7.2f ms  %+6.1f %%  (%d waves of %d-row slabs)"
-                      % (r["kernel"], r["seed_ms"], r["sim_ms"], r["err_pct"], r["waves"],
-                         r["slab_rows"]), flush=True)
+                print("%-20s sim %7.2f ms  (%d waves of %d-row slabs)"
+                      % (r["kernel"], r["sim_ms"], r["waves"], r["slab_rows"]), flush=True)
         rows = [res[k[0]] for k in ks if k[0] in res]
-        for s0, s1 in STEPS:
-            if s0 in res and s1 in res:
-                seed = res[s0]["seed_ms"] / res[s1]["seed_ms"]
-                sim = res[s0]["sim_ms"] / res[s1]["sim_ms"]
-                print("step %s -> %s: seed %.2fx, sim %.2fx (%+.1f %%)"
-                      % (s0, s1, seed, sim, 100.0 * (sim - seed) / seed))
         if a.only is not None:
+            add_measured(rows)
+            report(rows)
             return 0
-        cols = ["kernel", "seed_ms", "sim_ms", "err_pct", "seed_tflops", "sim_tflops",
-                "blocks_per_sm", "slab_rows", "waves", "k1", "cycles_k1", "cycles_k2",
-                "sim_cycles"]
-        fmt = {"seed_ms": "%.2f", "sim_ms": "%.2f", "err_pct": "%+.1f", "seed_tflops": "%.1f",
-               "sim_tflops": "%.1f"}
-        body = [[fmt.get(c, "%s") % r[c] for c in cols] for r in rows]
-        comment = ["seed 002 sec 5 GEMMs (M=4096 N=8192 K=16384) on the h100 config, sampled: a slab "
-                   "of slab_rows rows x N (at most one wave)",
-                   "at K = k1 and 2 k1, extrapolated linearly to K, times waves "
-                   "(scripts/gemm-table.py; sim_* at 1,980 MHz)"]
-        write_atomic(os.path.join(ROOT, "validation", "gemm.tsv"), tsv(comment, cols, body))
-        plot(rows, tmp)
-        print("gemm-table: wrote validation/gemm.tsv")
+        return write_table(rows, tmp)
+
+
+SIM_COLS = ["kernel", "seed_ms", "sim_ms", "err_pct", "seed_tflops", "sim_tflops", "blocks_per_sm",
+            "slab_rows", "waves", "k1", "cycles_k1", "cycles_k2", "sim_cycles"]
+HW_COLS = ["hw_ms", "sim_vs_hw_pct", "hw_vs_seed_pct", "hw_cycles_k1", "hw_cycles_k2",
+           "hw_sampled_ms"]
+MEASURED = os.path.join(ROOT, "validation", "measured", "h100-sxm5")
+
+
+def add_measured(rows):
+    """The same kernels on a real H100 (validation/measured/h100-sxm5,
+    gemm-full.tsv and gemm-slabs.tsv): hw_ms at the seed's size (CUDA
+    events, the mean of the sittings), the slabs' cycles (ncu), and the
+    table's sampling applied to those slabs (at the clock they ran at)."""
+    full, slabs = {}, {}
+    for r in read_tsv(os.path.join(MEASURED, "gemm-full.tsv"))[1]:
+        full.setdefault(os.path.basename(r["launch_file"])[:-len("_full.launch")], []).append(
+            float(r["duration_ns"]) * 1e-6)
+    for r in read_tsv(os.path.join(MEASURED, "gemm-slabs.tsv"))[1]:
+        slabs[os.path.basename(r["launch_file"])[:-len(".launch")]] = (
+            int(r["cycles"]), float(r["sm_clock_hz"]))
+    for r in rows:
+        name = r["kernel"]
+        if name not in full:
+            for c in HW_COLS:
+                r[c] = "-"
+            continue
+        hw = sum(full[name]) / len(full[name])
+        r["hw_ms"] = hw
+        r["sim_vs_hw_pct"] = 100.0 * (r["sim_ms"] - hw) / hw
+        r["hw_vs_seed_pct"] = 100.0 * (hw - r["seed_ms"]) / r["seed_ms"]
+        (c1, f1), (c2, f2) = slabs[name + "_slab1"], slabs[name + "_slab2"]
+        r["hw_cycles_k1"], r["hw_cycles_k2"] = c1, c2
+        slab = c2 + (c2 - c1) * (K - 2 * r["k1"]) / r["k1"]
+        r["hw_sampled_ms"] = r["waves"] * slab / ((f1 + f2) / 2) * 1e3
+
+
+def report(rows):
+    """Print each kernel against the seed and the H100, and the steps."""
+    res = {r["kernel"]: r for r in rows}
+    for r in rows:
+        hw = ("  H100 %6.2f ms (sim %+6.1f %%, H100 vs seed %+6.1f %%)"
+              % (r["hw_ms"], r["sim_vs_hw_pct"], r["hw_vs_seed_pct"])
+              if r.get("hw_ms", "-") != "-" else "")
+        print("%-20s seed %7.2f ms  sim %7.2f ms  %+6.1f %%%s"
+              % (r["kernel"], r["seed_ms"], r["sim_ms"], r["err_pct"], hw))
+    for s0, s1 in STEPS:
+        if s0 in res and s1 in res:
+            seed = res[s0]["seed_ms"] / res[s1]["seed_ms"]
+            sim = res[s0]["sim_ms"] / res[s1]["sim_ms"]
+            line = ("step %s -> %s: seed %.2fx, sim %.2fx (%+.1f %%)"
+                    % (s0, s1, seed, sim, 100.0 * (sim - seed) / seed))
+            if res[s0].get("hw_ms", "-") != "-" and res[s1].get("hw_ms", "-") != "-":
+                hw = res[s0]["hw_ms"] / res[s1]["hw_ms"]
+                line += ", H100 %.2fx (sim %+.1f %%)" % (hw, 100.0 * (sim - hw) / hw)
+            print(line)
+
+
+def write_table(rows, tmp):
+    """validation/gemm.tsv and the plot, from the sampled rows."""
+    add_measured(rows)
+    report(rows)
+    fmt = {"seed_ms": "%.2f", "sim_ms": "%.2f", "err_pct": "%+.1f", "seed_tflops": "%.1f",
+           "sim_tflops": "%.1f", "hw_ms": "%.2f", "sim_vs_hw_pct": "%+.1f",
+           "hw_vs_seed_pct": "%+.1f", "hw_sampled_ms": "%.2f"}
+    body = [[(fmt.get(c, "%s") if r[c] != "-" else "%s") % r[c] for c in SIM_COLS + HW_COLS]
+            for r in rows]
+    comment = ["seed 002 sec 5 GEMMs (M=4096 N=8192 K=16384) on the h100 config, sampled: a slab "
+               "of slab_rows rows x N (at most one wave)",
+               "at K = k1 and 2 k1, extrapolated linearly to K, times waves "
+               "(scripts/gemm-table.py; sim_* at 1,980 MHz).  hw_*: the same kernels on a real",
+               "H100 SXM5 (validation/measured/h100-sxm5/gemm-*.tsv): hw_ms at the seed's size "
+               "(CUDA events), hw_cycles_k*: the slabs (ncu),",
+               "hw_sampled_ms: the same sampling applied to the measured slabs"]
+    write_atomic(os.path.join(ROOT, "validation", "gemm.tsv"), tsv(comment, SIM_COLS + HW_COLS, body))
+    plot(rows, tmp)
+    print("gemm-table: wrote validation/gemm.tsv")
     return 0
 
 
-def read_rows():
-    """The rows of validation/gemm.tsv (kernel, seed_tflops, sim_tflops)."""
+def rows_of_tsv():
+    """validation/gemm.tsv's simulated columns, as sample() returns them."""
     _, rows = read_tsv(os.path.join(ROOT, "validation", "gemm.tsv"))
-    return [{"kernel": r["kernel"], "seed_tflops": float(r["seed_tflops"]),
-             "sim_tflops": float(r["sim_tflops"])} for r in rows]
+    out = []
+    for r in rows:
+        d = {c: r[c] for c in SIM_COLS}
+        for c in ("seed_ms", "sim_ms", "err_pct", "seed_tflops", "sim_tflops"):
+            d[c] = float(d[c])
+        for c in ("blocks_per_sm", "slab_rows", "waves", "k1", "cycles_k1", "cycles_k2",
+                  "sim_cycles"):
+            d[c] = int(d[c])
+        out.append(d)
+    return out
+
+
+def write_launches(d):
+    """The launch files a GPU measures (scripts/measure-gpu.py) to judge
+    the table: full size, and the two slabs the table simulates."""
+    _, rows = read_tsv(os.path.join(ROOT, "validation", "gemm.tsv"))
+    slab = {r["kernel"]: int(r["slab_rows"]) for r in rows}
+    os.makedirs(d, exist_ok=True)
+    ptxdir = os.path.relpath(os.path.join(ROOT, "traces", "gemm"), os.path.abspath(d))
+    for k in KERNELS:
+        name, tm, k1 = k[0], k[4][0], k[8]
+        if name not in slab:
+            print("gemm-table: %s has no row in validation/gemm.tsv" % name, file=sys.stderr)
+            return 2
+        files = [("full", M // tm, K), ("slab1", slab[name] // tm, k1),
+                 ("slab2", slab[name] // tm, 2 * k1)]
+        for tag, rows_, kk in files:
+            write_atomic(os.path.join(d, "%s_%s.launch" % (name, tag)),
+                         launch_text(k, rows_, kk, ptxdir, persistent=(tag == "full")))
+    print("gemm-table: wrote %d launch files to %s" % (3 * len(KERNELS), d))
+    return 0
 
 
 def plot(rows, tmp):
-    """doc/gemm-progression.{svg,png}: seed's and smsim's TFLOPS by kernel."""
+    """doc/gemm-progression.{svg,png}: TFLOPS by kernel: the seed's, smsim's
+    and this project's kernels measured on an H100."""
     gp = gnuplot_path()
     if gp is None:
         print("gemm-table: no gnuplot: the plot is not drawn", file=sys.stderr)
         return 0
-    lines = ["%d \"%s\" %.3f %.3f" % (i, r["kernel"].replace("gemm_", ""), r["seed_tflops"],
-                                      r["sim_tflops"]) for i, r in enumerate(rows)]
+    flops = 2.0 * M * N * K
+    lines = ["%d \"%s\" %.3f %.3f %s" % (i, r["kernel"].replace("gemm_", ""), r["seed_tflops"],
+                                         r["sim_tflops"],
+                                         "%.3f" % (flops / (r["hw_ms"] * 1e-3) / 1e12)
+                                         if r.get("hw_ms", "-") != "-" else "NaN")
+             for i, r in enumerate(rows)]
     settings = ("set termoption noenhanced\n"
                 "set title 'Seed 002 GEMM progression (H100, M=4096 N=8192 K=16384)'\n"
                 "set ylabel 'TFLOPS'\nset xtics rotate by -40\nset key top left\n"
                 "set grid ytics\nset yrange [0:*]\nset xrange [-0.5:%d]\n" % len(rows))
     plots = ["'gemm.dat' using 1:3:xtic(2) with linespoints title 'H100 (seed 002)'",
-             "'gemm.dat' using 1:4 with linespoints title 'smsim (sampled)'"]
+             "'gemm.dat' using 1:4 with linespoints title 'smsim (sampled)'",
+             "'gemm.dat' using 1:5 with linespoints title 'traces/gemm kernels on an H100'"]
     gnuplot_draw(gp, tmp, os.path.join(ROOT, "doc", "gemm-progression"),
                  os.path.join(tmp, "gemm.dat"), lines, settings, plots)
     print("gemm-table: wrote doc/gemm-progression.{svg,png}")

@@ -238,6 +238,20 @@ def fill(typ, count, words, base_dir):
     fail("unknown initialiser '%s'" % init)
 
 
+FILLED = {}      # (type, count, init words) -> bytes of the `random` buffers made so far
+
+
+def fill_cached(typ, count, words, base_dir):
+    """fill(), remembering the random buffers: the seed-size GEMMs share
+    hundreds of MB of them."""
+    if words[0] != "random":
+        return fill(typ, count, words, base_dir)
+    key = (typ, count, tuple(words))
+    if key not in FILLED:
+        FILLED[key] = fill(typ, count, words, base_dir)
+    return FILLED[key]
+
+
 def buffers_python(launch):
     """{name: bytes} of every buffer argument, computed here."""
     lf = parse_launch(launch)
@@ -245,9 +259,9 @@ def buffers_python(launch):
     out = {}
     for name, words in lf["args"]:
         if words and words[0] == "buffer":
-            out[name] = fill(words[1], int(words[2], 0), words[3:], base)
-    for name, words in lf["vars"]:
-        out[name] = fill(words[0], int(words[1], 0), words[2:], base)
+            out[name] = fill_cached(words[1], int(words[2], 0), words[3:], base)
+    for name, words in lf["vars"] + lf["mems"]:
+        out[name] = fill_cached(words[0], int(words[1], 0), words[2:], base)
     return out
 
 
@@ -260,7 +274,8 @@ def buffers_smsim(smsim, launch, tmp):
         fail("smsim emulate --inputs %s: exit %d: %s" % (launch, p.returncode, p.stderr.strip()))
     out = {}
     lf = parse_launch(launch)
-    for name in [n for n, w in lf["args"] if w and w[0] == "buffer"] + [n for n, _ in lf["vars"]]:
+    for name in ([n for n, w in lf["args"] if w and w[0] == "buffer"] +
+                 [n for n, _ in lf["vars"] + lf["mems"]]):
         with open(os.path.join(d, name + ".bin"), "rb") as f:
             out[name] = f.read()
     shutil.rmtree(d)
@@ -341,6 +356,55 @@ class Cuda:
         return p, n.value
 
 
+# cuTensorMapEncodeTiled's enums (cuda.h): data types, swizzle, L2 promotion
+TMAP_TYPE = {"u8": 0, "u16": 1, "u32": 2, "s32": 3, "u64": 4, "s64": 5, "f16": 6, "f32": 7,
+             "f64": 8, "bf16": 9, "f32_ftz": 10, "tf32": 11, "tf32_ftz": 12}
+TMAP_BYTES = {"u8": 1, "u16": 2, "u32": 4, "s32": 4, "u64": 8, "s64": 8, "f16": 2, "f32": 4,
+              "f64": 8, "bf16": 2, "f32_ftz": 4, "tf32": 4, "tf32_ftz": 4}
+TMAP_SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+TMAP_L2 = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
+
+
+def encode_tmap(cuda, words, ptrs, launch):
+    """The 128 bytes of a CUtensorMap for `arg = NAME tensormap BUFFER TYPE
+    key=value...` (doc/launch-format.md), encoded by the driver."""
+    buf, typ = words[1], words[2]
+    kv = dict(w.split("=", 1) for w in words[3:])
+    unknown = set(kv) - {"dims", "box", "strides", "elemstrides", "swizzle", "fill",
+                         "interleave", "l2promotion", "offset"}
+    if buf not in ptrs or typ not in TMAP_TYPE or unknown or "dims" not in kv or "box" not in kv:
+        fail("%s: tensormap %s: cannot encode (buffer, type or keys)" % (launch, " ".join(words)))
+    dims = [int(x, 0) for x in kv["dims"].split(",")]
+    box = [int(x, 0) for x in kv["box"].split(",")]
+    rank = len(dims)
+    if "strides" in kv:
+        strides = [int(x, 0) for x in kv["strides"].split(",")]
+    else:
+        strides, acc = [], TMAP_BYTES[typ]
+        for d in dims[:-1]:
+            acc *= d
+            strides.append(acc)
+    es = [int(x, 0) for x in kv["elemstrides"].split(",")] if "elemstrides" in kv else [1] * rank
+    if kv.get("interleave", "none") != "none":
+        fail("%s: tensormap interleave: not measured here" % launch)
+    u64, u32 = ctypes.c_uint64, ctypes.c_uint32
+    tm = (ctypes.c_uint8 * 192)()      # 128 bytes at a 64-byte boundary inside it
+    off = (-ctypes.addressof(tm)) % 64
+    tmp = ctypes.c_void_p(ctypes.addressof(tm) + off)
+    base = ptrs[buf][0].value + int(kv.get("offset", "0"), 0)
+    fn = cuda.lib.cuTensorMapEncodeTiled
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_int, u32, ctypes.c_void_p, ctypes.POINTER(u64),
+                   ctypes.POINTER(u64), ctypes.POINTER(u32), ctypes.POINTER(u32), ctypes.c_int,
+                   ctypes.c_int, ctypes.c_int, ctypes.c_int]
+    cuda.check(fn(tmp, TMAP_TYPE[typ], rank, ctypes.c_void_p(base), (u64 * rank)(*dims),
+                  (u64 * max(rank - 1, 1))(*(strides or [0])), (u32 * rank)(*box),
+                  (u32 * rank)(*es), 0, TMAP_SWIZZLE[kv.get("swizzle", "none")],
+                  TMAP_L2[kv.get("l2promotion", "none")],
+                  1 if kv.get("fill", "zero") == "nan" else 0),
+               "cuTensorMapEncodeTiled (%s)" % " ".join(words))
+    return bytes(tm)[off:off + 128]
+
+
 SCALAR = {"u8": ctypes.c_uint8, "s8": ctypes.c_int8, "u16": ctypes.c_uint16,
           "s16": ctypes.c_int16, "u32": ctypes.c_uint32, "s32": ctypes.c_int32,
           "u64": ctypes.c_uint64, "s64": ctypes.c_int64, "f32": ctypes.c_float,
@@ -370,8 +434,18 @@ def run_launch(cuda, launch, bufs, events):
     if smem > 48 * 1024:
         cuda.check(cuda.lib.cuFuncSetAttribute(fn, 8, smem), "dynamic shared memory")
     args, keep, ptrs = [], [], {}
+    for name, words in lf["mems"]:     # device memory that is no argument (tensor maps')
+        p = cuda.alloc(bufs[name])
+        ptrs[name] = (p, len(bufs[name]))
     for name, words in lf["args"]:
-        if words[0] == "buffer":
+        if words[0] == "tensormap":    # a __grid_constant__ CUtensorMap, by value
+            raw = encode_tmap(cuda, words, ptrs, launch)
+            c = (ctypes.c_uint8 * 192)()
+            o = (-ctypes.addressof(c)) % 64
+            ctypes.memmove(ctypes.addressof(c) + o, raw, 128)
+            keep.append(c)
+            args.append(ctypes.c_void_p(ctypes.addressof(c) + o))
+        elif words[0] == "buffer":
             p = cuda.alloc(bufs[name])
             ptrs[name] = (p, len(bufs[name]))
             keep.append(p)
@@ -438,7 +512,10 @@ def ncu_rows(ncu, launch, run, args):
         me += ["--smsim", args.smsim]
     cmd = [ncu, "--clock-control", "none", "--cache-control", "all", "--csv", "--page", "raw",
            "--print-units", "base", "--metrics", ",".join(m for _, m in METRICS)] + me
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        fail("%s: ncu ran past %d s" % (launch, args.timeout))
     if p.returncode != 0:
         fail("%s: exit %d: %s" % (" ".join(cmd[:3]), p.returncode, p.stderr.strip()[-2000:]))
     return parse_ncu_csv(p.stdout, launch, run)
@@ -470,6 +547,8 @@ def main():
     ap.add_argument("--clock64", default=None)
     ap.add_argument("--outputs", metavar="DIR", default=None,
                     help="write each output buffer to DIR/LAUNCHNAME_BUFFER.bin")
+    ap.add_argument("--timeout", type=int, default=180,
+                    help="seconds one launch file may take under ncu")
     ap.add_argument("--check-inputs", action="store_true")
     ap.add_argument("--parse-ncu", metavar="CSV")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -487,41 +566,56 @@ def main():
             write_rows(a.out, rows, COLUMNS)
             return 0
         cuda = Cuda()
+        failed = 0
         for launch in a.launches:
-            bufs = (buffers_smsim(a.smsim, launch, tmp) if a.smsim else buffers_python(launch))
             if a.child:
+                bufs = (buffers_smsim(a.smsim, launch, tmp) if a.smsim else buffers_python(launch))
                 run_launch(cuda, launch, bufs, events=False)
                 continue
-            times, out = run_launch(cuda, launch, bufs, events=True)
-            if a.ncu and not a.no_ncu:
-                rows = ncu_rows(a.ncu, launch, a.run, a)
-            else:
-                rows = [{"launch_file": rel_launch(launch), "launch": str(k), "run": str(a.run),
-                         "cycles": "%d" % round(ms * 1e-3 * cuda.clock_hz),
-                         "duration_ns": "%d" % round(ms * 1e6),
-                         "sm_clock_hz": "%.0f" % cuda.clock_hz} for k, ms in enumerate(times)]
-            write_rows(a.out, rows, COLUMNS)
-            lf = parse_launch(launch)
-            types = {n: w[1] for n, w in lf["args"] if w[0] == "buffer"}
-            if a.outputs:           # the hardware's bytes, to compare with smsim's
-                os.makedirs(a.outputs, exist_ok=True)
-                stem = os.path.basename(launch)[:-len(".launch")]
-                for name, _ in lf["outputs"]:
-                    if name in out:
-                        with open(os.path.join(a.outputs, "%s_%s.bin" % (stem, name)), "wb") as fo:
-                            fo.write(out[name])
-            if a.clock64 and types.get("clk") == "u64" and "clk" in dict(lf["outputs"]):
-                clk = struct.unpack("<Q", out["clk"][:8])[0]
-                write_rows(a.clock64, [{"launch_file": rel_launch(launch), "clk": "%d" % clk}],
-                           ["launch_file", "clk"])
-            print("measure-gpu: %s on %s: %d launch(es)" % (launch, cuda.name, len(rows)),
+            try:
+                measure_one(cuda, launch, a, tmp)
+            except PipelineError as e:    # the next file is measured all the same
+                print("measure-gpu: %s" % e, file=sys.stderr)
+                failed += 1
+        if failed:
+            print("measure-gpu: %d of %d launch files failed" % (failed, len(a.launches)),
                   file=sys.stderr)
+            return 2
     except (PipelineError, OSError) as e:
         print("measure-gpu: %s" % e, file=sys.stderr)
         return 2
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
+
+
+def measure_one(cuda, launch, a, tmp):
+    """Measure one launch file: its rows, outputs and clock64 figure."""
+    bufs = (buffers_smsim(a.smsim, launch, tmp) if a.smsim else buffers_python(launch))
+    times, out = run_launch(cuda, launch, bufs, events=True)
+    if a.ncu and not a.no_ncu:
+        rows = ncu_rows(a.ncu, launch, a.run, a)
+    else:
+        rows = [{"launch_file": rel_launch(launch), "launch": str(k), "run": str(a.run),
+                 "cycles": "%d" % round(ms * 1e-3 * cuda.clock_hz),
+                 "duration_ns": "%d" % round(ms * 1e6),
+                 "sm_clock_hz": "%.0f" % cuda.clock_hz} for k, ms in enumerate(times)]
+    write_rows(a.out, rows, COLUMNS)
+    lf = parse_launch(launch)
+    types = {n: w[1] for n, w in lf["args"] if w[0] == "buffer"}
+    if a.outputs:           # the hardware's bytes, to compare with smsim's
+        os.makedirs(a.outputs, exist_ok=True)
+        stem = os.path.basename(launch)[:-len(".launch")]
+        for name, _ in lf["outputs"]:
+            if name in out:
+                with open(os.path.join(a.outputs, "%s_%s.bin" % (stem, name)), "wb") as fo:
+                    fo.write(out[name])
+    if a.clock64 and types.get("clk") == "u64" and "clk" in dict(lf["outputs"]):
+        clk = struct.unpack("<Q", out["clk"][:8])[0]
+        write_rows(a.clock64, [{"launch_file": rel_launch(launch), "clk": "%d" % clk}],
+                   ["launch_file", "clk"])
+    print("measure-gpu: %s on %s: %d launch(es)" % (launch, cuda.name, len(rows)),
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -140,8 +140,9 @@ def read_tsv(path):
 
 def parse_launch(path):
     """The fields of a launch file: key -> value, args (name, words), vars
-    (name, words: TYPE COUNT INIT...), outputs."""
-    fields, args, outputs, variables = {}, [], [], []
+    (name, words: TYPE COUNT INIT...), mems (name, words: TYPE COUNT
+    INIT...: device memory that is no argument), outputs."""
+    fields, args, outputs, variables, mems = {}, [], [], [], []
     with open(path) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
@@ -154,12 +155,15 @@ def parse_launch(path):
             elif key == "var":
                 words = val.split()
                 variables.append((words[0], words[1:]))
+            elif key == "mem":
+                words = val.split()
+                mems.append((words[0], words[1:]))
             elif key == "output":
                 name, p = val.split(None, 1)
                 outputs.append((name, p.strip()))
             else:
                 fields[key] = val
-    return {"fields": fields, "args": args, "vars": variables, "outputs": outputs}
+    return {"fields": fields, "args": args, "vars": variables, "mems": mems, "outputs": outputs}
 
 
 def launch_dims(val):

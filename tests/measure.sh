@@ -39,10 +39,14 @@ var = coef s32 8 seq -4 3
 LF
 "$PYTHON3" "$m" --check-inputs --smsim "$SMSIM" "$tmp/all.launch" \
     "$srcdir/traces/knn.launch" "$srcdir/traces/micro/latency_l1.launch" \
-    "$srcdir/traces/micro/copy_bw_1warp.launch" >"$tmp/check.out" 2>&1 ||
+    "$srcdir/traces/micro/copy_bw_1warp.launch" "$srcdir/traces/gemm/gemm_tma_256.launch" \
+    >"$tmp/check.out" 2>&1 ||
     { fail "--check-inputs: exit $?"; cat "$tmp/check.out"; }
-[ "$(grep -c 'bytes identical' "$tmp/check.out")" -eq 26 ] ||
-    { fail "expected 26 identical buffers"; cat "$tmp/check.out"; }
+# gemm_tma_256: C, and a and b, device memory only its tensor maps reach
+[ "$(grep -c 'bytes identical' "$tmp/check.out")" -eq 29 ] ||
+    { fail "expected 29 identical buffers"; cat "$tmp/check.out"; }
+grep -q "gemm_tma_256.launch: buffer a: 262144 bytes identical" "$tmp/check.out" ||
+    { fail "the mem buffer a of gemm_tma_256 was not compared"; cat "$tmp/check.out"; }
 # a difference is found: a buffer whose file changed after smsim read it is
 # not the test; instead compare a launch whose seed the script reads wrongly
 sed 's/seed 7/seed 8/' "$tmp/all.launch" >"$tmp/other.launch"
