@@ -5,6 +5,7 @@
  * written out here independently of the module, against a plain matrix
  * product; the wmma layout's coverage of its matrices.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,12 +350,64 @@ START_TEST(wmma_parts)
 }
 END_TEST
 
+/* One TF32 step as the H100 computes it (ptx_mma_tf32_step), on both
+ * sides of each rule: an operand's bits below TF32's 10 are dropped; a
+ * term below 2 bits under the largest one's 24-bit significand is dropped
+ * before the sum (eight of 2^-26 on 1.0 add nothing, where their exact sum
+ * is an ulp); the sum is truncated to FP32, toward zero for either sign
+ * (1 + 0.75 ulp is 1, not 1 + 1 ulp); special values as IEEE has them. */
+START_TEST(tf32_step_rules)
+{
+    float one = 1.0f, a[8], b[8];
+    /* operand truncation: 1 + 2^-11 reads as 1; 1 + 2^-10 is TF32's own */
+    a[0] = 1.0f + 0x1p-11f;
+    b[0] = 1.0f;
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 0.0f), 1.0f);
+    a[0] = 1.0f + 0x1p-10f;
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 0.0f), 1.0f + 0x1p-10f);
+    /* alignment: 2^-26 terms vanish, 2^-25 ones stay (8 x 2^-25 = 2 ulps) */
+    for (unsigned k = 0; k < 8; k++) {
+        a[k] = 0x1p-13f;
+        b[k] = 0x1p-13f;
+    }
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 8, false, one), 1.0f);
+    for (unsigned k = 0; k < 8; k++)
+        b[k] = 0x1p-12f;
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 8, false, one), 1.0f + 0x1p-22f);
+    /* the final truncation: 1 + 3 x 2^-25 (0.75 ulp) is 1; 1 + 4 x 2^-25 is 1 + ulp */
+    a[0] = 0x1.8p-12f;
+    b[0] = 0x1p-13f;
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, one), 1.0f);
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, true, -one), -1.0f);   /* toward zero */
+    a[0] = 0x1p-10f;
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, one), 1.0f + 0x1p-23f);
+    /* just below a power of two: 2 - 2^-23 less a quarter ulp is 2 - 2 ulps
+     * (round to nearest would keep 2 - 2^-23) */
+    a[0] = 0x1p-12f;
+    b[0] = -0x1p-13f;
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 2.0f - 0x1p-23f), 2.0f - 0x1p-22f);
+    /* cancellation is exact zero; special values */
+    a[0] = 3.0f;
+    b[0] = 1.0f;
+    a[1] = -3.0f;
+    b[1] = 1.0f;
+    ck_assert_uint_eq(f2u(ptx_mma_tf32_step(a, b, 2, false, 0.0f)), 0);
+    a[0] = u2f(0x7f800000u);
+    b[0] = 0.0f;
+    ck_assert(isnan(ptx_mma_tf32_step(a, b, 1, false, 0.0f)));
+    b[0] = -2.0f;
+    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 1.0f), -INFINITY);
+    ck_assert(isnan(ptx_mma_tf32_step(a, b, 1, false, INFINITY)));
+}
+END_TEST
+
 static Suite *
 mma_suite(void)
 {
     Suite *s = suite_create("ptx_mma");
     TCase *tc = tcase_create("mma");
     tcase_add_test(tc, mma_m16n8k8_tf32);
+    tcase_add_test(tc, tf32_step_rules);
     tcase_add_test(tc, mma_m16n8k16_f16);
     tcase_add_test(tc, mma_mask);
     tcase_add_test(tc, wmma_layout_covers);

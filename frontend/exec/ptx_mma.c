@@ -4,6 +4,7 @@
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_half.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "frontend/exec/ptx_lanes.h"
@@ -246,6 +247,93 @@ ptx_mma_tile_regs(const struct ptx_mma_desc *d, unsigned i, uint8_t *a, unsigned
 
 /* ---- execution ------------------------------------------------------------ */
 
+/* |m| x 2^g, with the sign neg, truncated to an FP32 (round toward zero;
+ * beyond the largest finite an infinity: not measured). */
+static float
+tf32_round(uint64_t m, int g, bool neg)
+{
+    if (m == 0)
+        return 0.0f;
+    int msb = 63 - __builtin_clzll(m), e = g + msb;
+    if (e > 127)
+        return neg ? -INFINITY : INFINITY;
+    int keep = e >= -126 ? 24 : 24 - (-126 - e);    /* subnormal: fewer bits */
+    if (keep <= 0)
+        return neg ? -0.0f : 0.0f;
+    int sh = msb + 1 - keep;
+    uint64_t q = sh > 0 ? m >> sh : m << -sh;
+    float f = (float)ldexp((double)q, g + sh);      /* exact: q < 2^24, in range */
+    return neg ? -f : f;
+}
+
+float
+ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c)
+{
+    struct term { uint64_t m; int lsb, e; bool s; } t[33];
+    unsigned nt = 0;
+    uint32_t uc;
+    memcpy(&uc, &c, 4);
+    bool nan = isnan(c), pinf = isinf(c) && c > 0, ninf = isinf(c) && c < 0;
+    for (unsigned k = 0; k < n && k < 32; k++) {
+        uint32_t ua, ub;
+        memcpy(&ua, &a[k], 4);
+        memcpy(&ub, &b[k], 4);
+        ua &= 0xffffe000u;        /* the top 19 bits */
+        ub &= 0xffffe000u;
+        uint32_t xa = (ua >> 23) & 255, xb = (ub >> 23) & 255;
+        bool za = (ua & 0x7fffffffu) == 0, zb = (ub & 0x7fffffffu) == 0;
+        bool s = (((ua ^ ub) >> 31) != 0) != neg;
+        if ((xa == 255 && (ua & 0x7fffffu)) || (xb == 255 && (ub & 0x7fffffu))) {
+            nan = true;
+        } else if (xa == 255 || xb == 255) {          /* an infinity */
+            if (za || zb)
+                nan = true;
+            else if (s)
+                ninf = true;
+            else
+                pinf = true;
+        } else if (!za && !zb) {
+            int ea = xa ? (int)xa - 127 : -126, eb = xb ? (int)xb - 127 : -126;
+            t[nt].m = (uint64_t)((ua & 0x7fffffu) | (xa ? 0x800000u : 0)) *
+                      ((ub & 0x7fffffu) | (xb ? 0x800000u : 0));
+            t[nt].lsb = ea + eb - 46;
+            t[nt].e = ea + eb;     /* the unnormalised product's exponent */
+            t[nt].s = s;
+            nt++;
+        }
+    }
+    if (nan || (pinf && ninf)) {
+        uint32_t q = 0x7fffffffu;  /* the canonical NaN */
+        float f;
+        memcpy(&f, &q, 4);
+        return f;
+    }
+    if (pinf || ninf)
+        return pinf ? INFINITY : -INFINITY;
+    if ((uc & 0x7fffffffu) != 0) {
+        uint32_t xc = (uc >> 23) & 255;
+        int ec = xc ? (int)xc - 127 : -126;
+        t[nt].m = (uc & 0x7fffffu) | (xc ? 0x800000u : 0);
+        t[nt].lsb = ec - 23;
+        t[nt].e = ec;
+        t[nt].s = (uc >> 31) != 0;
+        nt++;
+    }
+    if (nt == 0)
+        return 0.0f;
+    int e = t[0].e;
+    for (unsigned i = 1; i < nt; i++)
+        e = t[i].e > e ? t[i].e : e;
+    int g = e - 25;                /* 2 bits below the largest term's 24 */
+    int64_t sum = 0;
+    for (unsigned i = 0; i < nt; i++) {
+        int sh = g - t[i].lsb;     /* >= -2 (c), >= 21 (a product) */
+        uint64_t v = sh >= 64 ? 0 : sh >= 0 ? t[i].m >> sh : t[i].m << -sh;
+        sum += t[i].s ? -(int64_t)v : (int64_t)v;
+    }
+    return tf32_round(sum < 0 ? (uint64_t)-sum : (uint64_t)sum, g, sum < 0);
+}
+
 static double
 f32_of(uint32_t u)
 {
@@ -326,6 +414,14 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                 if (d.satfinite)
                     s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 u = (uint32_t)s;
+            } else if (d.atype == PT_TF32 && d.dtype == PT_F32) {
+                float a[32], bb[32];
+                for (unsigned k = 0; k < d.k; k++) {
+                    a[k] = (float)A[row][k];
+                    bb[k] = (float)B[k][col];
+                }
+                float f = ptx_mma_tf32_step(a, bb, d.k, false, (float)C[row][col]);
+                memcpy(&u, &f, 4);
             } else {
                 double s = C[row][col];
                 for (unsigned k = 0; k < d.k; k++)

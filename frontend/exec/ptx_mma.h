@@ -143,4 +143,16 @@ ptx_ldmatrix_elem(unsigned lane, unsigned j, bool trans, unsigned *row, unsigned
     *col = trans ? a : b;
 }
 
+/* One TF32 multiply-accumulate step of a tensor core: c + the sum of the
+ * n <= 32 products a[k] x b[k] (each negated when neg), as an H100
+ * computes it (the bytes nine TF32 GEMMs wrote on one:
+ * validation/measured/h100-sxm5/outputs/gemm.sha256; the model of
+ * Khattak & Mikaitis, "Accurate models of NVIDIA tensor cores",
+ * arXiv:2512.07004): the operands' low 13 bits dropped, the products
+ * exact, every term (c too) truncated to 2 bits below the largest
+ * exponent's 24-bit significand, summed exactly, and the sum truncated to
+ * an FP32 (round toward zero).  Mma.sync m16n8k8 and wgmma k8 take 8
+ * products a step. */
+float ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c);
+
 #endif /* SMSIM_FRONTEND_PTX_MMA_H */

@@ -3,6 +3,7 @@
  */
 #include "frontend/exec/ptx_wgmma.h"
 #include "frontend/exec/ptx_half.h"
+#include "frontend/exec/ptx_mma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -314,19 +315,14 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
     double sign = ((d.mode & WG_NEG_A) != 0) != ((d.mode & WG_NEG_B) != 0) ? -1.0 : 1.0;
     /* the products are exact in double, and so are the sums of the
      * integer ones (|sum| < 2^53) */
-    for (unsigned i = 0; i < 16; i++)
+    bool tf32 = d.atype == PT_TF32 && d.dtype == PT_F32;   /* summed with c (ptx_mma.h) */
+    for (unsigned i = 0; i < 16 && !tf32; i++)
         for (unsigned j = 0; j < n; j++) {
             double s = 0;
             for (unsigned k = 0; k < kk; k++)
                 s += A[i][k] * Bt[j][k];
             T[i][j] = sign * s;
         }
-    sn->used |= (uint8_t)(1u << q);
-    if (sn->used == 0xf) {       /* the group's four warps have it */
-        *pp = sn->next;
-        sn->next = r->wg_free;
-        r->wg_free = sn;
-    }
     bool accumulate = (pw->pred[x->c.idx] & 1u) != 0;
     if (x->negmask & 4u)
         accumulate = !accumulate;
@@ -356,17 +352,31 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                             c = f;
                         }
                     }
-                    double s = c + T[row][col];
-                    if (f16) {
-                        out |= (uint32_t)ptx_half_round(s, PTX_HF16, PR_RN) << (16 * h);
+                    if (tf32) {
+                        float a[32], bt[32];
+                        for (unsigned k = 0; k < kk; k++) {
+                            a[k] = (float)A[row][k];
+                            bt[k] = (float)Bt[col][k];
+                        }
+                        float f = ptx_mma_tf32_step(a, bt, kk, sign < 0, (float)c);
+                        memcpy(&out, &f, 4);
+                    } else if (f16) {
+                        out |= (uint32_t)ptx_half_round(c + T[row][col], PTX_HF16, PR_RN)
+                               << (16 * h);
                     } else {
-                        float f = (float)s;
+                        float f = (float)(c + T[row][col]);
                         memcpy(&out, &f, 4);
                     }
                 }
             }
             lane_set(pw, &D[i], l, out);
         }
+    }
+    sn->used |= (uint8_t)(1u << q);
+    if (sn->used == 0xf) {       /* the group's four warps have it: B is free */
+        *pp = sn->next;
+        sn->next = r->wg_free;
+        r->wg_free = sn;
     }
     return SIM_OK;
 }
