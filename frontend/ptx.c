@@ -17,6 +17,7 @@
 #include "frontend/lower/ptx_lower.h"
 #include "frontend/lower/ptx_lower_emit.h"
 #include "frontend/lower/ptx_sched.h"
+#include "frontend/lower/ptx_window.h"
 #include "frontend/lower/ptxas.h"
 #include "frontend/sass/sass_isa.h"
 #include "sim/stats.h"
@@ -170,8 +171,10 @@ px_set_target(void *ctx, unsigned cc)
         /* the functions' stack frames: ptxas's report when regs came from
          * it (a report for the kernel means one for its functions) */
         ptx_lower_emit_spills(r, cc, r->ptxas_stack >= 0);
-        if (ptx_lower(r, &r->target_err) == SIM_OK)
+        if (ptx_lower(r, &r->target_err) == SIM_OK) {
             ptx_schedule(r);
+            ptx_window_plan(r);
+        }
         else
             name_launch(r, &r->target_err);
     }

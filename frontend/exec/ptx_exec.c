@@ -640,6 +640,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->exited = 0;
     pw->icount = 0;
     pw->index = w;
+    pw->win_n = pw->win_pos = 0;
     ptx_call_warp_init(r, pw);
 }
 
@@ -695,9 +696,11 @@ retire_lanes(struct pwarp *pw, uint32_t lanes)
         pw->stk[i].mask &= ~lanes;
 }
 
-int
-ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi,
-              struct sim_error *err)
+/* Run warp w of slot's block until an operation issues: *xi its x[]
+ * index.  1 with wi filled, 0 when the warp has finished. */
+static int
+exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int32_t *xi,
+         struct sim_error *err)
 {
     struct pblock *b = &r->blocks[slot];
     struct pwarp *pw = &b->warps[w];
@@ -965,9 +968,109 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
             pw->icount++;
             r->executed++;
             r->npipe_insts[x->npipe]++;
+            *xi = pc;
             return 1;
         }
     }
+}
+
+/* ---- unrolled loops' windows (struct ptx_window) ---------------------------- */
+
+#define WIN_HEAD offsetof(struct warp_inst, addr)
+
+/* Buffer wi as entry k of the warp's window. */
+static void
+win_store(struct ptx_run *r, struct pwarp *pw, uint32_t k, const struct warp_inst *wi,
+          uint32_t *n_mem)
+{
+    memcpy(pw->win + (size_t)k * WIN_HEAD, wi, WIN_HEAD);
+    pw->win_at[k] = UINT16_MAX;
+    if (wi->space != SIM_SPACE_NONE && *n_mem <= r->win_mem) {   /* win_mem + 1 rows */
+        memcpy(pw->win_addr + (size_t)*n_mem * SIM_WARP_SIZE, wi->addr, sizeof wi->addr);
+        pw->win_at[k] = (uint16_t)(*n_mem)++;
+    }
+}
+
+/* Does wi carry x's own registers (those the plan renamed)? */
+static bool
+static_ids(const struct warp_inst *wi, const struct xop *x)
+{
+    return wi->n_dst == x->n_dst && wi->n_src == x->n_src &&
+           memcmp(wi->dst, x->dst, x->n_dst * sizeof *wi->dst) == 0 &&
+           memcmp(wi->src, x->src, x->n_src * sizeof *wi->src) == 0;
+}
+
+/* The window's next operation into wi. */
+static int
+win_next(struct pwarp *pw, struct warp_inst *wi)
+{
+    uint32_t k = pw->win_order != NULL ? pw->win_order[pw->win_pos] : pw->win_pos;
+    pw->win_pos++;
+    memcpy(wi, pw->win + (size_t)k * WIN_HEAD, WIN_HEAD);
+    if (pw->win_at[k] != UINT16_MAX)
+        memcpy(wi->addr, pw->win_addr + (size_t)pw->win_at[k] * SIM_WARP_SIZE, sizeof wi->addr);
+    if (pw->win_plan != NULL) {
+        const uint16_t *ids = pw->win_plan->ids + (size_t)k * PTX_WIN_IDS;
+        memcpy(wi->dst, ids, wi->n_dst * sizeof *wi->dst);
+        memcpy(wi->src, ids + SIM_MAX_DST, wi->n_src * sizeof *wi->src);
+    }
+    if (pw->win_pos == pw->win_n)
+        pw->win_n = pw->win_pos = 0;
+    return 1;
+}
+
+/* The operations of PTX_UNROLL iterations of the loop whose window (plan
+ * pl) starts with wi, executed now in program order and handed out in the
+ * plan's; when the warp leaves the loop or finishes before, those it ran
+ * in the order they ran. */
+static int
+win_fill(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi,
+         const struct ptx_window *pl, struct sim_error *err)
+{
+    struct pwarp *pw = &r->blocks[slot].warps[w];
+    if (pw->win == NULL) {       /* once per warp slot: bounded by the resident warps */
+        pw->win = xmalloc((size_t)r->win_max * WIN_HEAD);
+        pw->win_at = xmalloc((size_t)r->win_max * sizeof *pw->win_at);
+        pw->win_addr = xmalloc(((size_t)r->win_mem + 1) * SIM_WARP_SIZE * sizeof *pw->win_addr);
+    }
+    uint32_t n_mem = 0, k = 1;
+    bool ok = static_ids(wi, &r->x[pl->xop[0]]);
+    win_store(r, pw, 0, wi, &n_mem);
+    while (ok && k < pl->n) {
+        int32_t xi;
+        int rc = exec_one(r, slot, w, wi, &xi, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {           /* finished: hand out what ran */
+            ok = false;
+            break;
+        }
+        win_store(r, pw, k, wi, &n_mem);
+        ok = (uint32_t)xi == pl->xop[k] && static_ids(wi, &r->x[xi]);
+        k++;
+    }
+    pw->win_n = (uint16_t)k;
+    pw->win_pos = 0;
+    pw->win_order = ok ? pl->order : NULL;
+    pw->win_plan = ok ? pl : NULL;
+    return win_next(pw, wi);
+}
+
+int
+ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi,
+              struct sim_error *err)
+{
+    struct pwarp *pw = &r->blocks[slot].warps[w];
+    if (pw->win_pos < pw->win_n)
+        return win_next(pw, wi);
+    int32_t xi;
+    int rc = exec_one(r, slot, w, wi, &xi, err);
+    if (rc != 1 || r->win_head == NULL || r->win_head[xi] == 0)
+        return rc;
+    unsigned t = r->win_head[xi] - 1u;
+    if (pw->loop_iter[t] % PTX_UNROLL != 0)
+        return rc;
+    return win_fill(r, slot, w, wi, &r->windows[t], err);
 }
 
 void
@@ -983,6 +1086,9 @@ ptx_exec_free(struct ptx_run *r)
             free(b->warps[w].r64);
             free(b->warps[w].pred);
             free(b->warps[w].loop_iter);
+            free(b->warps[w].win);
+            free(b->warps[w].win_at);
+            free(b->warps[w].win_addr);
             free(b->warps[w].stk);
             ptx_call_warp_free(&b->warps[w]);
         }
@@ -993,6 +1099,15 @@ ptx_exec_free(struct ptx_run *r)
     free(r->blocks);
     r->blocks = NULL;
     r->n_slots = 0;
+    for (uint32_t t = 0; r->windows != NULL && t < r->n_unroll; t++) {
+        free(r->windows[t].xop);
+        free(r->windows[t].order);
+        free(r->windows[t].ids);
+    }
+    free(r->windows);
+    r->windows = NULL;
+    free(r->win_head);
+    r->win_head = NULL;
     free(r->x);
     free(r->wslots);
     free(r->clusters);

@@ -252,6 +252,23 @@ struct xop {
  * (counter, compare, branch) issues once per PTX_UNROLL iterations */
 #define PTX_UNROLL 4
 
+/* A loop ptxas unrolls, as the timing model issues PTX_UNROLL of its
+ * iterations (frontend/lower/ptx_window.c): the operations those
+ * iterations issue, in execution order, and the order ptxas's unrolled
+ * body gives them (its loads hoisted above the arithmetic of the earlier
+ * iterations, each iteration's registers renamed).  ptx_exec.c runs the
+ * iterations ahead, in program order, and hands their operations out in
+ * that order; what the kernel computes does not change. */
+struct ptx_window {
+    uint32_t n;                  /* operations issued by PTX_UNROLL iterations; 0: none */
+    uint32_t n_mem;              /* of which memory accesses (their lanes' addresses) */
+    uint32_t *xop;               /* [n]: each one's x[] index, in execution order */
+    uint16_t *order;             /* [n]: execution-order positions, in the order issued */
+    uint16_t *ids;               /* [n][PTX_WIN_IDS]: its dst then src ids, renamed */
+};
+#define PTX_WIN_IDS (SIM_MAX_DST + SIM_MAX_SRC)
+#define PTX_WIN_MAX 192u         /* operations a window may hold */
+
 /* Named barriers (bar.sync/bar.red a: 0 .. 15) */
 #define PTX_BARRIERS 16
 
@@ -313,6 +330,14 @@ struct pwarp {
     bool live;                   /* it has been started (counted in ptx_run.live_warps) ... */
     bool finished;               /* ... and has run to its end (counted out again) */
     struct ptx_spin spin;        /* does it spin forever? (ptx_spin.c) */
+    /* an unrolled loop's window being handed out (struct ptx_window) */
+    uint8_t *win;                /* [r->win_max]: the warp_insts up to addr[], or NULL */
+    sim_addr_t *win_addr;        /* [r->win_mem][32]: the memory accesses' addresses */
+    uint16_t *win_at;            /* [r->win_max]: an entry's row of win_addr, or UINT16_MAX */
+    const uint16_t *win_order;   /* the order to hand them out; NULL: as executed */
+    const struct ptx_window *win_plan;   /* ... and their renamed ids, or NULL */
+    uint16_t win_n, win_pos;     /* entries buffered, handed out */
+    bool win_end;                /* the warp finished after the last of them */
 };
 
 /* An mbarrier of a block as the timing model knows it (ptx_sync.c): its
@@ -452,6 +477,10 @@ struct ptx_run {
     uint64_t ptx_executed;       /* PTX warp instructions executed (ptx.insts) */
     uint64_t npipe_insts[8];     /* issued per enum sass_npipe (sass.inst_pipe_*) */
     uint32_t n_unroll;           /* loops ptxas unrolls (ptx_lower.c) */
+    struct ptx_window *windows;  /* [n_unroll]: their windows (ptx_window.c), or NULL */
+    uint8_t *win_head;           /* [n_x]: 1 + the window whose first operation it is, or 0 */
+    uint32_t win_mem;            /* the most memory accesses of one window */
+    uint32_t win_max;            /* the most operations of one window */
     int64_t ptxas_stack;         /* the stack frame ptxas -v reports, bytes; -1: not known */
     uint32_t n_sms;              /* SMs of the GPU (%nsmid) */
     sim_cycle_t now;             /* model cycle of the current fetch (%clock), or
