@@ -350,7 +350,13 @@ START_TEST(wmma_parts)
 }
 END_TEST
 
-/* One TF32 step as the H100 computes it (ptx_mma_tf32_step), on both
+static float
+tf32_step(const float *a, const float *b, unsigned n, bool neg, float c)
+{
+    return ptx_mma_step(a, b, n, neg, c, PT_TF32, false);
+}
+
+/* One TF32 step as the H100 computes it (ptx_mma_step), on both
  * sides of each rule: an operand's bits below TF32's 10 are dropped; a
  * term below 2 bits under the largest one's 24-bit significand is dropped
  * before the sum (eight of 2^-26 on 1.0 add nothing, where their exact sum
@@ -362,42 +368,71 @@ START_TEST(tf32_step_rules)
     /* operand truncation: 1 + 2^-11 reads as 1; 1 + 2^-10 is TF32's own */
     a[0] = 1.0f + 0x1p-11f;
     b[0] = 1.0f;
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 0.0f), 1.0f);
+    ck_assert_float_eq(tf32_step(a, b, 1, false, 0.0f), 1.0f);
     a[0] = 1.0f + 0x1p-10f;
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 0.0f), 1.0f + 0x1p-10f);
+    ck_assert_float_eq(tf32_step(a, b, 1, false, 0.0f), 1.0f + 0x1p-10f);
     /* alignment: 2^-26 terms vanish, 2^-25 ones stay (8 x 2^-25 = 2 ulps) */
     for (unsigned k = 0; k < 8; k++) {
         a[k] = 0x1p-13f;
         b[k] = 0x1p-13f;
     }
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 8, false, one), 1.0f);
+    ck_assert_float_eq(tf32_step(a, b, 8, false, one), 1.0f);
     for (unsigned k = 0; k < 8; k++)
         b[k] = 0x1p-12f;
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 8, false, one), 1.0f + 0x1p-22f);
+    ck_assert_float_eq(tf32_step(a, b, 8, false, one), 1.0f + 0x1p-22f);
     /* the final truncation: 1 + 3 x 2^-25 (0.75 ulp) is 1; 1 + 4 x 2^-25 is 1 + ulp */
     a[0] = 0x1.8p-12f;
     b[0] = 0x1p-13f;
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, one), 1.0f);
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, true, -one), -1.0f);   /* toward zero */
+    ck_assert_float_eq(tf32_step(a, b, 1, false, one), 1.0f);
+    ck_assert_float_eq(tf32_step(a, b, 1, true, -one), -1.0f);   /* toward zero */
     a[0] = 0x1p-10f;
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, one), 1.0f + 0x1p-23f);
+    ck_assert_float_eq(tf32_step(a, b, 1, false, one), 1.0f + 0x1p-23f);
     /* just below a power of two: 2 - 2^-23 less a quarter ulp is 2 - 2 ulps
      * (round to nearest would keep 2 - 2^-23) */
     a[0] = 0x1p-12f;
     b[0] = -0x1p-13f;
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 2.0f - 0x1p-23f), 2.0f - 0x1p-22f);
+    ck_assert_float_eq(tf32_step(a, b, 1, false, 2.0f - 0x1p-23f), 2.0f - 0x1p-22f);
     /* cancellation is exact zero; special values */
     a[0] = 3.0f;
     b[0] = 1.0f;
     a[1] = -3.0f;
     b[1] = 1.0f;
-    ck_assert_uint_eq(f2u(ptx_mma_tf32_step(a, b, 2, false, 0.0f)), 0);
+    ck_assert_uint_eq(f2u(tf32_step(a, b, 2, false, 0.0f)), 0);
     a[0] = u2f(0x7f800000u);
     b[0] = 0.0f;
-    ck_assert(isnan(ptx_mma_tf32_step(a, b, 1, false, 0.0f)));
+    ck_assert(isnan(tf32_step(a, b, 1, false, 0.0f)));
     b[0] = -2.0f;
-    ck_assert_float_eq(ptx_mma_tf32_step(a, b, 1, false, 1.0f), -INFINITY);
-    ck_assert(isnan(ptx_mma_tf32_step(a, b, 1, false, INFINITY)));
+    ck_assert_float_eq(tf32_step(a, b, 1, false, 1.0f), -INFINITY);
+    ck_assert(isnan(tf32_step(a, b, 1, false, INFINITY)));
+}
+END_TEST
+
+/* FP16 and BF16 steps: 16 products a step, aligned as TF32's (sixteen
+ * of 2^-26 on 1.0 add nothing, where their exact sum is 2^-22), and an
+ * FP16 result rounded to nearest even from the aligned sum (1 + 0.75 ulp
+ * is 1 + ulp, 1 + 0.5 ulp ties to 1; truncation would give 1 for both). */
+START_TEST(f16_bf16_step_rules)
+{
+    float a[16], b[16];
+    for (unsigned k = 0; k < 16; k++) {
+        a[k] = 0x1p-13f;
+        b[k] = 0x1p-13f;
+    }
+    ck_assert_float_eq(ptx_mma_step(a, b, 16, false, 1.0f, PT_F16, false), 1.0f);
+    ck_assert_float_eq(ptx_mma_step(a, b, 16, false, 1.0f, PT_BF16, false), 1.0f);
+    for (unsigned k = 0; k < 16; k++)
+        b[k] = 0x1p-12f;          /* 2^-25 each: kept, 16 of them 2^-21 */
+    ck_assert_float_eq(ptx_mma_step(a, b, 16, false, 1.0f, PT_BF16, false), 1.0f + 0x1p-21f);
+    a[0] = 0x1.8p-5f;             /* 0.75 ulp of an FP16 1.0 */
+    b[0] = 0x1p-6f;
+    ck_assert_float_eq(ptx_mma_step(a, b, 1, false, 1.0f, PT_F16, true), 1.0f + 0x1p-10f);
+    ck_assert_float_eq(ptx_mma_step(a, b, 1, true, -1.0f, PT_F16, true), -1.0f - 0x1p-10f);
+    a[0] = 0x1p-5f;               /* 0.5 ulp: the tie goes to the even 1.0 */
+    ck_assert_float_eq(ptx_mma_step(a, b, 1, false, 1.0f, PT_F16, true), 1.0f);
+    ck_assert_float_eq(ptx_mma_step(a, b, 1, false, 1.0f, PT_F16, false), 1.0f + 0x1p-11f);
+    a[0] = 256.0f;                /* beyond FP16's largest: infinity */
+    b[0] = 256.0f;
+    ck_assert_float_eq(ptx_mma_step(a, b, 1, false, 0.0f, PT_F16, true), INFINITY);
 }
 END_TEST
 
@@ -408,6 +443,7 @@ mma_suite(void)
     TCase *tc = tcase_create("mma");
     tcase_add_test(tc, mma_m16n8k8_tf32);
     tcase_add_test(tc, tf32_step_rules);
+    tcase_add_test(tc, f16_bf16_step_rules);
     tcase_add_test(tc, mma_m16n8k16_f16);
     tcase_add_test(tc, mma_mask);
     tcase_add_test(tc, wmma_layout_covers);

@@ -250,7 +250,7 @@ ptx_mma_tile_regs(const struct ptx_mma_desc *d, unsigned i, uint8_t *a, unsigned
 /* |m| x 2^g, with the sign neg, truncated to an FP32 (round toward zero;
  * beyond the largest finite an infinity: not measured). */
 static float
-tf32_round(uint64_t m, int g, bool neg)
+round_f32_rz(uint64_t m, int g, bool neg)
 {
     if (m == 0)
         return 0.0f;
@@ -266,11 +266,59 @@ tf32_round(uint64_t m, int g, bool neg)
     return neg ? -f : f;
 }
 
-float
-ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c)
+/* |m| x 2^g, with the sign neg, rounded to the nearest FP16 (ties to
+ * even; subnormals in steps of 2^-24), as a float. */
+static float
+round_f16_rne(uint64_t m, int g, bool neg)
 {
-    struct term { uint64_t m; int lsb, e; bool s; } t[33];
+    if (m == 0)
+        return 0.0f;
+    int msb = 63 - __builtin_clzll(m), e = g + msb;
+    int last = e >= -14 ? e - 10 : -24;             /* the exponent of the last bit kept */
+    int sh = last - g;
+    uint64_t q;
+    if (sh <= 0) {
+        q = m << -sh;
+    } else if (sh > 62) {
+        q = 0;
+    } else {
+        uint64_t rem = m & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+        q = (m >> sh) + (rem > half || (rem == half && ((m >> sh) & 1)));
+    }
+    double v = ldexp((double)q, last);              /* exact: q <= 2^11 */
+    float f = v > 65504.0 ? INFINITY : (float)v;
+    return neg ? -f : f;
+}
+
+/* One term of a step: |value| = m x 2^lsb, aligned by exponent e. */
+struct term {
+    uint64_t m;
+    int lsb, e;
+    bool s;
+};
+
+/* Float x's significand and exponent as the tensor core takes them: an
+ * FP16 subnormal (f16) at exponent -14 with a shorter significand. */
+static void
+split(uint32_t u, bool f16, uint64_t *m, int *e)
+{
+    uint32_t x = (u >> 23) & 255;
+    *m = (u & 0x7fffffu) | (x ? 0x800000u : 0);
+    *e = x ? (int)x - 127 : -126;
+    if (f16 && *e < -14) {         /* exact: an FP16 has 11 significant bits */
+        *m >>= -14 - *e;
+        *e = -14;
+    }
+}
+
+float
+ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
+             bool f16_out)
+{
+    struct term t[33];
     unsigned nt = 0;
+    uint32_t keep = itype == PT_TF32 ? 0xffffe000u : 0xffffffffu;  /* TF32: the top 19 bits */
+    bool f16 = itype == PT_F16;
     uint32_t uc;
     memcpy(&uc, &c, 4);
     bool nan = isnan(c), pinf = isinf(c) && c > 0, ninf = isinf(c) && c < 0;
@@ -278,8 +326,8 @@ ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c)
         uint32_t ua, ub;
         memcpy(&ua, &a[k], 4);
         memcpy(&ub, &b[k], 4);
-        ua &= 0xffffe000u;        /* the top 19 bits */
-        ub &= 0xffffe000u;
+        ua &= keep;
+        ub &= keep;
         uint32_t xa = (ua >> 23) & 255, xb = (ub >> 23) & 255;
         bool za = (ua & 0x7fffffffu) == 0, zb = (ub & 0x7fffffffu) == 0;
         bool s = (((ua ^ ub) >> 31) != 0) != neg;
@@ -293,9 +341,11 @@ ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c)
             else
                 pinf = true;
         } else if (!za && !zb) {
-            int ea = xa ? (int)xa - 127 : -126, eb = xb ? (int)xb - 127 : -126;
-            t[nt].m = (uint64_t)((ua & 0x7fffffu) | (xa ? 0x800000u : 0)) *
-                      ((ub & 0x7fffffu) | (xb ? 0x800000u : 0));
+            uint64_t ma, mb;
+            int ea, eb;
+            split(ua, f16, &ma, &ea);
+            split(ub, f16, &mb, &eb);
+            t[nt].m = ma * mb;
             t[nt].lsb = ea + eb - 46;
             t[nt].e = ea + eb;     /* the unnormalised product's exponent */
             t[nt].s = s;
@@ -311,11 +361,8 @@ ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c)
     if (pinf || ninf)
         return pinf ? INFINITY : -INFINITY;
     if ((uc & 0x7fffffffu) != 0) {
-        uint32_t xc = (uc >> 23) & 255;
-        int ec = xc ? (int)xc - 127 : -126;
-        t[nt].m = (uc & 0x7fffffu) | (xc ? 0x800000u : 0);
-        t[nt].lsb = ec - 23;
-        t[nt].e = ec;
+        split(uc, f16_out, &t[nt].m, &t[nt].e);
+        t[nt].lsb = t[nt].e - 23;
         t[nt].s = (uc >> 31) != 0;
         nt++;
     }
@@ -331,7 +378,8 @@ ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c)
         uint64_t v = sh >= 64 ? 0 : sh >= 0 ? t[i].m >> sh : t[i].m << -sh;
         sum += t[i].s ? -(int64_t)v : (int64_t)v;
     }
-    return tf32_round(sum < 0 ? (uint64_t)-sum : (uint64_t)sum, g, sum < 0);
+    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+    return f16_out ? round_f16_rne(mag, g, sum < 0) : round_f32_rz(mag, g, sum < 0);
 }
 
 static double
@@ -414,14 +462,18 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                 if (d.satfinite)
                     s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 u = (uint32_t)s;
-            } else if (d.atype == PT_TF32 && d.dtype == PT_F32) {
+            } else if (d.atype == PT_TF32 || d.atype == PT_F16 || d.atype == PT_BF16) {
                 float a[32], bb[32];
                 for (unsigned k = 0; k < d.k; k++) {
                     a[k] = (float)A[row][k];
                     bb[k] = (float)B[k][col];
                 }
-                float f = ptx_mma_tf32_step(a, bb, d.k, false, (float)C[row][col]);
-                memcpy(&u, &f, 4);
+                bool h = d.dtype == PT_F16;
+                float f = ptx_mma_step(a, bb, d.k, false, (float)C[row][col], d.atype, h);
+                if (h)
+                    u = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);   /* exact */
+                else
+                    memcpy(&u, &f, 4);
             } else {
                 double s = C[row][col];
                 for (unsigned k = 0; k < d.k; k++)

@@ -143,16 +143,22 @@ ptx_ldmatrix_elem(unsigned lane, unsigned j, bool trans, unsigned *row, unsigned
     *col = trans ? a : b;
 }
 
-/* One TF32 multiply-accumulate step of a tensor core: c + the sum of the
- * n <= 32 products a[k] x b[k] (each negated when neg), as an H100
- * computes it (the bytes nine TF32 GEMMs wrote on one:
- * validation/measured/h100-sxm5/outputs/gemm.sha256; the model of
- * Khattak & Mikaitis, "Accurate models of NVIDIA tensor cores",
- * arXiv:2512.07004): the operands' low 13 bits dropped, the products
- * exact, every term (c too) truncated to 2 bits below the largest
- * exponent's 24-bit significand, summed exactly, and the sum truncated to
- * an FP32 (round toward zero).  Mma.sync m16n8k8 and wgmma k8 take 8
- * products a step. */
-float ptx_mma_tf32_step(const float *a, const float *b, unsigned n, bool neg, float c);
+/* One multiply-accumulate step of a tensor core with TF32, FP16 or BF16
+ * inputs (itype PT_TF32, PT_F16, PT_BF16): c + the sum of the n <= 32
+ * products a[k] x b[k] (each negated when neg), as an H100 computes it,
+ * into an FP32 result, or an FP16 one when f16_out (the value returned as
+ * a float).  The model of Khattak & Mikaitis, "Accurate models of NVIDIA
+ * tensor cores" (arXiv:2512.07004), which the bytes of GEMMs measured on
+ * an H100 confirm setting by setting (validation/measured/h100-sxm5/
+ * outputs: gemm.sha256 for TF32 k8, mma_bits.sha256 for TF32 k4, FP16 and
+ * BF16 with FP32 or FP16 accumulators): TF32 operands lose their low 13
+ * bits; products are exact; every term, c included, is truncated toward
+ * zero to 2 bits below the 24-bit significand of the largest exponent (a
+ * product's unnormalised exponent ea + eb; an FP16 subnormal counts as
+ * 2^-14); the sum is exact; an FP32 result is truncated toward zero, an
+ * FP16 one rounded to nearest even from that sum.  A step is the
+ * instruction's K products: 4 or 8 for TF32, 8 or 16 for FP16 and BF16. */
+float ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
+                   bool f16_out);
 
 #endif /* SMSIM_FRONTEND_PTX_MMA_H */

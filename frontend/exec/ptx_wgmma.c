@@ -315,8 +315,9 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
     double sign = ((d.mode & WG_NEG_A) != 0) != ((d.mode & WG_NEG_B) != 0) ? -1.0 : 1.0;
     /* the products are exact in double, and so are the sums of the
      * integer ones (|sum| < 2^53) */
-    bool tf32 = d.atype == PT_TF32 && d.dtype == PT_F32;   /* summed with c (ptx_mma.h) */
-    for (unsigned i = 0; i < 16 && !tf32; i++)
+    /* summed with c as the H100 does (ptx_mma_step) */
+    bool step = d.atype == PT_TF32 || d.atype == PT_F16 || d.atype == PT_BF16;
+    for (unsigned i = 0; i < 16 && !step; i++)
         for (unsigned j = 0; j < n; j++) {
             double s = 0;
             for (unsigned k = 0; k < kk; k++)
@@ -352,14 +353,18 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                             c = f;
                         }
                     }
-                    if (tf32) {
+                    if (step) {
                         float a[32], bt[32];
                         for (unsigned k = 0; k < kk; k++) {
                             a[k] = (float)A[row][k];
                             bt[k] = (float)Bt[col][k];
                         }
-                        float f = ptx_mma_tf32_step(a, bt, kk, sign < 0, (float)c);
-                        memcpy(&out, &f, 4);
+                        float f = ptx_mma_step(a, bt, kk, sign < 0, (float)c, d.atype, f16);
+                        if (f16) {
+                            out |= (uint32_t)ptx_half_from_float(f) << (16 * h);   /* exact */
+                        } else {
+                            memcpy(&out, &f, 4);
+                        }
                     } else if (f16) {
                         out |= (uint32_t)ptx_half_round(c + T[row][col], PTX_HF16, PR_RN)
                                << (16 * h);
