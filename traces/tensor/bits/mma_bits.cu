@@ -55,7 +55,7 @@ __device__ void mma_f32acc(const float *A, const float *B, float *C, int N, int 
     for (int k0 = 0; k0 < K; k0 += 16) {
         uint32_t a[4], b[2];
         frags<T>(A, B, K, m0, n0, k0, a, b);
-        if constexpr (sizeof(T) == 2 && __is_same(T, __half))
+        if constexpr (__is_same(T, __half))
             asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
                          "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
@@ -113,4 +113,40 @@ extern "C" __global__ void mma_bits_tf32k4(const float *A, const float *B, float
                      : "r"(a0), "r"(a1), "r"(b0));
     }
     store(C, N, m0, n0, d);
+}
+
+// f16 or bf16 inputs, f32 accumulator, m16n8k8 (8 products a step)
+template <typename T>
+__device__ void mma_k8(const float *A, const float *B, float *C, int N, int K)
+{
+    int m0 = blockIdx.y * 16, n0 = blockIdx.x * 8;
+    int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    float d[4] = { 0.f, 0.f, 0.f, 0.f };
+    for (int k0 = 0; k0 < K; k0 += 8) {
+        const float *ar0 = A + (size_t)(m0 + g) * K + k0, *ar8 = A + (size_t)(m0 + g + 8) * K + k0;
+        const float *bc = B + (size_t)(n0 + g) * K + k0;
+        uint32_t a0 = pack<T>(ar0[2 * t], ar0[2 * t + 1]), a1 = pack<T>(ar8[2 * t], ar8[2 * t + 1]);
+        uint32_t b0 = pack<T>(bc[2 * t], bc[2 * t + 1]);
+        if constexpr (__is_same(T, __half))
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 "
+                         "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                         : "r"(a0), "r"(a1), "r"(b0));
+        else
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 "
+                         "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                         : "r"(a0), "r"(a1), "r"(b0));
+    }
+    store(C, N, m0, n0, d);
+}
+
+extern "C" __global__ void mma_bits_f16k8(const float *A, const float *B, float *C, int N, int K)
+{
+    mma_k8<__half>(A, B, C, N, K);
+}
+
+extern "C" __global__ void mma_bits_bf16k8(const float *A, const float *B, float *C, int N, int K)
+{
+    mma_k8<__nv_bfloat16>(A, B, C, N, K);
 }
