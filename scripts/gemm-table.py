@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from smsimlib import ROOT, gnuplot_draw, gnuplot_path, read_tsv, tsv, write_atomic  # noqa: E402
 
 M, N, K = 4096, 8192, 16384
+SQUARE = (1024, 2048)     # --write-launches: square GEMMs simulated whole
 SMS = 132
 CLOCK_MHZ = 1980.0
 
@@ -74,15 +75,16 @@ STEPS = [("gemm_naive_kn", "gemm_mma"), ("gemm_mma", "gemm_smem32"), ("gemm_smem
          ("gemm_wgmma", "gemm_wgmma_pipe"), ("gemm_wgmma_pipe", "gemm_tma_wide")]
 
 
-def launch_text(k, rows, kk, ptxdir=None, persistent=False):
+def launch_text(k, rows, kk, ptxdir=None, persistent=False, n=N):
     """The launch file of kernel k on a slab of `rows` tile rows at K = kk
     (the PTX named from ptxdir, else by its absolute path; persistent: a
     gemm_ws grid of one block per SM, else one tile a block)."""
     name, ptx, _, _, (tm, tn), threads, regs, smem, _, kind = k
     m = rows * tm
-    gx, gy = N // tn, rows
-    what = "the seed's full size" if m == M and kk == K else "a slab"
-    lines = ["# gemm-table.py: %s, %s, %d x %d x %d (M x N x K)" % (name, what, m, N, kk),
+    gx, gy = n // tn, rows
+    what = ("the seed's full size" if (m, n, kk) == (M, N, K) else "a slab" if n == N
+            else "a square GEMM")
+    lines = ["# gemm-table.py: %s, %s, %d x %d x %d (M x N x K)" % (name, what, m, n, kk),
              # B: N x K, or K x N for gemm_naive_kn: the same count
              "ptx    = %s" % (os.path.join(ptxdir, ptx) if ptxdir is not None
                               else os.path.join(ROOT, "traces", "gemm", ptx)),
@@ -99,14 +101,14 @@ def launch_text(k, rows, kk, ptxdir=None, persistent=False):
     lines.append("regs   = %d" % regs)
     if kind in ("tma", "ws"):
         lines += ["mem    = a f32 %d random -1 1 seed 1" % (m * kk),
-                  "mem    = b f32 %d random -1 1 seed 2" % (N * kk),
+                  "mem    = b f32 %d random -1 1 seed 2" % (n * kk),
                   "arg    = tmA tensormap a f32 dims=%d,%d box=32,128 swizzle=128B" % (kk, m),
-                  "arg    = tmB tensormap b f32 dims=%d,%d box=32,128 swizzle=128B" % (kk, N)]
+                  "arg    = tmB tensormap b f32 dims=%d,%d box=32,128 swizzle=128B" % (kk, n)]
     else:
         lines += ["arg    = a buffer f32 %d random -1 1 seed 1" % (m * kk),
-                  "arg    = b buffer f32 %d random -1 1 seed 2" % (N * kk)]
-    lines += ["arg    = C buffer f32 %d zeros" % (m * N), "arg    = M s32 %d" % m,
-              "arg    = N s32 %d" % N, "arg    = K s32 %d" % kk]
+                  "arg    = b buffer f32 %d random -1 1 seed 2" % (n * kk)]
+    lines += ["arg    = C buffer f32 %d zeros" % (m * n), "arg    = M s32 %d" % m,
+              "arg    = N s32 %d" % n, "arg    = K s32 %d" % kk]
     return "\n".join(lines) + "\n"
 
 
@@ -159,9 +161,10 @@ def main(argv):
                     help="rewrite validation/gemm.tsv's measured columns and the plot from its "
                     "simulated figures, running nothing")
     ap.add_argument("--write-launches", metavar="DIR",
-                    help="write each kernel's launch files at the seed's size (NAME_full) and "
+                    help="write each kernel's launch files at the seed's size (NAME_full), "
                     "of the two sampled slabs (NAME_slab1, _slab2; rows from "
-                    "validation/gemm.tsv) to DIR, running nothing")
+                    "validation/gemm.tsv) and square (NAME_sq1024, _sq2048) to DIR, "
+                    "running nothing")
     a = ap.parse_args(argv)
     if a.write_launches:
         return write_launches(a.write_launches)
@@ -295,12 +298,15 @@ def write_launches(d):
         if name not in slab:
             print("gemm-table: %s has no row in validation/gemm.tsv" % name, file=sys.stderr)
             return 2
-        files = [("full", M // tm, K), ("slab1", slab[name] // tm, k1),
-                 ("slab2", slab[name] // tm, 2 * k1)]
-        for tag, rows_, kk in files:
+        files = [("full", M // tm, K, N), ("slab1", slab[name] // tm, k1, N),
+                 ("slab2", slab[name] // tm, 2 * k1, N)]
+        if name != "gemm_naive_kn":   # square sizes smsim runs whole
+            files += [("sq%d" % q, q // tm, q, q) for q in SQUARE]
+        for tag, rows_, kk, n in files:
             write_atomic(os.path.join(d, "%s_%s.launch" % (name, tag)),
-                         launch_text(k, rows_, kk, ptxdir, persistent=(tag == "full")))
-    print("gemm-table: wrote %d launch files to %s" % (3 * len(KERNELS), d))
+                         launch_text(k, rows_, kk, ptxdir, persistent=(tag != "slab1" and
+                                                                       tag != "slab2"), n=n))
+    print("gemm-table: wrote the launch files to %s" % d)
     return 0
 
 
