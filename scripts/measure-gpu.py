@@ -366,8 +366,9 @@ TMAP_L2 = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
 
 
 def encode_tmap(cuda, words, ptrs, launch):
-    """The 128 bytes of a CUtensorMap for `arg = NAME tensormap BUFFER TYPE
-    key=value...` (doc/launch-format.md), encoded by the driver."""
+    """A CUtensorMap for `arg = NAME tensormap BUFFER TYPE key=value...`
+    (doc/launch-format.md), encoded by the driver: (the buffer holding it,
+    the address of its 128 bytes, 64-byte aligned as the parameter is)."""
     buf, typ = words[1], words[2]
     kv = dict(w.split("=", 1) for w in words[3:])
     unknown = set(kv) - {"dims", "box", "strides", "elemstrides", "swizzle", "fill",
@@ -402,7 +403,7 @@ def encode_tmap(cuda, words, ptrs, launch):
                   TMAP_L2[kv.get("l2promotion", "none")],
                   1 if kv.get("fill", "zero") == "nan" else 0),
                "cuTensorMapEncodeTiled (%s)" % " ".join(words))
-    return bytes(tm)[off:off + 128]
+    return tm, tmp
 
 
 SCALAR = {"u8": ctypes.c_uint8, "s8": ctypes.c_int8, "u16": ctypes.c_uint16,
@@ -439,12 +440,9 @@ def run_launch(cuda, launch, bufs, events):
         ptrs[name] = (p, len(bufs[name]))
     for name, words in lf["args"]:
         if words[0] == "tensormap":    # a __grid_constant__ CUtensorMap, by value
-            raw = encode_tmap(cuda, words, ptrs, launch)
-            c = (ctypes.c_uint8 * 192)()
-            o = (-ctypes.addressof(c)) % 64
-            ctypes.memmove(ctypes.addressof(c) + o, raw, 128)
-            keep.append(c)
-            args.append(ctypes.c_void_p(ctypes.addressof(c) + o))
+            tm, at = encode_tmap(cuda, words, ptrs, launch)
+            keep.append(tm)
+            args.append(at)
         elif words[0] == "buffer":
             p = cuda.alloc(bufs[name])
             ptrs[name] = (p, len(bufs[name]))

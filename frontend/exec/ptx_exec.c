@@ -1004,7 +1004,7 @@ static_ids(const struct warp_inst *wi, const struct xop *x)
 static int
 win_next(struct pwarp *pw, struct warp_inst *wi)
 {
-    uint32_t k = pw->win_order != NULL ? pw->win_order[pw->win_pos] : pw->win_pos;
+    uint32_t k = pw->win_plan != NULL ? pw->win_plan->order[pw->win_pos] : pw->win_pos;
     pw->win_pos++;
     memcpy(wi, pw->win + (size_t)k * WIN_HEAD, WIN_HEAD);
     if (pw->win_at[k] != UINT16_MAX)
@@ -1051,7 +1051,6 @@ win_fill(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi,
     }
     pw->win_n = (uint16_t)k;
     pw->win_pos = 0;
-    pw->win_order = ok ? pl->order : NULL;
     pw->win_plan = ok ? pl : NULL;
     return win_next(pw, wi);
 }

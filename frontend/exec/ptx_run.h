@@ -334,8 +334,7 @@ struct pwarp {
     uint8_t *win;                /* [r->win_max]: the warp_insts up to addr[], or NULL */
     sim_addr_t *win_addr;        /* [r->win_mem][32]: the memory accesses' addresses */
     uint16_t *win_at;            /* [r->win_max]: an entry's row of win_addr, or UINT16_MAX */
-    const uint16_t *win_order;   /* the order to hand them out; NULL: as executed */
-    const struct ptx_window *win_plan;   /* ... and their renamed ids, or NULL */
+    const struct ptx_window *win_plan;   /* its order and renamed ids; NULL: as executed */
     uint16_t win_n, win_pos;     /* entries buffered, handed out */
     bool win_end;                /* the warp finished after the last of them */
 };

@@ -14,10 +14,12 @@
  *    dependences (a register read after its write, written after its
  *    reads and writes; a store after, and before, every other memory
  *    access; the branch last) that takes the loads first, then what
- *    computes a load's operands, then the rest, each in execution order.
- *    That is ptxas's unrolled body to the first order: its register
- *    limit, which stops it hoisting more loads than registers hold, is not
- *    modelled.
+ *    computes a load's operands, then the rest, each in execution order,
+ *    while the values it makes fit the registers the loop leaves (the
+ *    launch's regs less 3, as ptx_sched.c counts them, less the body's
+ *    live-in values); at that limit, what frees the most registers first.
+ *    That is ptxas's unrolled body to the first order (its allocator is
+ *    not modelled, only its count).
  * Invariant: every dependence of the execution order holds in the plan's
  * order (the list schedule places an operation only after all it depends
  * on).
@@ -108,7 +110,7 @@ plan_loop(const struct ptx_run *r, uint32_t e, uint16_t fresh, struct ptx_window
     uint16_t *ids = xcalloc((size_t)n * PTX_WIN_IDS, sizeof *ids);
     uint8_t *copy = xmalloc(n);
     uint8_t *width = xcalloc((size_t)n * SIM_MAX_DST, 1);   /* registers of each dst */
-    /* renaming: ren[] maps original ids to the current copy's */
+    /* renaming: from[m] (an original id) is to[m] in the current copy */
     uint16_t *from = xmalloc((size_t)n * SIM_MAX_DST * sizeof *from);
     uint16_t *to = xmalloc((size_t)n * SIM_MAX_DST * sizeof *to);
     unsigned nren = 0;
