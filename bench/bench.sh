@@ -53,15 +53,18 @@ echo "workload,config,kind,threads,warp_insts,cycles,wall_s,peak_rss_kb,warp_ins
 # now: wall-clock seconds with nanoseconds (GNU time's %e has 10 ms steps,
 # too coarse for the 1x decode-only run of ~40 ms)
 now() { date +%s.%N; }
-# measure NAME CONFIG KIND ARG [THREADS]: THREADS is smsim run -j (default 1)
+# measure NAME CONFIG KIND ARG [THREADS [EXTRA]]: THREADS is smsim run -j
+# (default 1); EXTRA more options (--sample: the warp instructions counted
+# are the kernel's, skipped ones included, so the rate is the effective one)
 measure() {
-    name=$1; cfg=$2; kind=$3; arg=$4; jobs=${5:-1}
+    name=$1; cfg=$2; kind=$3; arg=$4; jobs=${5:-1}; extra=${6:-}
     best=""; rss=0
     i=0
     while [ "$i" -lt "$repeat" ]; do
         t0=$(now)
+        # shellcheck disable=SC2086
         $TIME -f "%M" -o "$work/time" "$SMSIM" run --config "$cfg" "--$kind" "$arg" --quiet \
-            -j "$jobs" --no-outputs --stats-json "$work/stats.json" >/dev/null
+            -j "$jobs" --no-outputs --stats-json "$work/stats.json" $extra >/dev/null
         t=$(awk "BEGIN{printf \"%.3f\", $(now) - $t0}")
         read -r m <"$work/time"
         if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
@@ -69,6 +72,8 @@ measure() {
         i=$((i + 1))
     done
     wi=$(sed -n 's/^  "warp_insts": \([0-9]*\),*/\1/p' "$work/stats.json" | head -1)
+    sk=$(sed -n 's/^  "warp_insts_skipped": \([0-9]*\),*/\1/p' "$work/stats.json" | head -1)
+    wi=$((wi + ${sk:-0}))
     cy=$(sed -n 's/^  "cycles": \([0-9]*\),*/\1/p' "$work/stats.json" | head -1)
     dec=""
     case "$jobs:$arg" in
@@ -110,6 +115,9 @@ if [ "${BENCH_QUICK:-0}" != 1 ]; then
     measure ptx-hotspot h100 launch "$root/traces/hotspot.launch"
     measure synth-copy h100 synth "copy:blocks=528,threads=256,iters=64,width=16"
     measure synth-fma h100 synth "fma:blocks=264,threads=256,n=4096,ilp=4"
+    # sampled simulation (doc/performance.md): 128 waves of a steady kernel
+    measure synth-fma-sampled h100 synth "fma:blocks=135168,threads=256,n=256" 1 --sample
+    measure synth-copy-sampled h100 synth "copy:blocks=135168,threads=256,iters=16" 1 --sample
     # a straight-line kernel of 100,000 PTX instructions: the sm_90 lowering
     # and schedule stay linear in its length (h100 within 2x of v100)
     if command -v python3 >/dev/null 2>&1; then

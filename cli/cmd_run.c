@@ -52,6 +52,11 @@ run_help(FILE *out)
           "                      byte-identical for every N (at most one per CPU; PTX\n"
           "                      launches and --windows runs tick on one thread:\n"
           "                      see doc/performance.md)\n"
+          "  --sample            sampled simulation (sim.sample): once a kernel runs\n"
+          "                      steadily, skip whole waves of its blocks (run\n"
+          "                      functionally: outputs are still complete) and estimate\n"
+          "                      their cycles, with an interval in the summary and JSON\n"
+          "                      (cycles_lo, cycles_hi); see doc/performance.md\n"
           "  --quiet             no summary on stdout and no progress line\n\n", out);
     smsim_print_synth_help(out);
 }
@@ -134,6 +139,7 @@ cmd_run(int argc, char **argv)
         { "windows", required_argument, NULL, 'w' },
         { "windows-out", required_argument, NULL, 'W' },
         { "quiet", no_argument, NULL, 'q' },
+        { "sample", no_argument, NULL, 'A' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -147,7 +153,7 @@ cmd_run(int argc, char **argv)
     int c, status = CLI_OK;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:NU:J:j:S:pw:W:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:s:t:y:L:O:NU:J:j:S:pw:W:qAh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': config = optarg; break;
         case 's': sets[n_sets++] = optarg; break;
@@ -180,6 +186,7 @@ cmd_run(int argc, char **argv)
             break;
         case 'W': wpath = optarg; break;
         case 'q': quiet = true; break;
+        case 'A': sets[n_sets++] = "sim.sample=true"; break;
         case 'h': run_help(stdout); free(sets); return CLI_OK;
         default: free(sets); return cli_usage("run", "unknown option");
         }

@@ -7,92 +7,32 @@
 #include <string.h>
 #include "frontend/smt/smt.h"
 #include "frontend/smt/smt_writer.h"
+#include "sim/ffwd.h"
 
 #define MAX_OPNAMES 65536u
 
-/* Instructions a warp runs before the others of its block get a turn when
- * it reaches no barrier: a warp may spin on a word another warp of the
- * block sets (cooperative groups' barrier of a tile of 64 threads and
- * more), which without turns would never end.  Kernels whose warps meet a
- * barrier or end within this many instructions run as before, each warp
- * up to its barrier. */
-#define RECORD_SLICE 65536u
+static int
+sink_inst(void *ctx, uint32_t j, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
+{
+    const struct record_sink *sink = ctx;
+    (void)j;
+    return sink->inst(sink->ctx, warp, wi, err);
+}
 
 /* Run the blocks ids[0 .. nb) (a cluster's, or one block) to completion
- * together, in slots 0 .. nb - 1, handing each instruction to sink (which
- * may be NULL: emulation only; it takes one block at a time).  Each round
- * runs every live warp up to its next barrier, a wait for the others
- * (SIM_SYNC_WAITING) or its end, or for RECORD_SLICE instructions; a
- * block's barrier releases when every live warp of the block waits at it.
- * A round in which nothing but waits ran, with warps left, is a deadlock. */
+ * together, in slots 0 .. nb - 1 (ffwd.h's order), handing each
+ * instruction to sink (which may be NULL: emulation only; it takes one
+ * block at a time). */
 static int
 record_blocks(struct inst_source *src, const struct record_sink *sink, uint32_t wpb,
               const uint64_t *ids, uint32_t nb, struct record_totals *tot, struct sim_error *err)
 {
-    enum { MAXW = SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE };
-    bool done[16][MAXW], waiting[16][MAXW];
-    uint32_t live[16];
-    struct warp_inst wi;
-    memset(done, 0, sizeof done);
-    memset(waiting, 0, sizeof waiting);
-    for (uint32_t j = 0; j < nb; j++) {
-        live[j] = wpb;
-        SIM_FORWARD_IF_ERROR(src->ops->block_begin(src->ctx, ids[j], j, 0, err));
-    }
+    static const uint32_t slots[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
     if (sink != NULL)
         SIM_FORWARD_IF_ERROR(sink->block_begin(sink->ctx, ids[0], err));
-    uint32_t left = nb;
-    while (left > 0) {
-        bool progress = false;
-        for (uint32_t j = 0; j < nb; j++) {
-            bool yielded = false;
-            for (uint32_t k = 0; k < wpb; k++) {
-                for (uint32_t n = 0; !done[j][k] && !waiting[j][k]; n++) {
-                    if (n == RECORD_SLICE) {
-                        yielded = true;
-                        break;
-                    }
-                    int r = inst_source_next(src, j, k, SIM_CYCLE_MAX, &wi, err);
-                    if (r < 0)
-                        return r;
-                    if (r == 0) {
-                        done[j][k] = true;
-                        progress = true;
-                        if (--live[j] == 0)
-                            left--;
-                        break;
-                    }
-                    if (sink != NULL)
-                        SIM_FORWARD_IF_ERROR(sink->inst(sink->ctx, k, &wi, err));
-                    tot->warp_insts++;
-                    if (wi.flags & SIM_IF_BARRIER)
-                        waiting[j][k] = true;
-                    if (wi.sync == SIM_SYNC_WAITING) {   /* its phase needs the others */
-                        yielded = true;
-                        break;
-                    }
-                    progress = true;
-                }
-            }
-            /* when every live warp of the block waits at its barrier: release it */
-            bool all = !yielded;
-            for (uint32_t k = 0; k < wpb && all; k++)
-                all = done[j][k] || waiting[j][k];
-            for (uint32_t k = 0; k < wpb && all; k++) {
-                progress = progress || waiting[j][k];
-                waiting[j][k] = false;
-            }
-        }
-        if (!progress && left > 0)
-            return sim_error_set(err, SIM_ERR_FORMAT, "kernel deadlocked: every warp left of "
-                                 "block %llu%s waits for another (a barrier.cluster or an "
-                                 "mbarrier phase that never completes)",
-                                 (unsigned long long)ids[0], nb > 1 ? " and its cluster" : "");
-    }
-    for (uint32_t j = 0; j < nb; j++) {
-        src->ops->block_end(src->ctx, j);
-        tot->blocks++;
-    }
+    SIM_FORWARD_IF_ERROR(ffwd_blocks(src, wpb, ids, slots, nb, sink != NULL ? sink_inst : NULL,
+                                     (void *)sink, &tot->warp_insts, err));
+    tot->blocks += nb;
     if (sink != NULL)
         SIM_FORWARD_IF_ERROR(sink->block_end(sink->ctx, err));
     return SIM_OK;

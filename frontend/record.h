@@ -1,12 +1,13 @@
 /*
  * record.h - write the instruction streams of any source to a .smt file.
  *
- * Blocks are recorded one at a time.  Within a block the warps advance
- * round-robin, each until it reaches a barrier or ends (or has run 65536
- * instructions without either: it may be spinning on another warp's
- * store); when every live warp waits at the barrier it is released.  This
- * is the order an execution-driven frontend (PTX) needs for correct
- * shared-memory values.
+ * Blocks are recorded one at a time (a cluster's together), each run by
+ * sim/ffwd.h's functional fast-forward: within a block the warps advance
+ * round-robin, each until it reaches a barrier or ends (or has run
+ * FFWD_SLICE instructions without either: it may be spinning on another
+ * warp's store); when every live warp waits at the barrier it is
+ * released.  This is the order an execution-driven frontend (PTX) needs
+ * for correct shared-memory values.
  */
 #ifndef SMSIM_FRONTEND_RECORD_H
 #define SMSIM_FRONTEND_RECORD_H

@@ -235,12 +235,16 @@ uint64_t smsim_warp_insts(const smsim_sim *s);         /* issued so far */
 struct smsim_kernel {
     const char *name;
     uint64_t start;              /* cycle it was launched */
-    uint64_t cycles;             /* launch to completion */
-    uint64_t blocks;
+    uint64_t cycles;             /* launch to completion (sampled: the estimate) */
+    uint64_t blocks;             /* simulated in detail */
     unsigned regs_per_thread;    /* simulated */
     unsigned regs_requested;     /* asked for; more than simulated when clamped */
     unsigned smem_per_block;     /* static + dynamic bytes */
     bool truncated;              /* stopped by sim.max_cycles before it finished */
+    /* sim.sample (smsim run --sample): blocks skipped and the interval the
+     * estimate may carry (cycles_lo = cycles_hi = cycles when not sampled) */
+    bool sampled;
+    uint64_t cycles_lo, cycles_hi, cycles_simulated, blocks_skipped;
 };
 size_t smsim_kernel_count(const smsim_sim *s);
 int smsim_kernel(const smsim_sim *s, size_t k, struct smsim_kernel *out);

@@ -433,6 +433,31 @@ global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     return ready;
 }
 
+/* A store's sectors `mask` of `line` in the L1 (set `set`): a
+ * write-through L1 updates a copy it holds; a write-back one allocates the
+ * line and marks them dirty.  A dirty victim's tag and sectors come back
+ * in *vtag, *vdirty (0: none) for the caller to write to the L2. */
+static void
+l1_store(struct ldst *u, uint32_t set, uint64_t line, uint32_t mask, bool wb, uint64_t *vtag,
+         uint32_t *vdirty)
+{
+    struct cache_line *l = cache_find(u->l1, set, line);
+    *vdirty = 0;
+    if (l == NULL && wb) {
+        l = cache_victim(u->l1, set);
+        if (l->valid != 0 && l->dirty != 0) {
+            *vtag = l->tag;
+            *vdirty = l->dirty;
+        }
+        cache_install(u->l1, l, line);
+    }
+    if (l != NULL) {
+        l->valid |= mask;
+        if (wb)
+            l->dirty |= mask;
+    }
+}
+
 static sim_cycle_t
 global_store(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
 {
@@ -448,21 +473,13 @@ global_store(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     for (unsigned i = 0; i < n; i++) {
         sim_cycle_t at = ats[i];
         u->stp->gst_sectors += (uint64_t)sim_popc32(ln[i].mask);
-        struct cache_line *l = NULL;
         if (cached) {
-            uint32_t set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
-            l = cache_find(u->l1, set, ln[i].line);
-            if (l == NULL && wb) {
-                l = cache_victim(u->l1, set);
-                if (l->valid != 0 && l->dirty != 0)
-                    done = max_u64(done, mem_write(u->m, l->tag, l->dirty, at));
-                cache_install(u->l1, l, ln[i].line);
-            }
-            if (l != NULL) {
-                l->valid |= ln[i].mask;
-                if (wb)
-                    l->dirty |= ln[i].mask;
-            }
+            uint64_t vtag = 0;
+            uint32_t vdirty;
+            l1_store(u, (uint32_t)(cache_mix(ln[i].line) % u->l1_sets), ln[i].line, ln[i].mask,
+                     wb, &vtag, &vdirty);
+            if (vdirty != 0)
+                done = max_u64(done, mem_write(u->m, vtag, vdirty, at));
         }
         if (!wb)
             done = max_u64(done, mem_write(u->m, ln[i].line, ln[i].mask,
@@ -677,6 +694,84 @@ bulk_dsmem(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     sim_cycle_t done = dsmem_send(u, max_u64(MEM_TICKS(t + c->tma_latency), u->tma_free), n);
     u->tma_free = u->dsmem_free;
     return done;
+}
+
+/* Bulk copies' global bytes: rows of addr[1] bytes at addr[0]; a tensor
+ * copy's repeated addr[2 d] times at a stride of addr[2 d + 1]. */
+static void
+bulk_warm(struct ldst *u, const struct warp_inst *wi, bool write)
+{
+    uint64_t ls = u->cfg->l2_line_size, ss = u->cfg->l2_sector_size;
+    uint64_t n[4] = { 1, 1, 1, 1 }, st[4] = { 0, 0, 0, 0 };
+    for (unsigned d = 0; wi->bulk == SIM_BULK_TENSOR && d < 4; d++) {
+        n[d] = wi->addr[2 * d + 2];
+        st[d] = wi->addr[2 * d + 3];
+    }
+    for (uint64_t a = 0; a < n[3]; a++)
+        for (uint64_t b = 0; b < n[2]; b++)
+            for (uint64_t c = 0; c < n[1]; c++)
+                for (uint64_t d = 0; d < n[0]; d++) {
+                    uint64_t lo = wi->addr[0] + a * st[3] + b * st[2] + c * st[1] + d * st[0];
+                    for (uint64_t x = lo / ss * ss; x < lo + wi->addr[1]; x += ss)
+                        mem_warm(u->m, x / ls, 1u << (x % ls / ss), write);
+                }
+}
+
+void
+ldst_warm(struct ldst *u, const struct warp_inst *wi)
+{
+    struct ldst_line ln[LDST_MAX_LINES];
+    bool write = (wi->flags & (SIM_IF_STORE | SIM_IF_ATOMIC)) != 0;
+    if (wi->bulk == SIM_BULK_COPY || wi->bulk == SIM_BULK_TENSOR) {
+        bulk_warm(u, wi, (wi->flags & SIM_IF_STORE) != 0);
+        return;
+    }
+    if (wi->bulk != SIM_BULK_NONE || wi->remote || wi->width == 0 ||
+        (wi->space != SIM_SPACE_GLOBAL && wi->space != SIM_SPACE_LOCAL &&
+         wi->space != SIM_SPACE_TEX))
+        return;
+    const struct sim_config *c = u->cfg;
+    unsigned n = ldst_coalesce(wi, c->l1_line_size, c->l1_sector_size, ln, LDST_MAX_LINES);
+    bool cached = l1_caches(u, wi);
+    bool wb = cached && c->l1_write_policy == CFG_WRITE_BACK && !(wi->flags & SIM_IF_ATOMIC);
+    for (unsigned i = 0; i < n; i++) {
+        struct cache_line *l = NULL;
+        uint32_t set = 0, miss = ln[i].mask;
+        if (u->l1_sets != 0 && (cached || (wi->flags & SIM_IF_ATOMIC))) {
+            set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
+            l = cache_find(u->l1, set, ln[i].line);
+        }
+        if (wi->flags & SIM_IF_ATOMIC) {     /* performed at L2: no L1 copy stays */
+            if (l != NULL)
+                cache_drop_sectors(u->l1, l, ln[i].mask);
+            mem_warm(u->m, ln[i].line, ln[i].mask, true);
+            continue;
+        }
+        if (write) {
+            if (cached) {
+                uint64_t vtag = 0;
+                uint32_t vdirty;
+                l1_store(u, set, ln[i].line, ln[i].mask, wb, &vtag, &vdirty);
+                if (vdirty != 0)
+                    mem_warm(u->m, vtag, vdirty, true);
+            }
+            if (!wb)
+                mem_warm(u->m, ln[i].line, ln[i].mask, true);
+            continue;
+        }
+        if (l != NULL)
+            miss &= ~l->valid;
+        if (miss == 0)
+            continue;
+        mem_warm(u->m, ln[i].line, miss, false);
+        if (cached) {
+            if (l == NULL) {
+                l = cache_victim(u->l1, set);
+                cache_install(u->l1, l, ln[i].line);
+            }
+            l->valid |= miss;
+        }
+    }
 }
 
 sim_cycle_t

@@ -70,6 +70,12 @@ void ldst_kernel_begin(struct ldst *u, uint64_t l1_bytes);
  * result is available (loads, atomics) or its data has left the SM. */
 sim_cycle_t ldst_access(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t);
 
+/* Functional warming (sampled simulation, sample.h): the contents of the
+ * L1 and, through mem_warm(), the L2 change as wi's global, local or bulk
+ * accesses would change them, untimed: no port, MSHR or statistic is
+ * touched.  A write-back L1's dirty victims are written to the L2. */
+void ldst_warm(struct ldst *u, const struct warp_inst *wi);
+
 /* A hint, given when wi issues, that ldst_access() will time it soon:
  * starts loading the host memory it will touch (L1 and L2 tag sets of
  * its first and last active lanes' lines).  Changes nothing in the model;

@@ -398,6 +398,26 @@ mem_preload(mem *m, sim_addr_t addr, uint64_t bytes)
 }
 
 void
+mem_warm(mem *m, uint64_t line, uint32_t mask, bool write)
+{
+    uint32_t set;
+    if (m->sets == 0 || mask == 0)
+        return;
+    (void)slice_of(m, line, &set);
+    struct cache_line *l = cache_find(m->l2, set, line);
+    if (l == NULL) {
+        l = cache_victim(m->l2, set);
+        cache_install(m->l2, l, line);
+    }
+    if (write) {
+        l->valid |= mask;
+        l->dirty |= mask;
+    } else {
+        l->valid |= mask | dram_groups(m, mask & ~l->valid, l->valid);
+    }
+}
+
+void
 mem_flush(mem *m)
 {
     cache_invalidate_all(m->l2);

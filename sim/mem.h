@@ -65,6 +65,14 @@ void mem_prefetch(const mem *m, uint64_t line);
 /* Mark [addr, addr + bytes) present in L2 (Accel-Sim MemcpyHtoD warm-up). */
 void mem_preload(mem *m, sim_addr_t addr, uint64_t bytes);
 
+/* Functional warming (sampled simulation, sample.h): the sectors in mask
+ * of `line` are read (write false) or written by an access that is not
+ * timed: the L2's contents and LRU order change as that access would
+ * change them (a read brings its DRAM groups, a write makes its sectors
+ * dirty; a dirty victim is dropped, its write-back not counted), and
+ * nothing else: no reservation, no statistic. */
+void mem_warm(mem *m, uint64_t line, uint32_t mask, bool write);
+
 /* The latest cycle at which any write issued so far is performed. */
 /* Empty the L2: every line invalid, dirty sectors dropped without DRAM
  * traffic (a flush between kernels, written back outside their time). */

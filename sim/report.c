@@ -110,12 +110,25 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
             kr->occ.blocks_per_sm, occupancy_limiter_name(kr->occ.limiter), kr->occ.active_warps,
             100.0 * kr->occ.occupancy,
             100.0 * stats_get_ratio(st, sn, "sm.achieved_occupancy"));
+    /* rates are of what was simulated in detail */
+    double simc = (double)kr->cycles_simulated;
     fprintf(out, "  cycles        %" PRIu64 "%s (%.3f us at %.0f MHz)\n", kr->cycles,
-            kr->truncated ? " (stopped at sim.max_cycles)" : "",
+            kr->truncated ? " (stopped at sim.max_cycles)" : kr->sampled ? " (sampled)" : "",
             (double)kr->cycles / c->gpu_clock_mhz, c->gpu_clock_mhz);
+    if (kr->sampled)
+        fprintf(out, "  sampled       %" PRIu64 " of %" PRIu64 " blocks simulated in %" PRIu64
+                     " cycles; %" PRIu64 " skipped (%" PRIu64 " warp instructions, run "
+                     "functionally) in %u run(s); interval [%" PRIu64 ", %" PRIu64
+                     "] (-%.1f/+%.1f %%); the statistics below cover the simulated blocks\n",
+                kr->blocks, kernel_info_blocks(&kr->ki), kr->cycles_simulated, kr->blocks_skipped,
+                kr->warp_insts_skipped, kr->sample_runs, kr->cycles_lo,
+                kr->cycles_hi, 100.0 * (double)(kr->cycles - kr->cycles_lo) / (double)kr->cycles,
+                100.0 * (double)(kr->cycles_hi - kr->cycles) / (double)kr->cycles);
+    else if (kr->sample_asked)
+        fprintf(out, "  sampled       no, simulated in full: %s\n", kr->sample_why);
     fprintf(out, "  instructions  %" PRIu64 " warp, %" PRIu64 " thread; IPC %.3f per GPU, "
                  "%.3f per SM\n", wi, stats_get(st, sn, "sm.thread_insts"),
-            kr->cycles ? (double)wi / (double)kr->cycles : 0.0,
+            simc > 0 ? (double)wi / simc : 0.0,
             stats_get_ratio(st, sn, "sm.ipc"));
     struct cpi cs;
     cpi_get(st, sn, SIZE_MAX, c->sm_subpartitions, &cs);
@@ -129,10 +142,10 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
             100.0 * stats_get_ratio(st, sn, "l2.hit_rate"),
             (double)stats_get(st, sn, "dram.read_bytes") / 1e6,
             (double)stats_get(st, sn, "dram.write_bytes") / 1e6,
-            kr->cycles ? (double)(stats_get(st, sn, "dram.read_bytes") +
-                                  stats_get(st, sn, "dram.write_bytes")) *
-                             c->gpu_clock_mhz / 1e3 / (double)kr->cycles
-                       : 0.0,
+            simc > 0 ? (double)(stats_get(st, sn, "dram.read_bytes") +
+                                stats_get(st, sn, "dram.write_bytes")) *
+                           c->gpu_clock_mhz / 1e3 / simc
+                     : 0.0,
             stats_get(st, sn, "sm.mem.bank_conflicts"));
     if (per_sm) {
         cpi_text_per_sm(out, st, sn, c->sm_subpartitions);
@@ -176,6 +189,61 @@ json_config(FILE *out, const struct sim_config *c)
     fputs("  },\n", out);
 }
 
+/* A kernel's sampling (only when sim.sample was set: runs without it
+ * print what they always did). */
+static void
+json_sample(FILE *out, const struct sim_kernel_result *kr)
+{
+    if (!kr->sample_asked)
+        return;
+    if (!kr->sampled) {
+        fputs("      \"sampled\": false,\n      \"sample_why\": ", out);
+        stats_json_string(out, kr->sample_why);
+        fputs(",\n", out);
+        return;
+    }
+    fprintf(out, "      \"sampled\": true,\n      \"cycles_lo\": %" PRIu64 ",\n"
+                 "      \"cycles_hi\": %" PRIu64 ",\n      \"cycles_simulated\": %" PRIu64
+                 ",\n      \"blocks_simulated\": %" PRIu64 ",\n      \"blocks_skipped\": %"
+                 PRIu64 ",\n      \"warp_insts_skipped\": %" PRIu64 ",\n",
+            kr->cycles_lo, kr->cycles_hi, kr->cycles_simulated, kr->blocks, kr->blocks_skipped,
+            kr->warp_insts_skipped);
+    fprintf(out, "      \"sample\": {\"runs\": %u, \"rel_sd\": ", kr->sample_runs);
+    stats_json_double(out, kr->sample_rel_sd);
+    fputs(", \"half_drift\": ", out);
+    stats_json_double(out, kr->sample_half_drift);
+    fputs(", \"half_noise\": ", out);
+    stats_json_double(out, kr->sample_half_noise);
+    fputs(", \"half_mix\": ", out);
+    stats_json_double(out, kr->sample_half_mix);
+    fputs(", \"half_settle\": ", out);
+    stats_json_double(out, kr->sample_half_settle);
+    fputs(", \"half_tail\": ", out);
+    stats_json_double(out, kr->sample_half_tail);
+    fputs(", \"settle\": ", out);
+    stats_json_double(out, kr->sample_settle);
+    fputs("},\n", out);
+}
+
+static void
+json_sample_totals(FILE *out, const sim *s)
+{
+    bool asked = false, any = false;
+    uint64_t lo = 0, hi = 0, skipped = 0;
+    for (size_t k = 0; k < sim_kernel_count(s); k++) {
+        const struct sim_kernel_result *kr = sim_kernel(s, k);
+        asked = asked || kr->sample_asked;
+        any = any || kr->sampled;
+        lo += kr->cycles_lo;
+        hi += kr->cycles_hi;
+        skipped += kr->warp_insts_skipped;
+    }
+    if (asked)
+        fprintf(out, "  \"sampled\": %s,\n  \"cycles_lo\": %" PRIu64 ",\n  \"cycles_hi\": %"
+                     PRIu64 ",\n  \"warp_insts_skipped\": %" PRIu64 ",\n",
+                any ? "true" : "false", lo, hi, skipped);
+}
+
 void
 report_json(FILE *out, const sim *s, const char *config_name)
 {
@@ -186,6 +254,7 @@ report_json(FILE *out, const sim *s, const char *config_name)
     stats_json_string(out, config_name);
     fprintf(out, ",\n  \"cycles\": %" PRIu64 ",\n  \"warp_insts\": %" PRIu64 ",\n",
             sim_total_cycles(s), stats_get(st, sim_total_snapshot(s), "sm.warp_insts"));
+    json_sample_totals(out, s);
     json_config(out, sim_config(s));
     fputs("  \"kernels\": [", out);
     for (size_t k = 0; k < sim_kernel_count(s); k++) {
@@ -214,6 +283,7 @@ report_json(FILE *out, const sim *s, const char *config_name)
                 kr->start, kr->cycles, kr->truncated ? "true" : "false");
         fprintf(out, "      \"warp_insts\": %" PRIu64 ",\n",
                 stats_get(st, sn, "sm.warp_insts"));
+        json_sample(out, kr);
         cpi_json(out, st, sn, sim_config(s)->sm_subpartitions);
         fputs("      \"stats\": {\n", out);
         stats_print_json(out, st, sn, 8);

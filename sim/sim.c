@@ -25,8 +25,10 @@
 #include <time.h>
 
 #include "sim/evq.h"
+#include "sim/ffwd.h"
 #include "sim/mem.h"
 #include "sim/par.h"
+#include "sim/sample.h"
 #include "sim/sm_internal.h"
 
 struct sim {
@@ -53,6 +55,9 @@ struct sim {
     uint32_t *free_slot;         /* stack of free source slots */
     uint32_t n_free;
     sim_cycle_t kstart, last_retire;
+    struct sampler samp;         /* sim.sample: the running kernel's (sample.h) */
+    uint32_t skip_slots;         /* source slots for its skipped blocks, after the others */
+    uint64_t g_est_cycles;       /* all kernels' cycles, sampled ones as estimated */
     bool failed;
     struct sim_error err;
     struct sm_host host;         /* what the SMs see of the simulation (sm_host) */
@@ -255,6 +260,71 @@ place_cluster(struct sim *s, sim_cycle_t t)
     return false;
 }
 
+/* A skipped block's instruction (the block in skip slot j): its memory
+ * accesses warm the caches of the SM a breadth-first dispatch would have
+ * put it on, and the L2 (ldst_warm), untimed. */
+static int
+warm_inst(void *ctx, uint32_t j, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
+{
+    struct sim *s = ctx;
+    (void)warp, (void)err;
+    if (wi->space != SIM_SPACE_NONE || wi->bulk != SIM_BULK_NONE)
+        ldst_warm(s->sms[j % s->n_sm].ldst, wi);
+    return SIM_OK;
+}
+
+static void
+skipped_block(void *ctx, uint64_t id, uint64_t insts)
+{
+    (void)id;
+    sample_skipped_block(&((struct sim *)ctx)->samp, insts);
+}
+
+/* Skip the current run [skip_lo, skip_hi) of a sampled kernel (sample.h):
+ * its blocks run functionally, untimed, as many at a time as the GPU
+ * holds and interleaved instruction by instruction (ffwd_run), each
+ * one's warp instructions counted and its global accesses warming the L2
+ * in about the order the GPU would make them. */
+static void
+skip_blocks(struct sim *s)
+{
+    uint32_t wpb = kernel_info_warps_per_block(&s->ki);
+    uint32_t n = s->skip_slots;
+    if (n > s->samp.skip_hi - s->samp.skip_lo)
+        n = (uint32_t)(s->samp.skip_hi - s->samp.skip_lo);
+    uint32_t *slots = xmalloc(n * sizeof *slots);
+    for (uint32_t i = 0; i < n; i++)
+        slots[i] = s->n_sm * s->occ.blocks_per_sm + i;
+    struct ffwd_calls calls = { warm_inst, skipped_block, s };
+    struct sim_error err = { 0 };
+    if (ffwd_run(s->src, wpb, s->samp.skip_lo, s->samp.skip_hi, slots, n, 1, &calls, &err) < 0) {
+        sim_error_prefix(&err, "blocks %" PRIu64 "..%" PRIu64 " (skipped by sim.sample): ",
+                         s->samp.skip_lo, s->samp.skip_hi - 1);
+        host_fail(s, &err);
+    }
+    free(slots);
+    s->next_block = s->samp.skip_hi;
+}
+
+/* Launch the next block on SM sm at cycle t (the caller checked there is
+ * one and room for it); blocks a sampled kernel skips are skipped first. */
+static void
+launch_next(struct sim *s, struct sm *sm, sim_cycle_t t)
+{
+    struct sim_error err = { 0 };
+    SIM_ASSERT_AT(t, s->n_free > 0);
+    uint32_t slot = s->free_slot[--s->n_free];
+    if (s->samp.state == SAMPLE_PENDING && s->next_block == s->samp.skip_lo)
+        skip_blocks(s);
+    if (s->failed)
+        return;
+    if (sm_launch_block(sm, s->next_block, slot, t, &err) < 0) {
+        host_fail(s, &err);
+        return;
+    }
+    s->next_block++;
+}
+
 /* Start as many blocks as fit on SM i at cycle t. */
 static void
 fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
@@ -264,16 +334,8 @@ fill_sm(struct sim *s, struct sm *sm, sim_cycle_t t)
             ;
         return;
     }
-    while (!s->failed && s->next_block < s->n_blocks && sm_has_room(sm)) {
-        struct sim_error err = { 0 };
-        SIM_ASSERT_AT(t, s->n_free > 0);
-        uint32_t slot = s->free_slot[--s->n_free];
-        if (sm_launch_block(sm, s->next_block, slot, t, &err) < 0) {
-            host_fail(s, &err);
-            return;
-        }
-        s->next_block++;
-    }
+    while (!s->failed && s->next_block < s->n_blocks && sm_has_room(sm))
+        launch_next(s, sm, t);
 }
 
 /* Hand out blocks at the dispatcher's rate: every block whose turn (a
@@ -304,13 +366,9 @@ dispatch_paced(struct sim *s, sim_cycle_t now)
             s->disp_idle = true;
             return;
         }
-        struct sim_error err = { 0 };
-        uint32_t slot = s->free_slot[--s->n_free];
-        if (sm_launch_block(&s->sms[i], s->next_block, slot, now, &err) < 0) {
-            host_fail(s, &err);
+        launch_next(s, &s->sms[i], now);
+        if (s->failed)
             return;
-        }
-        s->next_block++;
         s->disp_rr = (i + 1) % s->n_sm;
         s->disp_free += s->disp_interval;
     }
@@ -340,16 +398,31 @@ dispatch_event(void *ctx, sim_cycle_t now, uint64_t arg)
             struct sm *sm = &s->sms[i];
             if (!sm_has_room(sm))
                 continue;
-            struct sim_error err = { 0 };
-            uint32_t slot = s->free_slot[--s->n_free];
-            if (sm_launch_block(sm, s->next_block, slot, now, &err) < 0) {
-                host_fail(s, &err);
+            launch_next(s, sm, now);
+            if (s->failed)
                 return;
-            }
-            s->next_block++;
             placed = true;
         }
     }
+}
+
+static sim_cycle_t
+max_c(sim_cycle_t a, sim_cycle_t b)
+{
+    return a > b ? a : b;
+}
+
+/* How far the GPU's work has got at cycle now: the later of now and the
+ * cycle the writes already issued will have been performed by (stores
+ * that outrun the memory system queue up there: the kernel ends when they
+ * drain, so that is where its rate shows).  The sampler's clock. */
+static sim_cycle_t
+work_front(const struct sim *s, sim_cycle_t now)
+{
+    sim_cycle_t f = max_c(now, mem_drain_cycle(s->m));
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        f = max_c(f, ldst_drain_cycle(s->sms[i].ldst));
+    return f;
 }
 
 static void
@@ -364,6 +437,9 @@ retire_event(void *ctx, sim_cycle_t now, uint64_t arg)
     s->free_slot[s->n_free++] = slot;
     s->retired++;
     s->last_retire = now;
+    if (s->samp.state == SAMPLE_MEASURING || s->samp.state == SAMPLE_PENDING ||
+        s->samp.state == SAMPLE_SETTLE || s->samp.state == SAMPLE_GAP)
+        sample_retired(&s->samp, work_front(s, now), sim_warp_insts(s), s->next_block);
     if (s->obs.on_block_done != NULL)
         s->obs.on_block_done(s->obs.ctx, s, now);
     if (s->disp_interval == 0) {
@@ -396,12 +472,6 @@ host_remote_signal(void *ctx, uint32_t sm, uint64_t block, unsigned obj, uint32_
     for (uint32_t i = lo; i < lo + gs && i < s->n_sm; i++)
         if (sm_remote_signal(&s->sms[i], block, obj, sig, t, now))
             return;
-}
-
-static sim_cycle_t
-max_c(sim_cycle_t a, sim_cycle_t b)
-{
-    return a > b ? a : b;
 }
 
 /* The earliest cycle an SM asked to be ticked at; the SMs due then are
@@ -550,7 +620,11 @@ run_kernel(struct sim *s, struct sim_error *err)
     s->n_free = max_slots;
     for (uint32_t i = 0; i < max_slots; i++)
         s->free_slot[i] = max_slots - 1 - i;
-    SIM_FORWARD_IF_ERROR(s->src->ops->kernel_begin(s->src->ctx, max_slots, s->n_sm, err));
+    /* a sampled kernel's skipped blocks run functionally in max_slots more
+     * slots (skip_blocks) */
+    s->skip_slots = c->sim_sample && s->cluster_size == 1 ? max_slots : 0;
+    SIM_FORWARD_IF_ERROR(s->src->ops->kernel_begin(s->src->ctx, max_slots + s->skip_slots,
+                                                   s->n_sm, err));
 
     uint64_t l1 = occupancy_l1_bytes(c, &s->occ);
     for (uint32_t i = 0; i < s->n_sm; i++) {
@@ -567,6 +641,13 @@ run_kernel(struct sim *s, struct sim_error *err)
         ldst_kernel_begin(sm->ldst, l1);
     }
     stats_snapshot_take(s->st, &s->begin);
+    struct sample_params sp = { c->sim_sample_min_waves, c->sim_sample_windows,
+                                c->sim_sample_tail_waves, c->sim_sample_chunks,
+                                c->sim_sample_tolerance };
+    sample_begin(&s->samp, &sp, c->sim_sample && s->cluster_size == 1, s->n_blocks, max_slots,
+                 start, sim_warp_insts(s));
+    if (c->sim_sample && s->cluster_size > 1)
+        snprintf(s->samp.why, sizeof s->samp.why, "clusters are simulated in full");
     if (s->obs.on_kernel_begin != NULL)
         s->obs.on_kernel_begin(s->obs.ctx, s, ki);
 
@@ -600,7 +681,7 @@ run_kernel(struct sim *s, struct sim_error *err)
     sim_cycle_t end = max_c(s->last_retire, start + c->gpu_kernel_launch_latency);
     if (truncated) {
         end = start + c->sim_max_cycles;
-    } else if (s->retired != s->n_blocks) {
+    } else if (s->retired + s->samp.skipped != s->n_blocks) {
         for (uint32_t i = 0; i < s->n_sm; i++)
             if (s->sms[i].n_warps > 0)
                 sm_dump_state(&s->sms[i], stderr, evq_now(s->q));
@@ -643,6 +724,33 @@ run_kernel(struct sim *s, struct sim_error *err)
     kr->start = start;
     kr->cycles = cycles;
     kr->blocks = s->retired;
+    kr->cycles_simulated = cycles;
+    kr->cycles_lo = kr->cycles_hi = cycles;
+    if (c->sim_sample) {
+        struct sample_result sr;
+        sample_result(&s->samp, cycles, sim_warp_insts(s), &sr);
+        kr->sample_asked = true;
+        if (sr.sampled && !truncated) {
+            kr->sampled = true;
+            kr->cycles = sr.cycles;
+            kr->cycles_lo = sr.lo;
+            kr->cycles_hi = sr.hi;
+            kr->blocks_skipped = sr.blocks_skipped;
+            kr->warp_insts_skipped = sr.insts_skipped;
+            kr->sample_runs = sr.runs;
+            kr->sample_rel_sd = sr.rel_sd;
+            kr->sample_half_drift = sr.half_drift;
+            kr->sample_half_noise = sr.half_noise;
+            kr->sample_half_mix = sr.half_mix;
+            kr->sample_half_settle = sr.half_settle;
+            kr->sample_half_tail = sr.half_tail;
+            kr->sample_settle = sr.settle;
+        } else {
+            snprintf(kr->sample_why, sizeof kr->sample_why, "%s",
+                     truncated ? "stopped at sim.max_cycles" : s->samp.why);
+        }
+    }
+    s->g_est_cycles += kr->cycles;
     kr->regs_requested = regs_requested;
     kr->truncated = truncated;
     stats_snapshot_take(s->st, s->kstats);
@@ -654,7 +762,7 @@ run_kernel(struct sim *s, struct sim_error *err)
     /* drop leftover (stale or truncated) events; the next kernel starts at end */
     evq_destroy(s->q);
     s->q = evq_new(1024);
-    evq_set_now(s->q, end);
+    evq_set_now(s->q, end + (kr->cycles - kr->cycles_simulated));   /* the skipped waves */
     for (uint32_t i = 0; i < s->n_sm; i++) {
         struct sm *sm = &s->sms[i];
         s->wakes[i] = SIM_CYCLE_MAX;
@@ -750,7 +858,7 @@ sim_kernel_stats(const sim *s, size_t i)
 sim_cycle_t
 sim_total_cycles(const sim *s)
 {
-    return s->g_cycles;
+    return s->g_est_cycles;
 }
 
 const struct stats_snapshot *

@@ -26,13 +26,27 @@ struct sim_kernel_result {
     uint32_t carveout_kb;        /* shared-memory carve-out chosen */
     uint64_t l1_bytes;           /* L1 data cache left for the kernel */
     sim_cycle_t start;           /* cycle the kernel was launched */
-    sim_cycle_t cycles;          /* launch to completion (all writes performed) */
-    uint64_t blocks;             /* blocks simulated */
+    sim_cycle_t cycles;          /* launch to completion (all writes performed); sampled:
+                                  * cycles_simulated + the skipped blocks' estimate */
+    uint64_t blocks;             /* blocks simulated (in detail) */
     uint32_t regs_requested;     /* registers per thread the source asked for; more than
                                   * ki.regs_per_thread when clamped to sm.max_regs_per_thread
                                   * (the source was compiled for a larger register file; the
                                   * spill code the compiler would add is not modelled) */
     bool truncated;              /* stopped by sim.max_cycles */
+    /* sim.sample (sample.h): what was simulated and skipped */
+    bool sample_asked;           /* sim.sample was set */
+    bool sampled;                /* blocks were skipped: cycles is an estimate */
+    sim_cycle_t cycles_simulated;   /* cycles of the blocks simulated in detail */
+    sim_cycle_t cycles_lo, cycles_hi;   /* the stated interval (= cycles when not sampled) */
+    uint64_t blocks_skipped, warp_insts_skipped;
+    uint32_t sample_runs;        /* runs of whole waves skipped */
+    double sample_rel_sd;        /* the steady windows' relative standard deviation */
+    double sample_half_drift, sample_half_noise, sample_half_mix, sample_half_settle,
+           sample_half_tail;
+                                 /* the interval's terms, cycles (sample.h) */
+    double sample_settle;        /* cycles taken off the transition windows */
+    char sample_why[96];         /* sample_asked && !sampled: why not */
     struct stats_packed stats;   /* the kernel's statistics, packed: sim_kernel_stats() */
 };
 
@@ -67,7 +81,8 @@ const struct sim_kernel_result *sim_kernel(const sim *s, size_t i);
 /* Kernel i's statistics (every counter, per instance), unpacked: valid
  * until the next call (one buffer per sim). */
 const struct stats_snapshot *sim_kernel_stats(const sim *s, size_t i);
-/* Whole-run totals: cycles of all kernels, and a snapshot of every counter. */
+/* Whole-run totals: cycles of all kernels (sampled ones as estimated), and a
+ * snapshot of every counter (of what was simulated in detail). */
 sim_cycle_t sim_total_cycles(const sim *s);
 const struct stats_snapshot *sim_total_snapshot(const sim *s);
 /* Current simulated cycle (for observers). */

@@ -43,6 +43,31 @@ slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* The vecadd output under run_dir and under emu_dir are the same bytes;
+ * both directories are removed. */
+static void
+same_output_and_clean(const char *run_dir, const char *emu_dir)
+{
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s/out/vecadd_c.bin", run_dir);
+    snprintf(b, sizeof b, "%s/out/vecadd_c.bin", emu_dir);
+    size_t la, lb;
+    char *ba = slurp(a, &la), *bb = slurp(b, &lb);
+    ck_assert_uint_eq(la, 1048500 * 4);
+    ck_assert_uint_eq(la, lb);
+    ck_assert(memcmp(ba, bb, la) == 0);
+    free(ba);
+    free(bb);
+    unlink(a);
+    unlink(b);
+    snprintf(a, sizeof a, "%s/out", run_dir);
+    snprintf(b, sizeof b, "%s/out", emu_dir);
+    rmdir(a);
+    rmdir(b);
+    rmdir(run_dir);
+    rmdir(emu_dir);
+}
+
 /* A launch run through the library writes what emulation writes, and the
  * kernel's result and statistics read back by name agree. */
 START_TEST(test_run_equals_emulate)
@@ -85,25 +110,46 @@ START_TEST(test_run_equals_emulate)
     ck_assert_int_eq(smsim_source_write_outputs(src, emu_dir, &err), SMSIM_OK);
     smsim_source_free(src);
     smsim_config_free(cfg);
+    same_output_and_clean(run_dir, emu_dir);
+}
+END_TEST
 
-    char a[256], b[256];
-    snprintf(a, sizeof a, "%s/out/vecadd_c.bin", run_dir);
-    snprintf(b, sizeof b, "%s/out/vecadd_c.bin", emu_dir);
-    size_t la, lb;
-    char *ba = slurp(a, &la), *bb = slurp(b, &lb);
-    ck_assert_uint_eq(la, 1048500 * 4);
-    ck_assert_uint_eq(la, lb);
-    ck_assert(memcmp(ba, bb, la) == 0);
-    free(ba);
-    free(bb);
-    unlink(a);
-    unlink(b);
-    snprintf(a, sizeof a, "%s/out", run_dir);
-    snprintf(b, sizeof b, "%s/out", emu_dir);
-    rmdir(a);
-    rmdir(b);
-    rmdir(run_dir);
-    rmdir(emu_dir);
+/* A sampled run (sim.sample) reports what it skipped and its interval,
+ * and still writes every output byte emulation writes. */
+START_TEST(test_sampled_run)
+{
+    char run_dir[] = "/tmp/check_smsim.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(run_dir));
+    smsim_error err = { 0 };
+    const char *sets[] = { "sim.sample=true" };
+    smsim_config *cfg = NULL;
+    ck_assert_msg(smsim_config_load(&cfg, "gtx1070", sets, 1, &err) == SMSIM_OK, "%s", err.msg);
+    smsim_source *src = NULL;
+    ck_assert_int_eq(smsim_source_open_launch(&src, LAUNCH, &err), SMSIM_OK);
+    smsim_sim *s = smsim_new(cfg);
+    ck_assert_msg(smsim_run(s, src, &err) == SMSIM_OK, "%s", err.msg);
+    ck_assert_int_eq(smsim_source_write_outputs(src, run_dir, &err), SMSIM_OK);
+    struct smsim_kernel k;
+    ck_assert_int_eq(smsim_kernel(s, 0, &k), SMSIM_OK);
+    ck_assert(k.sampled);
+    ck_assert_uint_gt(k.blocks_skipped, 0);
+    ck_assert_uint_eq(k.blocks + k.blocks_skipped, 4097);
+    ck_assert_uint_le(k.cycles_lo, k.cycles);
+    ck_assert_uint_le(k.cycles, k.cycles_hi);
+    ck_assert_uint_lt(k.cycles_simulated, k.cycles);
+    smsim_free(s);
+    smsim_source_free(src);
+
+    /* the same bytes as emulate */
+    struct smsim_totals tot;
+    char emu_dir[] = "/tmp/check_smsim.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(emu_dir));
+    ck_assert_int_eq(smsim_source_open_launch(&src, LAUNCH, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_emulate(src, &tot, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_source_write_outputs(src, emu_dir, &err), SMSIM_OK);
+    smsim_source_free(src);
+    smsim_config_free(cfg);
+    same_output_and_clean(run_dir, emu_dir);
 }
 END_TEST
 
@@ -336,6 +382,7 @@ smsim_suite(void)
     TCase *tc = tcase_create("api");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_run_equals_emulate);
+    tcase_add_test(tc, test_sampled_run);
     tcase_add_test(tc, test_threads_and_watch);
     tcase_add_test(tc, test_windows);
     tcase_add_test(tc, test_errors);
