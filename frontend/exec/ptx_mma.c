@@ -262,8 +262,14 @@ round_f32_rz(uint64_t m, int g, bool neg)
         return neg ? -0.0f : 0.0f;
     int sh = msb + 1 - keep;
     uint64_t q = sh > 0 ? m >> sh : m << -sh;
-    float f = (float)ldexp((double)q, g + sh);      /* exact: q < 2^24, in range */
-    return neg ? -f : f;
+    /* the bits: a normal q in [2^23, 2^24) at exponent e; a subnormal q <
+     * 2^23 at 2^-149 (g + sh = -149 then) */
+    uint32_t u = keep == 24 ? (uint32_t)(e + 127) << 23 | ((uint32_t)q & 0x7fffffu)
+                            : (uint32_t)q;
+    u |= neg ? 0x80000000u : 0;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
 }
 
 /* |m| x 2^g, with the sign neg, rounded to the nearest FP16 (ties to
@@ -311,45 +317,64 @@ split(uint32_t u, bool f16, uint64_t *m, int *e)
     }
 }
 
+/* An operand split once (ptx_mma_split), so that a row or column used by
+ * many products of an instruction is decoded once. */
+void
+ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_opnd *out)
+{
+    uint32_t keep = itype == PT_TF32 ? 0xffffe000u : 0xffffffffu;  /* TF32: the top 19 bits */
+    bool f16 = itype == PT_F16;
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t u;
+        memcpy(&u, &x[k], 4);
+        u &= keep;
+        uint32_t xe = (u >> 23) & 255;
+        struct ptx_mma_opnd *o = &out[k];
+        o->s = (uint8_t)(u >> 31);
+        o->m = 0;
+        o->e = 0;
+        if (xe == 255) {
+            o->cls = (u & 0x7fffffu) ? PTX_OPND_NAN : PTX_OPND_INF;
+        } else if ((u & 0x7fffffffu) == 0) {
+            o->cls = PTX_OPND_ZERO;
+        } else {
+            uint64_t m;
+            int e;
+            split(u, f16, &m, &e);
+            o->cls = PTX_OPND_FINITE;
+            o->m = (uint32_t)m;
+            o->e = (int16_t)e;
+        }
+    }
+}
+
 float
-ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
-             bool f16_out)
+ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n, bool neg,
+            float c, bool f16_out)
 {
     struct term t[33];
     unsigned nt = 0;
-    uint32_t keep = itype == PT_TF32 ? 0xffffe000u : 0xffffffffu;  /* TF32: the top 19 bits */
-    bool f16 = itype == PT_F16;
     uint32_t uc;
     memcpy(&uc, &c, 4);
     bool nan = isnan(c), pinf = isinf(c) && c > 0, ninf = isinf(c) && c < 0;
     for (unsigned k = 0; k < n && k < 32; k++) {
-        uint32_t ua, ub;
-        memcpy(&ua, &a[k], 4);
-        memcpy(&ub, &b[k], 4);
-        ua &= keep;
-        ub &= keep;
-        uint32_t xa = (ua >> 23) & 255, xb = (ub >> 23) & 255;
-        bool za = (ua & 0x7fffffffu) == 0, zb = (ub & 0x7fffffffu) == 0;
-        bool s = (((ua ^ ub) >> 31) != 0) != neg;
-        if ((xa == 255 && (ua & 0x7fffffu)) || (xb == 255 && (ub & 0x7fffffu))) {
+        const struct ptx_mma_opnd *x = &a[k], *y = &b[k];
+        bool s = ((x->s ^ y->s) != 0) != neg;
+        if (x->cls == PTX_OPND_FINITE && y->cls == PTX_OPND_FINITE) {
+            t[nt].m = (uint64_t)x->m * y->m;
+            t[nt].e = x->e + y->e;     /* the unnormalised product's exponent */
+            t[nt].lsb = t[nt].e - 46;
+            t[nt].s = s;
+            nt++;
+        } else if (x->cls == PTX_OPND_NAN || y->cls == PTX_OPND_NAN) {
             nan = true;
-        } else if (xa == 255 || xb == 255) {          /* an infinity */
-            if (za || zb)
+        } else if (x->cls == PTX_OPND_INF || y->cls == PTX_OPND_INF) {
+            if (x->cls == PTX_OPND_ZERO || y->cls == PTX_OPND_ZERO)
                 nan = true;
             else if (s)
                 ninf = true;
             else
                 pinf = true;
-        } else if (!za && !zb) {
-            uint64_t ma, mb;
-            int ea, eb;
-            split(ua, f16, &ma, &ea);
-            split(ub, f16, &mb, &eb);
-            t[nt].m = ma * mb;
-            t[nt].lsb = ea + eb - 46;
-            t[nt].e = ea + eb;     /* the unnormalised product's exponent */
-            t[nt].s = s;
-            nt++;
         }
     }
     if (nan || (pinf && ninf)) {
@@ -380,6 +405,18 @@ ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsi
     }
     uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
     return f16_out ? round_f16_rne(mag, g, sum < 0) : round_f32_rz(mag, g, sum < 0);
+}
+
+float
+ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
+             bool f16_out)
+{
+    struct ptx_mma_opnd oa[32], ob[32];
+    if (n > 32)
+        n = 32;
+    ptx_mma_split(a, n, itype, oa);
+    ptx_mma_split(b, n, itype, ob);
+    return ptx_mma_dot(oa, ob, n, neg, c, f16_out);
 }
 
 static double
@@ -442,6 +479,8 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     struct ptx_mma_desc d;
     ptx_mma_desc_of(x, &d);
     static _Thread_local double A[32][32], B[32][32], C[32][32];
+    static _Thread_local struct ptx_mma_opnd Ao[32][32], Bo[32][32];
+    bool conv = false;
     read_frag(pw, x, &d, 'a', A);
     read_frag(pw, x, &d, 'b', B);
     read_frag(pw, x, &d, 'c', C);
@@ -463,13 +502,21 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                     s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 u = (uint32_t)s;
             } else if (d.atype == PT_TF32 || d.atype == PT_F16 || d.atype == PT_BF16) {
-                float a[32], bb[32];
-                for (unsigned k = 0; k < d.k; k++) {
-                    a[k] = (float)A[row][k];
-                    bb[k] = (float)B[k][col];
+                unsigned kk = d.k < 32 ? d.k : 32;
+                if (!conv) {         /* A's rows and B's columns split once */
+                    float af[32], bf[32];
+                    for (unsigned r = 0; r < 32; r++) {
+                        for (unsigned k = 0; k < kk; k++) {
+                            af[k] = (float)A[r][k];
+                            bf[k] = (float)B[k][r];
+                        }
+                        ptx_mma_split(af, kk, d.atype, Ao[r]);
+                        ptx_mma_split(bf, kk, d.atype, Bo[r]);
+                    }
+                    conv = true;
                 }
                 bool h = d.dtype == PT_F16;
-                float f = ptx_mma_step(a, bb, d.k, false, (float)C[row][col], d.atype, h);
+                float f = ptx_mma_dot(Ao[row], Bo[col], kk, false, (float)C[row][col], h);
                 if (h)
                     u = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);   /* exact */
                 else

@@ -158,6 +158,20 @@ ptx_ldmatrix_elem(unsigned lane, unsigned j, bool trans, unsigned *row, unsigned
  * 2^-14); the sum is exact; an FP32 result is truncated toward zero, an
  * FP16 one rounded to nearest even from that sum.  A step is the
  * instruction's K products: 4 or 8 for TF32, 8 or 16 for FP16 and BF16. */
+/* ptx_mma_step in two parts: operands split once (TF32's low bits
+ * dropped, FP16 subnormals at 2^-14), then the dot product of two split
+ * vectors with c.  ptx_mma_step(a, b, ...) is ptx_mma_dot of the splits
+ * of a and b; an instruction reusing rows and columns splits them once. */
+enum { PTX_OPND_ZERO = 0, PTX_OPND_FINITE = 1, PTX_OPND_INF = 2, PTX_OPND_NAN = 3 };
+struct ptx_mma_opnd {
+    uint32_t m;                  /* significand (24 bits at most) */
+    int16_t e;                   /* its exponent */
+    uint8_t cls;                 /* PTX_OPND_* */
+    uint8_t s;                   /* sign */
+};
+void ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_opnd *out);
+float ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n,
+                  bool neg, float c, bool f16_out);
 float ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
                    bool f16_out);
 
