@@ -282,8 +282,9 @@ skipped_block(void *ctx, uint64_t id, uint64_t insts)
 
 /* Skip the current run [skip_lo, skip_hi) of a sampled kernel (sample.h):
  * its blocks run functionally, untimed, as many at a time as the GPU
- * holds and interleaved instruction by instruction (ffwd_run), each
- * one's warp instructions counted and its global accesses warming the L2
+ * holds, in source slots after the timing model's, their warps
+ * interleaved a memory instruction at a time (ffwd_run), each one's warp
+ * instructions counted and its memory accesses warming the L1s and the L2
  * in about the order the GPU would make them. */
 static void
 skip_blocks(struct sim *s)
