@@ -535,8 +535,8 @@ smsim_kernel(const smsim_sim *s, size_t k, struct smsim_kernel *out)
         .name = kr->ki.name, .start = kr->start, .cycles = kr->cycles, .blocks = kr->blocks,
         .regs_per_thread = kr->ki.regs_per_thread, .regs_requested = kr->regs_requested,
         .smem_per_block = kr->ki.smem_static + kr->ki.smem_dynamic, .truncated = kr->truncated,
-        .sampled = kr->sampled, .cycles_lo = kr->cycles_lo, .cycles_hi = kr->cycles_hi,
-        .cycles_simulated = kr->cycles_simulated, .blocks_skipped = kr->blocks_skipped
+        .sampled = kr->sample.sampled, .cycles_lo = kr->sample.lo, .cycles_hi = kr->sample.hi,
+        .cycles_simulated = kr->sample.simulated, .blocks_skipped = kr->sample.blocks_skipped
     };
     return SMSIM_OK;
 }

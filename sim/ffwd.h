@@ -31,7 +31,8 @@ typedef int (*ffwd_inst_fn)(void *ctx, uint32_t j, uint32_t warp, const struct w
 
 /* Run blocks ids[0 .. nb) (nb <= 16: a cluster's, or one block) of wpb
  * warps each to completion together, block j in source slot slots[j]:
- * block_begin, every instruction, block_end.  Adds the warp instructions
+ * block_begin, every instruction, block_end; each warp's turn lasts until
+ * a barrier, a wait, its end or FFWD_SLICE instructions.  Adds the warp instructions
  * run to *warp_insts.  A round in which nothing but waits ran, with warps
  * left, is a deadlock (SIM_ERR_FORMAT). */
 int ffwd_blocks(struct inst_source *src, uint32_t wpb, const uint64_t *ids, const uint32_t *slots,
@@ -46,7 +47,7 @@ struct ffwd_calls {
 };
 
 /* Run blocks lo .. hi - 1 (no clusters) of wpb warps each, up to n_slots
- * of them at a time in source slots slots[0 .. n_slots): as one finishes
+ * of them at a time in source slots slot0 .. slot0 + n_slots - 1: as one finishes
  * the next starts in its slot, as a GPU's block scheduler would start it.
  * Turns go round every warp of every running block, each running until
  * it has run `quantum` memory instructions (or FFWD_TURN_MAX instructions
@@ -55,8 +56,8 @@ struct ffwd_calls {
  * (what functional warming of a cache needs: sample.h) while the
  * instructions between them cost no turn.  Barriers release and
  * deadlocks are found as in ffwd_blocks(). */
-int ffwd_run(struct inst_source *src, uint32_t wpb, uint64_t lo, uint64_t hi,
-             const uint32_t *slots, uint32_t n_slots, uint32_t quantum,
-             const struct ffwd_calls *calls, struct sim_error *err);
+int ffwd_run(struct inst_source *src, uint32_t wpb, uint64_t lo, uint64_t hi, uint32_t slot0,
+             uint32_t n_slots, uint32_t quantum, const struct ffwd_calls *calls,
+             struct sim_error *err);
 
 #endif /* SMSIM_SIM_FFWD_H */

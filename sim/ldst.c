@@ -633,29 +633,34 @@ ldst_prefetch(const struct ldst *u, const struct warp_inst *wi)
  * tma.bytes_per_cycle cycles (tma.store_bytes_per_cycle for a store), to
  * the L2 directly (no L1, no MSHR).  A load is done when its last line is
  * back; a store when its last line is written at the L2. */
-static sim_cycle_t
-bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+/* The rows of a bulk copy (inst.h): one for a plain copy, else the
+ * tensor copy's addr[2 d] rows at a stride of addr[2 d + 1]. */
+static void
+bulk_rows(const struct warp_inst *wi, uint64_t cnt[4], uint64_t str[4])
 {
-    const struct sim_config *c = u->cfg;
-    uint64_t ls = c->l2_line_size, ss = c->l2_sector_size;
-    uint64_t a = wi->addr[0], n = wi->addr[1];
-    bool load = (wi->flags & SIM_IF_STORE) == 0;
-    uint64_t at = MEM_TICKS(t + c->tma_latency);
-    if (u->tma_free > at)
-        at = u->tma_free;
-    sim_cycle_t done = t + c->tma_latency;
-    if (load)
-        u->stp->bulk_loads++;
-    else
-        u->stp->bulk_stores++;
-    /* rows: one for a plain copy, else the tensor copy's (inst.h) */
-    uint64_t cnt[4] = { 1, 1, 1, 1 }, str[4] = { 0, 0, 0, 0 };
-    if (wi->bulk == SIM_BULK_TENSOR)
-        for (unsigned d = 0; d < 4; d++) {
-            cnt[d] = wi->addr[2 + 2 * d];
-            str[d] = wi->addr[3 + 2 * d];
-        }
-    u->stp->bulk_bytes += n * cnt[0] * cnt[1] * cnt[2] * cnt[3];
+    for (unsigned d = 0; d < 4; d++) {
+        cnt[d] = wi->bulk == SIM_BULK_TENSOR ? wi->addr[2 + 2 * d] : 1;
+        str[d] = wi->bulk == SIM_BULK_TENSOR ? wi->addr[3 + 2 * d] : 0;
+    }
+}
+
+static uint64_t
+bulk_bytes(const struct warp_inst *wi)
+{
+    uint64_t cnt[4], str[4];
+    bulk_rows(wi, cnt, str);
+    return wi->addr[1] * cnt[0] * cnt[1] * cnt[2] * cnt[3];
+}
+
+/* Call fn(ctx, line, sectors) for every L2 line of every row of bulk copy
+ * wi, in order. */
+static void
+bulk_lines(const struct ldst *u, const struct warp_inst *wi,
+           void (*fn)(void *ctx, uint64_t line, uint32_t mask), void *ctx)
+{
+    uint64_t ls = u->cfg->l2_line_size, ss = u->cfg->l2_sector_size;
+    uint64_t a = wi->addr[0], n = wi->addr[1], cnt[4], str[4];
+    bulk_rows(wi, cnt, str);
     for (uint64_t i3 = 0; i3 < cnt[3]; i3++)
     for (uint64_t i2 = 0; i2 < cnt[2]; i2++)
     for (uint64_t i1 = 0; i1 < cnt[1]; i1++)
@@ -666,15 +671,45 @@ bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
             uint32_t mask = 0;
             for (uint64_t q = p / ss * ss; q < end; q += ss)
                 mask |= 1u << ((q % ls) / ss);
-            sim_cycle_t send = (sim_cycle_t)((at + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT);
-            sim_cycle_t r = load ? mem_read(u->m, p / ls, mask, send)
-                                 : mem_write(u->m, p / ls, mask, send);
-            done = max_u64(done, r);
-            at += load ? u->tma_occ : u->tma_store_occ;
+            fn(ctx, p / ls, mask);
         }
     }
-    u->tma_free = at;
-    return done;
+}
+
+/* bulk_copy's line: sent through the bulk-copy unit at its rate. */
+struct bulk_send {
+    struct ldst *u;
+    uint64_t at;                 /* ticks: the unit is next free */
+    sim_cycle_t done;
+    bool load;
+};
+
+static void
+bulk_send_line(void *ctx, uint64_t line, uint32_t mask)
+{
+    struct bulk_send *b = ctx;
+    sim_cycle_t send = (sim_cycle_t)((b->at + MEM_TICKS(1) - 1) >> MEM_TICK_SHIFT);
+    sim_cycle_t r = b->load ? mem_read(b->u->m, line, mask, send)
+                            : mem_write(b->u->m, line, mask, send);
+    b->done = max_u64(b->done, r);
+    b->at += b->load ? b->u->tma_occ : b->u->tma_store_occ;
+}
+
+static sim_cycle_t
+bulk_copy(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
+{
+    const struct sim_config *c = u->cfg;
+    bool load = (wi->flags & SIM_IF_STORE) == 0;
+    struct bulk_send bs = { u, max_u64(MEM_TICKS(t + c->tma_latency), u->tma_free),
+                            t + c->tma_latency, load };
+    if (load)
+        u->stp->bulk_loads++;
+    else
+        u->stp->bulk_stores++;
+    u->stp->bulk_bytes += bulk_bytes(wi);
+    bulk_lines(u, wi, bulk_send_line, &bs);
+    u->tma_free = bs.at;
+    return bs.done;
 }
 
 /* A bulk copy to another block's shared memory (SIM_BULK_DSMEM): the
@@ -696,25 +731,17 @@ bulk_dsmem(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
     return done;
 }
 
-/* Bulk copies' global bytes: rows of addr[1] bytes at addr[0]; a tensor
- * copy's repeated addr[2 d] times at a stride of addr[2 d + 1]. */
+/* A bulk copy's line, warmed (ldst_warm). */
+struct bulk_warm {
+    mem *m;
+    bool write;
+};
+
 static void
-bulk_warm(struct ldst *u, const struct warp_inst *wi, bool write)
+bulk_warm_line(void *ctx, uint64_t line, uint32_t mask)
 {
-    uint64_t ls = u->cfg->l2_line_size, ss = u->cfg->l2_sector_size;
-    uint64_t n[4] = { 1, 1, 1, 1 }, st[4] = { 0, 0, 0, 0 };
-    for (unsigned d = 0; wi->bulk == SIM_BULK_TENSOR && d < 4; d++) {
-        n[d] = wi->addr[2 * d + 2];
-        st[d] = wi->addr[2 * d + 3];
-    }
-    for (uint64_t a = 0; a < n[3]; a++)
-        for (uint64_t b = 0; b < n[2]; b++)
-            for (uint64_t c = 0; c < n[1]; c++)
-                for (uint64_t d = 0; d < n[0]; d++) {
-                    uint64_t lo = wi->addr[0] + a * st[3] + b * st[2] + c * st[1] + d * st[0];
-                    for (uint64_t x = lo / ss * ss; x < lo + wi->addr[1]; x += ss)
-                        mem_warm(u->m, x / ls, 1u << (x % ls / ss), write);
-                }
+    struct bulk_warm *b = ctx;
+    mem_warm(b->m, line, mask, b->write);
 }
 
 void
@@ -723,7 +750,8 @@ ldst_warm(struct ldst *u, const struct warp_inst *wi)
     struct ldst_line ln[LDST_MAX_LINES];
     bool write = (wi->flags & (SIM_IF_STORE | SIM_IF_ATOMIC)) != 0;
     if (wi->bulk == SIM_BULK_COPY || wi->bulk == SIM_BULK_TENSOR) {
-        bulk_warm(u, wi, (wi->flags & SIM_IF_STORE) != 0);
+        struct bulk_warm bw = { u->m, (wi->flags & SIM_IF_STORE) != 0 };
+        bulk_lines(u, wi, bulk_warm_line, &bw);
         return;
     }
     if (wi->bulk != SIM_BULK_NONE || wi->remote || wi->width == 0 ||

@@ -111,19 +111,20 @@ kernel_text(FILE *out, const sim *s, size_t k, bool per_sm)
             100.0 * kr->occ.occupancy,
             100.0 * stats_get_ratio(st, sn, "sm.achieved_occupancy"));
     /* rates are of what was simulated in detail */
-    double simc = (double)kr->cycles_simulated;
+    const struct sample_result *sr = &kr->sample;
+    double simc = (double)sr->simulated;
     fprintf(out, "  cycles        %" PRIu64 "%s (%.3f us at %.0f MHz)\n", kr->cycles,
-            kr->truncated ? " (stopped at sim.max_cycles)" : kr->sampled ? " (sampled)" : "",
+            kr->truncated ? " (stopped at sim.max_cycles)" : sr->sampled ? " (sampled)" : "",
             (double)kr->cycles / c->gpu_clock_mhz, c->gpu_clock_mhz);
-    if (kr->sampled)
+    if (sr->sampled)
         fprintf(out, "  sampled       %" PRIu64 " of %" PRIu64 " blocks simulated in %" PRIu64
                      " cycles; %" PRIu64 " skipped (%" PRIu64 " warp instructions, run "
                      "functionally) in %u run(s); interval [%" PRIu64 ", %" PRIu64
                      "] (-%.1f/+%.1f %%); the statistics below cover the simulated blocks\n",
-                kr->blocks, kernel_info_blocks(&kr->ki), kr->cycles_simulated, kr->blocks_skipped,
-                kr->warp_insts_skipped, kr->sample_runs, kr->cycles_lo,
-                kr->cycles_hi, 100.0 * (double)(kr->cycles - kr->cycles_lo) / (double)kr->cycles,
-                100.0 * (double)(kr->cycles_hi - kr->cycles) / (double)kr->cycles);
+                kr->blocks, kernel_info_blocks(&kr->ki), sr->simulated, sr->blocks_skipped,
+                sr->insts_skipped, sr->runs, sr->lo, sr->hi,
+                100.0 * (double)(kr->cycles - sr->lo) / (double)kr->cycles,
+                100.0 * (double)(sr->hi - kr->cycles) / (double)kr->cycles);
     else if (kr->sample_asked)
         fprintf(out, "  sampled       no, simulated in full: %s\n", kr->sample_why);
     fprintf(out, "  instructions  %" PRIu64 " warp, %" PRIu64 " thread; IPC %.3f per GPU, "
@@ -194,9 +195,10 @@ json_config(FILE *out, const struct sim_config *c)
 static void
 json_sample(FILE *out, const struct sim_kernel_result *kr)
 {
+    const struct sample_result *sr = &kr->sample;
     if (!kr->sample_asked)
         return;
-    if (!kr->sampled) {
+    if (!sr->sampled) {
         fputs("      \"sampled\": false,\n      \"sample_why\": ", out);
         stats_json_string(out, kr->sample_why);
         fputs(",\n", out);
@@ -206,22 +208,18 @@ json_sample(FILE *out, const struct sim_kernel_result *kr)
                  "      \"cycles_hi\": %" PRIu64 ",\n      \"cycles_simulated\": %" PRIu64
                  ",\n      \"blocks_simulated\": %" PRIu64 ",\n      \"blocks_skipped\": %"
                  PRIu64 ",\n      \"warp_insts_skipped\": %" PRIu64 ",\n",
-            kr->cycles_lo, kr->cycles_hi, kr->cycles_simulated, kr->blocks, kr->blocks_skipped,
-            kr->warp_insts_skipped);
-    fprintf(out, "      \"sample\": {\"runs\": %u, \"rel_sd\": ", kr->sample_runs);
-    stats_json_double(out, kr->sample_rel_sd);
-    fputs(", \"half_drift\": ", out);
-    stats_json_double(out, kr->sample_half_drift);
-    fputs(", \"half_noise\": ", out);
-    stats_json_double(out, kr->sample_half_noise);
-    fputs(", \"half_mix\": ", out);
-    stats_json_double(out, kr->sample_half_mix);
-    fputs(", \"half_settle\": ", out);
-    stats_json_double(out, kr->sample_half_settle);
-    fputs(", \"half_tail\": ", out);
-    stats_json_double(out, kr->sample_half_tail);
-    fputs(", \"settle\": ", out);
-    stats_json_double(out, kr->sample_settle);
+            sr->lo, sr->hi, sr->simulated, kr->blocks, sr->blocks_skipped, sr->insts_skipped);
+    const struct { const char *name; double v; } terms[] = {
+        { "rel_sd", sr->rel_sd }, { "half_drift", sr->half_drift },
+        { "half_noise", sr->half_noise }, { "half_mix", sr->half_mix },
+        { "half_settle", sr->half_settle }, { "half_tail", sr->half_tail },
+        { "settle", sr->settle },
+    };
+    fprintf(out, "      \"sample\": {\"runs\": %u", sr->runs);
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+        fprintf(out, ", \"%s\": ", terms[i].name);
+        stats_json_double(out, terms[i].v);
+    }
     fputs("},\n", out);
 }
 
@@ -233,10 +231,10 @@ json_sample_totals(FILE *out, const sim *s)
     for (size_t k = 0; k < sim_kernel_count(s); k++) {
         const struct sim_kernel_result *kr = sim_kernel(s, k);
         asked = asked || kr->sample_asked;
-        any = any || kr->sampled;
-        lo += kr->cycles_lo;
-        hi += kr->cycles_hi;
-        skipped += kr->warp_insts_skipped;
+        any = any || kr->sample.sampled;
+        lo += kr->sample.lo;
+        hi += kr->sample.hi;
+        skipped += kr->sample.insts_skipped;
     }
     if (asked)
         fprintf(out, "  \"sampled\": %s,\n  \"cycles_lo\": %" PRIu64 ",\n  \"cycles_hi\": %"

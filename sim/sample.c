@@ -224,7 +224,7 @@ sample_result(const struct sampler *sp, uint64_t simulated, uint64_t insts_end,
               struct sample_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->cycles = r->lo = r->hi = simulated;
+    r->simulated = r->cycles = r->lo = r->hi = simulated;
     if (sp->skipped == 0)
         return;
     r->sampled = true;

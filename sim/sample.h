@@ -128,12 +128,14 @@ struct sample_result {
     uint64_t blocks_skipped, insts_skipped;
     uint32_t runs;               /* skipped runs */
     double cycles_skipped;       /* estimated */
-    double rel_sd;               /* the steady windows' */
+    double rel_sd;               /* the windows' relative standard deviation used */
     double half_drift, half_noise, half_mix;   /* the interval's terms, cycles */
     double half_tail;            /* the tail's term (below) */
     double settle;               /* cycles taken off the transition windows (may be < 0) */
     double half_settle;          /* the sum of their sizes: the interval's fourth term */
-    uint64_t cycles, lo, hi;     /* simulated + skipped, and the interval */
+    uint64_t simulated;          /* cycles simulated in detail */
+    uint64_t cycles, lo, hi;     /* simulated + skipped, and the interval (all = simulated
+                                  * when not sampled) */
 };
 
 /* Start watching a kernel of n_blocks blocks on a GPU holding `wave` at

@@ -57,7 +57,6 @@ struct sim {
     sim_cycle_t kstart, last_retire;
     struct sampler samp;         /* sim.sample: the running kernel's (sample.h) */
     uint32_t skip_slots;         /* source slots for its skipped blocks, after the others */
-    uint64_t g_est_cycles;       /* all kernels' cycles, sampled ones as estimated */
     bool failed;
     struct sim_error err;
     struct sm_host host;         /* what the SMs see of the simulation (sm_host) */
@@ -293,17 +292,14 @@ skip_blocks(struct sim *s)
     uint32_t n = s->skip_slots;
     if (n > s->samp.skip_hi - s->samp.skip_lo)
         n = (uint32_t)(s->samp.skip_hi - s->samp.skip_lo);
-    uint32_t *slots = xmalloc(n * sizeof *slots);
-    for (uint32_t i = 0; i < n; i++)
-        slots[i] = s->n_sm * s->occ.blocks_per_sm + i;
     struct ffwd_calls calls = { warm_inst, skipped_block, s };
     struct sim_error err = { 0 };
-    if (ffwd_run(s->src, wpb, s->samp.skip_lo, s->samp.skip_hi, slots, n, 1, &calls, &err) < 0) {
+    if (ffwd_run(s->src, wpb, s->samp.skip_lo, s->samp.skip_hi, s->n_sm * s->occ.blocks_per_sm,
+                 n, 1, &calls, &err) < 0) {
         sim_error_prefix(&err, "blocks %" PRIu64 "..%" PRIu64 " (skipped by sim.sample): ",
                          s->samp.skip_lo, s->samp.skip_hi - 1);
         host_fail(s, &err);
     }
-    free(slots);
     s->next_block = s->samp.skip_hi;
 }
 
@@ -438,8 +434,7 @@ retire_event(void *ctx, sim_cycle_t now, uint64_t arg)
     s->free_slot[s->n_free++] = slot;
     s->retired++;
     s->last_retire = now;
-    if (s->samp.state == SAMPLE_MEASURING || s->samp.state == SAMPLE_PENDING ||
-        s->samp.state == SAMPLE_SETTLE || s->samp.state == SAMPLE_GAP)
+    if (s->samp.state != SAMPLE_OFF && s->samp.state != SAMPLE_DONE)
         sample_retired(&s->samp, work_front(s, now), sim_warp_insts(s), s->next_block);
     if (s->obs.on_block_done != NULL)
         s->obs.on_block_done(s->obs.ctx, s, now);
@@ -725,33 +720,16 @@ run_kernel(struct sim *s, struct sim_error *err)
     kr->start = start;
     kr->cycles = cycles;
     kr->blocks = s->retired;
-    kr->cycles_simulated = cycles;
-    kr->cycles_lo = kr->cycles_hi = cycles;
-    if (c->sim_sample) {
-        struct sample_result sr;
-        sample_result(&s->samp, cycles, sim_warp_insts(s), &sr);
-        kr->sample_asked = true;
-        if (sr.sampled && !truncated) {
-            kr->sampled = true;
-            kr->cycles = sr.cycles;
-            kr->cycles_lo = sr.lo;
-            kr->cycles_hi = sr.hi;
-            kr->blocks_skipped = sr.blocks_skipped;
-            kr->warp_insts_skipped = sr.insts_skipped;
-            kr->sample_runs = sr.runs;
-            kr->sample_rel_sd = sr.rel_sd;
-            kr->sample_half_drift = sr.half_drift;
-            kr->sample_half_noise = sr.half_noise;
-            kr->sample_half_mix = sr.half_mix;
-            kr->sample_half_settle = sr.half_settle;
-            kr->sample_half_tail = sr.half_tail;
-            kr->sample_settle = sr.settle;
-        } else {
-            snprintf(kr->sample_why, sizeof kr->sample_why, "%s",
-                     truncated ? "stopped at sim.max_cycles" : s->samp.why);
-        }
+    sample_result(&s->samp, cycles, sim_warp_insts(s), &kr->sample);
+    if (truncated && kr->sample.sampled) {   /* stopped: no estimate of the rest */
+        memset(&kr->sample, 0, sizeof kr->sample);
+        kr->sample.simulated = kr->sample.cycles = kr->sample.lo = kr->sample.hi = cycles;
     }
-    s->g_est_cycles += kr->cycles;
+    kr->sample_asked = c->sim_sample;
+    kr->cycles = kr->sample.cycles;
+    if (c->sim_sample && !kr->sample.sampled)
+        snprintf(kr->sample_why, sizeof kr->sample_why, "%s",
+                 truncated ? "stopped at sim.max_cycles" : s->samp.why);
     kr->regs_requested = regs_requested;
     kr->truncated = truncated;
     stats_snapshot_take(s->st, s->kstats);
@@ -763,7 +741,7 @@ run_kernel(struct sim *s, struct sim_error *err)
     /* drop leftover (stale or truncated) events; the next kernel starts at end */
     evq_destroy(s->q);
     s->q = evq_new(1024);
-    evq_set_now(s->q, end + (kr->cycles - kr->cycles_simulated));   /* the skipped waves */
+    evq_set_now(s->q, end + (kr->cycles - kr->sample.simulated));   /* the skipped waves */
     for (uint32_t i = 0; i < s->n_sm; i++) {
         struct sm *sm = &s->sms[i];
         s->wakes[i] = SIM_CYCLE_MAX;
@@ -859,7 +837,10 @@ sim_kernel_stats(const sim *s, size_t i)
 sim_cycle_t
 sim_total_cycles(const sim *s)
 {
-    return s->g_est_cycles;
+    uint64_t n = 0;
+    for (size_t k = 0; k < s->nk; k++)
+        n += s->kr[k].cycles;
+    return n;
 }
 
 const struct stats_snapshot *

@@ -15,6 +15,7 @@
 #include "sim/inst.h"
 #include "sim/observer.h"
 #include "sim/occupancy.h"
+#include "sim/sample.h"
 #include "sim/stats.h"
 
 typedef struct sim sim;
@@ -27,25 +28,19 @@ struct sim_kernel_result {
     uint64_t l1_bytes;           /* L1 data cache left for the kernel */
     sim_cycle_t start;           /* cycle the kernel was launched */
     sim_cycle_t cycles;          /* launch to completion (all writes performed); sampled:
-                                  * cycles_simulated + the skipped blocks' estimate */
+                                  * the simulated cycles + the skipped blocks' estimate */
     uint64_t blocks;             /* blocks simulated (in detail) */
     uint32_t regs_requested;     /* registers per thread the source asked for; more than
                                   * ki.regs_per_thread when clamped to sm.max_regs_per_thread
                                   * (the source was compiled for a larger register file; the
                                   * spill code the compiler would add is not modelled) */
     bool truncated;              /* stopped by sim.max_cycles */
-    /* sim.sample (sample.h): what was simulated and skipped */
+    /* sim.sample (sample.h): what was simulated and skipped.  sample.cycles,
+     * .lo, .hi = cycles and sample.simulated = the cycles simulated in
+     * detail; when not sampled, sample.sampled is false and all four are
+     * cycles. */
     bool sample_asked;           /* sim.sample was set */
-    bool sampled;                /* blocks were skipped: cycles is an estimate */
-    sim_cycle_t cycles_simulated;   /* cycles of the blocks simulated in detail */
-    sim_cycle_t cycles_lo, cycles_hi;   /* the stated interval (= cycles when not sampled) */
-    uint64_t blocks_skipped, warp_insts_skipped;
-    uint32_t sample_runs;        /* runs of whole waves skipped */
-    double sample_rel_sd;        /* the steady windows' relative standard deviation */
-    double sample_half_drift, sample_half_noise, sample_half_mix, sample_half_settle,
-           sample_half_tail;
-                                 /* the interval's terms, cycles (sample.h) */
-    double sample_settle;        /* cycles taken off the transition windows */
+    struct sample_result sample;
     char sample_why[96];         /* sample_asked && !sampled: why not */
     struct stats_packed stats;   /* the kernel's statistics, packed: sim_kernel_stats() */
 };

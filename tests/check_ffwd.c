@@ -121,11 +121,10 @@ START_TEST(test_run_keeps_its_slots_full_and_interleaves)
     f.barrier = true;
     struct inst_source src = { &fake_ops, &f };
     struct sim_error err = { 0 };
-    uint32_t slots[3] = { 0, 4, 6 };
     struct ffwd_calls calls = { NULL, on_done, NULL };
     memset(done_insts, 0, sizeof done_insts);
     done_n = 0;
-    ck_assert_int_eq(ffwd_run(&src, WARPS, 10, 20, slots, 3, 1, &calls, &err), SIM_OK);
+    ck_assert_int_eq(ffwd_run(&src, WARPS, 10, 20, 5, 3, 1, &calls, &err), SIM_OK);   /* 5..7 */
     ck_assert_int_eq(done_n, 10);
     for (int b = 10; b < 20; b++)
         ck_assert_uint_eq(done_insts[b], WARPS * N);
@@ -156,7 +155,7 @@ START_TEST(test_a_block_that_only_waits_is_a_deadlock)
     struct sim_error err = { 0 };
     uint32_t slots[1] = { 0 };
     struct ffwd_calls calls = { NULL, NULL, NULL };
-    ck_assert_int_eq(ffwd_run(&src, WARPS, 0, 1, slots, 1, 4, &calls, &err), SIM_ERR_FORMAT);
+    ck_assert_int_eq(ffwd_run(&src, WARPS, 0, 1, 0, 1, 4, &calls, &err), SIM_ERR_FORMAT);
     ck_assert_ptr_nonnull(strstr(err.msg, "deadlocked"));
     memset(&f, 0, sizeof f);
     f.stuck = true;

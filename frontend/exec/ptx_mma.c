@@ -504,14 +504,16 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
             } else if (d.atype == PT_TF32 || d.atype == PT_F16 || d.atype == PT_BF16) {
                 unsigned kk = d.k < 32 ? d.k : 32;
                 if (!conv) {         /* A's rows and B's columns split once */
-                    float af[32], bf[32];
-                    for (unsigned r = 0; r < 32; r++) {
-                        for (unsigned k = 0; k < kk; k++) {
-                            af[k] = (float)A[r][k];
-                            bf[k] = (float)B[k][r];
-                        }
-                        ptx_mma_split(af, kk, d.atype, Ao[r]);
-                        ptx_mma_split(bf, kk, d.atype, Bo[r]);
+                    float v[32];
+                    for (unsigned r = 0; r < d.m && r < 32; r++) {
+                        for (unsigned k = 0; k < kk; k++)
+                            v[k] = (float)A[r][k];
+                        ptx_mma_split(v, kk, d.atype, Ao[r]);
+                    }
+                    for (unsigned cn = 0; cn < d.n && cn < 32; cn++) {
+                        for (unsigned k = 0; k < kk; k++)
+                            v[k] = (float)B[k][cn];
+                        ptx_mma_split(v, kk, d.atype, Bo[cn]);
                     }
                     conv = true;
                 }
