@@ -127,6 +127,51 @@ START_TEST(transactions)
 }
 END_TEST
 
+/* Drops (arrive_drop): with 32 expected, lanes 0-15 drop out as they
+ * arrive and 16-31 arrive, completing phase 0; phase 1 then expects 16:
+ * lanes 16-23 leave it open, 24-31 complete it; in phase 2 lane 0's
+ * arrive_drop.expect_tx (expected 15 from now on) and lanes 17-31's
+ * arrivals leave it open for its 64 bytes, whose complete_tx completes
+ * it; in phase 3 a .noComplete arrive of 14 leaves one arrival pending. */
+static uint32_t want_drops(uint32_t l) { (void)l; return 1 | 4 | 16 | 32; }
+
+START_TEST(drops)
+{
+    static const char *const ptx[] = {
+        HEAD(),
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 32;",
+        "    bar.sync 0;",
+        "    mov.u32 %r10, 0;",
+        "    setp.lt.u32 %p7, %r1, 16;",
+        "    @%p7 mbarrier.arrive_drop.shared::cta.b64 %rd5, [%r2];",
+        "    @!%p7 mbarrier.arrive.shared::cta.b64 %rd5, [%r2];",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p2, [%r2], 0;",
+        "    setp.ge.u32 %p7, %r1, 16;",
+        "    setp.lt.and.u32 %p7, %r1, 24, %p7;",
+        "    @%p7 mbarrier.arrive.release.cta.shared::cta.b64 %rd5, [%r2];",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r2], 1;",
+        "    setp.ge.u32 %p7, %r1, 24;",
+        "    @%p7 mbarrier.arrive.shared::cta.b64 %rd5, [%r2];",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p4, [%r2], 1;",
+        "    @%p1 mbarrier.arrive_drop.expect_tx.shared::cta.b64 %rd5, [%r2], 64;",
+        "    setp.gt.u32 %p7, %r1, 16;",
+        "    @%p7 mbarrier.arrive.shared::cta.b64 %rd5, [%r2];",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p5, [%r2], 0;",
+        "    @%p1 mbarrier.complete_tx.shared::cta.b64 [%r2], 64;",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p6, [%r2], 0;",
+        "    @%p1 mbarrier.arrive.noComplete.shared::cta.b64 %rd5, [%r2], 14;",
+        "    mbarrier.test_wait.parity.shared::cta.b64 %p7, [%r2], 1;",
+        "    selp.u32 %r11, 0, 32, %p7;",       /* 32 when phase 3 is still open */
+        "    or.b32 %r10, %r10, %r11;",
+        BIT("%p2", 1), BIT("%p3", 2), BIT("%p4", 4), BIT("%p5", 8), BIT("%p6", 16),
+        "    st.global.u32 [%rd3], %r10;",
+        "    ret;",
+        "}",
+    };
+    run_both(ptx, N_LINES(ptx), NULL, want_drops, NULL, 0);
+}
+END_TEST
+
 /* Bulk copies: lane 0 copies in (64 words, in[i] = i) to shared memory,
  * completing the barrier's 256 bytes, every lane waits (a try_wait loop)
  * and adds two of the words (out[l] = l + l + 32); lane 0 copies the
@@ -254,16 +299,27 @@ START_TEST(wrong_programs)
 }
 END_TEST
 
+/* An arrive .noComplete that completes its phase is undefined: an error. */
+START_TEST(no_complete_completing)
+{
+    const char *const ptx[] = { HEAD(), "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 2;",
+                                "    @%p1 mbarrier.arrive.noComplete.shared::cta.b64 %rd5, [%r2], 2;",
+                                "    ret;", "}" };
+    write_kernel(ptx, N_LINES(ptx), "grid = 1");
+    testlib_expect_error("k.ptx", (unsigned)N_LINES(ptx) - 2, "completed the phase");
+}
+END_TEST
+
 START_TEST(unsupported_forms)
 {
     static const char *const ptx[] = { HEAD(),
-                                       "    mbarrier.arrive_drop.shared::cta.b64 %rd5, [%r2];",
+                                       "    mbarrier.pending_count.b64 %r5, %rd5;",
                                        "    ret;", "}" };
     write_kernel(ptx, N_LINES(ptx), "grid = 1");
     struct sim_error err = { 0 };
     int rc = testlib_ptx_emulate(&err);
     ck_assert_int_eq(sim_error_exit_status(rc), 2);
-    ck_assert_msg(strstr(err.msg, "unsupported mbarrier operation '.arrive_drop'") != NULL, "%s",
+    ck_assert_msg(strstr(err.msg, "unsupported mbarrier operation '.pending_count'") != NULL, "%s",
                   err.msg);
 }
 END_TEST
@@ -607,10 +663,12 @@ ptx_sync_suite(void)
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, phases);
     tcase_add_test(tc, transactions);
+    tcase_add_test(tc, drops);
     tcase_add_test(tc, bulk_copies);
     tcase_add_test(tc, elect);
     tcase_add_test(tc, setmaxnreg_and_pdl);
     tcase_add_loop_test(tc, wrong_programs, 0, (int)N_LINES(errors));
+    tcase_add_test(tc, no_complete_completing);
     tcase_add_test(tc, unsupported_forms);
     tcase_add_test(tc, clusters);
     tcase_add_test(tc, cluster_bulk);

@@ -612,14 +612,17 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         unsigned md = in->mode;
         if (md == PM_NONE)
             return ptx_dc_err(c, "mbarrier: expected an operation (.init, .arrive, .arrive.expect_tx, "
-                        ".expect_tx, .complete_tx, .test_wait, .try_wait, .inval)");
+                        ".arrive_drop, .expect_tx, .complete_tx, .test_wait, .try_wait, .inval)");
         if (in->space != PS_SHARED || in->type != PT_B64)
             return ptx_dc_err(c, "mbarrier: expected .shared (or .shared::cta) and .b64");
         bool wait = md == PM_MB_TEST || md == PM_MB_TRY;
-        bool has_d = wait || md == PM_MB_ARRIVE || md == PM_MB_ARRIVE_TX;
+        bool has_d = wait || md == PM_MB_ARRIVE || md == PM_MB_ARRIVE_TX || md == PM_MB_DROP ||
+                     md == PM_MB_DROP_TX;
         unsigned mi = has_d ? 1 : 0;
         if (wait && (in->flags & PF_PARITY) == 0 && in->nops < 3)
             return ptx_dc_err(c, "mbarrier.test_wait/try_wait: expected p, [addr], state");
+        if ((in->xmod & PX_NO_COMPLETE) && in->nops < 3)
+            return ptx_dc_err(c, "mbarrier arrive .noComplete: expected state, [addr], count");
         x->kind = XK_MBAR;
         x->space = PS_SHARED;
         SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[mi], x));

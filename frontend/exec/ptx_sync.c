@@ -7,7 +7,8 @@
  * transaction count (bytes, two's complement: a complete_tx may come
  * before its expect_tx), bit 63 the current phase's parity.  A phase
  * completes when no arrival and no transaction is pending; the next one
- * then expects the same count.  A wait (test_wait, try_wait) answers
+ * then expects the same count, less the arrivals of arrive_drop (which
+ * also leave the current phase's count).  A wait (test_wait, try_wait) answers
  * whether the phase of the given parity (or of the given state) has
  * completed: the current phase never has, the one before always has.
  *
@@ -347,13 +348,24 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             }
             if (x->d.cls != SC_NONE && o == b)
                 lane_set(pw, &x->d, l, v);   /* the state: the phase it arrived in */
-            uint32_t arrivals = md == PM_MB_COMPLETE_TX ? 0 : md == PM_MB_ARRIVE ? n : 1;
+            uint32_t arrivals = md == PM_MB_COMPLETE_TX ? 0
+                                : md == PM_MB_ARRIVE || md == PM_MB_DROP ? n : 1;
             int32_t tx = md == PM_MB_COMPLETE_TX ? (int32_t)n
-                         : md == PM_MB_ARRIVE_TX ? -(int32_t)n : 0;
+                         : md == PM_MB_ARRIVE_TX || md == PM_MB_DROP_TX ? -(int32_t)n : 0;
             if (arrivals > mb_pending(v))
                 return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier arrive: more arrivals "
                             "than the phase expects");
+            if (md == PM_MB_DROP || md == PM_MB_DROP_TX) {
+                /* arrive_drop: the arrivals leave this phase's and every
+                 * later phase's expected count (arrivals <= pending <=
+                 * expected; a count of 0 leaves phases no arrive completes) */
+                v = mb_make(mb_expected(v) - arrivals, mb_pending(v), mb_tx(v), mb_phase(v));
+            }
+            unsigned ph = mb_phase(v);
             mb_update(&v, mb, arrivals, tx, *lsig);
+            if ((x->xmod & PX_NO_COMPLETE) && mb_phase(v) != ph)
+                return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier arrive .noComplete "
+                            "completed the phase (undefined in the PTX ISA)");
             break;
         }
         }

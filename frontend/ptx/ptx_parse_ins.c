@@ -227,12 +227,14 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         static const struct { const char *w; uint8_t mode; } mb[] = {
             { "init", PM_MB_INIT }, { "arrive", PM_MB_ARRIVE }, { "expect_tx", PM_MB_EXPECT_TX },
             { "complete_tx", PM_MB_COMPLETE_TX }, { "test_wait", PM_MB_TEST },
-            { "try_wait", PM_MB_TRY }, { "inval", PM_MB_INVAL },
+            { "try_wait", PM_MB_TRY }, { "inval", PM_MB_INVAL }, { "arrive_drop", PM_MB_DROP },
         };
         for (size_t i = 0; i < SIM_ARRAY_LEN(mb); i++)
             if (strcmp(w, mb[i].w) == 0) {
                 if (ins->mode == PM_MB_ARRIVE && mb[i].mode == PM_MB_EXPECT_TX)
                     ins->mode = PM_MB_ARRIVE_TX;       /* arrive.expect_tx */
+                else if (ins->mode == PM_MB_DROP && mb[i].mode == PM_MB_EXPECT_TX)
+                    ins->mode = PM_MB_DROP_TX;         /* arrive_drop.expect_tx */
                 else if (ins->mode != PM_NONE)
                     return ptx_parse_unsupported(ps, "unsupported mbarrier form '.%s' after "
                                                  "another operation", w);
@@ -240,11 +242,16 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
                     ins->mode = mb[i].mode;
                 return SIM_OK;
             }
-        if (strcmp(w, "arrive_drop") == 0 || strcmp(w, "pending_count") == 0 ||
-            strcmp(w, "noComplete") == 0)
+        if (strcmp(w, "noComplete") == 0 &&
+            (ins->mode == PM_MB_ARRIVE || ins->mode == PM_MB_DROP)) {
+            ins->xmod |= PX_NO_COMPLETE;
+            return SIM_OK;
+        }
+        if (strcmp(w, "pending_count") == 0)
             return ptx_parse_unsupported(ps, "unsupported mbarrier operation '.%s' (supported: "
-                                         "init, arrive, arrive.expect_tx, expect_tx, complete_tx, "
-                                         "test_wait, try_wait, inval)", w);
+                                         "init, arrive{.noComplete}, arrive.expect_tx, "
+                                         "arrive_drop{.noComplete}, arrive_drop.expect_tx, "
+                                         "expect_tx, complete_tx, test_wait, try_wait, inval)", w);
     }
     unsigned op = ins->op;
     for (size_t i = 0; i < SIM_ARRAY_LEN(mods); i++) {
@@ -605,7 +612,8 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     case PTXOP_MBARRIER:         /* init: [a], n; arrive: st, [a]{, n}; test/try_wait: p, [a], st */
         *lo = ins->mode == PM_MB_INVAL ? 1 : 2;
         *hi = ins->mode == PM_MB_INVAL ? 1 : ins->mode == PM_MB_INIT || ins->mode == PM_MB_EXPECT_TX ||
-              ins->mode == PM_MB_COMPLETE_TX ? 2 : ins->mode == PM_MB_ARRIVE ? 3 : 4;
+              ins->mode == PM_MB_COMPLETE_TX ? 2
+              : ins->mode == PM_MB_ARRIVE || ins->mode == PM_MB_DROP ? 3 : 4;
         return;
     case PTXOP_WGMMA:            /* mma_async: d, a, b-desc, scale-d{, imm-scale-a, imm-scale-b
                                     {, imm-trans-a}, imm-trans-b}; wait_group: N */
