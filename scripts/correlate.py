@@ -78,7 +78,8 @@ PATH_MAP = [("../shared/measured/h100/kernels/probe/", "traces/probe/"),
 # Seed 002's GEMMs as one wave of tiles at the seed's N (traces/gemm/README.md),
 # measured the same way on the same GPU: the TMA-fed ones, whose streams of
 # B from the L2 and DRAM no other launch has (the others take minutes).
-SLABS = ("gemm-slabs.tsv", r"/gemm_(tma|ws)_slab[12]\.launch$")
+SLABS_TSV = "gemm-slabs.tsv"
+SLABS_RE = r"/gemm_(tma|ws)_slab[12]\.launch$"
 
 # Kernel families, in report order: (name, pattern on the launch path).
 FAMILIES = [
@@ -277,13 +278,13 @@ def where(p):
 
 def load_measurements(mdir, quick, extra=()):
     """{launch path: {launch index: [rows]}} from ncu.tsv (and the extra
-    folders' (prefix, folder), keyed prefix/NAME.launch, and the rows of
-    SLABS), and {launch path: clk} from clock64.tsv."""
+    folders' (prefix, folder), keyed prefix/NAME.launch, and the SLABS_RE rows
+    of SLABS_TSV), and {launch path: clk} from clock64.tsv."""
     _, rows = read_tsv(os.path.join(mdir, "ncu.tsv"))
-    spath = os.path.join(mdir, SLABS[0])
+    spath = os.path.join(mdir, SLABS_TSV)
     if os.path.exists(spath):
         _, srows = read_tsv(spath)
-        rows = rows + [r for r in srows if re.search(SLABS[1], r["launch_file"])]
+        rows = rows + [r for r in srows if re.search(SLABS_RE, r["launch_file"])]
     for prefix, d in extra:
         _, xrows = read_tsv(os.path.join(d, "ncu.tsv"))
         for r in xrows:

@@ -616,8 +616,7 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         if (in->space != PS_SHARED || in->type != PT_B64)
             return ptx_dc_err(c, "mbarrier: expected .shared (or .shared::cta) and .b64");
         bool wait = md == PM_MB_TEST || md == PM_MB_TRY;
-        bool has_d = wait || md == PM_MB_ARRIVE || md == PM_MB_ARRIVE_TX || md == PM_MB_DROP ||
-                     md == PM_MB_DROP_TX;
+        bool has_d = wait || md == PM_MB_ARRIVE || md == PM_MB_ARRIVE_TX;
         unsigned mi = has_d ? 1 : 0;
         if (wait && (in->flags & PF_PARITY) == 0 && in->nops < 3)
             return ptx_dc_err(c, "mbarrier.test_wait/try_wait: expected p, [addr], state");

@@ -348,19 +348,15 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             }
             if (x->d.cls != SC_NONE && o == b)
                 lane_set(pw, &x->d, l, v);   /* the state: the phase it arrived in */
-            uint32_t arrivals = md == PM_MB_COMPLETE_TX ? 0
-                                : md == PM_MB_ARRIVE || md == PM_MB_DROP ? n : 1;
+            uint32_t arrivals = md == PM_MB_COMPLETE_TX ? 0 : md == PM_MB_ARRIVE ? n : 1;
             int32_t tx = md == PM_MB_COMPLETE_TX ? (int32_t)n
-                         : md == PM_MB_ARRIVE_TX || md == PM_MB_DROP_TX ? -(int32_t)n : 0;
+                         : md == PM_MB_ARRIVE_TX ? -(int32_t)n : 0;
             if (arrivals > mb_pending(v))
                 return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier arrive: more arrivals "
                             "than the phase expects");
-            if (md == PM_MB_DROP || md == PM_MB_DROP_TX) {
-                /* arrive_drop: the arrivals leave this phase's and every
-                 * later phase's expected count (arrivals <= pending <=
-                 * expected; a count of 0 leaves phases no arrive completes) */
+            if (x->xmod & PX_DROP)   /* arrivals <= pending <= expected; an expected
+                                        count of 0 leaves phases no arrive completes */
                 v = mb_make(mb_expected(v) - arrivals, mb_pending(v), mb_tx(v), mb_phase(v));
-            }
             unsigned ph = mb_phase(v);
             mb_update(&v, mb, arrivals, tx, *lsig);
             if ((x->xmod & PX_NO_COMPLETE) && mb_phase(v) != ph)

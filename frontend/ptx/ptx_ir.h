@@ -55,7 +55,6 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_WLOAD, PM_WSTORE, PM_WMMA,                        /* wmma operations */
                 PM_MB_INIT, PM_MB_ARRIVE, PM_MB_ARRIVE_TX, PM_MB_EXPECT_TX, PM_MB_COMPLETE_TX,
                 PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL,                  /* mbarrier operations */
-                PM_MB_DROP, PM_MB_DROP_TX,                           /* mbarrier.arrive_drop{.expect_tx} */
                 PM_GDC_LAUNCH, PM_GDC_WAIT,                          /* griddepcontrol */
                 PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT,    /* wgmma operations */
                 PM_PREFETCH,                                         /* cp.async.bulk.prefetch */
@@ -76,8 +75,10 @@ enum {
     PX_SHARED_DST = 1u << 3,      /* (decoded) a bulk copy from shared::cta to shared::cluster */
     PX_ASYNC = 1u << 4,           /* st.async / red.async: an mbarrier operand follows, whose
                                      transactions the store completes */
-    PX_NO_COMPLETE = 1u << 5      /* mbarrier.arrive{_drop}.noComplete: the arrive must not
+    PX_NO_COMPLETE = 1u << 5,     /* mbarrier.arrive{_drop}.noComplete: the arrive must not
                                      complete the phase */
+    PX_DROP = 1u << 6             /* mbarrier.arrive_drop{.expect_tx} (mode PM_MB_ARRIVE{_TX}): the
+                                     arrivals also leave every later phase's expected count */
 };
 
 /* Modifier flags. */

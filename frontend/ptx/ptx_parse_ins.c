@@ -227,14 +227,17 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         static const struct { const char *w; uint8_t mode; } mb[] = {
             { "init", PM_MB_INIT }, { "arrive", PM_MB_ARRIVE }, { "expect_tx", PM_MB_EXPECT_TX },
             { "complete_tx", PM_MB_COMPLETE_TX }, { "test_wait", PM_MB_TEST },
-            { "try_wait", PM_MB_TRY }, { "inval", PM_MB_INVAL }, { "arrive_drop", PM_MB_DROP },
+            { "try_wait", PM_MB_TRY }, { "inval", PM_MB_INVAL },
         };
+        if (strcmp(w, "arrive_drop") == 0 && ins->mode == PM_NONE) {
+            ins->mode = PM_MB_ARRIVE;     /* an arrive whose arrivals also drop out */
+            ins->xmod |= PX_DROP;
+            return SIM_OK;
+        }
         for (size_t i = 0; i < SIM_ARRAY_LEN(mb); i++)
             if (strcmp(w, mb[i].w) == 0) {
                 if (ins->mode == PM_MB_ARRIVE && mb[i].mode == PM_MB_EXPECT_TX)
                     ins->mode = PM_MB_ARRIVE_TX;       /* arrive.expect_tx */
-                else if (ins->mode == PM_MB_DROP && mb[i].mode == PM_MB_EXPECT_TX)
-                    ins->mode = PM_MB_DROP_TX;         /* arrive_drop.expect_tx */
                 else if (ins->mode != PM_NONE)
                     return ptx_parse_unsupported(ps, "unsupported mbarrier form '.%s' after "
                                                  "another operation", w);
@@ -242,8 +245,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
                     ins->mode = mb[i].mode;
                 return SIM_OK;
             }
-        if (strcmp(w, "noComplete") == 0 &&
-            (ins->mode == PM_MB_ARRIVE || ins->mode == PM_MB_DROP)) {
+        if (strcmp(w, "noComplete") == 0 && ins->mode == PM_MB_ARRIVE) {
             ins->xmod |= PX_NO_COMPLETE;
             return SIM_OK;
         }
@@ -612,8 +614,7 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     case PTXOP_MBARRIER:         /* init: [a], n; arrive: st, [a]{, n}; test/try_wait: p, [a], st */
         *lo = ins->mode == PM_MB_INVAL ? 1 : 2;
         *hi = ins->mode == PM_MB_INVAL ? 1 : ins->mode == PM_MB_INIT || ins->mode == PM_MB_EXPECT_TX ||
-              ins->mode == PM_MB_COMPLETE_TX ? 2
-              : ins->mode == PM_MB_ARRIVE || ins->mode == PM_MB_DROP ? 3 : 4;
+              ins->mode == PM_MB_COMPLETE_TX ? 2 : ins->mode == PM_MB_ARRIVE ? 3 : 4;
         return;
     case PTXOP_WGMMA:            /* mma_async: d, a, b-desc, scale-d{, imm-scale-a, imm-scale-b
                                     {, imm-trans-a}, imm-trans-b}; wait_group: N */
