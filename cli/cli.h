@@ -66,6 +66,7 @@ int cmd_config(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_emulate(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 int cmd_sass(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);

@@ -20,6 +20,7 @@ static const struct {
     { "run", cmd_run, "simulate the kernels of a trace on a configured GPU" },
     { "config", cmd_config, "list, show, compare and document GPU configurations" },
     { "trace", cmd_trace, "inspect, verify, dump and record .smt traces" },
+    { "exec", cmd_exec, "run a whole CUDA program on the simulated GPU, unmodified" },
     { "emulate", cmd_emulate, "execute a PTX kernel functionally (no timing) and write its outputs" },
     { "sass", cmd_sass, "a PTX kernel as the SASS-level operations the model issues" },
     { "stats", cmd_stats, "document the statistics smsim reports" },

@@ -12,6 +12,7 @@
 #include "frontend/exec/ptx_call.h"
 #include "frontend/exec/ptx_exec.h"
 #include "frontend/exec/ptx_mem.h"
+#include "frontend/exec/ptx_prog.h"
 #include "frontend/exec/ptx_sync.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/lower/ptx_lower.h"
@@ -79,8 +80,12 @@ static void
 name_launch(const struct ptx_run *r, struct sim_error *err)
 {
     size_t n = strlen(r->l->path);
-    if (strncmp(err->msg, r->l->path, n) != 0 || err->msg[n] != ':')
+    if (strncmp(err->msg, r->l->path, n) == 0 && err->msg[n] == ':')
+        return;
+    if (r->l->line_kernel > 0)
         sim_error_prefix(err, "%s:%u: ", r->l->path, r->l->line_kernel);
+    else                         /* a CUDA program's launch: no file */
+        sim_error_prefix(err, "%s: ", r->l->path);
 }
 
 static int
@@ -192,9 +197,9 @@ static void
 px_register_stats(void *ctx, stats *st)
 {
     struct ptx_run *r = ctx;
-    register_counters(st, &r->ptx_executed);
+    register_counters(st, &r->cnt->ptx_insts);
     if (r->scheduled)
-        sass_register_npipe_stats(st, r->npipe_insts);
+        sass_register_npipe_stats(st, r->cnt->npipe);
 }
 
 void
@@ -216,7 +221,8 @@ px_destroy(void *ctx)
 {
     struct ptx_run *r = ctx;
     ptx_exec_free(r);
-    ptx_module_free(r->m);
+    if (!r->borrowed_module)
+        ptx_module_free(r->m);
     launch_free(r->l);
     free(r);
 }
@@ -329,11 +335,40 @@ cluster_of(struct ptx_run *r, const char *launch_path, struct sim_error *err)
     return SIM_OK;
 }
 
+/* What every run does once its kernel is found: check it, its clusters
+ * and grid, lay out memory (a launch file's buffers; or program p's
+ * memory with parameters params) and decode it. */
+static int
+open_kernel(struct ptx_run *r, const char *launch_path, struct ptx_prog *p, uint32_t mod,
+            const uint8_t *params, struct sim_error *err)
+{
+    int rc;
+    if (r->k->unsupported != NULL)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: %s", launch_path,
+                             r->l->line_kernel, r->k->unsupported);
+    SIM_FORWARD_IF_ERROR(cluster_of(r, launch_path, err));
+    uint64_t tpb = (uint64_t)r->l->block[0] * r->l->block[1] * r->l->block[2];
+    uint64_t nb = (uint64_t)r->l->grid[0] * r->l->grid[1];
+    if (nb > (UINT64_C(1) << 40) / r->l->grid[2])
+        return sim_error_set(err, SIM_ERR_NOMEM, "%s:%u: more than 2^40 blocks", launch_path,
+                             r->l->line_grid);
+    r->n_blocks = nb * r->l->grid[2];
+    r->tpb = (uint32_t)tpb;
+    r->wpb = (uint32_t)((tpb + 31) / 32);
+    rc = p != NULL ? ptx_prog_layout(p, mod, r, params, err) : ptx_mem_layout(r, err);
+    if (rc == SIM_OK)
+        rc = ptx_decode_kernel(r, err);
+    if (rc < 0)
+        name_launch(r, err);     /* a PTX line's error: the launch's kernel line first */
+    return rc;
+}
+
 int
 ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_error *err)
 {
     struct ptx_run *r = xcalloc(1, sizeof *r);
     r->ptxas_stack = -1;
+    r->cnt = &r->own;
     int rc = launch_parse(launch_path, &r->l, err);
     if (rc < 0)
         goto fail;
@@ -355,35 +390,54 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
                            launch_path, r->l->line_kernel, r->l->kernel, r->l->ptx_path, names);
         goto fail;
     }
-    if (r->k->unsupported != NULL) {
-        rc = sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: %s", launch_path, r->l->line_kernel,
-                           r->k->unsupported);
-        goto fail;
-    }
-    rc = cluster_of(r, launch_path, err);
+    rc = open_kernel(r, launch_path, NULL, 0, NULL, err);
     if (rc < 0)
         goto fail;
-    uint64_t tpb = (uint64_t)r->l->block[0] * r->l->block[1] * r->l->block[2];
-    uint64_t nb = (uint64_t)r->l->grid[0] * r->l->grid[1];
-    if (nb > (UINT64_C(1) << 40) / r->l->grid[2]) {
-        rc = sim_error_set(err, SIM_ERR_NOMEM, "%s:%u: more than 2^40 blocks", launch_path,
-                           r->l->line_grid);
-        goto fail;
-    }
-    r->n_blocks = nb * r->l->grid[2];
-    r->tpb = (uint32_t)tpb;
-    r->wpb = (uint32_t)((tpb + 31) / 32);
-    rc = ptx_mem_layout(r, err);
-    if (rc == SIM_OK)
-        rc = ptx_decode_kernel(r, err);
-    if (rc < 0) {
-        name_launch(r, err);     /* a PTX line's error: the launch's kernel line first */
-        goto fail;
-    }
     src->ops = &ptx_ops;
     src->ctx = r;
     return SIM_OK;
 fail:
     px_destroy(r);
     return rc;
+}
+
+int
+ptx_source_open_prog(struct ptx_prog *p, const struct ptx_prog_launch *pl,
+                     struct inst_source *src, struct sim_error *err)
+{
+    struct ptx_run *r = xcalloc(1, sizeof *r);
+    r->ptxas_stack = -1;
+    r->m = ptx_prog_module(p, pl->mod);
+    r->borrowed_module = true;
+    struct launch *l = r->l = xcalloc(1, sizeof *l);
+    l->path = xstrdup(pl->what);
+    const char *ptx_path = ptx_prog_module_path(p, pl->mod);
+    l->ptx_path = xstrdup(ptx_path != NULL ? ptx_path : r->m->path);
+    snprintf(l->kernel, sizeof l->kernel, "%s", pl->kernel);
+    memcpy(l->grid, pl->grid, sizeof l->grid);
+    memcpy(l->block, pl->block, sizeof l->block);
+    if (pl->cluster[0] != 0) {
+        memcpy(l->cluster, pl->cluster, sizeof l->cluster);
+        l->line_cluster = 1;     /* given (there is no line) */
+    }
+    l->smem = pl->smem;
+    l->stack = pl->stack;
+    l->repeat = 1;
+    l->regs = pl->regs ? pl->regs : 32;
+    l->regs_given = pl->regs != 0 || ptx_path == NULL;
+    l->regs_auto = !l->regs_given && ptxas_available();
+    int rc;
+    r->k = ptx_module_find(r->m, pl->kernel);
+    if (r->k == NULL)
+        rc = sim_error_set(err, SIM_ERR_USAGE, "%s: no kernel %s in %s", pl->what, pl->kernel,
+                           r->m->path);
+    else
+        rc = open_kernel(r, pl->what, p, pl->mod, pl->params, err);
+    if (rc < 0) {
+        px_destroy(r);
+        return rc;
+    }
+    src->ops = &ptx_ops;
+    src->ctx = r;
+    return SIM_OK;
 }

@@ -16,6 +16,24 @@
 
 int ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_error *err);
 
+/* A launch of a CUDA program's kernel (exec/ptx_prog.h: the program's
+ * memory and modules), which the run borrows; it is described by this
+ * rather than by a launch file. */
+struct ptx_prog;
+struct ptx_prog_launch {
+    const char *what;            /* names the launch in messages: "vadd (launch 3)" */
+    uint32_t mod;                /* the program's module */
+    const char *kernel;          /* its .entry name */
+    uint32_t grid[3], block[3];
+    uint32_t cluster[3];         /* blocks per cluster; 0, 0, 0: the kernel's own, else 1 */
+    uint32_t smem;               /* dynamic shared memory per block, bytes */
+    uint32_t stack;              /* bytes of call stack per thread */
+    uint32_t regs;               /* registers per thread; 0: ptxas -v's (else 32) */
+    const uint8_t *params;       /* the parameter space, laid out as the .param list says */
+};
+int ptx_source_open_prog(struct ptx_prog *p, const struct ptx_prog_launch *pl,
+                         struct inst_source *src, struct sim_error *err);
+
 /* Is src a PTX source? */
 bool ptx_source_is(const struct inst_source *src);
 

@@ -316,6 +316,11 @@ int smsim_print_occupancy(FILE *out, const smsim_config *c, const char *config_n
                           uint32_t threads_per_block, uint32_t regs_per_thread,
                           uint32_t smem_bytes, bool json, smsim_error *err);
 
+/* Blocks of that shape resident per SM on c's GPU (0: it does not fit). */
+int smsim_occupancy_blocks(const smsim_config *c, uint32_t threads_per_block,
+                           uint32_t regs_per_thread, uint32_t smem_bytes, unsigned *blocks_per_sm,
+                           smsim_error *err);
+
 /* The Many-BSP closed form on a case file (validation/cases/\*.case). */
 int smsim_validate_case(FILE *out, const char *path, bool json, smsim_error *err);
 
@@ -333,6 +338,79 @@ struct smsim_validate_opts {
 };
 int smsim_validate_launch(FILE *out, const struct smsim_validate_opts *o, bool *within,
                           smsim_error *err);
+
+/* ---- whole CUDA programs ------------------------------------------------------------ */
+
+/* The device side of a CUDA program that runs whole (`smsim exec` and the
+ * replacement CUDA runtime, cudart/; doc/exec.md): device memory that
+ * persists from launch to launch, the PTX modules the program registered
+ * and launches of their kernels, simulated on a sim (timed, each kernel
+ * one smsim_kernel of it) or executed functionally.  Device addresses
+ * are 64-bit numbers the host cannot dereference, except host memory
+ * mapped into the device's view (managed and pinned memory), whose device
+ * address is its host address. */
+typedef struct smsim_program smsim_program;
+
+smsim_program *smsim_program_new(void);
+void smsim_program_free(smsim_program *p);
+
+/* Parse PTX text (len bytes; name labels it in messages; ptx_path, if not
+ * NULL, a file holding the same text for ptxas -v) as a module and
+ * allocate its __device__ and __constant__ variables.  *module: its index. */
+int smsim_program_load_ptx(smsim_program *p, const char *name, const char *text, size_t len,
+                           const char *ptx_path, unsigned *module, smsim_error *err);
+
+/* Device memory: allocate (zeroed; what names it in messages), map host
+ * memory, free (*host: a mapped region's host memory, else NULL). */
+int smsim_program_malloc(smsim_program *p, uint64_t bytes, const char *what, uint64_t *addr,
+                         smsim_error *err);
+int smsim_program_map_host(smsim_program *p, void *host, uint64_t bytes, const char *what,
+                           smsim_error *err);
+int smsim_program_release(smsim_program *p, uint64_t addr, void **host, smsim_error *err);
+/* The host memory behind device bytes [addr, addr + bytes) of one live
+ * allocation, or NULL and err says why. */
+void *smsim_program_host(smsim_program *p, uint64_t addr, uint64_t bytes, smsim_error *err);
+/* Is addr device memory of the program?  Its allocation's start and size,
+ * and whether it is mapped host memory (any pointer may be NULL). */
+bool smsim_program_lookup(smsim_program *p, uint64_t addr, uint64_t *base, uint64_t *size,
+                          bool *mapped);
+/* A module variable's device address and size. */
+int smsim_program_symbol(smsim_program *p, unsigned module, const char *name, uint64_t *addr,
+                         uint64_t *size, smsim_error *err);
+
+/* What a module's kernel declares. */
+struct smsim_kernel_decl {
+    unsigned n_params;
+    uint32_t param_bytes;        /* of the parameter space */
+    uint32_t smem_static;        /* bytes of .shared variables */
+    uint32_t cluster[3];         /* .reqnctapercluster, 0s if none */
+};
+int smsim_program_kernel_decl(smsim_program *p, unsigned module, const char *kernel,
+                              struct smsim_kernel_decl *out, smsim_error *err);
+/* Registers per thread of a module's kernel on sm_<cc> as ptxas -v
+ * reports them (cached); 32 and *known false without a ptxas. */
+int smsim_program_kernel_regs(smsim_program *p, unsigned module, const char *kernel, unsigned cc,
+                              uint32_t *regs, bool *known, smsim_error *err);
+/* Parameter i's offset and size in the parameter space. */
+int smsim_program_kernel_param(smsim_program *p, unsigned module, const char *kernel, unsigned i,
+                               uint32_t *offset, uint32_t *size, smsim_error *err);
+
+/* A launch: kernel of module with its parameter space laid out as the
+ * kernel's .param list says. */
+struct smsim_launch_desc {
+    const char *what;            /* names it in messages: "vadd (launch 3)" */
+    unsigned module;
+    const char *kernel;
+    uint32_t grid[3], block[3];
+    uint32_t cluster[3];         /* 0s: the kernel's own, else 1 */
+    uint32_t smem;               /* dynamic shared memory per block */
+    uint32_t stack;              /* bytes of call stack per thread (0: CUDA's default) */
+    const void *params;
+};
+/* Run the launch to completion: on s (timed: it becomes s's next kernel),
+ * or functionally when s is NULL (tot, if not NULL, adds what ran). */
+int smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_desc *d,
+                         struct smsim_totals *tot, smsim_error *err);
 
 #ifdef __cplusplus
 }

@@ -203,6 +203,17 @@ occ_json(FILE *out, const struct sim_config *c, const char *name, uint32_t regs,
 
 
 int
+smsim_occupancy_blocks(const smsim_config *c, uint32_t threads_per_block, uint32_t regs_per_thread,
+                       uint32_t smem_bytes, unsigned *blocks_per_sm, smsim_error *err)
+{
+    struct occ_result r;
+    int rc = occupancy_compute(&c->cfg, threads_per_block, regs_per_thread, smem_bytes, &r,
+                               SERR(err));
+    *blocks_per_sm = rc < 0 ? 0 : r.blocks_per_sm;
+    return rc;
+}
+
+int
 smsim_print_occupancy(FILE *out, const smsim_config *c, const char *config_name,
                       uint32_t threads_per_block, uint32_t regs_per_thread, uint32_t smem_bytes,
                       bool json, smsim_error *err)

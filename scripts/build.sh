@@ -15,7 +15,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PKGS="build-essential autoconf automake pkg-config zlib1g-dev libxxhash-dev liblzma-dev check python3 gnuplot-nox valgrind"
+PKGS="build-essential autoconf automake pkg-config zlib1g-dev libxxhash-dev liblzma-dev liblz4-dev libzstd-dev check python3 gnuplot-nox valgrind"
 
 deps() {
     missing=""

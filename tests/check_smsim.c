@@ -70,6 +70,84 @@ same_output_and_clean(const char *run_dir, const char *emu_dir)
 
 /* A launch run through the library writes what emulation writes, and the
  * kernel's result and statistics read back by name agree. */
+/* A whole program's device (smsim_program): memory persists from launch to
+ * launch; a timed launch computes what a functional one does; a freed
+ * allocation read by a kernel is an error naming kernel, block, thread and
+ * address; misuse comes back as a status. */
+static void
+program_vecadd(smsim_sim *s, float *out, unsigned n)
+{
+    smsim_error err = { 0 };
+    size_t len;
+    char *text = slurp(SMSIM_SRCDIR "/traces/src/vecadd.ptx", &len);
+    smsim_program *p = smsim_program_new();
+    unsigned mod = 99;
+    ck_assert_msg(smsim_program_load_ptx(p, "vecadd.ptx", text, len, NULL, &mod, &err) ==
+                  SMSIM_OK, "%s", err.msg);
+    ck_assert_uint_eq(mod, 0);
+    struct smsim_kernel_decl kd;
+    ck_assert_int_eq(smsim_program_kernel_decl(p, mod, "vecadd", &kd, &err), SMSIM_OK);
+    ck_assert_uint_eq(kd.n_params, 4);
+    ck_assert_uint_eq(kd.param_bytes, 28);
+    uint64_t a, b, c;
+    ck_assert_int_eq(smsim_program_malloc(p, n * 4, "a", &a, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_program_malloc(p, n * 4, "b", &b, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_program_malloc(p, n * 4, "c", &c, &err), SMSIM_OK);
+    float *ha = smsim_program_host(p, a, n * 4, &err), *hb = smsim_program_host(p, b, n * 4, &err);
+    for (unsigned i = 0; i < n; i++) {
+        ha[i] = (float)i * 0.5f;
+        hb[i] = 3.0f - (float)i;
+    }
+    uint8_t blob[28] = { 0 };
+    uint32_t off, size;
+    uint64_t ptrs[3] = { a, b, c };
+    for (unsigned i = 0; i < 3; i++) {
+        ck_assert_int_eq(smsim_program_kernel_param(p, mod, "vecadd", i, &off, &size, &err),
+                         SMSIM_OK);
+        ck_assert_uint_eq(size, 8);
+        memcpy(blob + off, &ptrs[i], 8);
+    }
+    ck_assert_int_eq(smsim_program_kernel_param(p, mod, "vecadd", 3, &off, &size, &err), SMSIM_OK);
+    memcpy(blob + off, &n, 4);
+    struct smsim_launch_desc d = { .what = "launch 1", .module = mod, .kernel = "vecadd",
+                                   .grid = { (n + 255) / 256, 1, 1 }, .block = { 256, 1, 1 },
+                                   .params = blob };
+    struct smsim_totals t = { 0 };
+    ck_assert_msg(smsim_program_launch(p, s, &d, &t, &err) == SMSIM_OK, "%s", err.msg);
+    memcpy(out, smsim_program_host(p, c, n * 4, &err), n * 4);
+    /* freed, then read by the kernel */
+    ck_assert_int_eq(smsim_program_release(p, a, NULL, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_program_release(p, a, NULL, &err), SMSIM_ERR_USAGE);
+    ck_assert_ptr_null(smsim_program_host(p, a, 4, &err));
+    ck_assert_int_ne(smsim_program_launch(p, s, &d, &t, &err), SMSIM_OK);
+    ck_assert_msg(strstr(err.msg, "use after free") && strstr(err.msg, "kernel vecadd") &&
+                  strstr(err.msg, "(block ") && strstr(err.msg, "thread ") &&
+                  strstr(err.msg, "at address 0x"), "%s", err.msg);
+    ck_assert_int_ne(smsim_program_kernel_decl(p, mod, "nope", &kd, &err), SMSIM_OK);
+    smsim_program_free(p);
+    free(text);
+}
+
+START_TEST(test_program)
+{
+    enum { N = 3000 };
+    static float timed[N], functional[N];
+    smsim_config *c = load("h100");
+    smsim_sim *s = smsim_new(c);
+    program_vecadd(s, timed, N);
+    ck_assert_uint_eq(smsim_kernel_count(s), 1);     /* the failed launch is no kernel */
+    struct smsim_kernel k;
+    ck_assert_int_eq(smsim_kernel(s, 0, &k), SMSIM_OK);
+    ck_assert_uint_gt(k.cycles, 0);
+    program_vecadd(NULL, functional, N);
+    ck_assert_int_eq(memcmp(timed, functional, sizeof timed), 0);
+    for (unsigned i = 0; i < N; i++)
+        ck_assert_float_eq(timed[i], (float)i * 0.5f + 3.0f - (float)i);
+    smsim_free(s);
+    smsim_config_free(c);
+}
+END_TEST
+
 START_TEST(test_run_equals_emulate)
 {
     char run_dir[] = "/tmp/check_smsim.XXXXXX", emu_dir[] = "/tmp/check_smsim.XXXXXX";
@@ -388,6 +466,7 @@ smsim_suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_config_fields);
     tcase_add_test(tc, test_files);
+    tcase_add_test(tc, test_program);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # layout.sh - the house rules of HACKING.md, checked on the source tree:
-#   cli/ sees lib/smsim.h and its own files, nothing else of smsim;
+#   cli/ and cudart/ see lib/smsim.h and their own files, nothing else of smsim;
 #   sim/ never includes frontend/, lib/ or validation/; frontends include
 #   only sim/'s data and utility headers; validation/ only sim/;
 #   no two files include each other's headers (no circles between modules);
@@ -17,7 +17,7 @@ import os, re, sys
 root = sys.argv[1]
 inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 files = {}
-for d in ("sim", "frontend", "validation", "lib", "cli"):
+for d in ("sim", "frontend", "validation", "lib", "cli", "cudart"):
     for dp, _, fs in os.walk(os.path.join(root, d)):
         for f in fs:
             if f.endswith((".c", ".h")):
@@ -34,6 +34,8 @@ for f, (text, incs) in sorted(files.items()):
         top = h.split("/")[0] if "/" in h else room
         if room == "cli" and not (top == "cli" or h == "lib/smsim.h"):
             bad.append("%s includes %s: the CLI sees lib/smsim.h only" % (f, h))
+        if room == "cudart" and not (top == "cudart" or h == "lib/smsim.h"):
+            bad.append("%s includes %s: the CUDA runtime sees lib/smsim.h only" % (f, h))
         if room == "sim" and top in ("frontend", "lib", "validation", "cli"):
             bad.append("%s includes %s: sim/ never sees %s/" % (f, h, top))
         if room == "frontend" and top == "sim" and h not in SIM_FOR_FRONTENDS:

@@ -949,7 +949,7 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             top = &pw->stk[pw->sp - 1];
             top->pc = pc + 1;
         }
-        r->ptx_executed += x->head;
+        r->cnt->ptx_insts += x->head;
         bool issue = !x->silent;
         if (x->unroll != 0) {
             /* a control operation of a loop ptxas unrolled: it issues in one
@@ -967,7 +967,7 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         if (issue) {
             pw->icount++;
             r->executed++;
-            r->npipe_insts[x->npipe]++;
+            r->cnt->npipe[x->npipe]++;
             *xi = pc;
             return 1;
         }

@@ -53,7 +53,7 @@ mem_error(struct ptx_run *r, const struct xop *x, const struct pblock *b, unsign
 }
 
 static const char *const region_kinds[] = { "buffer", "__device__ variable",
-                                            "__constant__ variable" };
+                                            "__constant__ variable", "freed allocation" };
 
 /* An access of `bytes` at global address a that no region holds: the
  * error names the allocation it ran past or before (memcheck's report). */
@@ -218,6 +218,13 @@ ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, uns
         struct region *g = ptx_mem_region(r, a, bytes);
         if (g == NULL)
             return global_fault(r, x, b, w, l, a, bytes, err);
+        if (g->kind == RK_FREED) {   /* (watch is set too: the fast path comes here) */
+            char what[320];
+            snprintf(what, sizeof what, "use after free: global-memory access of %u bytes at "
+                     "offset %" PRIu64 " of %s, which the program freed (cudaFree)", bytes,
+                     a - g->base, g->name);
+            return mem_error(r, x, b, w, l, what, a, err);
+        }
         if (g->watch)
             watch_access(r, g, x, x->kind == XK_ST || x->kind == XK_WSTORE ||
                                   x->kind == XK_STMATRIX || x->kind == XK_RED);

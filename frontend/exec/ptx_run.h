@@ -32,6 +32,12 @@
 #include "frontend/ptx/ptx_ir.h"
 #include "sim/inst.h"
 
+/* The counters a PTX source registers as statistics. */
+struct ptx_counters {
+    uint64_t ptx_insts;          /* PTX warp instructions executed (ptx.insts) */
+    uint64_t npipe[8];           /* issued per enum sass_npipe (sass.inst_pipe_*) */
+};
+
 /* ---- device-function calls (ptx_call.c) ---------------------------------- */
 
 /* The least a frame takes (its return address and alignment), so that even
@@ -395,7 +401,9 @@ struct pblock {
  * after each), which is what its caches and DRAM channels hash. */
 #define PTX_REGION_STRIDE (UINT64_C(1) << 40)
 
-enum region_kind { RK_BUFFER, RK_GLOBAL, RK_CONST };
+/* RK_FREED: memory a CUDA program has freed (cudaFree), kept so that a
+ * later access is reported as a use after free (ptx_prog.c). */
+enum region_kind { RK_BUFFER, RK_GLOBAL, RK_CONST, RK_FREED };
 
 struct region {
     sim_addr_t base;             /* device address */
@@ -415,6 +423,7 @@ struct region {
 struct ptx_run {
     struct launch *l;
     struct ptx_module *m;
+    bool borrowed_module;        /* m belongs to a CUDA program (ptx_prog.h), not to the run */
     struct ptx_kernel *k;
     /* functional global memory: buffers and module variables */
     struct region *regions;      /* sorted by base */
@@ -473,8 +482,9 @@ struct ptx_run {
     /* scoreboard id bases */
     uint32_t id32, id64;         /* first ids of 32-bit and 64-bit registers */
     uint64_t executed;           /* warp instructions executed (issued to the model) */
-    uint64_t ptx_executed;       /* PTX warp instructions executed (ptx.insts) */
-    uint64_t npipe_insts[8];     /* issued per enum sass_npipe (sass.inst_pipe_*) */
+    struct ptx_counters *cnt;    /* the statistics the source registers: &own, or a CUDA
+                                    program's (one set over all its launches, ptx_prog.h) */
+    struct ptx_counters own;
     uint32_t n_unroll;           /* loops ptxas unrolls (ptx_lower.c) */
     struct ptx_window *windows;  /* [n_unroll]: their windows (ptx_window.c), or NULL */
     uint8_t *win_head;           /* [n_x]: 1 + the window whose first operation it is, or 0 */

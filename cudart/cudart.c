@@ -1,0 +1,692 @@
+/*
+ * cudart.c - the replacement CUDA runtime's core (see cudart.h): set-up
+ * from SMSIM_EXEC_*, fat binary and kernel registration, launches, the
+ * errors, and the report when the program ends.
+ */
+#include "cudart/cudart.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cudart/fatbin.h"
+
+#define API __attribute__((visibility("default")))
+
+struct rt rt;
+
+cudaError_t
+rt_fail(cudaError_t e, const char *fmt, ...)
+{
+    if (fmt != NULL) {
+        char msg[SMSIM_ERRMSG_MAX];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        smsim_report("exec", msg);
+    }
+    if (e != cudaSuccess)
+        rt.last = e;
+    return e;
+}
+
+/* Config overrides: SMSIM_EXEC_SET holds "key=value" lines. */
+static int
+load_config(smsim_error *err)
+{
+    const char *name = getenv("SMSIM_EXEC_CONFIG");
+    snprintf(rt.cfg_name, sizeof rt.cfg_name, "%s", name != NULL && *name ? name : "h100");
+    const char *sets_env = getenv("SMSIM_EXEC_SET");
+    char *copy = strdup(sets_env != NULL ? sets_env : "");
+    const char *sets[256];
+    size_t n = 0;
+    for (char *save = NULL, *t = strtok_r(copy, "\n", &save); t != NULL && n < 256;
+         t = strtok_r(NULL, "\n", &save))
+        sets[n++] = t;
+    int rc = smsim_config_load(&rt.cfg, rt.cfg_name, sets, n, err);
+    free(copy);
+    const char *label = getenv("SMSIM_EXEC_CONFIG_NAME");   /* as the user named it */
+    if (label != NULL && *label)
+        snprintf(rt.cfg_name, sizeof rt.cfg_name, "%s", label);
+    return rc;
+}
+
+static void at_exit(void);
+
+cudaError_t
+rt_ready(void)
+{
+    if (rt.ready)
+        return rt.sticky != cudaSuccess ? rt.sticky : rt.init_err;
+    rt.ready = true;
+    smsim_error err = { 0 };
+    if (load_config(&err) < 0) {
+        rt.init_err = cudaErrorInitializationError;
+        return rt_fail(rt.init_err, "%s", err.msg);
+    }
+    smsim_config_gpu(rt.cfg, &rt.gpu);
+    rt.prog = smsim_program_new();
+    const char *nt = getenv("SMSIM_EXEC_NO_TIMING");
+    if (nt == NULL || strcmp(nt, "1") != 0) {
+        rt.sim = smsim_new(rt.cfg);
+        const char *j = getenv("SMSIM_EXEC_THREADS");
+        if (j != NULL && *j)
+            smsim_set_threads(rt.sim, (unsigned)strtoul(j, NULL, 10));
+        const char *wk = getenv("SMSIM_EXEC_WINDOWS"), *wo = getenv("SMSIM_EXEC_WINDOWS_OUT");
+        uint64_t k = wk != NULL ? strtoull(wk, NULL, 10) : 0;
+        if (k > 0 && wo != NULL && *wo) {
+            if (smsim_outfile_open(&rt.wout, wo, &err) < 0) {
+                rt.init_err = cudaErrorInitializationError;
+                return rt_fail(rt.init_err, "%s", err.msg);
+            }
+            size_t l = strlen(wo);
+            smsim_set_windows(rt.sim, k, smsim_outfile_stream(rt.wout),
+                              l > 6 && strcmp(wo + l - 6, ".jsonl") == 0);
+        }
+    }
+    char buf[SMSIM_CONFIG_VALUE_MAX];
+    long fi = smsim_config_field_index("host.link_gbps");
+    rt.host_gbps = 0;
+    if (fi >= 0) {
+        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
+        rt.host_gbps = strtod(buf, NULL);
+    }
+    fi = smsim_config_field_index("host.link_latency_us");
+    if (fi >= 0) {
+        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
+        rt.host_latency_ns = strtod(buf, NULL) * 1000.0;
+    }
+    atexit(at_exit);
+    return cudaSuccess;
+}
+
+/* ---- registration --------------------------------------------------------------- */
+
+API void **
+__cudaRegisterFatBinary(void *fatCubin)
+{
+    rt.bins = realloc(rt.bins, (rt.n_bins + 1) * sizeof *rt.bins);
+    if (rt.bins == NULL)
+        abort();
+    rt.bins[rt.n_bins] = (struct rt_bin){ fatCubin, -1, NULL };
+    /* the handle: 1 + the index, as a pointer nothing dereferences */
+    return (void **)(uintptr_t)(++rt.n_bins);
+}
+
+API void
+__cudaRegisterFatBinaryEnd(void **handle)
+{
+    (void)handle;
+}
+
+API void
+__cudaUnregisterFatBinary(void **handle)
+{
+    (void)handle;
+}
+
+static uint32_t
+bin_of(void **handle)
+{
+    return (uint32_t)((uintptr_t)handle - 1);
+}
+
+API void
+__cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
+                       int thread_limit, void *tid, void *bid, void *bDim, void *gDim, int *wSize)
+{
+    (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
+        (void)wSize;
+    rt.funcs = realloc(rt.funcs, (rt.n_funcs + 1) * sizeof *rt.funcs);
+    if (rt.funcs == NULL)
+        abort();
+    rt.funcs[rt.n_funcs++] = (struct rt_func){ .host = hostFun, .bin = bin_of(handle),
+                                               .name = strdup(deviceName) };
+}
+
+API void
+__cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
+                  int ext, size_t size, int constant, int global)
+{
+    (void)deviceAddress, (void)ext, (void)constant, (void)global;
+    rt.vars = realloc(rt.vars, (rt.n_vars + 1) * sizeof *rt.vars);
+    if (rt.vars == NULL)
+        abort();
+    rt.vars[rt.n_vars++] = (struct rt_var){ hostVar, bin_of(handle), strdup(deviceName), size };
+}
+
+API void
+__cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                         const char *deviceName, int ext, size_t size, int constant, int global)
+{
+    (void)handle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext, (void)size,
+        (void)constant, (void)global;
+    rt_fail(cudaErrorNotSupported, "unsupported: __managed__ variable %s", deviceName);
+}
+
+API char
+__cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+int
+rt_module(uint32_t bin)
+{
+    if (bin >= rt.n_bins)
+        return -1;
+    struct rt_bin *b = &rt.bins[bin];
+    if (b->module != -1)
+        return b->module >= 0 ? b->module : -1;
+    b->module = -2;
+    if (rt_ready() != cudaSuccess)
+        return -1;
+    if (b->wrap == NULL || (unsigned)b->wrap->magic != CUDART_FATBINC_MAGIC) {
+        rt_fail(cudaErrorInvalidKernelImage, "fat binary %u: no fat binary wrapper (magic %#x)",
+                bin, b->wrap ? (unsigned)b->wrap->magic : 0u);
+        return -1;
+    }
+    char *text = NULL, why[512];
+    size_t len = 0;
+    unsigned arch = 0;
+    if (fatbin_ptx(b->wrap->data, 0, rt.gpu.cc, &text, &len, &arch, why, sizeof why) < 0) {
+        rt_fail(cudaErrorNoKernelImageForDevice, "fat binary %u: %s", bin, why);
+        return -1;
+    }
+    /* the PTX as a file: for ptxas -v, and for the messages that name its lines */
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/smsim-exec-%ld-%u.ptx", tmp && *tmp ? tmp : "/tmp",
+             (long)getpid(), bin);
+    FILE *f = fopen(path, "w");
+    bool written = f != NULL && fwrite(text, 1, len, f) == len;
+    if (f != NULL && fclose(f) != 0)
+        written = false;
+    if (written)
+        b->ptx_path = strdup(path);
+    else
+        remove(path);
+    char name[512];
+    snprintf(name, sizeof name, "%s", written ? path : "fatbin.ptx");
+    smsim_error err = { 0 };
+    unsigned mod = 0;
+    int rc = smsim_program_load_ptx(rt.prog, name, text, len, b->ptx_path, &mod, &err);
+    free(text);
+    if (rc < 0) {
+        rt_fail(rc == SMSIM_ERR_UNSUPPORTED ? cudaErrorNotSupported : cudaErrorInvalidKernelImage,
+                "%s", err.msg);
+        return -1;
+    }
+    b->module = (int)mod;
+    return b->module;
+}
+
+cudaError_t
+rt_symbol(const void *sym, uint64_t *addr, uint64_t *size)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    for (uint32_t i = 0; i < rt.n_vars; i++) {
+        if (rt.vars[i].host != sym)
+            continue;
+        int mod = rt_module(rt.vars[i].bin);
+        if (mod < 0)
+            return rt_fail(cudaErrorInvalidSymbol, NULL);
+        smsim_error err = { 0 };
+        if (smsim_program_symbol(rt.prog, (unsigned)mod, rt.vars[i].name, addr, size, &err) < 0)
+            return rt_fail(cudaErrorInvalidSymbol, "%s", err.msg);
+        return cudaSuccess;
+    }
+    return rt_fail(cudaErrorInvalidSymbol, NULL);
+}
+
+/* ---- the timeline ---------------------------------------------------------------- */
+
+void
+rt_timeline(uint8_t op, uint8_t dir, uint32_t kernel, double dur_ns, uint64_t bytes)
+{
+    if (rt.n_tl == rt.cap_tl) {
+        rt.cap_tl = rt.cap_tl ? 2 * rt.cap_tl : 64;
+        rt.tl = realloc(rt.tl, rt.cap_tl * sizeof *rt.tl);
+        if (rt.tl == NULL)
+            abort();
+    }
+    rt.tl[rt.n_tl++] = (struct rt_event_rec){ op, dir, kernel, rt.now_ns, dur_ns, bytes };
+    rt.now_ns += dur_ns;
+    if (op == RT_KERNEL)
+        rt.kernel_ns += dur_ns;
+    else
+        rt.copy_ns += dur_ns;
+}
+
+double
+rt_copy_ns(uint64_t bytes, int dir)
+{
+    if (dir != cudaMemcpyHostToDevice && dir != cudaMemcpyDeviceToHost)
+        return 0;
+    return rt.host_latency_ns + (rt.host_gbps > 0 ? (double)bytes / rt.host_gbps : 0);
+}
+
+/* ---- launches -------------------------------------------------------------------- */
+
+API unsigned
+__cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void *stream)
+{
+    if (rt.cfg_depth == 8)
+        return 1;
+    uint32_t d = rt.cfg_depth++;
+    rt.cfg_grid[d] = gridDim;
+    rt.cfg_block[d] = blockDim;
+    rt.cfg_smem[d] = sharedMem;
+    rt.cfg_stream[d] = stream;
+    return 0;
+}
+
+API cudaError_t
+__cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
+{
+    if (rt.cfg_depth == 0)
+        return rt_fail(cudaErrorInvalidConfiguration, NULL);
+    uint32_t d = --rt.cfg_depth;
+    *gridDim = rt.cfg_grid[d];
+    *blockDim = rt.cfg_block[d];
+    *sharedMem = rt.cfg_smem[d];
+    *(void **)stream = rt.cfg_stream[d];
+    return cudaSuccess;
+}
+
+static struct rt_func *
+func_of(const void *f)
+{
+    for (uint32_t i = 0; i < rt.n_funcs; i++)
+        if (rt.funcs[i].host == f || (const void *)&rt.funcs[i] == f)
+            return &rt.funcs[i];
+    return NULL;
+}
+
+/* The status of a kernel that failed: a fault in memory, an assertion,
+ * smsim's own limits; the first two are sticky, as on a GPU. */
+static cudaError_t
+kernel_failed(int rc, const char *msg)
+{
+    cudaError_t e = rc == SMSIM_ERR_UNSUPPORTED ? cudaErrorNotSupported
+                    : strstr(msg, "device-side assertion") != NULL ? cudaErrorAssert
+                    : strstr(msg, "global-memory") != NULL || strstr(msg, "use after free") ||
+                      strstr(msg, "misaligned") != NULL || strstr(msg, "out-of-bounds") != NULL
+                    ? cudaErrorIllegalAddress : cudaErrorLaunchFailure;
+    rt_fail(e, "%s", msg);
+    if (e != cudaErrorNotSupported)
+        rt.sticky = e;
+    return e;
+}
+
+static cudaError_t
+launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const uint32_t *cluster)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    struct rt_func *f = func_of(func);
+    if (f == NULL)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "a launch of a function the program did "
+                       "not register as a kernel (%p)", func);
+    int mod = rt_module(f->bin);
+    if (mod < 0)
+        return rt_fail(rt.last != cudaSuccess ? rt.last : cudaErrorInvalidKernelImage, NULL);
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > 1024 ||
+        grid.y > 65535 || grid.z > 65535)
+        return rt_fail(cudaErrorInvalidConfiguration, NULL);
+    smsim_error err = { 0 };
+    struct smsim_kernel_decl kd;
+    if (smsim_program_kernel_decl(rt.prog, (unsigned)mod, f->name, &kd, &err) < 0)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "%s", err.msg);
+    if (smem > 48 * 1024 && smem > f->max_dyn_smem)
+        return rt_fail(cudaErrorInvalidValue, "kernel %s: %zu bytes of dynamic shared memory "
+                       "need cudaFuncSetAttribute(MaxDynamicSharedMemorySize) first (48 KB "
+                       "without)", f->name, smem);
+    uint8_t stackbuf[4096];
+    uint8_t *params = kd.param_bytes <= sizeof stackbuf ? stackbuf : malloc(kd.param_bytes);
+    if (params == NULL)
+        abort();
+    memset(params, 0, kd.param_bytes);
+    for (unsigned i = 0; i < kd.n_params; i++) {
+        uint32_t off, size;
+        smsim_program_kernel_param(rt.prog, (unsigned)mod, f->name, i, &off, &size, &err);
+        memcpy(params + off, args[i], size);
+    }
+    char what[512];
+    snprintf(what, sizeof what, "launch %llu", (unsigned long long)rt.launches + 1);
+    struct smsim_launch_desc d = { .what = what, .module = (unsigned)mod, .kernel = f->name,
+                                   .grid = { grid.x, grid.y, grid.z },
+                                   .block = { block.x, block.y, block.z },
+                                   .smem = (uint32_t)smem, .params = params };
+    if (cluster != NULL)
+        memcpy(d.cluster, cluster, sizeof d.cluster);
+    else if (f->cluster[0] != 0)
+        memcpy(d.cluster, f->cluster, sizeof d.cluster);
+    int rc = smsim_program_launch(rt.prog, rt.sim, &d, &rt.tot, &err);
+    if (params != stackbuf)
+        free(params);
+    rt.launches++;
+    if (rc < 0)
+        return kernel_failed(rc, err.msg);
+    if (rt.sim != NULL) {
+        size_t k = smsim_kernel_count(rt.sim) - 1;
+        struct smsim_kernel kr;
+        smsim_kernel(rt.sim, k, &kr);
+        rt_timeline(RT_KERNEL, 0, (uint32_t)k, (double)kr.cycles * 1000.0 / rt.gpu.clock_mhz, 0);
+    }
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                 cudaStream_t stream)
+{
+    (void)stream;
+    return launch(func, gridDim, blockDim, args, sharedMem, NULL);
+}
+
+API cudaError_t
+__cudaGetKernel(cudaKernel_t *kernel, const void *func)
+{
+    struct rt_func *f = func_of(func);
+    if (f == NULL)
+        return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
+    *kernel = (cudaKernel_t)(void *)f;
+    return cudaSuccess;
+}
+
+API cudaError_t
+__cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                   size_t sharedMem, cudaStream_t stream)
+{
+    (void)stream;
+    return launch(kernel, gridDim, blockDim, args, sharedMem, NULL);
+}
+
+API cudaError_t
+__cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                        size_t sharedMem, cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+API cudaError_t
+cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                            size_t sharedMem, cudaStream_t stream)
+{
+    (void)stream;
+    return launch(func, gridDim, blockDim, args, sharedMem, NULL);
+}
+
+API cudaError_t
+cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    uint32_t cluster[3] = { 0, 0, 0 };
+    bool have = false;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeClusterDimension) {
+            cluster[0] = a->val.clusterDim.x;
+            cluster[1] = a->val.clusterDim.y;
+            cluster[2] = a->val.clusterDim.z;
+            have = true;
+        } else if (a->id != cudaLaunchAttributeCooperative) {
+            return rt_fail(cudaErrorNotSupported, "unsupported: launch attribute %d "
+                           "(cudaLaunchKernelEx)", a->id);
+        }
+    }
+    return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                  have ? cluster : NULL);
+}
+
+API cudaError_t
+cudaFuncSetAttribute(const void *func, int attr, int value)
+{
+    struct rt_func *f = func_of(func);
+    if (f == NULL)
+        return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || rt_ready() != cudaSuccess)
+            return rt_fail(cudaErrorInvalidValue, NULL);
+        f->max_dyn_smem = (uint32_t)value;
+    } else if (attr >= cudaFuncAttributeRequiredClusterWidth &&
+               attr <= cudaFuncAttributeRequiredClusterWidth + 2) {
+        f->cluster[attr - cudaFuncAttributeRequiredClusterWidth] = (uint32_t)value;
+        for (unsigned d = 0; d < 3; d++)
+            if (f->cluster[d] == 0)
+                f->cluster[d] = 1;
+    }
+    return cudaSuccess;              /* other attributes are hints */
+}
+
+API cudaError_t
+cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    struct rt_func *f = func_of(func);
+    if (f == NULL || attr == NULL)
+        return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
+    int mod = rt_module(f->bin);
+    if (mod < 0)
+        return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
+    struct smsim_kernel_decl kd;
+    smsim_error err = { 0 };
+    if (smsim_program_kernel_decl(rt.prog, (unsigned)mod, f->name, &kd, &err) < 0)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "%s", err.msg);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = kd.smem_static;
+    attr->maxThreadsPerBlock = 1024;
+    uint32_t regs;
+    bool known;
+    smsim_program_kernel_regs(rt.prog, (unsigned)mod, f->name, rt.gpu.cc, &regs, &known, &err);
+    attr->numRegs = (int)regs;
+    attr->ptxVersion = (int)rt.gpu.cc;
+    attr->binaryVersion = (int)rt.gpu.cc;
+    attr->maxDynamicSharedSizeBytes = (int)(f->max_dyn_smem ? f->max_dyn_smem : 48 * 1024);
+    attr->requiredClusterWidth = (int)kd.cluster[0];
+    attr->requiredClusterHeight = (int)kd.cluster[1];
+    attr->requiredClusterDepth = (int)kd.cluster[2];
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaFuncSetCacheConfig(const void *func, int config)
+{
+    (void)func, (void)config;
+    return cudaSuccess;              /* a preference: the model picks the carve-out */
+}
+
+/* ---- what is not carried out ------------------------------------------------------- */
+
+static cudaError_t
+unsupported(const char *name)
+{
+    return rt_fail(cudaErrorNotSupported, "unsupported: the CUDA runtime call %s (doc/exec.md "
+                   "lists what smsim's runtime carries out)", name);
+}
+
+#define CUDART_UNSUPPORTED(name)                                                           \
+    API cudaError_t name(void);                                                            \
+    API cudaError_t name(void) { return unsupported(#name); }
+#include "cudart/unsupported.def"
+#undef CUDART_UNSUPPORTED
+
+/* ---- errors ---------------------------------------------------------------------- */
+
+API cudaError_t
+cudaGetLastError(void)
+{
+    cudaError_t e = rt.sticky != cudaSuccess ? rt.sticky : rt.last;
+    rt.last = cudaSuccess;
+    return e;
+}
+
+API cudaError_t
+cudaPeekAtLastError(void)
+{
+    return rt.sticky != cudaSuccess ? rt.sticky : rt.last;
+}
+
+static const struct {
+    cudaError_t code;
+    const char *name, *text;
+} errors[] = {
+    { cudaSuccess, "cudaSuccess", "no error" },
+    { cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument" },
+    { cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory" },
+    { cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error" },
+    { cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+      "invalid configuration argument" },
+    { cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol" },
+    { cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer" },
+    { cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+      "invalid copy direction for memcpy" },
+    { cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction",
+      "invalid device function" },
+    { cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected" },
+    { cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal" },
+    { cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage",
+      "device kernel image is invalid" },
+    { cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+      "no kernel image is available for execution on the device" },
+    { cudaErrorSharedObjectSymbolNotFound, "cudaErrorSharedObjectSymbolNotFound",
+      "named symbol not found" },
+    { cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle",
+      "invalid resource handle" },
+    { cudaErrorNotReady, "cudaErrorNotReady", "device not ready" },
+    { cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+      "an illegal memory access was encountered" },
+    { cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+      "too many resources requested for launch" },
+    { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
+    { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
+    { cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+      "too many blocks in cooperative launch" },
+    { cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted" },
+    { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+    { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
+};
+
+API const char *
+cudaGetErrorString(cudaError_t e)
+{
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].code == e)
+            return errors[i].text;
+    return "unrecognized error code";
+}
+
+API const char *
+cudaGetErrorName(cudaError_t e)
+{
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].code == e)
+            return errors[i].name;
+    return "cudaErrorUnknown";
+}
+
+/* ---- the report ------------------------------------------------------------------ */
+
+static void
+print_json(FILE *fp, void *arg)
+{
+    (void)arg;
+    smsim_print_json(fp, rt.sim, rt.cfg_name);
+}
+
+static void
+report(void)
+{
+    fflush(stdout);
+    for (uint32_t i = 0; i < rt.n_bins; i++)
+        if (rt.bins[i].ptx_path != NULL && getenv("SMSIM_EXEC_KEEP_PTX") == NULL)
+            remove(rt.bins[i].ptx_path);
+    if (rt.init_err != cudaSuccess || rt.prog == NULL)
+        return;
+    const char *quiet = getenv("SMSIM_EXEC_QUIET");
+    bool loud = quiet == NULL || strcmp(quiet, "1") != 0;
+    if (rt.sim == NULL) {
+        if (loud)
+            fprintf(stderr, "smsim exec: %llu kernel launches executed functionally (no timing): "
+                    "%llu blocks, %llu warp instructions\n", (unsigned long long)rt.launches,
+                    (unsigned long long)rt.tot.blocks, (unsigned long long)rt.tot.warp_insts);
+        return;
+    }
+    if (loud) {
+        fprintf(stderr, "smsim exec: %s (%s): %llu kernel launches, simulated %.3f us "
+                "(kernels %.3f us, host copies %.3f us)\n", rt.cfg_name, rt.gpu.name,
+                (unsigned long long)rt.launches, rt.now_ns / 1000.0, rt.kernel_ns / 1000.0,
+                rt.copy_ns / 1000.0);
+        if (smsim_kernel_count(rt.sim) > 0)
+            smsim_print_summary(stderr, rt.sim, rt.cfg_name, false);
+        fprintf(stderr, "timeline (simulated):\n  %12s %12s  %s\n", "start us", "length us",
+                "operation");
+        static const char *const dirs[] = { "host to host", "host to device", "device to host",
+                                            "device to device", "default" };
+        for (uint32_t i = 0; i < rt.n_tl; i++) {
+            const struct rt_event_rec *t = &rt.tl[i];
+            if (i == 200 && rt.n_tl > 400) {   /* the first 200 and the last 200 */
+                fprintf(stderr, "  ... %u more ...\n", rt.n_tl - 400);
+                i = rt.n_tl - 200;
+                t = &rt.tl[i];
+            }
+            fprintf(stderr, "  %12.3f %12.3f  ", t->start_ns / 1000.0, t->dur_ns / 1000.0);
+            if (t->op == RT_KERNEL) {
+                struct smsim_kernel kr;
+                smsim_kernel(rt.sim, t->kernel, &kr);
+                fprintf(stderr, "kernel %s (%llu cycles)\n", kr.name,
+                        (unsigned long long)kr.cycles);
+            } else {
+                fprintf(stderr, "%s %s, %llu bytes\n", t->op == RT_COPY ? "copy" : "set",
+                        t->dir < 5 ? dirs[t->dir] : "?", (unsigned long long)t->bytes);
+            }
+        }
+    }
+    if (rt.wout != NULL) {
+        smsim_error err = { 0 };
+        if (smsim_outfile_commit(rt.wout, &err) < 0)
+            smsim_report("error", err.msg);
+        rt.wout = NULL;
+    }
+    const char *json = getenv("SMSIM_EXEC_STATS_JSON");
+    if (json != NULL && *json) {
+        smsim_error err = { 0 };
+        if (smsim_write_file(json, print_json, NULL, &err) < 0)
+            smsim_report("error", err.msg);
+    }
+    fflush(stderr);
+}
+
+/* Everything the runtime holds, when the program ends (after the report). */
+static void
+release_all(void)
+{
+    smsim_free(rt.sim);
+    smsim_program_free(rt.prog);
+    smsim_config_free(rt.cfg);
+    for (uint32_t i = 0; i < rt.n_bins; i++)
+        free(rt.bins[i].ptx_path);
+    for (uint32_t i = 0; i < rt.n_funcs; i++)
+        free(rt.funcs[i].name);
+    for (uint32_t i = 0; i < rt.n_vars; i++)
+        free(rt.vars[i].name);
+    free(rt.bins);
+    free(rt.funcs);
+    free(rt.vars);
+    free(rt.tl);
+    memset(&rt, 0, sizeof rt);
+}
+
+static void
+at_exit(void)
+{
+    report();
+    release_all();
+}

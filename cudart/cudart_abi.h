@@ -1,0 +1,213 @@
+/*
+ * cudart_abi.h - the binary interface of the CUDA runtime (libcudart.so.13)
+ * that programs compiled by nvcc 13 call: the types, enum values and
+ * struct layouts the replacement runtime must match byte for byte.
+ *
+ * Written from the CUDA Runtime API reference (docs.nvidia.com/cuda/
+ * cuda-runtime-api) and checked against the CUDA 13.0 toolkit's headers:
+ * tests/cudart-abi.sh compiles offsetof/sizeof checks of these against
+ * driver_types.h where a toolkit is installed.  Only what the runtime
+ * uses is named; the rest of a struct is padding of the same size.
+ */
+#ifndef SMSIM_CUDART_ABI_H
+#define SMSIM_CUDART_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int cudaError_t;
+
+/* Error codes (enum cudaError). */
+enum {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidKernelImage = 200,
+    cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorSharedObjectSymbolNotFound = 302,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorAssert = 710,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
+    cudaErrorNotPermitted = 800,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999
+};
+
+/* enum cudaMemcpyKind */
+enum { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
+       cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
+
+/* enum cudaMemoryType */
+enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2,
+       cudaMemoryTypeManaged = 3 };
+
+/* enum cudaFuncAttribute */
+enum { cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+       cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+       cudaFuncAttributeRequiredClusterWidth = 11 };
+
+/* enum cudaLaunchAttributeID */
+enum { cudaLaunchAttributeCooperative = 2, cudaLaunchAttributeClusterDimension = 4 };
+
+/* enum cudaDeviceAttr (those the runtime answers) */
+enum {
+    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6,
+    cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
+    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13,
+    cudaDevAttrMultiProcessorCount = 16, cudaDevAttrIntegrated = 18,
+    cudaDevAttrCanMapHostMemory = 19, cudaDevAttrConcurrentKernels = 31,
+    cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrUnifiedAddressing = 41, cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrManagedMemory = 83,
+    cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+    cudaDevAttrReservedSharedMemoryPerBlock = 111, cudaDevAttrClusterLaunch = 120
+};
+
+typedef struct dim3 {
+    unsigned x, y, z;
+} dim3;
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUkern_st *cudaKernel_t;
+
+/* struct cudaDeviceProp (CUDA 12+, cudaGetDeviceProperties_v2): 1008 bytes */
+struct cudaDeviceProp {
+    char name[256];
+    unsigned char uuid[16];
+    char luid[8];
+    unsigned luidDeviceNodeMask;
+    size_t totalGlobalMem;               /* 288 */
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock;              /* 320 */
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    size_t totalConstMem;                /* 352 */
+    int major;
+    int minor;
+    size_t textureAlignment;
+    size_t texturePitchAlignment;
+    int multiProcessorCount;             /* 384 */
+    int integrated;
+    int canMapHostMemory;
+    int textures_and_surfaces[39];       /* maxTexture1D .. maxSurfaceCubemapLayered[2] */
+    size_t surfaceAlignment;             /* 552 */
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int tccDriver;
+    int asyncEngineCount;                /* 584 */
+    int unifiedAddressing;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;     /* 604 */
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;   /* 624 */
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int cooperativeLaunch;               /* 668 */
+    size_t sharedMemPerBlockOptin;       /* 672 */
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor;      /* 688 */
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;    /* 696 */
+    int more[11];                        /* hostRegisterSupported .. ipcEventSupported */
+    int clusterLaunch;                   /* 748 */
+    int tail[8];                         /* unifiedFunctionPointers .. hostNumaMultinodeIpcSupported */
+    int reserved[56];                    /* 784 */
+};
+
+/* struct cudaFuncAttributes: 144 bytes */
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[17];
+};
+
+/* struct cudaPointerAttributes: 88 bytes */
+struct cudaPointerAttributes {
+    int type;                            /* enum cudaMemoryType */
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+    long reserved[8];
+};
+
+/* cudaLaunchAttribute: 72 bytes, its value a 64-byte union at 8 */
+typedef struct cudaLaunchAttribute {
+    int id;
+    char pad[4];
+    union {
+        char bytes[64];
+        struct { unsigned x, y, z; } clusterDim;
+        int cooperative;
+    } val;
+} cudaLaunchAttribute;
+
+/* cudaLaunchConfig_t: 56 bytes */
+typedef struct cudaLaunchConfig_t {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned numAttrs;
+} cudaLaunchConfig_t;
+
+/* The fat binary wrapper nvcc's host code registers (fatbinary_section.h:
+ * magic, version, the fat binary, and a file name or prelinked list). */
+#define CUDART_FATBINC_MAGIC 0x466243B1u
+struct cudart_fatbin_wrapper {
+    int magic;
+    int version;
+    const unsigned long long *data;
+    void *filename_or_fatbins;
+};
+
+#endif /* SMSIM_CUDART_ABI_H */

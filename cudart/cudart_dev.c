@@ -1,0 +1,447 @@
+/*
+ * cudart_dev.c - the replacement CUDA runtime's device, stream, event and
+ * occupancy calls: one device, the configured GPU; streams and events on
+ * the one simulated timeline (work runs when issued, so every wait has
+ * already been met); occupancy from smsim's calculator.
+ */
+#include "cudart/cudart.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define API __attribute__((visibility("default")))
+
+/* Runtime and driver version this runtime stands in for (CUDA 13.0). */
+#define CUDART_VERSION_NUMBER 13000
+
+static uint64_t
+field_u64(const char *name)
+{
+    long i = smsim_config_field_index(name);
+    if (i < 0)
+        return 0;
+    char buf[SMSIM_CONFIG_VALUE_MAX];
+    smsim_config_value(rt.cfg, (size_t)i, buf, sizeof buf);
+    return strtoull(buf, NULL, 10);
+}
+
+API cudaError_t
+cudaGetDeviceCount(int *count)
+{
+    cudaError_t e = rt_ready();
+    *count = e == cudaSuccess ? 1 : 0;
+    return e == cudaSuccess ? cudaSuccess : rt_fail(cudaErrorNoDevice, NULL);
+}
+
+API cudaError_t
+cudaGetDevice(int *device)
+{
+    *device = 0;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaSetDevice(int device)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    return device == 0 ? cudaSuccess : rt_fail(cudaErrorInvalidDevice, NULL);
+}
+
+API cudaError_t
+cudaInitDevice(int device, unsigned deviceFlags, unsigned flags)
+{
+    (void)deviceFlags, (void)flags;
+    return cudaSetDevice(device);
+}
+
+API cudaError_t
+cudaSetDeviceFlags(unsigned flags)
+{
+    (void)flags;
+    return rt_ready();
+}
+
+API cudaError_t
+cudaGetDeviceFlags(unsigned *flags)
+{
+    *flags = 0;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    (void)prop;
+    *device = 0;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceSynchronize(void)
+{
+    return rt_ready();               /* all work has run */
+}
+
+API cudaError_t
+cudaDeviceReset(void)
+{
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaRuntimeGetVersion(int *v)
+{
+    *v = CUDART_VERSION_NUMBER;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDriverGetVersion(int *v)
+{
+    *v = CUDART_VERSION_NUMBER;
+    return cudaSuccess;
+}
+
+/* Device memory reported: gpu.memory_mb when the config has it, else 80 GB. */
+static uint64_t
+total_mem(void)
+{
+    uint64_t mb = field_u64("gpu.memory_mb");
+    return (mb ? mb : 81920) << 20;
+}
+
+API cudaError_t
+cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    *free_bytes = *total = (size_t)total_mem();
+    return cudaSuccess;
+}
+
+static int
+attribute(int attr, int *ok)
+{
+    const struct smsim_gpu *g = &rt.gpu;
+    *ok = 1;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock:
+    case cudaDevAttrMaxBlockDimX:
+    case cudaDevAttrMaxBlockDimY: return (int)field_u64("sm.max_threads_per_block");
+    case cudaDevAttrMaxBlockDimZ: return 64;
+    case cudaDevAttrMaxGridDimX: return 2147483647;
+    case cudaDevAttrMaxGridDimY:
+    case cudaDevAttrMaxGridDimZ: return 65535;
+    case cudaDevAttrMaxSharedMemoryPerBlock: return 48 * 1024;
+    case cudaDevAttrTotalConstantMemory: return 64 * 1024;
+    case cudaDevAttrWarpSize: return 32;
+    case cudaDevAttrMaxRegistersPerBlock: return (int)field_u64("sm.max_regs_per_block");
+    case cudaDevAttrClockRate: return (int)(g->clock_mhz * 1000.0);
+    case cudaDevAttrMultiProcessorCount: return (int)g->sm_count;
+    case cudaDevAttrIntegrated: return 0;
+    case cudaDevAttrCanMapHostMemory: return 1;
+    case cudaDevAttrConcurrentKernels: return 1;
+    case cudaDevAttrL2CacheSize: return (int)(field_u64("l2.size_kb") * 1024);
+    case cudaDevAttrMaxThreadsPerMultiProcessor: return (int)field_u64("sm.max_threads");
+    case cudaDevAttrUnifiedAddressing: return 1;
+    case cudaDevAttrComputeCapabilityMajor: return (int)(g->cc / 10);
+    case cudaDevAttrComputeCapabilityMinor: return (int)(g->cc % 10);
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return (int)field_u64("sm.smem_size");
+    case cudaDevAttrMaxRegistersPerMultiprocessor: return (int)field_u64("sm.registers");
+    case cudaDevAttrManagedMemory: return 1;
+    case cudaDevAttrConcurrentManagedAccess: return 1;
+    case cudaDevAttrCooperativeLaunch: return 1;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return (int)field_u64("sm.smem_per_block");
+    case cudaDevAttrMaxBlocksPerMultiprocessor: return (int)field_u64("sm.max_blocks");
+    case cudaDevAttrReservedSharedMemoryPerBlock: return (int)g->smem_reserved;
+    case cudaDevAttrClusterLaunch: return g->cc >= 90;
+    default: *ok = 0; return 0;
+    }
+}
+
+API cudaError_t
+cudaDeviceGetAttribute(int *value, int attr, int device)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    if (device != 0)
+        return rt_fail(cudaErrorInvalidDevice, NULL);
+    int ok;
+    *value = attribute(attr, &ok);
+    if (!ok)
+        return rt_fail(cudaErrorNotSupported, "unsupported: cudaDeviceGetAttribute(%d): smsim "
+                       "does not know this attribute of a simulated GPU", attr);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    if (device != 0)
+        return rt_fail(cudaErrorInvalidDevice, NULL);
+    int ok;
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s (smsim)", rt.gpu.name);
+    p->totalGlobalMem = (size_t)total_mem();
+    p->sharedMemPerBlock = 48 * 1024;
+    p->regsPerBlock = attribute(cudaDevAttrMaxRegistersPerBlock, &ok);
+    p->warpSize = 32;
+    p->memPitch = 2147483647;
+    p->maxThreadsPerBlock = attribute(cudaDevAttrMaxThreadsPerBlock, &ok);
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsPerBlock;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 2147483647;
+    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    p->totalConstMem = 64 * 1024;
+    p->major = (int)(rt.gpu.cc / 10);
+    p->minor = (int)(rt.gpu.cc % 10);
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->multiProcessorCount = (int)rt.gpu.sm_count;
+    p->canMapHostMemory = 1;
+    p->surfaceAlignment = 512;
+    p->concurrentKernels = 1;
+    p->asyncEngineCount = 2;
+    p->unifiedAddressing = 1;
+    p->l2CacheSize = attribute(cudaDevAttrL2CacheSize, &ok);
+    p->maxThreadsPerMultiProcessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, &ok);
+    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+    p->sharedMemPerMultiprocessor = (size_t)attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+                                                      &ok);
+    p->regsPerMultiprocessor = attribute(cudaDevAttrMaxRegistersPerMultiprocessor, &ok);
+    p->managedMemory = 1;
+    p->concurrentManagedAccess = 1;
+    p->cooperativeLaunch = 1;
+    p->sharedMemPerBlockOptin = (size_t)attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, &ok);
+    p->maxBlocksPerMultiProcessor = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, &ok);
+    p->reservedSharedMemPerBlock = rt.gpu.smem_reserved;
+    p->clusterLaunch = rt.gpu.cc >= 90;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
+{
+    return cudaGetDeviceProperties(p, device);
+}
+
+API cudaError_t
+cudaDeviceSetLimit(int limit, size_t value)
+{
+    (void)limit, (void)value;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceGetLimit(size_t *value, int limit)
+{
+    /* cudaLimitStackSize 0: 1 KB; printf FIFO 1 MB; heap 8 MB (the defaults) */
+    *value = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == 2 ? (8u << 20) : 0;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceSetCacheConfig(int config)
+{
+    (void)config;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (least != NULL)
+        *least = 0;
+    if (greatest != NULL)
+        *greatest = -5;
+    return cudaSuccess;
+}
+
+/* ---- streams and events ------------------------------------------------------------- */
+
+/* A stream is only a name: work runs when issued. */
+struct CUstream_st {
+    int flags;
+};
+
+struct CUevent_st {
+    double t_ns;                 /* the timeline when it was recorded */
+    bool recorded;
+};
+
+API cudaError_t
+cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority)
+{
+    (void)priority;
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    *s = calloc(1, sizeof **s);
+    if (*s == NULL)
+        return rt_fail(cudaErrorMemoryAllocation, NULL);
+    (*s)->flags = (int)flags;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
+{
+    return cudaStreamCreateWithPriority(s, flags, 0);
+}
+
+API cudaError_t
+cudaStreamCreate(cudaStream_t *s)
+{
+    return cudaStreamCreateWithPriority(s, 0, 0);
+}
+
+API cudaError_t
+cudaStreamDestroy(cudaStream_t s)
+{
+    free(s);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaStreamSynchronize(cudaStream_t s)
+{
+    (void)s;
+    return rt_ready();
+}
+
+API cudaError_t
+cudaStreamQuery(cudaStream_t s)
+{
+    (void)s;
+    return rt_ready();
+}
+
+API cudaError_t
+cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
+{
+    (void)s, (void)ev, (void)flags;
+    return rt_ready();
+}
+
+API cudaError_t
+cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
+{
+    (void)flags;
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    *ev = calloc(1, sizeof **ev);
+    return *ev != NULL ? cudaSuccess : rt_fail(cudaErrorMemoryAllocation, NULL);
+}
+
+API cudaError_t
+cudaEventCreate(cudaEvent_t *ev)
+{
+    return cudaEventCreateWithFlags(ev, 0);
+}
+
+API cudaError_t
+cudaEventDestroy(cudaEvent_t ev)
+{
+    free(ev);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
+{
+    (void)s;
+    if (ev == NULL)
+        return rt_fail(cudaErrorInvalidResourceHandle, NULL);
+    ev->t_ns = rt.now_ns;
+    ev->recorded = true;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned flags)
+{
+    (void)flags;
+    return cudaEventRecord(ev, s);
+}
+
+API cudaError_t
+cudaEventSynchronize(cudaEvent_t ev)
+{
+    (void)ev;
+    return rt_ready();
+}
+
+API cudaError_t
+cudaEventQuery(cudaEvent_t ev)
+{
+    (void)ev;
+    return rt_ready();
+}
+
+/* Simulated milliseconds between two recorded events. */
+API cudaError_t
+cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    if (start == NULL || end == NULL)
+        return rt_fail(cudaErrorInvalidResourceHandle, NULL);
+    if (!start->recorded || !end->recorded)
+        return rt_fail(cudaErrorInvalidResourceHandle, NULL);
+    *ms = (float)((end->t_ns - start->t_ns) / 1e6);
+    return cudaSuccess;
+}
+
+/* ---- occupancy ------------------------------------------------------------------------ */
+
+API cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func,
+                                                       int blockSize, size_t dynSmem,
+                                                       unsigned flags)
+{
+    (void)flags;
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    struct cudaFuncAttributes fa;
+    e = cudaFuncGetAttributes(&fa, func);
+    if (e != cudaSuccess)
+        return e;
+    unsigned n = 0;
+    smsim_error err = { 0 };
+    if (smsim_occupancy_blocks(rt.cfg, (uint32_t)blockSize, (uint32_t)fa.numRegs,
+                               (uint32_t)(fa.sharedSizeBytes + dynSmem), &n, &err) < 0)
+        n = 0;
+    *blocks = (int)n;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int blockSize,
+                                              size_t dynSmem)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, blockSize,
+                                                                  dynSmem, 0);
+}
+
+API cudaError_t
+cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *func, int numBlocks,
+                                          int blockSize)
+{
+    (void)func, (void)blockSize;
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    uint64_t per_sm = field_u64("sm.smem_size");
+    uint64_t per = numBlocks > 0 ? per_sm / (uint64_t)numBlocks : 0;
+    uint64_t cap = field_u64("sm.smem_per_block");
+    per = per > rt.gpu.smem_reserved ? per - rt.gpu.smem_reserved : 0;
+    *smem = (size_t)(per < cap ? per : cap);
+    return cudaSuccess;
+}

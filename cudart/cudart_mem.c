@@ -1,0 +1,368 @@
+/*
+ * cudart_mem.c - the replacement CUDA runtime's memory calls: device
+ * allocations in the program's smsim_program, host-mapped (managed and
+ * pinned) memory, copies and sets (each on the timeline: the host link's
+ * time for a copy across it), symbols.
+ */
+#include "cudart/cudart.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define API __attribute__((visibility("default")))
+
+/* The memory at device-or-host pointer p for n bytes: device memory's
+ * host copy, or p itself when it is host memory.  *dev: device memory. */
+static void *
+resolve(const void *p, size_t n, bool *dev)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    bool mapped = false;
+    if (!smsim_program_lookup(rt.prog, a, NULL, NULL, &mapped) || mapped) {
+        *dev = false;
+        return (void *)(uintptr_t)p;
+    }
+    *dev = true;
+    smsim_error err = { 0 };
+    return smsim_program_host(rt.prog, a, n, &err);
+}
+
+/* The memory of a device pointer (the direction says it is one). */
+static void *
+device(const void *p, size_t n, const char *call)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    smsim_error err = { 0 };
+    void *h = smsim_program_host(rt.prog, a, n, &err);
+    if (h == NULL)
+        rt_fail(cudaErrorInvalidValue, "%s: %s", call, err.msg);
+    return h;
+}
+
+API cudaError_t
+cudaMalloc(void **devPtr, size_t size)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    if (devPtr == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    char what[64];
+    static unsigned long n;
+    snprintf(what, sizeof what, "cudaMalloc #%lu", ++n);
+    uint64_t a;
+    smsim_error err = { 0 };
+    if (smsim_program_malloc(rt.prog, size, what, &a, &err) < 0)
+        return rt_fail(cudaErrorMemoryAllocation, "%s", err.msg);
+    *devPtr = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMalloc(devPtr, size);
+}
+
+/* Host memory the device addresses at the same address (managed, pinned):
+ * pages of its own, so that no heap block shares them. */
+static cudaError_t
+map_host(void **ptr, size_t size, const char *kind)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    if (ptr == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    size_t len = size ? size : 1;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return rt_fail(cudaErrorMemoryAllocation, NULL);
+    smsim_error err = { 0 };
+    if (smsim_program_map_host(rt.prog, p, len, kind, &err) < 0) {
+        munmap(p, len);
+        return rt_fail(cudaErrorMemoryAllocation, "%s", err.msg);
+    }
+    *ptr = p;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
+{
+    (void)flags;
+    return map_host(devPtr, size, "cudaMallocManaged memory");
+}
+
+API cudaError_t
+cudaMallocHost(void **ptr, size_t size)
+{
+    return map_host(ptr, size, "cudaMallocHost memory");
+}
+
+API cudaError_t
+cudaHostAlloc(void **ptr, size_t size, unsigned flags)
+{
+    (void)flags;
+    return map_host(ptr, size, "cudaHostAlloc memory");
+}
+
+API cudaError_t
+cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags)
+{
+    (void)flags;
+    *pDevice = pHost;
+    return cudaSuccess;
+}
+
+static cudaError_t
+release(void *p, bool host_call)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    if (p == NULL)
+        return cudaSuccess;
+    uint64_t base, size;
+    bool mapped;
+    if (!smsim_program_lookup(rt.prog, (uint64_t)(uintptr_t)p, &base, &size, &mapped) ||
+        (host_call && !mapped))
+        return rt_fail(cudaErrorInvalidValue, "%s(%p): not memory of this program, or freed "
+                       "already", host_call ? "cudaFreeHost" : "cudaFree", p);
+    void *host = NULL;
+    smsim_error err = { 0 };
+    if (smsim_program_release(rt.prog, (uint64_t)(uintptr_t)p, &host, &err) < 0)
+        return rt_fail(cudaErrorInvalidValue, "%s(%p): %s", host_call ? "cudaFreeHost" :
+                       "cudaFree", p, err.msg);
+    if (host != NULL)
+        munmap(host, size);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaFree(void *devPtr)
+{
+    return release(devPtr, false);
+}
+
+API cudaError_t
+cudaFreeAsync(void *devPtr, cudaStream_t stream)
+{
+    (void)stream;
+    return release(devPtr, false);
+}
+
+API cudaError_t
+cudaFreeHost(void *ptr)
+{
+    return release(ptr, true);
+}
+
+API cudaError_t
+cudaMemcpy(void *dst, const void *src, size_t count, int kind)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    if (count == 0)
+        return cudaSuccess;
+    void *d;
+    const void *s;
+    int dir = kind;
+    switch (kind) {
+    case cudaMemcpyHostToHost:
+        d = dst, s = src;
+        break;
+    case cudaMemcpyHostToDevice:
+        d = device(dst, count, "cudaMemcpy"), s = src;
+        break;
+    case cudaMemcpyDeviceToHost:
+        d = dst, s = device(src, count, "cudaMemcpy");
+        break;
+    case cudaMemcpyDeviceToDevice:
+        d = device(dst, count, "cudaMemcpy"), s = device(src, count, "cudaMemcpy");
+        break;
+    case cudaMemcpyDefault: {
+        bool dd, sd;
+        d = resolve(dst, count, &dd);
+        s = resolve(src, count, &sd);
+        dir = dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                 : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+        break;
+    }
+    default:
+        return rt_fail(cudaErrorInvalidMemcpyDirection, NULL);
+    }
+    if (d == NULL || s == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    memmove(d, s, count);
+    rt_timeline(RT_COPY, (uint8_t)dir, 0, rt_copy_ns(count, dir), count);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+API cudaError_t
+cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+             size_t height, int kind)
+{
+    if (width > dpitch || width > spitch)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemcpy((char *)dst + r * dpitch, (const char *)src + r * spitch,
+                                   width, kind);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemset(void *devPtr, int value, size_t count)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    if (count == 0)
+        return cudaSuccess;
+    bool dev;
+    void *d = resolve(devPtr, count, &dev);
+    if (d == NULL || (!dev && !smsim_program_lookup(rt.prog, (uint64_t)(uintptr_t)devPtr, NULL,
+                                                    NULL, NULL)))
+        return rt_fail(cudaErrorInvalidValue, "cudaMemset(%p, %d, %zu): not device memory of "
+                       "this program", devPtr, value, count);
+    memset(d, value, count);
+    rt_timeline(RT_SET, cudaMemcpyDeviceToDevice, 0, 0, count);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(devPtr, value, count);
+}
+
+static cudaError_t
+symbol_copy(const void *symbol, size_t count, size_t offset, void **mem, const char *call)
+{
+    uint64_t addr, size;
+    cudaError_t e = rt_symbol(symbol, &addr, &size);
+    if (e != cudaSuccess)
+        return e;
+    if (offset > size || count > size - offset)
+        return rt_fail(cudaErrorInvalidValue, "%s: %zu bytes at offset %zu of a %llu-byte "
+                       "variable", call, count, offset, (unsigned long long)size);
+    *mem = device((void *)(uintptr_t)(addr + offset), count, call);
+    return *mem != NULL ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/* A copy into (to) or out of a variable from or to p: host memory, or
+ * device memory for cudaMemcpyDeviceToDevice. */
+static cudaError_t
+symbol_transfer(const void *symbol, void *p, size_t count, size_t offset, int kind, bool to,
+                const char *call)
+{
+    void *var = NULL;
+    cudaError_t e = symbol_copy(symbol, count, offset, &var, call);
+    if (e != cudaSuccess)
+        return e;
+    void *mem = kind == cudaMemcpyDeviceToDevice ? device(p, count, call) : p;
+    if (mem == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    memmove(to ? var : mem, to ? mem : var, count);
+    if (kind != cudaMemcpyDeviceToDevice) {
+        int dir = to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+        rt_timeline(RT_COPY, (uint8_t)dir, 0, rt_copy_ns(count, dir), count);
+    }
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, int kind)
+{
+    return symbol_transfer(symbol, (void *)(uintptr_t)src, count, offset, kind, true,
+                           "cudaMemcpyToSymbol");
+}
+
+API cudaError_t
+cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                        int kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+API cudaError_t
+cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, int kind)
+{
+    return symbol_transfer(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbol");
+}
+
+API cudaError_t
+cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, int kind,
+                          cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+API cudaError_t
+cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    uint64_t addr, size;
+    cudaError_t e = rt_symbol(symbol, &addr, &size);
+    if (e == cudaSuccess)
+        *devPtr = (void *)(uintptr_t)addr;
+    return e;
+}
+
+API cudaError_t
+cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    uint64_t addr, sz;
+    cudaError_t e = rt_symbol(symbol, &addr, &sz);
+    if (e == cudaSuccess)
+        *size = (size_t)sz;
+    return e;
+}
+
+API cudaError_t
+cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
+{
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    memset(attr, 0, sizeof *attr);
+    bool mapped;
+    if (smsim_program_lookup(rt.prog, (uint64_t)(uintptr_t)ptr, NULL, NULL, &mapped)) {
+        attr->type = mapped ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
+        attr->devicePointer = (void *)(uintptr_t)ptr;
+        attr->hostPointer = mapped ? (void *)(uintptr_t)ptr : NULL;
+    } else {
+        attr->type = cudaMemoryTypeUnregistered;
+        attr->device = -2;
+    }
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream)
+{
+    (void)devPtr, (void)count, (void)dstDevice, (void)stream;
+    return cudaSuccess;              /* a hint: managed memory is always in place */
+}
+
+API cudaError_t
+cudaMemAdvise(const void *devPtr, size_t count, int advice, int device)
+{
+    (void)devPtr, (void)count, (void)advice, (void)device;
+    return cudaSuccess;
+}

@@ -1,0 +1,184 @@
+/*
+ * smsim_program.c - whole CUDA programs: lib/smsim.h's smsim_program over
+ * frontend/exec/ptx_prog.h (memory and modules) and frontend/ptx.h (a
+ * launch as a PTX instruction source).
+ */
+#include "lib/smsim.h"
+#include "lib/smsim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/exec/ptx_prog.h"
+#include "frontend/ptx.h"
+#include "frontend/lower/ptxas.h"
+#include "frontend/record.h"
+
+struct smsim_program {
+    struct ptx_prog *p;
+};
+
+smsim_program *
+smsim_program_new(void)
+{
+    smsim_program *p = xcalloc(1, sizeof *p);
+    p->p = ptx_prog_new();
+    return p;
+}
+
+void
+smsim_program_free(smsim_program *p)
+{
+    if (p == NULL)
+        return;
+    ptx_prog_free(p->p);
+    free(p);
+}
+
+int
+smsim_program_load_ptx(smsim_program *p, const char *name, const char *text, size_t len,
+                       const char *ptx_path, unsigned *module, smsim_error *err)
+{
+    uint32_t m = 0;
+    int rc = ptx_prog_load(p->p, name, text, len, ptx_path, &m, SERR(err));
+    *module = m;
+    return rc;
+}
+
+int
+smsim_program_malloc(smsim_program *p, uint64_t bytes, const char *what, uint64_t *addr,
+                     smsim_error *err)
+{
+    return ptx_prog_alloc(p->p, bytes, what, addr, SERR(err));
+}
+
+int
+smsim_program_map_host(smsim_program *p, void *host, uint64_t bytes, const char *what,
+                       smsim_error *err)
+{
+    return ptx_prog_map_host(p->p, host, bytes, what, SERR(err));
+}
+
+int
+smsim_program_release(smsim_program *p, uint64_t addr, void **host, smsim_error *err)
+{
+    return ptx_prog_release(p->p, addr, host, SERR(err));
+}
+
+void *
+smsim_program_host(smsim_program *p, uint64_t addr, uint64_t bytes, smsim_error *err)
+{
+    return ptx_prog_host(p->p, addr, bytes, SERR(err));
+}
+
+bool
+smsim_program_lookup(smsim_program *p, uint64_t addr, uint64_t *base, uint64_t *size,
+                     bool *mapped)
+{
+    return ptx_prog_lookup(p->p, addr, base, size, mapped);
+}
+
+int
+smsim_program_symbol(smsim_program *p, unsigned module, const char *name, uint64_t *addr,
+                     uint64_t *size, smsim_error *err)
+{
+    if (module >= ptx_prog_modules(p->p))
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "no module %u", module);
+    return ptx_prog_symbol(p->p, module, name, addr, size, SERR(err));
+}
+
+static int
+kernel_of(smsim_program *p, unsigned module, const char *kernel, const struct ptx_kernel **k,
+          smsim_error *err)
+{
+    struct ptx_module *m = ptx_prog_module(p->p, module);
+    if (m == NULL)
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "no module %u", module);
+    *k = ptx_module_find(m, kernel);
+    if (*k == NULL)
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "%s has no kernel %s", m->path, kernel);
+    return SMSIM_OK;
+}
+
+int
+smsim_program_kernel_decl(smsim_program *p, unsigned module, const char *kernel,
+                          struct smsim_kernel_decl *out, smsim_error *err)
+{
+    const struct ptx_kernel *k;
+    int rc = kernel_of(p, module, kernel, &k, err);
+    if (rc < 0)
+        return rc;
+    *out = (struct smsim_kernel_decl){ .n_params = k->n_params,
+                                       .param_bytes = (uint32_t)k->param_bytes,
+                                       .smem_static = (uint32_t)k->shared_bytes };
+    memcpy(out->cluster, k->cluster, sizeof out->cluster);
+    return SMSIM_OK;
+}
+
+int
+smsim_program_kernel_regs(smsim_program *p, unsigned module, const char *kernel, unsigned cc,
+                          uint32_t *regs, bool *known, smsim_error *err)
+{
+    const struct ptx_kernel *k;
+    int rc = kernel_of(p, module, kernel, &k, err);
+    *regs = 32;
+    *known = false;
+    const char *path = ptx_prog_module_path(p->p, module);
+    if (rc < 0 || path == NULL)
+        return rc;
+    struct ptxas_info info;
+    rc = ptxas_kernel_info(path, kernel, cc, &info, SERR(err));
+    if (rc == SIM_OK) {
+        *regs = info.regs > 0 ? info.regs : 1;
+        *known = true;
+    }
+    return rc > 0 ? SMSIM_OK : rc;
+}
+
+int
+smsim_program_kernel_param(smsim_program *p, unsigned module, const char *kernel, unsigned i,
+                           uint32_t *offset, uint32_t *size, smsim_error *err)
+{
+    const struct ptx_kernel *k;
+    int rc = kernel_of(p, module, kernel, &k, err);
+    if (rc < 0)
+        return rc;
+    if (i >= k->n_params)
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "kernel %s has %u parameters, not %u",
+                               kernel, k->n_params, i + 1);
+    *offset = (uint32_t)k->params[i].offset;
+    *size = (uint32_t)k->params[i].size;
+    return SMSIM_OK;
+}
+
+int
+smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_desc *d,
+                     struct smsim_totals *tot, smsim_error *err)
+{
+    if (ptx_prog_module(p->p, d->module) == NULL)
+        return smsim_error_set(err, SMSIM_ERR_USAGE, "no module %u", d->module);
+    struct ptx_prog_launch pl = { .what = d->what, .mod = d->module, .kernel = d->kernel,
+                                  .smem = d->smem,
+                                  .stack = d->stack ? d->stack : PTX_STACK_DEFAULT,
+                                  .params = d->params };
+    memcpy(pl.grid, d->grid, sizeof pl.grid);
+    memcpy(pl.block, d->block, sizeof pl.block);
+    memcpy(pl.cluster, d->cluster, sizeof pl.cluster);
+    smsim_source src;
+    int rc = ptx_source_open_prog(p->p, &pl, &src.src, SERR(err));
+    if (rc < 0)
+        return rc;
+    if (s != NULL) {
+        rc = smsim_run(s, &src, err);
+    } else {
+        struct smsim_totals t = { 0 };
+        rc = smsim_emulate(&src, &t, err);
+        if (tot != NULL) {
+            tot->kernels += t.kernels;
+            tot->blocks += t.blocks;
+            tot->warp_insts += t.warp_insts;
+        }
+    }
+    inst_source_destroy(&src.src);
+    return rc;
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# exec.sh - whole CUDA programs under `smsim exec` and the replacement CUDA
+# runtime (cudart/, doc/exec.md).
+#
+#  1. tests/exec_capi, a C program that registers its PTX as nvcc's host
+#     code does (no CUDA toolkit needed): its checks pass with the fat
+#     binary plain, LZ4- and Zstandard-compressed; a fat binary without PTX
+#     for the GPU is refused; what it computes is the same bytes with and
+#     without timing and on every config; the report and --stats-json
+#     come out; a missing program is exit 2.
+#  2. the CUDA programs of tests/cuda/ (nvcc -cudart shared, PTX embedded)
+#     print their own PASS line and exit 0; skipped, with a message, when
+#     nvcc is not installed.
+#
+# Needs SMSIM, srcdir (make check sets them) and EXEC_CAPI (the built
+# tests/exec_capi).
+set -u
+: "${SMSIM:?}" "${srcdir:?}"
+EXEC_CAPI=${EXEC_CAPI:-$(dirname "$SMSIM")/tests/exec_capi}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# 1. the C-level program
+for mode in plain lz4 zstd; do
+    if ! "$SMSIM" exec -q -- "$EXEC_CAPI" "$mode" >"$tmp/$mode.out" 2>"$tmp/$mode.err"; then
+        fail "exec_capi $mode: exit status $?"; cat "$tmp/$mode.out" "$tmp/$mode.err" >&2
+    fi
+    grep -q FAIL "$tmp/$mode.out" && fail "exec_capi $mode: $(grep FAIL "$tmp/$mode.out")"
+    [ "$(grep -c PASS "$tmp/$mode.out")" -ge 14 ] || fail "exec_capi $mode: too few checks ran"
+done
+grep -q "use\|out-of-bounds" "$tmp/plain.err" ||
+    fail "exec_capi: the out-of-bounds kernel's message is missing from stderr"
+grep -q "(block [0-9]*, thread [0-9]*, pc 0x[0-9a-f]*)" "$tmp/plain.err" ||
+    fail "exec_capi: the out-of-bounds message does not name block, thread and pc"
+"$SMSIM" exec -- "$EXEC_CAPI" future >"$tmp/future.out" 2>&1 ||
+    { fail "exec_capi future"; cat "$tmp/future.out" >&2; }
+grep -q "compute_100 and up, the simulated GPU is sm_90" "$tmp/future.out" ||
+    fail "exec_capi future: no message naming the PTX's target"
+
+# the same output bytes with and without timing, and on another GPU
+"$SMSIM" exec -q --no-timing -- "$EXEC_CAPI" plain >"$tmp/nt.out" 2>/dev/null
+cmp -s "$tmp/plain.out" "$tmp/nt.out" || fail "exec_capi: --no-timing prints something else"
+"$SMSIM" exec -q --config a100 -- "$EXEC_CAPI" zstd >"$tmp/a100.out" 2>/dev/null
+cmp -s "$tmp/plain.out" "$tmp/a100.out" || fail "exec_capi: the A100 prints something else"
+
+# the report: kernels, the timeline with the host link's copies, JSON
+"$SMSIM" exec --stats-json "$tmp/s.json" -- "$EXEC_CAPI" plain >/dev/null 2>"$tmp/report"
+grep -q "^smsim exec: h100 (NVIDIA H100 SXM5 80GB): 2 kernel launches" "$tmp/report" ||
+    fail "exec report: no header line with 2 launches"
+grep -q "^kernel 0: vscale" "$tmp/report" || fail "exec report: no kernel summary"
+grep -q "copy host to device, 4000 bytes" "$tmp/report" || fail "exec report: no copy in the timeline"
+# 4000 bytes over PCIe 5.0 x16 (63 GB/s): 0.063 us
+grep -q "0.063  copy host to device, 4000 bytes" "$tmp/report" ||
+    fail "exec report: a 4000-byte copy does not take 4000 / 63 GB/s"
+grep -q '"cycles": [1-9]' "$tmp/s.json" || fail "exec --stats-json: no cycles"
+
+# usage and input errors
+"$SMSIM" exec -q -- "$tmp/no-such-program" 2>"$tmp/e1"
+[ $? -eq 2 ] || fail "exec of a missing program: exit status not 2"
+grep -q "cannot run" "$tmp/e1" || fail "exec of a missing program: no message"
+"$SMSIM" exec --config no-such-gpu -- true 2>/dev/null
+[ $? -eq 2 ] || fail "exec --config no-such-gpu: exit status not 2"
+"$SMSIM" exec 2>/dev/null
+[ $? -eq 1 ] || fail "exec without a program: exit status not 1"
+
+# 2. the CUDA programs, where nvcc is
+NVCC=${NVCC:-$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)}
+if [ -z "$NVCC" ]; then
+    echo "exec.sh: SKIP the CUDA programs of tests/cuda: no nvcc (the C-level runtime tests ran)"
+elif [ -n "${SMSIM_SANITIZED:-}" ]; then
+    echo "exec.sh: SKIP the CUDA programs of tests/cuda under the sanitizers (not instrumented)"
+else
+    flags="-cudart shared -gencode arch=compute_90,code=compute_90"
+    run() {         # run NAME [ARG]: exit 0 and a PASS line
+        name=$1; shift
+        if ! "$SMSIM" exec -q -- "$tmp/$name" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+            fail "$name $*: exit status $?"; cat "$tmp/$name.out" "$tmp/$name.err" >&2
+        elif ! grep -q "^PASS" "$tmp/$name.out"; then
+            fail "$name $*: no PASS line"; cat "$tmp/$name.out" >&2
+        fi
+    }
+    for f in "$srcdir"/tests/cuda/*.cu; do
+        name=$(basename "$f" .cu)
+        case $name in two_modules_b) continue ;; esac
+        src=$f
+        [ "$name" = two_modules_a ] && name=two_modules && src="$f $srcdir/tests/cuda/two_modules_b.cu"
+        # shellcheck disable=SC2086
+        "$NVCC" $flags -o "$tmp/$name" $src >"$tmp/$name.nvcc" 2>&1 ||
+            { fail "nvcc $name"; cat "$tmp/$name.nvcc" >&2; continue; }
+        run "$name"
+    done
+    run printf_assert assert
+    grep -q "Assertion .x\[threadIdx.x\] > 0' failed (block 0, thread 5)" "$tmp/printf_assert.err" ||
+        fail "printf_assert: the assertion's message is missing"
+    [ "$(grep -c "^hello from block" "$tmp/printf_assert.out")" -eq 4 ] ||
+        fail "printf_assert: device printf did not print 4 lines"
+fi
+
+[ "$fails" -eq 0 ] && echo "exec.sh: all passed"
+exit "$fails"
