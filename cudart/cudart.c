@@ -5,6 +5,7 @@
  */
 #include "cudart/cudart.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,34 @@
 #define API __attribute__((visibility("default")))
 
 struct rt rt;
+
+static pthread_mutex_t rt_mutex;
+static pthread_once_t rt_mutex_once = PTHREAD_ONCE_INIT;
+
+static void
+rt_mutex_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&rt_mutex, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+int
+rt_lock(void)
+{
+    pthread_once(&rt_mutex_once, rt_mutex_init);
+    pthread_mutex_lock(&rt_mutex);
+    return 1;
+}
+
+void
+rt_unlock(int *guard)
+{
+    (void)guard;
+    pthread_mutex_unlock(&rt_mutex);
+}
 
 cudaError_t
 rt_fail(cudaError_t e, const char *fmt, ...)
@@ -108,6 +137,7 @@ rt_ready(void)
 API void **
 __cudaRegisterFatBinary(void *fatCubin)
 {
+    RT_GUARD;
     rt.bins = realloc(rt.bins, (rt.n_bins + 1) * sizeof *rt.bins);
     if (rt.bins == NULL)
         abort();
@@ -119,12 +149,14 @@ __cudaRegisterFatBinary(void *fatCubin)
 API void
 __cudaRegisterFatBinaryEnd(void **handle)
 {
+    RT_GUARD;
     (void)handle;
 }
 
 API void
 __cudaUnregisterFatBinary(void **handle)
 {
+    RT_GUARD;
     (void)handle;
 }
 
@@ -138,6 +170,7 @@ API void
 __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
                        int thread_limit, void *tid, void *bid, void *bDim, void *gDim, int *wSize)
 {
+    RT_GUARD;
     (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
         (void)wSize;
     rt.funcs = realloc(rt.funcs, (rt.n_funcs + 1) * sizeof *rt.funcs);
@@ -151,6 +184,7 @@ API void
 __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
                   int ext, size_t size, int constant, int global)
 {
+    RT_GUARD;
     (void)deviceAddress, (void)ext, (void)constant, (void)global;
     rt.vars = realloc(rt.vars, (rt.n_vars + 1) * sizeof *rt.vars);
     if (rt.vars == NULL)
@@ -162,6 +196,7 @@ API void
 __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
                          const char *deviceName, int ext, size_t size, int constant, int global)
 {
+    RT_GUARD;
     (void)handle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext, (void)size,
         (void)constant, (void)global;
     rt_fail(cudaErrorNotSupported, "unsupported: __managed__ variable %s", deviceName);
@@ -170,6 +205,7 @@ __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAd
 API char
 __cudaInitModule(void **handle)
 {
+    RT_GUARD;
     (void)handle;
     return 1;
 }
@@ -277,6 +313,7 @@ rt_copy_ns(uint64_t bytes, int dir)
 API unsigned
 __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void *stream)
 {
+    RT_GUARD;
     if (rt.cfg_depth == 8)
         return 1;
     uint32_t d = rt.cfg_depth++;
@@ -290,6 +327,7 @@ __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void 
 API cudaError_t
 __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
 {
+    RT_GUARD;
     if (rt.cfg_depth == 0)
         return rt_fail(cudaErrorInvalidConfiguration, NULL);
     uint32_t d = --rt.cfg_depth;
@@ -389,6 +427,7 @@ API cudaError_t
 cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                  cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return launch(func, gridDim, blockDim, args, sharedMem, NULL);
 }
@@ -396,6 +435,7 @@ cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, siz
 API cudaError_t
 __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 {
+    RT_GUARD;
     struct rt_func *f = func_of(func);
     if (f == NULL)
         return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
@@ -407,6 +447,7 @@ API cudaError_t
 __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                    size_t sharedMem, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return launch(kernel, gridDim, blockDim, args, sharedMem, NULL);
 }
@@ -415,6 +456,7 @@ API cudaError_t
 __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                         size_t sharedMem, cudaStream_t stream)
 {
+    RT_GUARD;
     return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -422,6 +464,7 @@ API cudaError_t
 cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                             size_t sharedMem, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return launch(func, gridDim, blockDim, args, sharedMem, NULL);
 }
@@ -429,6 +472,7 @@ cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void 
 API cudaError_t
 cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
+    RT_GUARD;
     uint32_t cluster[3] = { 0, 0, 0 };
     bool have = false;
     for (unsigned i = 0; i < config->numAttrs; i++) {
@@ -450,6 +494,7 @@ cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **a
 API cudaError_t
 cudaFuncSetAttribute(const void *func, int attr, int value)
 {
+    RT_GUARD;
     struct rt_func *f = func_of(func);
     if (f == NULL)
         return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
@@ -470,6 +515,7 @@ cudaFuncSetAttribute(const void *func, int attr, int value)
 API cudaError_t
 cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+    RT_GUARD;
     struct rt_func *f = func_of(func);
     if (f == NULL || attr == NULL)
         return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
@@ -497,8 +543,28 @@ cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 }
 
 API cudaError_t
+cudaFuncGetName(const char **name, const void *func)
+{
+    RT_GUARD;
+    struct rt_func *f = func_of(func);
+    if (f == NULL)
+        return rt_fail(cudaErrorInvalidDeviceFunction, NULL);
+    *name = f->name;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaFuncSetSharedMemConfig(const void *func, int config)
+{
+    RT_GUARD;
+    (void)func, (void)config;
+    return cudaSuccess;
+}
+
+API cudaError_t
 cudaFuncSetCacheConfig(const void *func, int config)
 {
+    RT_GUARD;
     (void)func, (void)config;
     return cudaSuccess;              /* a preference: the model picks the carve-out */
 }
@@ -523,6 +589,7 @@ unsupported(const char *name)
 API cudaError_t
 cudaGetLastError(void)
 {
+    RT_GUARD;
     cudaError_t e = rt.sticky != cudaSuccess ? rt.sticky : rt.last;
     rt.last = cudaSuccess;
     return e;
@@ -531,6 +598,7 @@ cudaGetLastError(void)
 API cudaError_t
 cudaPeekAtLastError(void)
 {
+    RT_GUARD;
     return rt.sticky != cudaSuccess ? rt.sticky : rt.last;
 }
 
@@ -577,6 +645,7 @@ static const struct {
 API const char *
 cudaGetErrorString(cudaError_t e)
 {
+    RT_GUARD;
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
         if (errors[i].code == e)
             return errors[i].text;
@@ -586,6 +655,7 @@ cudaGetErrorString(cudaError_t e)
 API const char *
 cudaGetErrorName(cudaError_t e)
 {
+    RT_GUARD;
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
         if (errors[i].code == e)
             return errors[i].name;

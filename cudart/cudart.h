@@ -10,7 +10,9 @@
  * when it is asked for, in program order, so every stream's order holds;
  * simulated time runs on one timeline: kernels take their simulated
  * cycles, copies the host link's time, and events read the timeline.
- * One host thread at a time: the calls take no lock.
+ * Host threads: every call holds one recursive lock while it runs (RT_GUARD),
+ * so calls from several threads are serialised in the order they take it;
+ * a host function a stream runs (cudaLaunchHostFunc) runs without it.
  */
 #ifndef SMSIM_CUDART_CUDART_H
 #define SMSIM_CUDART_CUDART_H
@@ -89,6 +91,11 @@ struct rt {
 
 extern struct rt rt;
 
+/* Take the runtime's lock until the enclosing function returns. */
+int rt_lock(void);
+void rt_unlock(int *guard);
+#define RT_GUARD __attribute__((cleanup(rt_unlock))) int rt_guard_ = rt_lock(); (void)rt_guard_
+
 /* Set the device up on first use (config, sim, program); the status of
  * that, or the sticky error of a failed kernel. */
 cudaError_t rt_ready(void);
@@ -101,7 +108,9 @@ int rt_module(uint32_t bin);
 cudaError_t rt_symbol(const void *sym, uint64_t *addr, uint64_t *size);
 /* Add an operation to the timeline: dur_ns from now. */
 void rt_timeline(uint8_t op, uint8_t dir, uint32_t kernel, double dur_ns, uint64_t bytes);
+/* Entry points one file of the runtime calls in another's. */
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 /* Time a copy of bytes over the host link (0 within the device). */
 double rt_copy_ns(uint64_t bytes, int dir);
 

@@ -28,6 +28,7 @@ field_u64(const char *name)
 API cudaError_t
 cudaGetDeviceCount(int *count)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     *count = e == cudaSuccess ? 1 : 0;
     return e == cudaSuccess ? cudaSuccess : rt_fail(cudaErrorNoDevice, NULL);
@@ -36,6 +37,7 @@ cudaGetDeviceCount(int *count)
 API cudaError_t
 cudaGetDevice(int *device)
 {
+    RT_GUARD;
     *device = 0;
     return cudaSuccess;
 }
@@ -43,6 +45,7 @@ cudaGetDevice(int *device)
 API cudaError_t
 cudaSetDevice(int device)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -52,6 +55,7 @@ cudaSetDevice(int device)
 API cudaError_t
 cudaInitDevice(int device, unsigned deviceFlags, unsigned flags)
 {
+    RT_GUARD;
     (void)deviceFlags, (void)flags;
     return cudaSetDevice(device);
 }
@@ -59,6 +63,7 @@ cudaInitDevice(int device, unsigned deviceFlags, unsigned flags)
 API cudaError_t
 cudaSetDeviceFlags(unsigned flags)
 {
+    RT_GUARD;
     (void)flags;
     return rt_ready();
 }
@@ -66,6 +71,7 @@ cudaSetDeviceFlags(unsigned flags)
 API cudaError_t
 cudaGetDeviceFlags(unsigned *flags)
 {
+    RT_GUARD;
     *flags = 0;
     return cudaSuccess;
 }
@@ -73,6 +79,7 @@ cudaGetDeviceFlags(unsigned *flags)
 API cudaError_t
 cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
+    RT_GUARD;
     (void)prop;
     *device = 0;
     return cudaSuccess;
@@ -81,18 +88,21 @@ cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 API cudaError_t
 cudaDeviceSynchronize(void)
 {
+    RT_GUARD;
     return rt_ready();               /* all work has run */
 }
 
 API cudaError_t
 cudaDeviceReset(void)
 {
+    RT_GUARD;
     return cudaSuccess;
 }
 
 API cudaError_t
 cudaRuntimeGetVersion(int *v)
 {
+    RT_GUARD;
     *v = CUDART_VERSION_NUMBER;
     return cudaSuccess;
 }
@@ -100,6 +110,7 @@ cudaRuntimeGetVersion(int *v)
 API cudaError_t
 cudaDriverGetVersion(int *v)
 {
+    RT_GUARD;
     *v = CUDART_VERSION_NUMBER;
     return cudaSuccess;
 }
@@ -115,6 +126,7 @@ total_mem(void)
 API cudaError_t
 cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -141,9 +153,32 @@ attribute(int attr, int *ok)
     case cudaDevAttrMaxRegistersPerBlock: return (int)field_u64("sm.max_regs_per_block");
     case cudaDevAttrClockRate: return (int)(g->clock_mhz * 1000.0);
     case cudaDevAttrMultiProcessorCount: return (int)g->sm_count;
+    case cudaDevAttrMaxPitch: return 2147483647;
+    case cudaDevAttrTextureAlignment:
+    case cudaDevAttrSurfaceAlignment: return 512;
+    case cudaDevAttrTexturePitchAlignment: return 32;
+    case cudaDevAttrGpuOverlap: return 1;
+    case cudaDevAttrAsyncEngineCount: return 2;
+    case cudaDevAttrKernelExecTimeout: return 0;
     case cudaDevAttrIntegrated: return 0;
     case cudaDevAttrCanMapHostMemory: return 1;
+    case cudaDevAttrComputeMode: return 0;           /* cudaComputeModeDefault */
     case cudaDevAttrConcurrentKernels: return 1;
+    case cudaDevAttrEccEnabled:
+    case cudaDevAttrTccDriver:
+    case cudaDevAttrIsMultiGpuBoard:
+    case cudaDevAttrMultiGpuBoardGroupID:
+    case cudaDevAttrHostNativeAtomicSupported:
+    case cudaDevAttrPageableMemoryAccess:
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+    case cudaDevAttrDirectManagedMemAccessFromHost:
+    case cudaDevAttrPciBusId:
+    case cudaDevAttrPciDeviceId:
+    case cudaDevAttrPciDomainId: return 0;           /* no board: no bus, no ECC */
+    case cudaDevAttrStreamPrioritiesSupported:
+    case cudaDevAttrGlobalL1CacheSupported:
+    case cudaDevAttrLocalL1CacheSupported:
+    case cudaDevAttrComputePreemptionSupported: return 1;
     case cudaDevAttrL2CacheSize: return (int)(field_u64("l2.size_kb") * 1024);
     case cudaDevAttrMaxThreadsPerMultiProcessor: return (int)field_u64("sm.max_threads");
     case cudaDevAttrUnifiedAddressing: return 1;
@@ -165,6 +200,7 @@ attribute(int attr, int *ok)
 API cudaError_t
 cudaDeviceGetAttribute(int *value, int attr, int device)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -181,6 +217,7 @@ cudaDeviceGetAttribute(int *value, int attr, int device)
 API cudaError_t
 cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -229,12 +266,14 @@ cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 API cudaError_t
 cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
 {
+    RT_GUARD;
     return cudaGetDeviceProperties(p, device);
 }
 
 API cudaError_t
 cudaDeviceSetLimit(int limit, size_t value)
 {
+    RT_GUARD;
     (void)limit, (void)value;
     return cudaSuccess;
 }
@@ -242,6 +281,7 @@ cudaDeviceSetLimit(int limit, size_t value)
 API cudaError_t
 cudaDeviceGetLimit(size_t *value, int limit)
 {
+    RT_GUARD;
     /* cudaLimitStackSize 0: 1 KB; printf FIFO 1 MB; heap 8 MB (the defaults) */
     *value = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == 2 ? (8u << 20) : 0;
     return cudaSuccess;
@@ -250,13 +290,63 @@ cudaDeviceGetLimit(size_t *value, int limit)
 API cudaError_t
 cudaDeviceSetCacheConfig(int config)
 {
+    RT_GUARD;
     (void)config;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceGetCacheConfig(int *config)
+{
+    RT_GUARD;
+    *config = 0;                     /* cudaFuncCachePreferNone */
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceSetSharedMemConfig(int config)
+{
+    RT_GUARD;
+    (void)config;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceGetSharedMemConfig(int *config)
+{
+    RT_GUARD;
+    *config = 1;                     /* cudaSharedMemBankSizeFourByte */
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceCanAccessPeer(int *can, int device, int peer)
+{
+    RT_GUARD;
+    (void)device, (void)peer;
+    *can = 0;                        /* one device */
+    return cudaSuccess;
+}
+
+/* The profiler's range: the whole program is simulated anyway. */
+API cudaError_t
+cudaProfilerStart(void)
+{
+    RT_GUARD;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaProfilerStop(void)
+{
+    RT_GUARD;
     return cudaSuccess;
 }
 
 API cudaError_t
 cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 {
+    RT_GUARD;
     if (least != NULL)
         *least = 0;
     if (greatest != NULL)
@@ -279,6 +369,7 @@ struct CUevent_st {
 API cudaError_t
 cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority)
 {
+    RT_GUARD;
     (void)priority;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
@@ -293,18 +384,21 @@ cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority)
 API cudaError_t
 cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
 {
+    RT_GUARD;
     return cudaStreamCreateWithPriority(s, flags, 0);
 }
 
 API cudaError_t
 cudaStreamCreate(cudaStream_t *s)
 {
+    RT_GUARD;
     return cudaStreamCreateWithPriority(s, 0, 0);
 }
 
 API cudaError_t
 cudaStreamDestroy(cudaStream_t s)
 {
+    RT_GUARD;
     free(s);
     return cudaSuccess;
 }
@@ -312,6 +406,7 @@ cudaStreamDestroy(cudaStream_t s)
 API cudaError_t
 cudaStreamSynchronize(cudaStream_t s)
 {
+    RT_GUARD;
     (void)s;
     return rt_ready();
 }
@@ -319,13 +414,59 @@ cudaStreamSynchronize(cudaStream_t s)
 API cudaError_t
 cudaStreamQuery(cudaStream_t s)
 {
+    RT_GUARD;
     (void)s;
     return rt_ready();
 }
 
 API cudaError_t
+cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
+{
+    RT_GUARD;
+    *flags = s != NULL ? (unsigned)s->flags : 0;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaStreamGetPriority(cudaStream_t s, int *priority)
+{
+    RT_GUARD;
+    (void)s;
+    *priority = 0;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaStreamGetDevice(cudaStream_t s, int *device)
+{
+    RT_GUARD;
+    (void)s;
+    *device = 0;
+    return cudaSuccess;
+}
+
+/* Host functions in a stream: the work before them has run, so now. */
+API cudaError_t
+cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *data)
+{
+    (void)s;
+    fn(data);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaStreamAddCallback(cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void *), void *data,
+                      unsigned flags)
+{
+    (void)flags;
+    cb(s, rt.sticky, data);
+    return cudaSuccess;
+}
+
+API cudaError_t
 cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 {
+    RT_GUARD;
     (void)s, (void)ev, (void)flags;
     return rt_ready();
 }
@@ -333,6 +474,7 @@ cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 API cudaError_t
 cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
 {
+    RT_GUARD;
     (void)flags;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
@@ -344,12 +486,14 @@ cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
 API cudaError_t
 cudaEventCreate(cudaEvent_t *ev)
 {
+    RT_GUARD;
     return cudaEventCreateWithFlags(ev, 0);
 }
 
 API cudaError_t
 cudaEventDestroy(cudaEvent_t ev)
 {
+    RT_GUARD;
     free(ev);
     return cudaSuccess;
 }
@@ -357,6 +501,7 @@ cudaEventDestroy(cudaEvent_t ev)
 API cudaError_t
 cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 {
+    RT_GUARD;
     (void)s;
     if (ev == NULL)
         return rt_fail(cudaErrorInvalidResourceHandle, NULL);
@@ -368,6 +513,7 @@ cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 API cudaError_t
 cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned flags)
 {
+    RT_GUARD;
     (void)flags;
     return cudaEventRecord(ev, s);
 }
@@ -375,6 +521,7 @@ cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned flags)
 API cudaError_t
 cudaEventSynchronize(cudaEvent_t ev)
 {
+    RT_GUARD;
     (void)ev;
     return rt_ready();
 }
@@ -382,6 +529,7 @@ cudaEventSynchronize(cudaEvent_t ev)
 API cudaError_t
 cudaEventQuery(cudaEvent_t ev)
 {
+    RT_GUARD;
     (void)ev;
     return rt_ready();
 }
@@ -390,6 +538,7 @@ cudaEventQuery(cudaEvent_t ev)
 API cudaError_t
 cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    RT_GUARD;
     if (start == NULL || end == NULL)
         return rt_fail(cudaErrorInvalidResourceHandle, NULL);
     if (!start->recorded || !end->recorded)
@@ -405,6 +554,7 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *
                                                        int blockSize, size_t dynSmem,
                                                        unsigned flags)
 {
+    RT_GUARD;
     (void)flags;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
@@ -426,6 +576,7 @@ API cudaError_t
 cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int blockSize,
                                               size_t dynSmem)
 {
+    RT_GUARD;
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, blockSize,
                                                                   dynSmem, 0);
 }
@@ -434,6 +585,7 @@ API cudaError_t
 cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *func, int numBlocks,
                                           int blockSize)
 {
+    RT_GUARD;
     (void)func, (void)blockSize;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)

@@ -43,6 +43,7 @@ device(const void *p, size_t n, const char *call)
 API cudaError_t
 cudaMalloc(void **devPtr, size_t size)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -62,6 +63,7 @@ cudaMalloc(void **devPtr, size_t size)
 API cudaError_t
 cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return cudaMalloc(devPtr, size);
 }
@@ -92,6 +94,7 @@ map_host(void **ptr, size_t size, const char *kind)
 API cudaError_t
 cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
 {
+    RT_GUARD;
     (void)flags;
     return map_host(devPtr, size, "cudaMallocManaged memory");
 }
@@ -99,12 +102,14 @@ cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
 API cudaError_t
 cudaMallocHost(void **ptr, size_t size)
 {
+    RT_GUARD;
     return map_host(ptr, size, "cudaMallocHost memory");
 }
 
 API cudaError_t
 cudaHostAlloc(void **ptr, size_t size, unsigned flags)
 {
+    RT_GUARD;
     (void)flags;
     return map_host(ptr, size, "cudaHostAlloc memory");
 }
@@ -112,6 +117,7 @@ cudaHostAlloc(void **ptr, size_t size, unsigned flags)
 API cudaError_t
 cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags)
 {
+    RT_GUARD;
     (void)flags;
     *pDevice = pHost;
     return cudaSuccess;
@@ -144,12 +150,14 @@ release(void *p, bool host_call)
 API cudaError_t
 cudaFree(void *devPtr)
 {
+    RT_GUARD;
     return release(devPtr, false);
 }
 
 API cudaError_t
 cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return release(devPtr, false);
 }
@@ -157,12 +165,14 @@ cudaFreeAsync(void *devPtr, cudaStream_t stream)
 API cudaError_t
 cudaFreeHost(void *ptr)
 {
+    RT_GUARD;
     return release(ptr, true);
 }
 
 API cudaError_t
 cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -205,6 +215,7 @@ cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 API cudaError_t
 cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return cudaMemcpy(dst, src, count, kind);
 }
@@ -213,6 +224,7 @@ API cudaError_t
 cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
              size_t height, int kind)
 {
+    RT_GUARD;
     if (width > dpitch || width > spitch)
         return rt_fail(cudaErrorInvalidValue, NULL);
     for (size_t r = 0; r < height; r++) {
@@ -225,8 +237,98 @@ cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t wi
 }
 
 API cudaError_t
+cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                  size_t height, int kind, cudaStream_t stream)
+{
+    RT_GUARD;
+    (void)stream;
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+API cudaError_t
+cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
+{
+    RT_GUARD;
+    if (dstDevice != 0 || srcDevice != 0)
+        return rt_fail(cudaErrorInvalidDevice, NULL);
+    return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+API cudaError_t
+cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                    cudaStream_t stream)
+{
+    RT_GUARD;
+    (void)stream;
+    return cudaMemcpyPeer(dst, dstDevice, src, srcDevice, count);
+}
+
+/* Rows padded to 512 bytes, the texture alignment cudaDeviceProp reports. */
+API cudaError_t
+cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    RT_GUARD;
+    *pitch = (width + 511) / 512 * 512;
+    return cudaMalloc(devPtr, *pitch * height);
+}
+
+/* Host memory the program already has, made addressable by the device at
+ * its own address (the runtime does not own it). */
+API cudaError_t
+cudaHostRegister(void *ptr, size_t size, unsigned flags)
+{
+    RT_GUARD;
+    (void)flags;
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_fail(e, NULL);
+    smsim_error err = { 0 };
+    if (smsim_program_map_host(rt.prog, ptr, size, "cudaHostRegister memory", &err) < 0)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): %s", ptr, size,
+                       err.msg);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaHostUnregister(void *ptr)
+{
+    RT_GUARD;
+    smsim_error err = { 0 };
+    void *host = NULL;
+    if (rt.prog == NULL ||
+        smsim_program_release(rt.prog, (uint64_t)(uintptr_t)ptr, &host, &err) < 0 ||
+        host == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    return cudaSuccess;              /* not unmapped: the program's memory */
+}
+
+API cudaError_t
+cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    RT_GUARD;
+    if (width > pitch)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                  cudaStream_t stream)
+{
+    RT_GUARD;
+    (void)stream;
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+API cudaError_t
 cudaMemset(void *devPtr, int value, size_t count)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -246,6 +348,7 @@ cudaMemset(void *devPtr, int value, size_t count)
 API cudaError_t
 cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return cudaMemset(devPtr, value, count);
 }
@@ -288,6 +391,7 @@ symbol_transfer(const void *symbol, void *p, size_t count, size_t offset, int ki
 API cudaError_t
 cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, int kind)
 {
+    RT_GUARD;
     return symbol_transfer(symbol, (void *)(uintptr_t)src, count, offset, kind, true,
                            "cudaMemcpyToSymbol");
 }
@@ -296,6 +400,7 @@ API cudaError_t
 cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                         int kind, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
@@ -303,6 +408,7 @@ cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_
 API cudaError_t
 cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, int kind)
 {
+    RT_GUARD;
     return symbol_transfer(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbol");
 }
 
@@ -310,6 +416,7 @@ API cudaError_t
 cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, int kind,
                           cudaStream_t stream)
 {
+    RT_GUARD;
     (void)stream;
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
@@ -317,6 +424,7 @@ cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t of
 API cudaError_t
 cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
+    RT_GUARD;
     uint64_t addr, size;
     cudaError_t e = rt_symbol(symbol, &addr, &size);
     if (e == cudaSuccess)
@@ -327,6 +435,7 @@ cudaGetSymbolAddress(void **devPtr, const void *symbol)
 API cudaError_t
 cudaGetSymbolSize(size_t *size, const void *symbol)
 {
+    RT_GUARD;
     uint64_t addr, sz;
     cudaError_t e = rt_symbol(symbol, &addr, &sz);
     if (e == cudaSuccess)
@@ -337,6 +446,7 @@ cudaGetSymbolSize(size_t *size, const void *symbol)
 API cudaError_t
 cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
 {
+    RT_GUARD;
     cudaError_t e = rt_ready();
     if (e != cudaSuccess)
         return rt_fail(e, NULL);
@@ -356,6 +466,7 @@ cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
 API cudaError_t
 cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream)
 {
+    RT_GUARD;
     (void)devPtr, (void)count, (void)dstDevice, (void)stream;
     return cudaSuccess;              /* a hint: managed memory is always in place */
 }
@@ -363,6 +474,7 @@ cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream
 API cudaError_t
 cudaMemAdvise(const void *devPtr, size_t count, int advice, int device)
 {
+    RT_GUARD;
     (void)devPtr, (void)count, (void)advice, (void)device;
     return cudaSuccess;
 }
