@@ -11,6 +11,10 @@
 
 #define API __attribute__((visibility("default")))
 
+/* The last cudaDeviceAttr of CUDA 13.0 (driver_types.h: 147, cudaDevAttrMax - 1;
+ * later ones are invalid here). */
+#define CUDART_DEV_ATTR_MAX 147
+
 /* Runtime and driver version this runtime stands in for (CUDA 13.0). */
 #define CUDART_VERSION_NUMBER 13000
 
@@ -208,9 +212,15 @@ cudaDeviceGetAttribute(int *value, int attr, int device)
         return rt_fail(cudaErrorInvalidDevice, NULL);
     int ok;
     *value = attribute(attr, &ok);
-    if (!ok)
-        return rt_fail(cudaErrorNotSupported, "unsupported: cudaDeviceGetAttribute(%d): smsim "
-                       "does not know this attribute of a simulated GPU", attr);
+    if (ok)
+        return cudaSuccess;
+    if (attr <= 0 || attr > CUDART_DEV_ATTR_MAX)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    /* a real attribute smsim does not model (memory pools, texture limits,
+     * ...): the answer of a GPU without the feature, said once */
+    static unsigned char told[CUDART_DEV_ATTR_MAX + 1];
+    if (!told[attr]++)
+        rt_fail(cudaSuccess, "note: cudaDeviceGetAttribute(%d): not modelled, 0 returned", attr);
     return cudaSuccess;
 }
 

@@ -55,6 +55,8 @@ px_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error 
     struct ptx_run *r = ctx;
     (void)err;
     r->n_sms = n_sms;
+    if (r->prog != NULL)
+        ptx_prog_adopt_blocks(r->prog, r);
     if (max_slots > r->n_slots) {
         r->blocks = xrealloc(r->blocks, max_slots * sizeof *r->blocks);
         memset(r->blocks + r->n_slots, 0, (max_slots - r->n_slots) * sizeof *r->blocks);
@@ -220,6 +222,8 @@ static void
 px_destroy(void *ctx)
 {
     struct ptx_run *r = ctx;
+    if (r->prog != NULL)
+        ptx_prog_park_blocks(r->prog, r);
     ptx_exec_free(r);
     if (!r->borrowed_module)
         ptx_module_free(r->m);
@@ -409,6 +413,7 @@ ptx_source_open_prog(struct ptx_prog *p, const struct ptx_prog_launch *pl,
     r->ptxas_stack = -1;
     r->m = ptx_prog_module(p, pl->mod);
     r->borrowed_module = true;
+    r->prog = p;
     struct launch *l = r->l = xcalloc(1, sizeof *l);
     l->path = xstrdup(pl->what);
     const char *ptx_path = ptx_prog_module_path(p, pl->mod);

@@ -1073,14 +1073,13 @@ ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi
 }
 
 void
-ptx_exec_free(struct ptx_run *r)
+ptx_exec_blocks_free(struct pblock *blocks, uint32_t n_slots, uint32_t wpb)
 {
-    for (uint32_t s = 0; s < r->n_slots; s++) {
-        struct pblock *b = &r->blocks[s];
-        ptx_wgmma_block_free(r, b);
+    for (uint32_t s = 0; s < n_slots; s++) {
+        struct pblock *b = &blocks[s];
         if (!b->allocated)
             continue;
-        for (uint32_t w = 0; w < r->wpb; w++) {
+        for (uint32_t w = 0; w < wpb; w++) {
             free(b->warps[w].r32);
             free(b->warps[w].r64);
             free(b->warps[w].pred);
@@ -1095,7 +1094,15 @@ ptx_exec_free(struct ptx_run *r)
         free(b->smem);
         free(b->local);
     }
-    free(r->blocks);
+    free(blocks);
+}
+
+void
+ptx_exec_free(struct ptx_run *r)
+{
+    for (uint32_t s = 0; s < r->n_slots; s++)
+        ptx_wgmma_block_free(r, &r->blocks[s]);
+    ptx_exec_blocks_free(r->blocks, r->n_slots, r->wpb);
     r->blocks = NULL;
     r->n_slots = 0;
     for (uint32_t t = 0; r->windows != NULL && t < r->n_unroll; t++) {

@@ -18,5 +18,7 @@ int ptx_exec_step(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst
                   struct sim_error *err);
 
 void ptx_exec_free(struct ptx_run *r);
+/* Free n_slots blocks of wpb warps each (their wgmma snapshots freed already). */
+void ptx_exec_blocks_free(struct pblock *blocks, uint32_t n_slots, uint32_t wpb);
 
 #endif /* SMSIM_FRONTEND_PTX_EXEC_H */

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/exec/ptx_exec.h"
+#include "frontend/exec/ptx_wgmma.h"
 #include "frontend/ptx/ptx_parse.h"
 
 struct pmod {
@@ -22,7 +24,16 @@ struct pmod {
     sim_addr_t *sym_addr;        /* per module symbol: device address (0: not global/const) */
 };
 
+/* What parked blocks fit: the run's kernel and every size of a block's storage. */
+struct park_key {
+    const struct ptx_kernel *k;
+    uint32_t n32, n64, npred, n_unroll, shared_bytes, local_bytes, tpb, wpb;
+};
+
 struct ptx_prog {
+    struct pblock *parked;       /* a finished run's blocks, or NULL */
+    uint32_t n_parked;
+    struct park_key park;
     struct region *regions;      /* sorted by base; names owned (xstrdup) */
     uint32_t n_regions, cap_regions;
     sim_addr_t next_base;        /* the next allocation's device address */
@@ -52,6 +63,7 @@ ptx_prog_free(struct ptx_prog *p)
             free(p->regions[i].ptr);
     }
     free(p->regions);
+    ptx_exec_blocks_free(p->parked, p->n_parked, p->park.wpb);
     for (uint32_t i = 0; i < p->n_mods; i++) {
         ptx_module_free(p->mods[i].m);
         free(p->mods[i].ptx_path);
@@ -306,6 +318,57 @@ ptx_prog_layout(struct ptx_prog *p, uint32_t mod, struct ptx_run *r, const uint8
         memcpy(r->param_blob, params, r->k->param_bytes);
     r->cnt = &p->cnt;
     return SIM_OK;
+}
+
+static struct park_key
+key_of(const struct ptx_run *r)
+{
+    struct park_key k;
+    memset(&k, 0, sizeof k);
+    k.k = r->k;
+    k.n32 = r->n32;
+    k.n64 = r->n64;
+    k.npred = r->npred;
+    k.n_unroll = r->n_unroll;
+    k.shared_bytes = r->shared_bytes;
+    k.local_bytes = r->local_bytes;
+    k.tpb = r->tpb;
+    k.wpb = r->wpb;
+    return k;
+}
+
+void
+ptx_prog_park_blocks(struct ptx_prog *p, struct ptx_run *r)
+{
+    if (r->blocks == NULL)
+        return;
+    ptx_exec_blocks_free(p->parked, p->n_parked, p->park.wpb);
+    for (uint32_t s = 0; s < r->n_slots; s++) {
+        struct pblock *b = &r->blocks[s];
+        ptx_wgmma_block_free(r, b);
+        b->running = false;
+        for (uint32_t w = 0; b->allocated && w < r->wpb; w++) {
+            b->warps[w].live = false;       /* counted by the next run afresh */
+            b->warps[w].bar_counted = false;
+        }
+    }
+    p->parked = r->blocks;
+    p->n_parked = r->n_slots;
+    p->park = key_of(r);
+    r->blocks = NULL;
+    r->n_slots = 0;
+}
+
+void
+ptx_prog_adopt_blocks(struct ptx_prog *p, struct ptx_run *r)
+{
+    struct park_key k = key_of(r);
+    if (p->parked == NULL || r->blocks != NULL || memcmp(&k, &p->park, sizeof k) != 0)
+        return;
+    r->blocks = p->parked;
+    r->n_slots = p->n_parked;
+    p->parked = NULL;
+    p->n_parked = 0;
 }
 
 struct ptx_counters *

@@ -71,6 +71,14 @@ int ptx_prog_symbol(struct ptx_prog *p, uint32_t mod, const char *name, sim_addr
 int ptx_prog_layout(struct ptx_prog *p, uint32_t mod, struct ptx_run *r, const uint8_t *params,
                     struct sim_error *err);
 
+/* Block storage from launch to launch: a finished run's blocks are kept
+ * (park) and the next run of the same kernel, shape and register files
+ * takes them (adopt) instead of allocating and zeroing its own, which is
+ * most of a short launch's cost.  adopt leaves r->blocks NULL when
+ * nothing fits. */
+void ptx_prog_park_blocks(struct ptx_prog *p, struct ptx_run *r);
+void ptx_prog_adopt_blocks(struct ptx_prog *p, struct ptx_run *r);
+
 /* The counters every launch of the program adds to. */
 struct ptx_counters *ptx_prog_counters(struct ptx_prog *p);
 

@@ -424,6 +424,7 @@ struct ptx_run {
     struct launch *l;
     struct ptx_module *m;
     bool borrowed_module;        /* m belongs to a CUDA program (ptx_prog.h), not to the run */
+    struct ptx_prog *prog;       /* that program, or NULL (a launch file's run) */
     struct ptx_kernel *k;
     /* functional global memory: buffers and module variables */
     struct region *regions;      /* sorted by base */
