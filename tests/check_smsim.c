@@ -148,6 +148,76 @@ START_TEST(test_program)
 }
 END_TEST
 
+/* A kernel parameter read through a register (nvcc's code for a struct by
+ * value indexed at run time: mov of the parameter's address, then
+ * ld.param [%rd + off]) reads the parameter space as laid out; past it is
+ * an error naming the access. */
+static const char param_reg_ptx[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .align 4 .b8 k_param_0[32], .param .u64 k_param_1, "
+    ".param .u32 k_param_2)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.b64 %rd1, k_param_0;\n"
+    "  ld.param.u64 %rd2, [k_param_1];\n"
+    "  ld.param.u32 %r5, [k_param_2];\n"
+    "  cvta.to.global.u64 %rd3, %rd2;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  add.u32 %r6, %r1, %r5;\n"
+    "  mul.wide.u32 %rd4, %r6, 4;\n"
+    "  add.s64 %rd5, %rd1, %rd4;\n"
+    "  ld.param.u32 %r2, [%rd5];\n"
+    "  mul.wide.u32 %rd6, %r1, 4;\n"
+    "  add.s64 %rd7, %rd3, %rd6;\n"
+    "  st.global.u32 [%rd7], %r2;\n"
+    "  ret;\n"
+    "}\n";
+
+static int
+param_reg_launch(smsim_sim *s, uint32_t skip, uint32_t *out, smsim_error *err)
+{
+    smsim_program *p = smsim_program_new();
+    unsigned mod;
+    ck_assert_msg(smsim_program_load_ptx(p, "k.ptx", param_reg_ptx, sizeof param_reg_ptx - 1,
+                                         NULL, &mod, err) == SMSIM_OK, "%s", err->msg);
+    uint64_t o;
+    ck_assert_int_eq(smsim_program_malloc(p, 7 * 4, "out", &o, err), SMSIM_OK);
+    uint8_t blob[44];
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t v = 100 + i;
+        memcpy(blob + 4 * i, &v, 4);
+    }
+    memcpy(blob + 32, &o, 8);
+    memcpy(blob + 40, &skip, 4);
+    struct smsim_launch_desc d = { .what = "launch 1", .module = mod, .kernel = "k",
+                                   .grid = { 1, 1, 1 }, .block = { 7, 1, 1 }, .params = blob };
+    int rc = smsim_program_launch(p, s, &d, NULL, err);
+    if (rc == SMSIM_OK)
+        memcpy(out, smsim_program_host(p, o, 7 * 4, err), 7 * 4);
+    smsim_program_free(p);
+    return rc;
+}
+
+START_TEST(test_param_through_register)
+{
+    smsim_error err = { 0 };
+    smsim_config *c = load("h100");
+    smsim_sim *s = smsim_new(c);
+    uint32_t out[7];
+    ck_assert_msg(param_reg_launch(s, 1, out, &err) == SMSIM_OK, "%s", err.msg);
+    for (uint32_t t = 0; t < 7; t++)
+        ck_assert_uint_eq(out[t], 101 + t);
+    ck_assert_msg(param_reg_launch(NULL, 1, out, &err) == SMSIM_OK, "%s", err.msg);
+    ck_assert_uint_eq(out[6], 107);
+    /* thread 6 with skip 5 reads 4 bytes at offset 44: past the 44 bytes */
+    ck_assert_int_ne(param_reg_launch(NULL, 5, out, &err), SMSIM_OK);
+    ck_assert_msg(strstr(err.msg, "parameters beyond them") != NULL &&
+                  strstr(err.msg, "thread 6") != NULL, "%s", err.msg);
+    smsim_free(s);
+    smsim_config_free(c);
+}
+END_TEST
+
 START_TEST(test_run_equals_emulate)
 {
     char run_dir[] = "/tmp/check_smsim.XXXXXX", emu_dir[] = "/tmp/check_smsim.XXXXXX";
@@ -467,6 +537,7 @@ smsim_suite(void)
     tcase_add_test(tc, test_config_fields);
     tcase_add_test(tc, test_files);
     tcase_add_test(tc, test_program);
+    tcase_add_test(tc, test_param_through_register);
     suite_add_tcase(s, tc);
     return s;
 }

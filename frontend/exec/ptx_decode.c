@@ -386,8 +386,9 @@ ptx_dc_mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
             return ptx_dc_err(c, "a predicate cannot be an address");
         x->base.cls = g->rclass == RC_64 ? SC_64 : SC_32;
         x->base.idx = reg_slot(c, g);
-        if (x->space == PS_PARAM)
-            return ptx_dc_err(c, "ld.param/st.param through a register is unsupported");
+        if (x->space == PS_PARAM && c->func)
+            return ptx_dc_err(c, "ld.param/st.param through a register is unsupported in a "
+                              "function");
     } else if (o->sym <= -2) {
         const struct ptx_sym *p = &c->body->params[-o->sym - 2];
         if (x->space != PS_PARAM)
@@ -1061,11 +1062,15 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             SIM_FORWARD_IF_ERROR(decode_async_mbar(c, in, x));
         const struct ptx_opnd *vo = st ? &o[1] : &o[0];
         SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, mo, x));
-        if (x->space == PS_PARAM && !(x->flags & PF_FRAME)) {
-            if (st)
-                return ptx_dc_err(c, "st.param to a kernel parameter");
+        bool kparam = x->space == PS_PARAM && !(x->flags & PF_FRAME);
+        if (kparam && st)
+            return ptx_dc_err(c, "st.param to a kernel parameter");
+        if (kparam && x->base.cls == SC_NONE)
             return decode_param_load(c, in, x);
-        }
+        /* else a kernel parameter through a register (ld.param [%rd + 8],
+         * %rd from mov of a parameter: its offset): a load from the
+         * parameter space as it runs, a constant-bank load (LDC) for the
+         * model (ptx_mem.c) */
         x->kind = st ? XK_ST : XK_LD;
         /* ldu, like ld.global.nc (its PF_NC came with in->flags), reads
          * memory that is read-only while the kernel runs (PTX ISA): the
@@ -1074,7 +1079,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             x->flags |= PF_NC;
         /* a call's argument or return value, or a function's parameter:
          * a register move for the model */
-        x->iflags = x->space == PS_PARAM ? 0 : st ? SIM_IF_STORE : SIM_IF_LOAD;
+        x->iflags = x->space == PS_PARAM && !kparam ? 0 : st ? SIM_IF_STORE : SIM_IF_LOAD;
         if (in->flags & PF_BYPASS_L1)
             x->iflags |= SIM_IF_BYPASS_L1;
         unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;

@@ -168,6 +168,16 @@ ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, uns
             space = PS_GLOBAL;
         }
     }
+    if (space == PS_PARAM && !(x->flags & PF_FRAME)) {
+        /* a kernel parameter through a register: its offset in the space */
+        if (a + bytes > r->k->param_bytes || x->kind != XK_LD)
+            return mem_error(r, x, b, w, l, "access to the kernel's parameters beyond them, "
+                             "or a write", a, err);
+        out->p = r->param_blob + a;
+        out->space = SIM_SPACE_CONST;
+        out->taddr = a;
+        return SIM_OK;
+    }
     struct pblock *sb = b;
     uint8_t remote = 0;
     if (space == PS_SHARED && a >= (UINT64_C(1) << PTX_CLUSTER_SHIFT)) {
