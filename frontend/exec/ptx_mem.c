@@ -138,6 +138,21 @@ stack_mem(const struct ptx_run *r, struct pwarp *pw, unsigned l, uint64_t a, uns
     return cs->mem + (size_t)l * cs->mem_cap + (a - r->local_bytes);
 }
 
+/* Bytes at offset a of the kernel's parameter space, read only. */
+static int
+param_access(struct ptx_run *r, const struct pblock *b, unsigned w, unsigned l, sim_addr_t a,
+             unsigned bytes, const struct xop *x, struct ptx_access *out, struct sim_error *err)
+{
+    if (a + bytes > r->k->param_bytes || x->kind == XK_ST || x->kind == XK_ATOM ||
+        x->kind == XK_RED)
+        return mem_error(r, x, b, w, l, "access to the kernel's parameters beyond them, or a "
+                         "write", a, err);
+    out->p = r->param_blob + a;
+    out->space = SIM_SPACE_CONST;
+    out->taddr = a;
+    return SIM_OK;
+}
+
 int
 ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, unsigned space,
                 sim_addr_t a, unsigned bytes, const struct xop *x, struct ptx_access *out,
@@ -155,29 +170,13 @@ ptx_mem_resolve(struct ptx_run *r, struct pblock *b, unsigned w, unsigned l, uns
         } else if (a >= PTX_PARAM_WINDOW && a < PTX_PARAM_WINDOW + PTX_WINDOW_SIZE) {
             /* a kernel parameter through its generic address (read only: the
              * program may not write a __grid_constant__ parameter) */
-            a -= PTX_PARAM_WINDOW;
-            if (a + bytes > r->k->param_bytes || x->kind == XK_ST || x->kind == XK_ATOM ||
-                x->kind == XK_RED)
-                return mem_error(r, x, b, w, l, "access to the kernel's parameters beyond them, "
-                                 "or a write", a, err);
-            out->p = r->param_blob + a;
-            out->space = SIM_SPACE_CONST;
-            out->taddr = a;
-            return SIM_OK;
+            return param_access(r, b, w, l, a - PTX_PARAM_WINDOW, bytes, x, out, err);
         } else {
             space = PS_GLOBAL;
         }
     }
-    if (space == PS_PARAM && !(x->flags & PF_FRAME)) {
-        /* a kernel parameter through a register: its offset in the space */
-        if (a + bytes > r->k->param_bytes || x->kind != XK_LD)
-            return mem_error(r, x, b, w, l, "access to the kernel's parameters beyond them, "
-                             "or a write", a, err);
-        out->p = r->param_blob + a;
-        out->space = SIM_SPACE_CONST;
-        out->taddr = a;
-        return SIM_OK;
-    }
+    if (space == PS_PARAM && !(x->flags & PF_FRAME))  /* ld.param [%rd]: an offset */
+        return param_access(r, b, w, l, a, bytes, x, out, err);
     struct pblock *sb = b;
     uint8_t remote = 0;
     if (space == PS_SHARED && a >= (UINT64_C(1) << PTX_CLUSTER_SHIFT)) {
