@@ -6,8 +6,9 @@
 #     code does (no CUDA toolkit needed): its checks pass with the fat
 #     binary plain, LZ4- and Zstandard-compressed; a fat binary without PTX
 #     for the GPU is refused; what it computes is the same bytes with and
-#     without timing and on every config; the report and --stats-json
-#     come out; a missing program is exit 2.
+#     without timing and on every config; the report, --stats-json and
+#     --windows come out, the same for -j 1 and -j 2; a missing program
+#     is exit 2.
 #  2. the CUDA programs of tests/cuda/ (nvcc -cudart shared, PTX embedded)
 #     print their own PASS line and exit 0; skipped, with a message, when
 #     nvcc is not installed.
@@ -55,6 +56,14 @@ grep -q "copy host to device, 4000 bytes" "$tmp/report" || fail "exec report: no
 grep -q "0.063  copy host to device, 4000 bytes" "$tmp/report" ||
     fail "exec report: a 4000-byte copy does not take 4000 / 63 GB/s"
 grep -q '"cycles": [1-9]' "$tmp/s.json" || fail "exec --stats-json: no cycles"
+# the same statistics and windows for -j 1 and -j 2
+for j in 1 2; do
+    "$SMSIM" exec -q -j $j --stats-json "$tmp/j$j.json" --windows 200 --windows-out "$tmp/w$j.csv" \
+        -- "$EXEC_CAPI" plain >/dev/null 2>&1 || fail "exec -j $j"
+done
+cmp -s "$tmp/j1.json" "$tmp/j2.json" || fail "exec: -j 2 gives other statistics than -j 1"
+cmp -s "$tmp/w1.csv" "$tmp/w2.csv" || fail "exec: -j 2 gives other windows than -j 1"
+[ "$(wc -l <"$tmp/w1.csv")" -gt 2 ] || fail "exec --windows: no windows written"
 
 # usage and input errors
 "$SMSIM" exec -q -- "$tmp/no-such-program" 2>"$tmp/e1"
