@@ -189,7 +189,8 @@ __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char 
     rt.vars = realloc(rt.vars, (rt.n_vars + 1) * sizeof *rt.vars);
     if (rt.vars == NULL)
         abort();
-    rt.vars[rt.n_vars++] = (struct rt_var){ hostVar, bin_of(handle), strdup(deviceName), size };
+    rt.vars[rt.n_vars++] = (struct rt_var){ hostVar, bin_of(handle), strdup(deviceName), size,
+                                            NULL };
 }
 
 API void
@@ -197,17 +198,26 @@ __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAd
                          const char *deviceName, int ext, size_t size, int constant, int global)
 {
     RT_GUARD;
-    (void)handle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext, (void)size,
-        (void)constant, (void)global;
-    rt_fail(cudaErrorNotSupported, "unsupported: __managed__ variable %s", deviceName);
+    (void)deviceAddress, (void)ext, (void)constant, (void)global;
+    rt.vars = realloc(rt.vars, (rt.n_vars + 1) * sizeof *rt.vars);
+    if (rt.vars == NULL)
+        abort();
+    rt.vars[rt.n_vars++] = (struct rt_var){ hostVarPtrAddress, bin_of(handle),
+                                            strdup(deviceName), size, hostVarPtrAddress };
 }
 
+/* Load the module of a fat binary with __managed__ variables: host code
+ * calls it before it touches one (nvcc's __nv_init_managed_rt). */
 API char
 __cudaInitModule(void **handle)
 {
     RT_GUARD;
-    (void)handle;
-    return 1;
+    if (rt_module(bin_of(handle)) >= 0)
+        return 1;
+    /* the host is about to dereference a __managed__ variable's pointer */
+    smsim_report("error", "exec: the module holding the program's __managed__ variables does "
+                 "not load (above): stopping before the program reads through a null pointer");
+    exit(2);
 }
 
 int
@@ -258,6 +268,17 @@ rt_module(uint32_t bin)
         return -1;
     }
     b->module = (int)mod;
+    /* __managed__ variables: the host's pointers to them */
+    for (uint32_t i = 0; i < rt.n_vars; i++) {
+        uint64_t addr, size;
+        if (rt.vars[i].bin != bin || rt.vars[i].managed == NULL)
+            continue;
+        if (smsim_program_symbol(rt.prog, mod, rt.vars[i].name, &addr, &size, &err) < 0) {
+            rt_fail(cudaErrorInvalidSymbol, "%s", err.msg);
+            continue;
+        }
+        *rt.vars[i].managed = (void *)(uintptr_t)addr;
+    }
     return b->module;
 }
 

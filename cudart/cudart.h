@@ -45,6 +45,7 @@ struct rt_var {
     uint32_t bin;
     char *name;
     uint64_t size;
+    void **managed;              /* __managed__: the host's pointer to it, set when loaded */
 };
 
 /* One entry of the whole-program timeline. */

@@ -28,6 +28,10 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
                             void *bDim, void *gDim, int *wSize);
 void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
                        int ext, size_t size, int constant, int global);
+void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global);
+char __cudaInitModule(void **handle);
 cudaError_t cudaMalloc(void **p, size_t n);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
@@ -49,6 +53,7 @@ static const char ptx[] =
     ".address_size 64\n"
     ".const .align 4 .f32 scale;\n"
     ".global .align 4 .u32 counter;\n"
+    ".global .attribute(.managed) .align 4 .u32 mcount = 7;\n"
     ".visible .entry vscale(.param .u64 pa, .param .u64 pc, .param .u32 pn)\n"
     "{\n"
     "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<8>;\n"
@@ -64,6 +69,7 @@ static const char ptx[] =
     "  mul.f32 %f3, %f1, %f2;\n"
     "  add.s64 %rd7, %rd4, %rd5;\n  st.global.f32 [%rd7], %f3;\n"
     "  atom.global.add.u32 %r6, [counter], 1;\n"
+    "  atom.global.add.u32 %r7, [mcount], 2;\n"
     "DONE:\n"
     "  ret;\n"
     "}\n";
@@ -120,6 +126,7 @@ make_fatbin(const char *mode, unsigned arch)
 static void vscale_stub(void) { }
 static float scale_shadow;
 static unsigned counter_shadow;
+static unsigned *mcount;         /* __managed__: the runtime points it at the variable */
 
 static int fails;
 
@@ -145,6 +152,7 @@ main(int argc, char **argv)
                            -1, NULL, NULL, NULL, NULL, NULL);
     __cudaRegisterVar(h, (char *)&scale_shadow, (char *)"scale", "scale", 0, 4, 1, 0);
     __cudaRegisterVar(h, (char *)&counter_shadow, (char *)"counter", "counter", 0, 4, 0, 0);
+    __cudaRegisterManagedVar(h, (void **)&mcount, (char *)"mcount", "mcount", 0, 4, 0, 0);
     __cudaRegisterFatBinaryEnd(h);
     dim3 grid1 = { 1, 1, 1 }, block1 = { 32, 1, 1 };
     if (future) {                /* nothing loads: the launch says why */
@@ -188,6 +196,10 @@ main(int argc, char **argv)
     void *sa = NULL;
     expect(cudaGetSymbolAddress(&sa, &scale_shadow) == cudaSuccess && sa != NULL,
            "cudaGetSymbolAddress");
+    /* __managed__: host code reads it through the pointer the runtime set
+     * (nvcc's host code calls __cudaInitModule first) */
+    expect(__cudaInitModule(h) == 1 && mcount != NULL && *mcount == 7 + 2 * N,
+           "a __managed__ variable the kernel added to, read by the host");
     struct cudaDeviceProp p;
     expect(cudaGetDeviceProperties(&p, 0) == cudaSuccess && p.multiProcessorCount > 0 &&
            p.warpSize == 32 && strstr(p.name, "smsim") != NULL, "cudaGetDeviceProperties");

@@ -137,6 +137,24 @@ new_region(struct ptx_prog *p, uint64_t bytes, const char *what, uint8_t kind, s
     return SIM_OK;
 }
 
+/* A __managed__ variable: the program's own memory at its host address,
+ * which host code dereferences and kernels address alike. */
+static int
+managed_region(struct ptx_prog *p, uint64_t bytes, const char *what, sim_addr_t *addr,
+               struct region **out, struct sim_error *err)
+{
+    uint8_t *mem = xcalloc(1, bytes ? bytes : 1);
+    SIM_FORWARD_IF_ERROR(ptx_prog_map_host(p, mem, bytes ? bytes : 1, what, err));
+    int64_t i = find(p, (sim_addr_t)(uintptr_t)mem);
+    struct region *g = &p->regions[i];
+    g->kind = RK_GLOBAL;
+    g->line = 0;                 /* ours: freed with the program */
+    g->size = bytes;
+    *addr = g->base;
+    *out = g;
+    return SIM_OK;
+}
+
 int
 ptx_prog_alloc(struct ptx_prog *p, uint64_t bytes, const char *what, sim_addr_t *addr,
                struct sim_error *err)
@@ -249,8 +267,9 @@ ptx_prog_load(struct ptx_prog *p, const char *name, const char *text, size_t len
         if (s->space != PS_GLOBAL && s->space != PS_CONST)
             continue;
         struct region *g;
-        int rc = new_region(p, s->size, s->name, s->space == PS_CONST ? RK_CONST : RK_GLOBAL,
-                            &addr[i], &g, err);
+        int rc = s->managed ? managed_region(p, s->size, s->name, &addr[i], &g, err)
+                 : new_region(p, s->size, s->name, s->space == PS_CONST ? RK_CONST : RK_GLOBAL,
+                              &addr[i], &g, err);
         if (rc < 0) {
             free(addr);
             ptx_module_free(m);

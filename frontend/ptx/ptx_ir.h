@@ -216,6 +216,7 @@ struct ptx_sym {
     uint8_t *init;               /* initial contents (global/const), size bytes, or NULL */
     uint8_t type;                /* element type (params) */
     bool hidden;                 /* a .param variable of a call whose { } scope has closed */
+    bool managed;                /* .global .attribute(.managed): __managed__, the host's too */
 };
 
 /* The operands of a call instruction (ptx_kernel.calls):

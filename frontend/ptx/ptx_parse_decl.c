@@ -389,11 +389,28 @@ ptx_parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_s
 {
     uint32_t align = 0;
     uint8_t type = 0;
+    bool managed = false;
     while (ps->lx.kind == PTX_TK_WORD && ps->lx.tok[0] == '.') {
         if (strcmp(ps->lx.tok, ".align") == 0) {
             SIM_FORWARD_IF_ERROR(ptx_parse_align(ps, &align));
+        } else if (strcmp(ps->lx.tok, ".attribute") == 0) {
+            /* .attribute(.managed) (__managed__), .attribute(.unified(a, b)) */
+            SIM_FORWARD_IF_ERROR(next(ps));
+            if (!is_punct(ps, '('))
+                return ptx_parse_err(ps, "expected ( after .attribute");
+            for (int depth = 1; depth > 0;) {
+                SIM_FORWARD_IF_ERROR(next(ps));
+                if (ps->lx.kind == PTX_TK_EOF)
+                    return ptx_parse_err(ps, "unterminated .attribute( )");
+                if (is_punct(ps, '('))
+                    depth++;
+                else if (is_punct(ps, ')'))
+                    depth--;
+                else if (ps->lx.kind == PTX_TK_WORD && strcmp(ps->lx.tok, ".managed") == 0)
+                    managed = true;
+            }
         } else if (ptx_parse_type_word(ps->lx.tok, &type) != 0 && strncmp(ps->lx.tok, ".v", 2) != 0 &&
-                   strcmp(ps->lx.tok, ".ptr") != 0 && strcmp(ps->lx.tok, ".attribute") != 0) {
+                   strcmp(ps->lx.tok, ".ptr") != 0) {
             return ptx_parse_err(ps, "unexpected '%s' in a variable declaration", ps->lx.tok);
         }
         SIM_FORWARD_IF_ERROR(next(ps));
@@ -406,6 +423,7 @@ ptx_parse_var_decl(struct parser *ps, uint8_t space, bool external, struct ptx_s
     s.name = ptx_parse_dup(ps->lx.tok);
     s.space = space;
     s.external = external;
+    s.managed = managed;
     s.type = type;
     s.align = align ? align : ptx_type_bytes(type);
     s.size = ptx_type_bytes(type);
