@@ -149,7 +149,7 @@ resolve_regs(struct ptx_run *r, unsigned cc)
         return;
     struct ptxas_info info;
     struct sim_error err = { 0 };
-    int rc = ptxas_kernel_info(l->ptx_path, l->kernel, cc, &info, &err);
+    int rc = ptxas_kernel_info(l->ptx_path, r->k->name, cc, &info, &err);
     if (rc == SIM_OK) {
         l->regs = info.regs > 0 ? info.regs : 1;
         r->ptxas_stack = (int64_t)info.stack;
