@@ -16,9 +16,27 @@ struct cache {
     struct cache_line *lines;
     uint64_t *tags;              /* [sets * ways] copy of lines[].tag */
     uint64_t *lru;               /* [sets * ways] last-use stamps, 0 = empty */
+    uint32_t *set_epoch;         /* [sets] the invalidation a set was last cleared for */
     uint32_t sets, ways;
+    uint32_t epoch;              /* invalidations so far (cache_invalidate_all) */
     uint64_t stamp;              /* LRU clock */
 };
+
+/* Invalidation is lazy: cache_invalidate_all counts an epoch, and a set is
+ * cleared when next looked at (cache_find, cache_victim: every way into a
+ * set), so the cache behaves as if all were cleared at once, at the cost of
+ * the sets a kernel touches rather than the whole cache per kernel. */
+static inline void
+fresh(cache *c, uint32_t set)
+{
+    if (c->set_epoch[set] == c->epoch)
+        return;
+    size_t base = (size_t)set * c->ways;
+    memset(&c->lines[base], 0, c->ways * sizeof *c->lines);
+    memset(&c->tags[base], 0, c->ways * sizeof *c->tags);
+    memset(&c->lru[base], 0, c->ways * sizeof *c->lru);
+    c->set_epoch[set] = c->epoch;
+}
 
 cache *
 cache_new(uint64_t bytes, uint32_t ways, uint32_t line_size)
@@ -30,6 +48,7 @@ cache_new(uint64_t bytes, uint32_t ways, uint32_t line_size)
         c->lines = xcalloc((size_t)c->sets * c->ways, sizeof *c->lines);
         c->tags = xcalloc((size_t)c->sets * c->ways, sizeof *c->tags);
         c->lru = xcalloc((size_t)c->sets * c->ways, sizeof *c->lru);
+        c->set_epoch = xcalloc(c->sets, sizeof *c->set_epoch);
     }
     return c;
 }
@@ -42,6 +61,7 @@ cache_destroy(cache *c)
     free(c->lines);
     free(c->tags);
     free(c->lru);
+    free(c->set_epoch);
     free(c);
 }
 
@@ -62,6 +82,7 @@ cache_find(cache *c, uint32_t set, uint64_t tag)
 {
     if (c->sets == 0)
         return NULL;
+    fresh(c, set);
     size_t base = (size_t)set * c->ways;
     const uint64_t *t = &c->tags[base];
     for (uint32_t w = 0; w < c->ways; w++) {
@@ -89,6 +110,7 @@ cache_victim(cache *c, uint32_t set)
 {
     if (c->sets == 0)
         return NULL;
+    fresh(c, set);
     size_t base = (size_t)set * c->ways;
     const uint64_t *u = &c->lru[base];
     uint32_t best = 0;
@@ -124,9 +146,12 @@ cache_drop_sectors(cache *c, struct cache_line *l, uint32_t mask)
 void
 cache_invalidate_all(cache *c)
 {
-    if (c->sets > 0) {
+    if (c->sets == 0)
+        return;
+    if (++c->epoch == 0) {       /* wrapped: clear for real, every set current */
         memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof *c->lines);
         memset(c->tags, 0, (size_t)c->sets * c->ways * sizeof *c->tags);
         memset(c->lru, 0, (size_t)c->sets * c->ways * sizeof *c->lru);
+        memset(c->set_epoch, 0, c->sets * sizeof *c->set_epoch);
     }
 }

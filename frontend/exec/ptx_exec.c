@@ -537,6 +537,63 @@ bred_finish(struct ptx_run *r, struct pblock *b, struct pwarp *pw)
 
 /* ---- blocks and steps ------------------------------------------------------ */
 
+/* The special registers of a launch's warps, per lane, as far as they are
+ * the same for every warp (init_warp sets the thread, warp and block ids
+ * over them): built at the launch's first warp, again at each repeat. */
+static void
+sr_template(struct ptx_run *r)
+{
+    const struct launch *ln = r->l;
+    if (r->sr_tmpl == NULL)
+        r->sr_tmpl = xmalloc((size_t)SR_COUNT * 32 * sizeof *r->sr_tmpl);
+    r->sr_tmpl_for = r->launches;
+    /* %total_smem_size: the user's shared memory in allocation units (256
+     * bytes on sm_3x .. sm_7x, 128 on the others; ISA section 10.30) */
+    uint32_t user_smem = r->shared_static + ln->smem;
+    uint32_t unit = r->cc >= 30 && r->cc < 80 ? 256 : 128;
+    uint32_t total_smem = (user_smem + unit - 1) / unit * unit;
+    for (unsigned l = 0; l < 32; l++) {
+        uint32_t v[SR_COUNT] = { 0 };
+        v[SR_NTID_X] = ln->block[0];
+        v[SR_NTID_Y] = ln->block[1];
+        v[SR_NTID_Z] = ln->block[2];
+        v[SR_NCTAID_X] = ln->grid[0];
+        v[SR_NCTAID_Y] = ln->grid[1];
+        v[SR_NCTAID_Z] = ln->grid[2];
+        v[SR_LANEID] = l;
+        v[SR_NWARPID] = r->wpb;
+        v[SR_NSMID] = r->n_sms;
+        v[SR_LANEMASK_EQ] = 1u << l;
+        v[SR_LANEMASK_LT] = (1u << l) - 1;
+        v[SR_LANEMASK_LE] = (uint32_t)((UINT64_C(2) << l) - 1);
+        v[SR_LANEMASK_GT] = ~(uint32_t)((UINT64_C(2) << l) - 1);
+        v[SR_LANEMASK_GE] = ~((1u << l) - 1);
+        v[SR_DYN_SMEM] = ln->smem;
+        v[SR_TOTAL_SMEM] = total_smem;
+        v[SR_AGGR_SMEM] = user_smem + PTX_RESERVED_SMEM;
+        v[SR_GRIDID] = r->launches > 0 ? r->launches : 1;
+        /* the reserved region (ptx_decode.c): 16 bytes of its start are
+         * offsets 0 and 1, a plausible layout (the ISA leaves it to the
+         * system software) */
+        v[SR_RSV_BEGIN] = r->reserved_smem;
+        v[SR_RSV_END] = r->reserved_smem + PTX_RESERVED_SMEM;
+        v[SR_RSV_CAP] = PTX_RESERVED_SMEM;
+        v[SR_RSV_0] = r->reserved_smem;
+        v[SR_RSV_1] = r->reserved_smem + 8;
+        /* the grid's clusters (each block a cluster of one without clusters) */
+        for (unsigned d = 0; d < 3; d++) {
+            v[SR_NCLUSTERID_X + d] = ln->grid[d] / r->cluster[d];
+            v[SR_CLUSTER_NCTAID_X + d] = r->cluster[d];
+        }
+        v[SR_CLUSTER_NCTARANK] = r->cluster_size;
+        v[SR_IS_EXPLICIT_CLUSTER] = r->cluster_size > 1 || r->k->explicit_cluster;
+        /* %envreg*, %pm*, %current_graph_exec: 0 (the driver's values, the
+         * undefined performance counters, no device graph) */
+        for (unsigned i = 0; i < SR_COUNT; i++)
+            r->sr_tmpl[(size_t)i * 32 + l].u = v[i];
+    }
+}
+
 static void
 init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
 {
@@ -559,63 +616,34 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->finished = false;
     ptx_spin_reset(pw);
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
+    if (r->sr_tmpl == NULL || r->sr_tmpl_for != r->launches)
+        sr_template(r);
+    memcpy(sr, r->sr_tmpl, (size_t)SR_COUNT * 32 * sizeof *sr);
+    /* what differs between warps: the thread and warp ids, the block's */
     uint32_t bx = ln->block[0], by = ln->block[1];
-    /* %total_smem_size: the user's shared memory in allocation units (256
-     * bytes on sm_3x .. sm_7x, 128 on the others; ISA section 10.30) */
-    uint32_t user_smem = r->shared_static + ln->smem;
-    uint32_t unit = r->cc >= 30 && r->cc < 80 ? 256 : 128;
-    uint32_t total_smem = (user_smem + unit - 1) / unit * unit;
+    uint32_t block_v[SR_COUNT];
+    static const uint8_t block_sr[] = { SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID,
+                                        SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,
+                                        SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y,
+                                        SR_CLUSTER_CTAID_Z, SR_CLUSTER_CTARANK };
+    block_v[SR_CTAID_X] = b->ctaid[0];
+    block_v[SR_CTAID_Y] = b->ctaid[1];
+    block_v[SR_CTAID_Z] = b->ctaid[2];
+    block_v[SR_SMID] = b->sm;
+    for (unsigned d = 0; d < 3; d++) {
+        block_v[SR_CLUSTERID_X + d] = b->ctaid[d] / r->cluster[d];
+        block_v[SR_CLUSTER_CTAID_X + d] = b->ctaid[d] % r->cluster[d];
+    }
+    block_v[SR_CLUSTER_CTARANK] = ptx_cluster_rank(r, b);
+    for (unsigned i = 0; i < sizeof block_sr; i++)
+        for (unsigned l = 0; l < 32; l++)
+            sr[(size_t)block_sr[i] * 32 + l].u = block_v[block_sr[i]];
     for (unsigned l = 0; l < 32; l++) {
         uint32_t t = w * 32 + l;
-        uint32_t v[SR_COUNT] = { 0 };
-        v[SR_TID_X] = t % bx;
-        v[SR_TID_Y] = (t / bx) % by;
-        v[SR_TID_Z] = t / (bx * by);
-        v[SR_NTID_X] = bx;
-        v[SR_NTID_Y] = by;
-        v[SR_NTID_Z] = ln->block[2];
-        v[SR_CTAID_X] = b->ctaid[0];
-        v[SR_CTAID_Y] = b->ctaid[1];
-        v[SR_CTAID_Z] = b->ctaid[2];
-        v[SR_NCTAID_X] = ln->grid[0];
-        v[SR_NCTAID_Y] = ln->grid[1];
-        v[SR_NCTAID_Z] = ln->grid[2];
-        v[SR_LANEID] = l;
-        v[SR_WARPID] = w;
-        v[SR_NWARPID] = r->wpb;
-        v[SR_SMID] = b->sm;
-        v[SR_NSMID] = r->n_sms;
-        v[SR_LANEMASK_EQ] = 1u << l;
-        v[SR_LANEMASK_LT] = (1u << l) - 1;
-        v[SR_LANEMASK_LE] = (uint32_t)((UINT64_C(2) << l) - 1);
-        v[SR_LANEMASK_GT] = ~(uint32_t)((UINT64_C(2) << l) - 1);
-        v[SR_LANEMASK_GE] = ~((1u << l) - 1);
-        v[SR_DYN_SMEM] = ln->smem;
-        v[SR_TOTAL_SMEM] = total_smem;
-        v[SR_AGGR_SMEM] = user_smem + PTX_RESERVED_SMEM;
-        v[SR_GRIDID] = r->launches > 0 ? r->launches : 1;
-        /* the reserved region (ptx_decode.c): 16 bytes of its start are
-         * offsets 0 and 1, a plausible layout (the ISA leaves it to the
-         * system software) */
-        v[SR_RSV_BEGIN] = r->reserved_smem;
-        v[SR_RSV_END] = r->reserved_smem + PTX_RESERVED_SMEM;
-        v[SR_RSV_CAP] = PTX_RESERVED_SMEM;
-        v[SR_RSV_0] = r->reserved_smem;
-        v[SR_RSV_1] = r->reserved_smem + 8;
-        /* the block's cluster (each block a cluster of one without clusters) */
-        for (unsigned d = 0; d < 3; d++) {
-            v[SR_CLUSTERID_X + d] = b->ctaid[d] / r->cluster[d];
-            v[SR_NCLUSTERID_X + d] = ln->grid[d] / r->cluster[d];
-            v[SR_CLUSTER_CTAID_X + d] = b->ctaid[d] % r->cluster[d];
-            v[SR_CLUSTER_NCTAID_X + d] = r->cluster[d];
-        }
-        v[SR_CLUSTER_CTARANK] = ptx_cluster_rank(r, b);
-        v[SR_CLUSTER_NCTARANK] = r->cluster_size;
-        v[SR_IS_EXPLICIT_CLUSTER] = r->cluster_size > 1 || r->k->explicit_cluster;
-        /* %envreg*, %pm*, %current_graph_exec: 0 (the driver's values, the
-         * undefined performance counters, no device graph) */
-        for (unsigned i = 0; i < SR_COUNT; i++)
-            sr[(size_t)i * 32 + l].u = v[i];
+        sr[(size_t)SR_TID_X * 32 + l].u = t % bx;
+        sr[(size_t)SR_TID_Y * 32 + l].u = (t / bx) % by;
+        sr[(size_t)SR_TID_Z * 32 + l].u = t / (bx * by);
+        sr[(size_t)SR_WARPID * 32 + l].u = w;
     }
     uint32_t nc32 = r->n32 - r->nvar32 - SR_COUNT, nc64 = r->n64 - r->nvar64;
     if (r->tmpl32 == NULL) {
@@ -1124,6 +1152,7 @@ ptx_exec_free(struct ptx_run *r)
     free(r->locs);
     free(r->tmpl32);
     free(r->tmpl64);
+    free(r->sr_tmpl);
     free(r->const32);
     free(r->const64);
     free(r->constp);

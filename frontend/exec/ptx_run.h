@@ -447,6 +447,9 @@ struct ptx_run {
     uint32_t *constp;            /* [npred - nvarp] */
     union r32 *tmpl32;           /* constants replicated over 32 lanes, ready to copy */
     union r64 *tmpl64;
+    union r32 *sr_tmpl;          /* special registers common to the launch's warps [SR_COUNT x 32]
+                                    (ptx_exec.c), built for launch sr_tmpl_for */
+    uint32_t sr_tmpl_for;
     uint32_t sreg_base;          /* r32 slot of special register 0 */
     uint32_t cluster[3];         /* blocks per cluster (1, 1, 1: none) */
     uint32_t cluster_size;
