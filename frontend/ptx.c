@@ -373,6 +373,7 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
     struct ptx_run *r = xcalloc(1, sizeof *r);
     r->ptxas_stack = -1;
     r->cnt = &r->own;
+    r->heap = &r->own_heap;
     int rc = launch_parse(launch_path, &r->l, err);
     if (rc < 0)
         goto fail;

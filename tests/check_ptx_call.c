@@ -583,6 +583,62 @@ static const struct call_err call_errs[] = {
     { 17, "    call.uni (r0), f, (%r1);", 17, "" },          /* a register argument: fine */
 };
 
+/* ---- device-side malloc and free ------------------------------------------- */
+
+/* Each of four threads mallocs (tid + 1) x 8 bytes, writes through the
+ * pointer and reads back; allocations are 16-byte aligned, taken in lane
+ * order, distinct; free is accepted; more than the 8 MB heap is NULL. */
+START_TEST(device_malloc)
+{
+    static const char *const lines[] = {
+        HEADER,
+        ".extern .func (.param .b64 func_retval0) malloc (.param .b64 malloc_param_0);",
+        ".extern .func free (.param .b64 free_param_0);",
+        ".visible .entry k(.param .u64 k_param_0)",
+        "{",
+        "  .reg .b32 %r<8>;",
+        "  .reg .b64 %rd<12>;",
+        "  ld.param.u64 %rd1, [k_param_0];",
+        "  cvta.to.global.u64 %rd2, %rd1;",
+        "  mov.u32 %r1, %tid.x;",
+        "  add.u32 %r2, %r1, 1;",
+        "  mul.wide.u32 %rd3, %r2, 8;",
+        "  { .param .b64 param0; st.param.b64 [param0], %rd3; .param .b64 retval0;",
+        "    call.uni (retval0), malloc, (param0); ld.param.b64 %rd4, [retval0]; }",
+        "  add.u32 %r3, %r1, 100;",
+        "  st.u32 [%rd4], %r3;",
+        "  ld.u32 %r4, [%rd4];",
+        "  mul.wide.u32 %rd5, %r1, 4;",
+        "  add.s64 %rd6, %rd2, %rd5;",
+        "  st.global.u32 [%rd6], %r4;",
+        "  cvt.u32.u64 %r5, %rd4;",
+        "  st.global.u32 [%rd6+16], %r5;",
+        "  { .param .b64 param0; st.param.b64 [param0], %rd4; call.uni free, (param0); }",
+        "  mov.u64 %rd7, 16777216;",
+        "  { .param .b64 param0; st.param.b64 [param0], %rd7; .param .b64 retval0;",
+        "    call.uni (retval0), malloc, (param0); ld.param.b64 %rd8, [retval0]; }",
+        "  cvt.u32.u64 %r6, %rd8;",
+        "  st.global.u32 [%rd6+32], %r6;",
+        "  ret;",
+        "}",
+    };
+    write_module(lines, sizeof lines / sizeof lines[0], "k", 4, 12, NULL);
+    for (unsigned cc = 0; cc <= 90; cc += 90) {
+        uint32_t out[12];
+        run_ok(cc, out, 12);
+        for (unsigned t = 0; t < 4; t++) {
+            ck_assert_uint_eq(out[t], 100 + t);
+            ck_assert_uint_eq(out[4 + t] % 16, 0);
+            ck_assert_uint_eq(out[8 + t], 0);          /* 16 MB: more than the heap */
+        }
+        /* lane order, rounded to 16: 8 -> 16, 16, 24 -> 32, 32 */
+        ck_assert_uint_eq(out[5] - out[4], 16);
+        ck_assert_uint_eq(out[6] - out[5], 16);
+        ck_assert_uint_eq(out[7] - out[6], 32);
+    }
+}
+END_TEST
+
 START_TEST(malformed_calls)
 {
     const struct call_err *e = &call_errs[_i];
@@ -769,6 +825,7 @@ ptx_call_suite(void)
     tcase_add_test(tc, nested_calls);
     tcase_add_test(tc, function_pointers);
     tcase_add_loop_test(tc, malformed_calls, 0, (int)SIM_ARRAY_LEN(call_errs));
+    tcase_add_test(tc, device_malloc);
     tcase_add_test(tc, unsupported_in_function);
     tcase_add_test(tc, lowered_call);
     tcase_add_test(tc, lowered_recursion);

@@ -143,11 +143,19 @@ link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
     else if (!f->defined && strcmp(f->name, "__assertfail") == 0 && f->n_params == 5 &&
              f->n_rets == 0)
         builtin = XB_ASSERTFAIL;
+    else if (!f->defined && strcmp(f->name, "malloc") == 0 && f->n_params == 2 &&
+             f->n_rets == 1)
+        builtin = XB_MALLOC;
+    else if (!f->defined && strcmp(f->name, "free") == 0 && f->n_params == 1 && f->n_rets == 0)
+        builtin = XB_FREE;
+    if (builtin == XB_MALLOC && r->heap->base == 0)
+        return sim_error_set(err, SIM_ERR_INTERNAL, "kernel %s calls malloc but has no heap",
+                             r->k->name);
     if (!f->defined && builtin == XB_NONE)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: kernel %s calls %s, which "
                              "the module declares but does not define (unsupported: "
-                             "runtime functions other than printf and assert, such as "
-                             "malloc, are not simulated)",
+                             "runtime functions other than printf, assert, malloc and free "
+                             "are not simulated)",
                              m->path, call_line(b, (uint32_t)c), r->k->name, f->name);
     if (f->unsupported != NULL && c < 0)
         return SIM_OK;
@@ -564,7 +572,7 @@ lane_printf(struct ptx_run *r, struct pblock *b, const struct pwarp *pw, unsigne
 /* Carry out runtime function callee (a builtin) for lanes m at call x:
  * printf prints each lane's line, in lane order, and returns the number of
  * arguments it read; a failed assert is the kernel's error, as the GPU's
- * trap is. */
+ * trap is; malloc takes each lane's bytes from the heap in lane order. */
 static int
 run_builtin(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
             const struct xcallsite *site, const struct xfunc *callee, uint32_t m,
@@ -578,6 +586,20 @@ run_builtin(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
         for (uint32_t i = 0; i < site->nargs && i < 5; i++)
             a[i] = loc_get(r, b, pw, &r->locs[site->arg0 + i], fp, l,
                            r->locs[callee->arg0 + i].size);
+        if (callee->builtin == XB_MALLOC) {
+            uint64_t bytes = (a[0] + 15) / 16 * 16;
+            struct ptx_heap *h = r->heap;
+            uint64_t p = 0;
+            if (a[0] != 0 && bytes <= PTX_HEAP_BYTES - h->used) {
+                p = h->base + h->used;
+                h->used += bytes;
+            }
+            if (site->ret >= 0)
+                loc_set(r, b, pw, &r->locs[site->ret], fp, l, p);
+            continue;
+        }
+        if (callee->builtin == XB_FREE)
+            continue;
         if (callee->builtin == XB_VPRINTF) {
             int parsed;
             SIM_FORWARD_IF_ERROR(lane_printf(r, b, pw, l, a[0], a[1], x, &parsed, err));

@@ -1153,6 +1153,7 @@ ptx_exec_free(struct ptx_run *r)
     free(r->tmpl32);
     free(r->tmpl64);
     free(r->sr_tmpl);
+    free(r->own_heap.mem);
     free(r->const32);
     free(r->const64);
     free(r->constp);

@@ -319,7 +319,7 @@ ptx_mem_layout(struct ptx_run *r, struct sim_error *err)
                              l->path, line, k->name, k->n_params, k->n_params == 1 ? "" : "s",
                              na, na == 1 ? "" : "s");
     }
-    r->regions = xcalloc(l->n_args + m->n_syms + 1, sizeof *r->regions);
+    r->regions = xcalloc(l->n_args + m->n_syms + 2, sizeof *r->regions);
     r->msym_addr = xcalloc(m->n_syms + 1, sizeof *r->msym_addr);
     r->msym_data = xcalloc(m->n_syms + 1, sizeof *r->msym_data);
     bool *var_used = xcalloc(l->n_vars + 1, sizeof *var_used);
@@ -369,6 +369,13 @@ ptx_mem_layout(struct ptx_run *r, struct sim_error *err)
             .watch = v == NULL && s->init == NULL, .line = v != NULL ? v->line : 0 };
         tcur = align_up(tcur + s->size + 4096, 4096);
     }
+    if (ptx_module_calls_malloc(m)) {    /* the device heap, last */
+        r->own_heap.mem = xcalloc(1, PTX_HEAP_BYTES);
+        r->own_heap.base = PTX_GLOBAL_BASE + (sim_addr_t)r->n_regions * PTX_REGION_STRIDE;
+        r->regions[r->n_regions++] = (struct region){
+            .base = r->own_heap.base, .tbase = tcur, .size = PTX_HEAP_BYTES,
+            .ptr = r->own_heap.mem, .name = "device heap (malloc)", .kind = RK_BUFFER };
+    }
     for (uint32_t i = 0; i < l->n_vars; i++)
         if (!var_used[i]) {
             int rc = sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: %s declares no .const or .global "
@@ -416,4 +423,13 @@ ptx_mem_layout(struct ptx_run *r, struct sim_error *err)
         memcpy(r->param_blob + p->offset, &v, bytes);
     }
     return SIM_OK;
+}
+
+bool
+ptx_module_calls_malloc(const struct ptx_module *m)
+{
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        if (!m->funcs[i].defined && strcmp(m->funcs[i].name, "malloc") == 0)
+            return true;
+    return false;
 }

@@ -31,6 +31,7 @@ struct park_key {
 };
 
 struct ptx_prog {
+    struct ptx_heap heap;        /* device malloc's, made for the first module that calls it */
     struct pblock *parked;       /* a finished run's blocks, or NULL */
     uint32_t n_parked;
     struct park_key park;
@@ -323,8 +324,11 @@ int
 ptx_prog_layout(struct ptx_prog *p, uint32_t mod, struct ptx_run *r, const uint8_t *params,
                 struct sim_error *err)
 {
-    (void)err;
     const struct pmod *pm = &p->mods[mod];
+    if (p->heap.base == 0 && ptx_module_calls_malloc(pm->m))
+        SIM_FORWARD_IF_ERROR(new_region(p, PTX_HEAP_BYTES, "device heap (malloc)", RK_BUFFER,
+                                        &p->heap.base, NULL, err));
+    r->heap = &p->heap;
     r->regions = xmalloc((p->n_regions + 1) * sizeof *r->regions);
     memcpy(r->regions, p->regions, p->n_regions * sizeof *r->regions);
     r->n_regions = p->n_regions;

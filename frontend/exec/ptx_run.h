@@ -80,9 +80,24 @@ struct xfunc {
 };
 
 /* The runtime functions a kernel may call without a body in the PTX:
- * printf's vprintf(format, arguments) and assert's __assertfail(message,
- * file, line, function, char size). */
-enum xbuiltin { XB_NONE, XB_VPRINTF, XB_ASSERTFAIL };
+ * printf's vprintf(format, arguments), assert's __assertfail(message,
+ * file, line, function, char size), and the device heap's malloc(size)
+ * and free(pointer) (new and delete call them). */
+enum xbuiltin { XB_NONE, XB_VPRINTF, XB_ASSERTFAIL, XB_MALLOC, XB_FREE };
+
+/* The device heap device-side malloc allocates from (a global region):
+ * CUDA's default cudaLimitMallocHeapSize, 8 MB.  Allocations are 16-byte
+ * aligned and never reused (free is accepted and does nothing); an
+ * exhausted heap returns NULL, as CUDA's does. */
+#define PTX_HEAP_BYTES (UINT64_C(8) << 20)
+struct ptx_heap {
+    sim_addr_t base;             /* device address of its region (0: none) */
+    uint64_t used;
+    uint8_t *mem;                /* its memory, when the run owns it (a launch file's) */
+};
+
+/* Does module m call device-side malloc (declare it without a body)? */
+bool ptx_module_calls_malloc(const struct ptx_module *m);
 
 /* A call instruction (r->sites). */
 struct xcallsite {
@@ -425,6 +440,8 @@ struct ptx_run {
     struct ptx_module *m;
     bool borrowed_module;        /* m belongs to a CUDA program (ptx_prog.h), not to the run */
     struct ptx_prog *prog;       /* that program, or NULL (a launch file's run) */
+    struct ptx_heap *heap;       /* device malloc's heap: &own_heap, or the program's */
+    struct ptx_heap own_heap;
     struct ptx_kernel *k;
     /* functional global memory: buffers and module variables */
     struct region *regions;      /* sorted by base */
