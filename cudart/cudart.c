@@ -285,9 +285,7 @@ rt_module(uint32_t bin)
 cudaError_t
 rt_symbol(const void *sym, uint64_t *addr, uint64_t *size)
 {
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     for (uint32_t i = 0; i < rt.n_vars; i++) {
         if (rt.vars[i].host != sym)
             continue;
@@ -387,9 +385,7 @@ kernel_failed(int rc, const char *msg)
 static cudaError_t
 launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const uint32_t *cluster)
 {
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     struct rt_func *f = func_of(func);
     if (f == NULL)
         return rt_fail(cudaErrorInvalidDeviceFunction, "a launch of a function the program did "

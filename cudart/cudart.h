@@ -100,6 +100,14 @@ void rt_unlock(int *guard);
 /* Set the device up on first use (config, sim, program); the status of
  * that, or the sticky error of a failed kernel. */
 cudaError_t rt_ready(void);
+/* Return from the calling entry point with the status of rt_ready()
+ * unless the device is set up and no kernel has failed. */
+#define RT_REQUIRE_READY()                                                                 \
+    do {                                                                                   \
+        cudaError_t ready_ = rt_ready();                                                   \
+        if (ready_ != cudaSuccess)                                                         \
+            return rt_fail(ready_, NULL);                                                  \
+    } while (0)
 /* Return e, remembered for cudaGetLastError; with a message on stderr
  * when fmt is not NULL. */
 cudaError_t rt_fail(cudaError_t e, const char *fmt, ...) SMSIM_PRINTF(2, 3);

@@ -50,9 +50,7 @@ API cudaError_t
 cudaSetDevice(int device)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     return device == 0 ? cudaSuccess : rt_fail(cudaErrorInvalidDevice, NULL);
 }
 
@@ -131,9 +129,7 @@ API cudaError_t
 cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     *free_bytes = *total = (size_t)total_mem();
     return cudaSuccess;
 }
@@ -205,9 +201,7 @@ API cudaError_t
 cudaDeviceGetAttribute(int *value, int attr, int device)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     if (device != 0)
         return rt_fail(cudaErrorInvalidDevice, NULL);
     int ok;
@@ -228,9 +222,7 @@ API cudaError_t
 cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     if (device != 0)
         return rt_fail(cudaErrorInvalidDevice, NULL);
     int ok;
@@ -381,9 +373,7 @@ cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority)
 {
     RT_GUARD;
     (void)priority;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     *s = calloc(1, sizeof **s);
     if (*s == NULL)
         return rt_fail(cudaErrorMemoryAllocation, NULL);
@@ -486,9 +476,7 @@ cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags)
 {
     RT_GUARD;
     (void)flags;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     *ev = calloc(1, sizeof **ev);
     return *ev != NULL ? cudaSuccess : rt_fail(cudaErrorMemoryAllocation, NULL);
 }
@@ -566,11 +554,9 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *
 {
     RT_GUARD;
     (void)flags;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     struct cudaFuncAttributes fa;
-    e = cudaFuncGetAttributes(&fa, func);
+    cudaError_t e = cudaFuncGetAttributes(&fa, func);
     if (e != cudaSuccess)
         return e;
     unsigned n = 0;
@@ -597,9 +583,7 @@ cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *func, int nu
 {
     RT_GUARD;
     (void)func, (void)blockSize;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     uint64_t per_sm = field_u64("sm.smem_size");
     uint64_t per = numBlocks > 0 ? per_sm / (uint64_t)numBlocks : 0;
     uint64_t cap = field_u64("sm.smem_per_block");

@@ -44,9 +44,7 @@ API cudaError_t
 cudaMalloc(void **devPtr, size_t size)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     if (devPtr == NULL)
         return rt_fail(cudaErrorInvalidValue, NULL);
     char what[64];
@@ -73,9 +71,7 @@ cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 static cudaError_t
 map_host(void **ptr, size_t size, const char *kind)
 {
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     if (ptr == NULL)
         return rt_fail(cudaErrorInvalidValue, NULL);
     size_t len = size ? size : 1;
@@ -126,9 +122,7 @@ cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags)
 static cudaError_t
 release(void *p, bool host_call)
 {
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     if (p == NULL)
         return cudaSuccess;
     uint64_t base, size;
@@ -173,9 +167,7 @@ API cudaError_t
 cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     if (count == 0)
         return cudaSuccess;
     void *d;
@@ -279,9 +271,7 @@ cudaHostRegister(void *ptr, size_t size, unsigned flags)
 {
     RT_GUARD;
     (void)flags;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     smsim_error err = { 0 };
     if (smsim_program_map_host(rt.prog, ptr, size, "cudaHostRegister memory", &err) < 0)
         return rt_fail(cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): %s", ptr, size,
@@ -329,9 +319,7 @@ API cudaError_t
 cudaMemset(void *devPtr, int value, size_t count)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     if (count == 0)
         return cudaSuccess;
     bool dev;
@@ -353,8 +341,11 @@ cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
     return cudaMemset(devPtr, value, count);
 }
 
+/* A copy into (to) or out of a variable from or to p: host memory, or
+ * device memory for cudaMemcpyDeviceToDevice. */
 static cudaError_t
-symbol_copy(const void *symbol, size_t count, size_t offset, void **mem, const char *call)
+symbol_transfer(const void *symbol, void *p, size_t count, size_t offset, int kind, bool to,
+                const char *call)
 {
     uint64_t addr, size;
     cudaError_t e = rt_symbol(symbol, &addr, &size);
@@ -363,22 +354,9 @@ symbol_copy(const void *symbol, size_t count, size_t offset, void **mem, const c
     if (offset > size || count > size - offset)
         return rt_fail(cudaErrorInvalidValue, "%s: %zu bytes at offset %zu of a %llu-byte "
                        "variable", call, count, offset, (unsigned long long)size);
-    *mem = device((void *)(uintptr_t)(addr + offset), count, call);
-    return *mem != NULL ? cudaSuccess : cudaErrorInvalidValue;
-}
-
-/* A copy into (to) or out of a variable from or to p: host memory, or
- * device memory for cudaMemcpyDeviceToDevice. */
-static cudaError_t
-symbol_transfer(const void *symbol, void *p, size_t count, size_t offset, int kind, bool to,
-                const char *call)
-{
-    void *var = NULL;
-    cudaError_t e = symbol_copy(symbol, count, offset, &var, call);
-    if (e != cudaSuccess)
-        return e;
+    void *var = device((void *)(uintptr_t)(addr + offset), count, call);
     void *mem = kind == cudaMemcpyDeviceToDevice ? device(p, count, call) : p;
-    if (mem == NULL)
+    if (var == NULL || mem == NULL)
         return rt_fail(cudaErrorInvalidValue, NULL);
     memmove(to ? var : mem, to ? mem : var, count);
     if (kind != cudaMemcpyDeviceToDevice) {
@@ -447,9 +425,7 @@ API cudaError_t
 cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
 {
     RT_GUARD;
-    cudaError_t e = rt_ready();
-    if (e != cudaSuccess)
-        return rt_fail(e, NULL);
+    RT_REQUIRE_READY();
     memset(attr, 0, sizeof *attr);
     bool mapped;
     if (smsim_program_lookup(rt.prog, (uint64_t)(uintptr_t)ptr, NULL, NULL, &mapped)) {

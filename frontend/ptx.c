@@ -311,8 +311,9 @@ ptx_source_static(const struct inst_source *src, struct ptx_static **out)
  * the kernel's .reqnctapercluster, else clusters of one; they must tile the
  * grid, and agree when both are given. */
 static int
-cluster_of(struct ptx_run *r, const char *launch_path, struct sim_error *err)
+cluster_of(struct ptx_run *r, struct sim_error *err)
 {
+    const char *launch_path = r->l->path;
     const struct launch *l = r->l;
     const struct ptx_kernel *k = r->k;
     for (unsigned d = 0; d < 3; d++)
@@ -343,14 +344,15 @@ cluster_of(struct ptx_run *r, const char *launch_path, struct sim_error *err)
  * and grid, lay out memory (a launch file's buffers; or program p's
  * memory with parameters params) and decode it. */
 static int
-open_kernel(struct ptx_run *r, const char *launch_path, struct ptx_prog *p, uint32_t mod,
+open_kernel(struct ptx_run *r, struct ptx_prog *p, uint32_t mod,
             const uint8_t *params, struct sim_error *err)
 {
+    const char *launch_path = r->l->path;
     int rc;
     if (r->k->unsupported != NULL)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: %s", launch_path,
                              r->l->line_kernel, r->k->unsupported);
-    SIM_FORWARD_IF_ERROR(cluster_of(r, launch_path, err));
+    SIM_FORWARD_IF_ERROR(cluster_of(r, err));
     uint64_t tpb = (uint64_t)r->l->block[0] * r->l->block[1] * r->l->block[2];
     uint64_t nb = (uint64_t)r->l->grid[0] * r->l->grid[1];
     if (nb > (UINT64_C(1) << 40) / r->l->grid[2])
@@ -395,7 +397,7 @@ ptx_source_open(const char *launch_path, struct inst_source *src, struct sim_err
                            launch_path, r->l->line_kernel, r->l->kernel, r->l->ptx_path, names);
         goto fail;
     }
-    rc = open_kernel(r, launch_path, NULL, 0, NULL, err);
+    rc = open_kernel(r, NULL, 0, NULL, err);
     if (rc < 0)
         goto fail;
     src->ops = &ptx_ops;
@@ -438,7 +440,7 @@ ptx_source_open_prog(struct ptx_prog *p, const struct ptx_prog_launch *pl,
         rc = sim_error_set(err, SIM_ERR_USAGE, "%s: no kernel %s in %s", pl->what, pl->kernel,
                            r->m->path);
     else
-        rc = open_kernel(r, pl->what, p, pl->mod, pl->params, err);
+        rc = open_kernel(r, p, pl->mod, pl->params, err);
     if (rc < 0) {
         px_destroy(r);
         return rc;

@@ -709,14 +709,12 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     return SIM_OK;
 }
 
-/* A load from the parameter space becomes a move of constants (the
- * parameter values are known for the launch). */
+/* A load from the parameter space at a fixed offset becomes a move of
+ * constants (the parameter values are known for the launch). */
 static int
 decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
     struct ptx_run *r = c->r;
-    if (x->base.cls != SC_NONE)
-        return ptx_dc_err(c, "ld.param through a register is unsupported");
     unsigned eb = ptx_type_bytes(in->type);
     const struct ptx_opnd *vo = &in->o[0];
     unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;

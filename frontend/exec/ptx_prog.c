@@ -60,7 +60,7 @@ ptx_prog_free(struct ptx_prog *p)
         return;
     for (uint32_t i = 0; i < p->n_regions; i++) {
         free((char *)p->regions[i].name);
-        if (p->regions[i].line != 1)     /* line 1 marks mapped host memory, not ours */
+        if (!p->regions[i].host)         /* mapped host memory is the program's */
             free(p->regions[i].ptr);
     }
     free(p->regions);
@@ -109,6 +109,17 @@ insert(struct ptx_prog *p, sim_addr_t base)
     return &p->regions[i];
 }
 
+/* The timing-model address of a new region of `bytes`: compact, 4 KB
+ * apart, as a GPU allocator lays allocations out (ptx_mem.c does the same
+ * for a launch file's buffers). */
+static sim_addr_t
+next_tbase(struct ptx_prog *p, uint64_t bytes)
+{
+    sim_addr_t t = p->tcur;
+    p->tcur = (p->tcur + bytes + 4096 + 4095) / 4096 * 4096;
+    return t;
+}
+
 /* Device allocations above 64 GiB would need more host memory than any
  * machine running this has; say so rather than fail in calloc. */
 #define PTX_PROG_MAX_ALLOC (UINT64_C(1) << 36)
@@ -130,8 +141,7 @@ new_region(struct ptx_prog *p, uint64_t bytes, const char *what, uint8_t kind, s
     g->ptr = xcalloc(1, bytes ? bytes : 1);
     g->name = xstrdup(what);
     g->kind = kind;
-    g->tbase = p->tcur;
-    p->tcur = (p->tcur + bytes + 4096 + 4095) / 4096 * 4096;
+    g->tbase = next_tbase(p, bytes);
     *addr = base;
     if (out != NULL)
         *out = g;
@@ -149,7 +159,7 @@ managed_region(struct ptx_prog *p, uint64_t bytes, const char *what, sim_addr_t 
     int64_t i = find(p, (sim_addr_t)(uintptr_t)mem);
     struct region *g = &p->regions[i];
     g->kind = RK_GLOBAL;
-    g->line = 0;                 /* ours: freed with the program */
+    g->host = false;             /* ours: freed with the program */
     g->size = bytes;
     *addr = g->base;
     *out = g;
@@ -184,9 +194,8 @@ ptx_prog_map_host(struct ptx_prog *p, void *host, uint64_t bytes, const char *wh
     g->ptr = host;
     g->name = xstrdup(what);
     g->kind = RK_BUFFER;
-    g->line = 1;                 /* marks host memory: the program does not own it */
-    g->tbase = p->tcur;
-    p->tcur = (p->tcur + bytes + 4096 + 4095) / 4096 * 4096;
+    g->host = true;              /* the program's memory, not ours */
+    g->tbase = next_tbase(p, bytes);
     return SIM_OK;
 }
 
@@ -202,7 +211,7 @@ ptx_prog_release(struct ptx_prog *p, sim_addr_t addr, void **host_out, struct si
                              : i >= 0 && p->regions[i].base != addr ? "not the start of an "
                              "allocation" : "no allocation");
     struct region *g = &p->regions[i];
-    if (g->line == 1) {          /* mapped host memory: gone from the device's view */
+    if (g->host) {               /* mapped host memory: gone from the device's view */
         if (host_out != NULL)
             *host_out = g->ptr;
         free((char *)g->name);
@@ -252,7 +261,7 @@ ptx_prog_lookup(struct ptx_prog *p, sim_addr_t addr, sim_addr_t *base, uint64_t 
     if (size != NULL)
         *size = p->regions[i].size;
     if (mapped != NULL)
-        *mapped = p->regions[i].line == 1;
+        *mapped = p->regions[i].host;
     return true;
 }
 

@@ -428,6 +428,8 @@ struct region {
     const char *name;            /* for messages */
     uint8_t kind;                /* enum region_kind */
     bool watch;                  /* a variable nothing initialised: warn at its first read */
+    bool host;                   /* a CUDA program's host memory the device addresses (mapped:
+                                    pinned, registered, managed allocations; ptx_prog.c) */
     uint32_t line;               /* a buffer's launch-file line */
 };
 
