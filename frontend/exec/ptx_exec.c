@@ -38,6 +38,81 @@ lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
     return lane_slot_addr(pw, &x->base, x->off, l, narrow);
 }
 
+/* The lanes' data moves of a converged 4- or 8-byte access whose lane l
+ * touches base + off[l]. */
+static inline void
+move_lanes(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *base,
+           const sim_addr_t *off)
+{
+    if (eb == 4) {
+        union r32 *V = R32(x->v[0]);
+        if (x->kind == XK_LD)
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(&V[l].u, base + off[l], 4);
+        else
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(base + off[l], &V[l].u, 4);
+    } else {
+        union r64 *V = R64(x->v[0]);
+        if (x->kind == XK_LD)
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(&V[l].u, base + off[l], 8);
+        else
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(base + off[l], &V[l].u, 8);
+    }
+}
+
+/* exec_mem_fast for a converged warp whose address is one register plus
+ * an offset (most accesses of most kernels): the 32 addresses are
+ * formed in one straight loop and checked together -- alignment, and
+ * that all of them fall in the block's shared window or in one global
+ * allocation -- before the data moves.  The same results as the lane by
+ * lane path; 0 sends x there (which reports what is wrong). */
+static int
+exec_mem_converged(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                   struct warp_inst *wi, unsigned eb)
+{
+    uint64_t bits = 0;
+    if (x->space == PS_SHARED) {
+        const union r32 *A = R32(x->base);
+        uint32_t off = (uint32_t)x->off, hi = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t a = A[l].u + off;          /* a 32-bit window: wraps */
+            wi->addr[l] = a;
+            bits |= a;
+            hi = a > hi ? a : hi;
+        }
+        if ((uint64_t)hi + eb > r->shared_bytes || (bits & (eb - 1)) != 0)
+            return 0;
+        move_lanes(pw, x, eb, b->smem, wi->addr);
+        wi->space = SIM_SPACE_SHARED;
+        wi->width = (uint8_t)eb;
+        return 1;
+    }
+    const union r64 *A = R64(x->base);
+    uint64_t off = (uint64_t)x->off, lo = UINT64_MAX, hi = 0;
+    for (unsigned l = 0; l < 32; l++) {
+        uint64_t a = A[l].u + off;
+        wi->addr[l] = a;
+        bits |= a;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    const struct region *g = ptx_mem_region(r, lo, eb);
+    if (g == NULL || hi - g->base + eb > g->size || (bits & (eb - 1)) != 0 || g->watch)
+        return 0;
+    /* offsets into the allocation, then its timing-model addresses */
+    for (unsigned l = 0; l < 32; l++)
+        wi->addr[l] -= g->base;
+    move_lanes(pw, x, eb, g->ptr, wi->addr);
+    for (unsigned l = 0; l < 32; l++)
+        wi->addr[l] += g->tbase;
+    wi->space = x->space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
+    wi->width = (uint8_t)eb;
+    return 1;
+}
+
 /* Fast path: a scalar 4- or 8-byte load or store to an explicit shared,
  * global or const address, the bulk of memory instructions.  Returns 1 if
  * it handled x; 0 to take the general path (which also reports errors). */
@@ -51,6 +126,10 @@ exec_mem_fast(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         return 0;
     uint8_t *ptr[32];
     uint32_t mm = m;
+    if (m == FULL && !(x->flags & PF_FRAME) &&
+        (x->space == PS_SHARED ? x->base.cls == SC_32 : x->base.cls == SC_64 &&
+         (x->space == PS_GLOBAL || x->space == PS_CONST)))
+        return exec_mem_converged(r, b, pw, x, wi, eb);
     if (x->space == PS_SHARED) {
         while (mm != 0) {
             unsigned l = (unsigned)__builtin_ctz(mm);
