@@ -128,6 +128,16 @@ rt_ready(void)
         smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
         rt.host_latency_ns = strtod(buf, NULL) * 1000.0;
     }
+    fi = smsim_config_field_index("sim.sample_launches");
+    if (fi >= 0 && rt.sim != NULL) {
+        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
+        rt.sample_launches = (uint32_t)strtoul(buf, NULL, 10);
+    }
+    fi = smsim_config_field_index("sim.sample_tolerance");
+    if (fi >= 0) {
+        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
+        rt.sample_tol = strtod(buf, NULL);
+    }
     atexit(at_exit);
     return cudaSuccess;
 }
@@ -313,7 +323,7 @@ rt_timeline(uint8_t op, uint8_t dir, uint32_t kernel, double dur_ns, uint64_t by
     }
     rt.tl[rt.n_tl++] = (struct rt_event_rec){ op, dir, kernel, rt.now_ns, dur_ns, bytes };
     rt.now_ns += dur_ns;
-    if (op == RT_KERNEL)
+    if (op == RT_KERNEL || op == RT_KERNEL_EST)
         rt.kernel_ns += dur_ns;
     else
         rt.copy_ns += dur_ns;
@@ -425,17 +435,40 @@ launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const 
         memcpy(d.cluster, cluster, sizeof d.cluster);
     else if (f->cluster[0] != 0)
         memcpy(d.cluster, f->cluster, sizeof d.cluster);
-    int rc = smsim_program_launch(rt.prog, rt.sim, &d, &rt.tot, &err);
+    /* launch sampling (cudart_repeat.c): simulated, or run functionally
+     * and estimated from the simulated launches of its shape */
+    struct rt_shape *sh = NULL;
+    if (rt.sim != NULL && rt.sample_launches > 0) {
+        struct rt_shape_key key;
+        memset(&key, 0, sizeof key);
+        memcpy(key.grid, d.grid, sizeof key.grid);
+        memcpy(key.block, d.block, sizeof key.block);
+        memcpy(key.cluster, d.cluster, sizeof key.cluster);
+        key.smem = d.smem;
+        sh = rt_shape_of((uint32_t)(f - rt.funcs), &key);
+    }
+    bool simulate = rt.sim != NULL && (sh == NULL || rt_shape_simulate(sh));
+    struct smsim_totals t = { 0 };
+    int rc = smsim_program_launch(rt.prog, simulate ? rt.sim : NULL, &d, &t, &err);
     if (params != stackbuf)
         free(params);
     rt.launches++;
+    rt.tot.kernels += t.kernels;
+    rt.tot.blocks += t.blocks;
+    rt.tot.warp_insts += t.warp_insts;
     if (rc < 0)
         return kernel_failed(rc, err.msg);
-    if (rt.sim != NULL) {
+    if (simulate) {
         size_t k = smsim_kernel_count(rt.sim) - 1;
         struct smsim_kernel kr;
         smsim_kernel(rt.sim, k, &kr);
+        if (sh != NULL)
+            rt_shape_timed(sh, kr.cycles, smsim_stat(rt.sim, k, "ptx.insts"));
         rt_timeline(RT_KERNEL, 0, (uint32_t)k, (double)kr.cycles * 1000.0 / rt.gpu.clock_mhz, 0);
+    } else if (sh != NULL) {
+        uint64_t lo, hi, c = rt_shape_estimate(sh, t.warp_insts, &lo, &hi);
+        rt_timeline(RT_KERNEL_EST, 0, (uint32_t)(f - rt.funcs),
+                    (double)c * 1000.0 / rt.gpu.clock_mhz, c);
     }
     return cudaSuccess;
 }
@@ -681,11 +714,32 @@ cudaGetErrorName(cudaError_t e)
 
 /* ---- the report ------------------------------------------------------------------ */
 
+/* The sim's JSON document with an "exec" member: launch sampling's
+ * estimates (cudart_repeat.c). */
 static void
 print_json(FILE *fp, void *arg)
 {
     (void)arg;
-    smsim_print_json(fp, rt.sim, rt.cfg_name);
+    char *doc = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&doc, &n);
+    if (mem == NULL)
+        abort();
+    smsim_print_json(mem, rt.sim, rt.cfg_name);
+    if (fclose(mem) != 0)
+        abort();
+    size_t end = n;
+    while (end > 0 && doc[end - 1] != '}')
+        end--;
+    if (end == 0) {                  /* not an object: as it is */
+        fwrite(doc, 1, n, fp);
+    } else {
+        fwrite(doc, 1, end - 1, fp);
+        fprintf(fp, ",\n  \"exec\": ");
+        rt_shapes_json(fp);
+        fprintf(fp, "\n}%s", doc + end);
+    }
+    free(doc);
 }
 
 static void
@@ -707,12 +761,13 @@ report(void)
         return;
     }
     if (loud) {
-        fprintf(stderr, "smsim exec: %s (%s): %llu kernel launches, simulated %.3f us "
-                "(kernels %.3f us, host copies %.3f us)\n", rt.cfg_name, rt.gpu.name,
-                (unsigned long long)rt.launches, rt.now_ns / 1000.0, rt.kernel_ns / 1000.0,
-                rt.copy_ns / 1000.0);
+        fprintf(stderr, "smsim exec: %s (%s): %llu kernel launches (%llu estimated), simulated "
+                "%.3f us (kernels %.3f us, host copies %.3f us)\n", rt.cfg_name, rt.gpu.name,
+                (unsigned long long)rt.launches, (unsigned long long)rt_shapes_estimated(),
+                rt.now_ns / 1000.0, rt.kernel_ns / 1000.0, rt.copy_ns / 1000.0);
         if (smsim_kernel_count(rt.sim) > 0)
             smsim_print_summary(stderr, rt.sim, rt.cfg_name, false);
+        rt_shapes_report(stderr);
         fprintf(stderr, "timeline (simulated):\n  %12s %12s  %s\n", "start us", "length us",
                 "operation");
         static const char *const dirs[] = { "host to host", "host to device", "device to host",
@@ -730,6 +785,9 @@ report(void)
                 smsim_kernel(rt.sim, t->kernel, &kr);
                 fprintf(stderr, "kernel %s (%llu cycles)\n", kr.name,
                         (unsigned long long)kr.cycles);
+            } else if (t->op == RT_KERNEL_EST) {
+                fprintf(stderr, "kernel %s (%llu cycles, estimated: launch sampling)\n",
+                        rt.funcs[t->kernel].name, (unsigned long long)t->bytes);
             } else {
                 fprintf(stderr, "%s %s, %llu bytes\n", t->op == RT_COPY ? "copy" : "set",
                         t->dir < 5 ? dirs[t->dir] : "?", (unsigned long long)t->bytes);
@@ -768,6 +826,7 @@ release_all(void)
     free(rt.funcs);
     free(rt.vars);
     free(rt.tl);
+    free(rt.shapes);
     memset(&rt, 0, sizeof rt);
 }
 

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cudart/cudart_abi.h"
 #include "lib/smsim.h"
@@ -49,13 +50,33 @@ struct rt_var {
 };
 
 /* One entry of the whole-program timeline. */
-enum rt_op { RT_KERNEL, RT_COPY, RT_SET };
+enum rt_op { RT_KERNEL, RT_COPY, RT_SET, RT_KERNEL_EST };
 struct rt_event_rec {
     uint8_t op;
     uint8_t dir;                 /* copies: enum cudaMemcpyKind */
-    uint32_t kernel;             /* RT_KERNEL: the sim's kernel index */
+    uint32_t kernel;             /* RT_KERNEL: the sim's kernel index; RT_KERNEL_EST: the
+                                    function's (rt.funcs) */
     double start_ns, dur_ns;
-    uint64_t bytes;
+    uint64_t bytes;              /* copies, sets; RT_KERNEL_EST: its estimated cycles */
+};
+
+/* Launch sampling (cudart_repeat.c): a launch's shape, and what was
+ * simulated and estimated of it. */
+enum { RT_WINDOW_MAX = 16 };     /* sim.sample_launches at most */
+struct rt_shape_key {
+    uint32_t grid[3], block[3], smem, cluster[3];
+};
+struct rt_shape {
+    uint32_t func;               /* rt.funcs index */
+    struct rt_shape_key key;
+    double cpi[RT_WINDOW_MAX];   /* the last simulated launches' cycles per PTX warp inst */
+    uint64_t work[RT_WINDOW_MAX];  /* and their PTX warp instructions */
+    uint32_t n_win;
+    bool steady;                 /* they agree: launches are estimated */
+    uint32_t since_check;        /* estimated launches since the last simulated one */
+    uint32_t restarts;
+    uint64_t n_timed, timed_cycles;
+    uint64_t n_est, est_work, est_cycles, est_lo, est_hi;
 };
 
 struct rt {
@@ -88,6 +109,10 @@ struct rt {
     struct rt_event_rec *tl;
     uint32_t n_tl, cap_tl;
     uint64_t launches;
+    uint32_t sample_launches;    /* sim.sample_launches (0 under --no-timing) */
+    double sample_tol;           /* sim.sample_tolerance */
+    struct rt_shape *shapes;
+    uint32_t n_shapes, cap_shapes;
 };
 
 extern struct rt rt;
@@ -122,5 +147,19 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 /* Time a copy of bytes over the host link (0 within the device). */
 double rt_copy_ns(uint64_t bytes, int dir);
+
+/* Launch sampling (cudart_repeat.c).  The shape of a launch of rt.funcs[func]. */
+struct rt_shape *rt_shape_of(uint32_t func, const struct rt_shape_key *k);
+/* Whether the next launch of s is simulated (false: estimated). */
+bool rt_shape_simulate(struct rt_shape *s);
+/* A simulated launch of s took cycles for work PTX warp instructions. */
+void rt_shape_timed(struct rt_shape *s, uint64_t cycles, uint64_t work);
+/* The cycles of a launch of s run functionally (work PTX warp
+ * instructions), with their interval *lo .. *hi. */
+uint64_t rt_shape_estimate(struct rt_shape *s, uint64_t work, uint64_t *lo, uint64_t *hi);
+/* Launches estimated so far; the report's lines; the JSON object. */
+uint64_t rt_shapes_estimated(void);
+void rt_shapes_report(FILE *fp);
+void rt_shapes_json(FILE *fp);
 
 #endif /* SMSIM_CUDART_CUDART_H */

@@ -7,8 +7,9 @@
 #     binary plain, LZ4- and Zstandard-compressed; a fat binary without PTX
 #     for the GPU is refused; what it computes is the same bytes with and
 #     without timing and on every config; the report, --stats-json and
-#     --windows come out, the same for -j 1 and -j 2; a missing program
-#     is exit 2.
+#     --windows come out, the same for -j 1 and -j 2; launch sampling
+#     estimates repeats within 1 % and changes no output; a missing
+#     program is exit 2.
 #  2. the CUDA programs of tests/cuda/ (nvcc -cudart shared, PTX embedded)
 #     print their own PASS line and exit 0; skipped, with a message, when
 #     nvcc is not installed.
@@ -64,6 +65,28 @@ done
 cmp -s "$tmp/j1.json" "$tmp/j2.json" || fail "exec: -j 2 gives other statistics than -j 1"
 cmp -s "$tmp/w1.csv" "$tmp/w2.csv" || fail "exec: -j 2 gives other windows than -j 1"
 [ "$(wc -l <"$tmp/w1.csv")" -gt 2 ] || fail "exec --windows: no windows written"
+
+# launch sampling (sim.sample_launches): 40 launches of one shape, most of
+# them estimated; the program prints the same bytes as with every launch
+# simulated, and the kernels' time is within 1 % of that run's
+"$SMSIM" exec --stats-json "$tmp/r3.json" -- "$EXEC_CAPI" repeat >"$tmp/r3.out" 2>"$tmp/r3.err" ||
+    { fail "exec_capi repeat"; cat "$tmp/r3.out" "$tmp/r3.err" >&2; }
+"$SMSIM" exec --set sim.sample_launches=0 -- "$EXEC_CAPI" repeat >"$tmp/r0.out" 2>"$tmp/r0.err" ||
+    fail "exec_capi repeat, every launch simulated"
+cmp -s "$tmp/r3.out" "$tmp/r0.out" || fail "launch sampling changes what the program prints"
+grep -q "counter 4000000" "$tmp/r3.out" || fail "launch sampling: not every launch ran"
+grep -q "40 kernel launches (3[0-9] estimated)" "$tmp/r3.err" ||
+    fail "launch sampling: the header does not say how many launches were estimated"
+grep -q "40 kernel launches (0 estimated)" "$tmp/r0.err" ||
+    fail "sim.sample_launches=0: launches were estimated"
+grep -q "kernel vscale ([0-9]* cycles, estimated: launch sampling)" "$tmp/r3.err" ||
+    fail "launch sampling: the timeline does not mark the estimated launches"
+grep -q '"launches_estimated": 3[0-9]' "$tmp/r3.json" ||
+    fail "launch sampling: --stats-json has no exec.launches_estimated"
+kus() { sed -n 's/.*(kernels \([0-9.]*\) us.*/\1/p' "$1"; }
+awk -v a="$(kus "$tmp/r3.err")" -v b="$(kus "$tmp/r0.err")" \
+    'BEGIN { d = (a - b) / b; exit !(b > 0 && d < 0.01 && d > -0.01) }' ||
+    fail "launch sampling: kernels $(kus "$tmp/r3.err") us against $(kus "$tmp/r0.err") us simulated"
 
 # usage and input errors
 "$SMSIM" exec -q -- "$tmp/no-such-program" 2>"$tmp/e1"

@@ -9,6 +9,9 @@
  *   exec_capi plain|lz4|zstd   the checks; prints PASS or FAIL lines
  *   exec_capi future           PTX only for compute_100: a launch must fail
  *                              with cudaErrorNoKernelImageForDevice
+ *   exec_capi repeat           one launch shape 40 times (launch sampling,
+ *                              sim.sample_launches): the results and the
+ *                              counter of the 40
  * Exit status 0 when every check passed.
  */
 #include <lz4.h>
@@ -137,6 +140,44 @@ expect(int ok, const char *what)
     fails += !ok;
 }
 
+/* 40 launches of one shape over 100,000 elements; each adds N to counter. */
+static int
+repeat(void)
+{
+    enum { N = 100000, LAUNCHES = 40 };
+    float *ha = malloc(N * sizeof *ha), *hc = malloc(N * sizeof *hc), *a = NULL, *c = NULL;
+    for (int i = 0; i < N; i++)
+        ha[i] = (float)(i % 1000) * 0.25f;
+    float s = 3.0f;
+    unsigned zero = 0, cnt = 0;
+    expect(cudaMalloc((void **)&a, N * sizeof *ha) == cudaSuccess &&
+           cudaMalloc((void **)&c, N * sizeof *hc) == cudaSuccess &&
+           cudaMemcpy(a, ha, N * sizeof *ha, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpyToSymbol(&scale_shadow, &s, 4, 0, cudaMemcpyHostToDevice) == cudaSuccess &&
+           cudaMemcpyToSymbol(&counter_shadow, &zero, 4, 0, cudaMemcpyHostToDevice) ==
+           cudaSuccess, "set-up");
+    int n = N;
+    void *args[] = { &a, &c, &n };
+    dim3 grid = { (N + 127) / 128, 1, 1 }, block = { 128, 1, 1 };
+    int ok = 0;
+    for (int i = 0; i < LAUNCHES; i++)
+        ok += cudaLaunchKernel((const void *)(uintptr_t)vscale_stub, grid, block, args, 0,
+                               NULL) == cudaSuccess;
+    expect(ok == LAUNCHES, "40 launches");
+    expect(cudaMemcpy(hc, c, N * sizeof *hc, cudaMemcpyDeviceToHost) == cudaSuccess,
+           "cudaMemcpy device to host");
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += hc[i] != ha[i] * 3.0f;
+    expect(bad == 0, "the results of the last launch");
+    expect(cudaMemcpyFromSymbol(&cnt, &counter_shadow, 4, 0, cudaMemcpyDeviceToHost) ==
+           cudaSuccess && cnt == (unsigned)N * LAUNCHES, "every launch ran: the counter");
+    printf("counter %u\n", cnt);
+    free(ha);
+    free(hc);
+    return fails != 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -145,8 +186,8 @@ main(int argc, char **argv)
     static struct cudart_fatbin_wrapper wrap;
     wrap.magic = (int)CUDART_FATBINC_MAGIC;
     wrap.version = 1;
-    wrap.data = (const unsigned long long *)(void *)make_fatbin(future ? "plain" : mode,
-                                                                future ? 100 : 80);
+    const char *packing = future || strcmp(mode, "repeat") == 0 ? "plain" : mode;
+    wrap.data = (const unsigned long long *)(void *)make_fatbin(packing, future ? 100 : 80);
     void **h = __cudaRegisterFatBinary(&wrap);
     __cudaRegisterFunction(h, (const char *)(uintptr_t)vscale_stub, (char *)"vscale", "vscale",
                            -1, NULL, NULL, NULL, NULL, NULL);
@@ -154,6 +195,8 @@ main(int argc, char **argv)
     __cudaRegisterVar(h, (char *)&counter_shadow, (char *)"counter", "counter", 0, 4, 0, 0);
     __cudaRegisterManagedVar(h, (void **)&mcount, (char *)"mcount", "mcount", 0, 4, 0, 0);
     __cudaRegisterFatBinaryEnd(h);
+    if (strcmp(mode, "repeat") == 0)
+        return repeat();
     dim3 grid1 = { 1, 1, 1 }, block1 = { 32, 1, 1 };
     if (future) {                /* nothing loads: the launch says why */
         void *none[] = { NULL, NULL, NULL };
