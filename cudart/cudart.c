@@ -393,7 +393,8 @@ kernel_failed(int rc, const char *msg)
 }
 
 static cudaError_t
-launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const uint32_t *cluster)
+launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const uint32_t *cluster,
+       bool cooperative)
 {
     RT_REQUIRE_READY();
     struct rt_func *f = func_of(func);
@@ -415,6 +416,18 @@ launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const 
         return rt_fail(cudaErrorInvalidValue, "kernel %s: %zu bytes of dynamic shared memory "
                        "need cudaFuncSetAttribute(MaxDynamicSharedMemorySize) first (48 KB "
                        "without)", f->name, smem);
+    if (cooperative) {           /* every block resident at once, or the launch fails */
+        int per_sm = 0;
+        cudaError_t oe = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func,
+                                                                      (int)threads, smem);
+        if (oe != cudaSuccess)
+            return oe;
+        uint64_t nb = (uint64_t)grid.x * grid.y * grid.z;
+        if (nb > (uint64_t)per_sm * rt.gpu.sm_count)
+            return rt_fail(cudaErrorCooperativeLaunchTooLarge, "kernel %s: a cooperative launch "
+                           "of %llu blocks; %d per SM x %u SMs can be resident", f->name,
+                           (unsigned long long)nb, per_sm, rt.gpu.sm_count);
+    }
     uint8_t stackbuf[4096];
     uint8_t *params = kd.param_bytes <= sizeof stackbuf ? stackbuf : malloc(kd.param_bytes);
     if (params == NULL)
@@ -430,7 +443,8 @@ launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const 
     struct smsim_launch_desc d = { .what = what, .module = (unsigned)mod, .kernel = f->name,
                                    .grid = { grid.x, grid.y, grid.z },
                                    .block = { block.x, block.y, block.z },
-                                   .smem = (uint32_t)smem, .params = params };
+                                   .smem = (uint32_t)smem, .params = params,
+                                   .cooperative = cooperative };
     if (cluster != NULL)
         memcpy(d.cluster, cluster, sizeof d.cluster);
     else if (f->cluster[0] != 0)
@@ -445,6 +459,7 @@ launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const 
         memcpy(key.block, d.block, sizeof key.block);
         memcpy(key.cluster, d.cluster, sizeof key.cluster);
         key.smem = d.smem;
+        key.cooperative = cooperative;
         sh = rt_shape_of((uint32_t)(f - rt.funcs), &key);
     }
     bool simulate = rt.sim != NULL && (sh == NULL || rt_shape_simulate(sh));
@@ -479,7 +494,7 @@ cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, siz
 {
     RT_GUARD;
     (void)stream;
-    return launch(func, gridDim, blockDim, args, sharedMem, NULL);
+    return launch(func, gridDim, blockDim, args, sharedMem, NULL, false);
 }
 
 API cudaError_t
@@ -499,7 +514,7 @@ __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args
 {
     RT_GUARD;
     (void)stream;
-    return launch(kernel, gridDim, blockDim, args, sharedMem, NULL);
+    return launch(kernel, gridDim, blockDim, args, sharedMem, NULL, false);
 }
 
 API cudaError_t
@@ -516,7 +531,7 @@ cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void 
 {
     RT_GUARD;
     (void)stream;
-    return launch(func, gridDim, blockDim, args, sharedMem, NULL);
+    return launch(func, gridDim, blockDim, args, sharedMem, NULL, true);
 }
 
 API cudaError_t
@@ -524,7 +539,7 @@ cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **a
 {
     RT_GUARD;
     uint32_t cluster[3] = { 0, 0, 0 };
-    bool have = false;
+    bool have = false, coop = false;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
         if (a->id == cudaLaunchAttributeClusterDimension) {
@@ -532,13 +547,15 @@ cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **a
             cluster[1] = a->val.clusterDim.y;
             cluster[2] = a->val.clusterDim.z;
             have = true;
-        } else if (a->id != cudaLaunchAttributeCooperative) {
+        } else if (a->id == cudaLaunchAttributeCooperative) {
+            coop = a->val.cooperative != 0;
+        } else {
             return rt_fail(cudaErrorNotSupported, "unsupported: launch attribute %d "
                            "(cudaLaunchKernelEx)", a->id);
         }
     }
     return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                  have ? cluster : NULL);
+                  have ? cluster : NULL, coop);
 }
 
 API cudaError_t

@@ -64,7 +64,7 @@ struct rt_event_rec {
  * simulated and estimated of it. */
 enum { RT_WINDOW_MAX = 16 };     /* sim.sample_launches at most */
 struct rt_shape_key {
-    uint32_t grid[3], block[3], smem, cluster[3];
+    uint32_t grid[3], block[3], smem, cluster[3], cooperative;
 };
 struct rt_shape {
     uint32_t func;               /* rt.funcs index */
@@ -145,6 +145,8 @@ void rt_timeline(uint8_t op, uint8_t dir, uint32_t kernel, double dur_ns, uint64
 /* Entry points one file of the runtime calls in another's. */
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+                                                          int blockSize, size_t dynSmem);
 /* Time a copy of bytes over the host link (0 within the device). */
 double rt_copy_ns(uint64_t bytes, int dir);
 

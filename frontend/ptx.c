@@ -43,6 +43,7 @@ px_next_kernel(void *ctx, struct kernel_info *ki, struct sim_error *err)
     ki->smem_dynamic = r->l->smem;
     ki->isa = SIM_ISA_PTX;
     memcpy(ki->cluster, r->cluster, sizeof ki->cluster);
+    ki->cooperative = r->grid_ws != 0;
     unsigned sm = 0;
     if (sscanf(r->m->target, "sm_%u", &sm) == 1)
         ki->isa_version = (uint16_t)sm;
@@ -417,6 +418,7 @@ ptx_source_open_prog(struct ptx_prog *p, const struct ptx_prog_launch *pl,
     r->m = ptx_prog_module(p, pl->mod);
     r->borrowed_module = true;
     r->prog = p;
+    r->grid_ws = pl->grid_ws;
     struct launch *l = r->l = xcalloc(1, sizeof *l);
     l->path = xstrdup(pl->what);
     const char *ptx_path = ptx_prog_module_path(p, pl->mod);

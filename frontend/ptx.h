@@ -30,6 +30,9 @@ struct ptx_prog_launch {
     uint32_t stack;              /* bytes of call stack per thread */
     uint32_t regs;               /* registers per thread; 0: ptxas -v's (else 32) */
     const uint8_t *params;       /* the parameter space, laid out as the .param list says */
+    uint64_t grid_ws;            /* cooperative: the grid-sync workspace (device address, 16
+                                    zeroed bytes; %envreg1:%envreg2), its blocks co-resident;
+                                    0: not cooperative */
 };
 int ptx_source_open_prog(struct ptx_prog *p, const struct ptx_prog_launch *pl,
                          struct inst_source *src, struct sim_error *err);

@@ -3,6 +3,7 @@
  */
 #include "frontend/record.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "frontend/smt/smt.h"
@@ -10,6 +11,9 @@
 #include "sim/ffwd.h"
 
 #define MAX_OPNAMES 65536u
+/* blocks of a cooperative launch emulated at once: more than any GPU holds
+ * (132 SMs x 32 blocks on the H100) */
+#define SIM_MAX_COOP_BLOCKS 65536u
 
 static int
 sink_inst(void *ctx, uint32_t j, uint32_t warp, const struct warp_inst *wi, struct sim_error *err)
@@ -38,6 +42,32 @@ record_blocks(struct inst_source *src, const struct record_sink *sink, uint32_t 
     return SIM_OK;
 }
 
+static void
+count_block(void *ctx, uint64_t id, uint64_t warp_insts)
+{
+    struct record_totals *tot = ctx;
+    (void)id;
+    tot->blocks++;
+    tot->warp_insts += warp_insts;
+}
+
+/* A cooperative launch (emulation only): every block at once, their warps
+ * interleaved a memory instruction at a time, so that the blocks that
+ * wait at a grid sync see the others arrive. */
+static int
+run_cooperative(struct inst_source *src, const struct kernel_info *ki,
+                struct record_totals *tot, struct sim_error *err)
+{
+    uint64_t nb = kernel_info_blocks(ki);
+    if (nb > SIM_MAX_COOP_BLOCKS)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: a cooperative "
+                             "launch of %" PRIu64 " blocks (at most %u)", ki->name, nb,
+                             SIM_MAX_COOP_BLOCKS);
+    SIM_FORWARD_IF_ERROR(src->ops->kernel_begin(src->ctx, (uint32_t)nb, 1, err));
+    struct ffwd_calls calls = { NULL, count_block, tot };
+    return ffwd_run(src, kernel_info_warps_per_block(ki), 0, nb, 0, (uint32_t)nb, 1, &calls, err);
+}
+
 /* Run every kernel from *ki on (the first already fetched). */
 static int
 drive(struct inst_source *src, struct kernel_info *ki, const struct record_sink *sink,
@@ -51,6 +81,17 @@ drive(struct inst_source *src, struct kernel_info *ki, const struct record_sink 
         if (cs > 1 && sink != NULL)
             return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: recording "
                                  "or exporting a trace of thread-block clusters", ki->name);
+        if (ki->cooperative && sink != NULL)
+            return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: recording "
+                                 "or exporting a trace of a cooperative launch", ki->name);
+        if (ki->cooperative && cs == 1) {
+            rc = run_cooperative(src, ki, tot, err);
+            if (rc < 0)
+                return rc;
+            tot->kernels++;
+            rc = src->ops->next_kernel(src->ctx, ki, err);
+            continue;
+        }
         rc = src->ops->kernel_begin(src->ctx, cs, 1, err);
         if (rc == SIM_OK && sink != NULL)
             rc = sink->kernel_begin(sink->ctx, ki, err);

@@ -406,6 +406,9 @@ struct smsim_launch_desc {
     uint32_t smem;               /* dynamic shared memory per block */
     uint32_t stack;              /* bytes of call stack per thread (0: CUDA's default) */
     const void *params;
+    bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident at once
+                                    (the launch fails if they do not fit), and a grid-sync
+                                    workspace for cooperative groups' grid_group::sync() */
 };
 /* Run the launch to completion: on s (timed: it becomes s's next kernel),
  * or functionally when s is NULL (tot, if not NULL, adds what ran). */

@@ -16,7 +16,12 @@
 
 struct smsim_program {
     struct ptx_prog *p;
+    sim_addr_t grid_ws;          /* cooperative launches' grid-sync workspace (0: none yet) */
 };
+
+/* Bytes of the grid-sync workspace: cooperative groups keep a 32-bit
+ * arrival counter at offset 4 (the PTX nvcc emits for grid_group::sync()). */
+enum { GRID_WS_BYTES = 16 };
 
 smsim_program *
 smsim_program_new(void)
@@ -164,8 +169,21 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
     memcpy(pl.grid, d->grid, sizeof pl.grid);
     memcpy(pl.block, d->block, sizeof pl.block);
     memcpy(pl.cluster, d->cluster, sizeof pl.cluster);
+    int rc;
+    if (d->cooperative) {
+        /* the workspace, zeroed for each launch as the driver gives it */
+        if (p->grid_ws == 0 &&
+            (rc = ptx_prog_alloc(p->p, GRID_WS_BYTES, "the grid-sync workspace of cooperative "
+                                 "launches", &p->grid_ws, SERR(err))) < 0)
+            return rc;
+        uint8_t *ws = ptx_prog_host(p->p, p->grid_ws, GRID_WS_BYTES, SERR(err));
+        if (ws == NULL)
+            return err != NULL ? err->code : SMSIM_ERR_INTERNAL;
+        memset(ws, 0, GRID_WS_BYTES);
+        pl.grid_ws = p->grid_ws;
+    }
     smsim_source src;
-    int rc = ptx_source_open_prog(p->p, &pl, &src.src, SERR(err));
+    rc = ptx_source_open_prog(p->p, &pl, &src.src, SERR(err));
     if (rc < 0)
         return rc;
     if (s != NULL) {

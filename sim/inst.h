@@ -200,6 +200,8 @@ struct kernel_info {
                                     cluster's blocks run together, on SMs of one GPC
                                     (gpu.gpc_sms), ranked x fastest; its blocks' ids are
                                     not consecutive unless the cluster spans whole rows */
+    bool cooperative;            /* a cooperative launch: its blocks sync the whole grid, so
+                                    all of them must be resident at once */
 };
 
 /* A host-to-device copy recorded with a trace (Accel-Sim MemcpyHtoD). */

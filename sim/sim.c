@@ -608,6 +608,11 @@ run_kernel(struct sim *s, struct sim_error *err)
                              "blocks does not fit one GPC (%u SMs of %u blocks each: "
                              "gpu.gpc_sms, occupancy)", ki->name, s->cluster_size, gpc_size(s),
                              s->occ.blocks_per_sm);
+    if (ki->cooperative && s->n_blocks > max_slots)
+        return sim_error_set(err, SIM_ERR_USAGE, "kernel %s: a cooperative launch of %" PRIu64
+                             " blocks: at most %u can be resident at once (%u SMs x %u blocks "
+                             "each), and every block of a cooperative launch must be",
+                             ki->name, s->n_blocks, max_slots, s->n_sm, s->occ.blocks_per_sm);
     s->retired = 0;
     s->last_retire = start;
     s->kstart = start;
@@ -640,10 +645,12 @@ run_kernel(struct sim *s, struct sim_error *err)
     struct sample_params sp = { c->sim_sample_min_waves, c->sim_sample_windows,
                                 c->sim_sample_tail_waves, c->sim_sample_chunks,
                                 c->sim_sample_tolerance };
-    sample_begin(&s->samp, &sp, c->sim_sample && s->cluster_size == 1, s->n_blocks, max_slots,
-                 start, sim_warp_insts(s));
+    sample_begin(&s->samp, &sp, c->sim_sample && s->cluster_size == 1 && !ki->cooperative,
+                 s->n_blocks, max_slots, start, sim_warp_insts(s));
     if (c->sim_sample && s->cluster_size > 1)
         snprintf(s->samp.why, sizeof s->samp.why, "clusters are simulated in full");
+    else if (c->sim_sample && ki->cooperative)
+        snprintf(s->samp.why, sizeof s->samp.why, "a cooperative launch is simulated in full");
     if (s->obs.on_kernel_begin != NULL)
         s->obs.on_kernel_begin(s->obs.ctx, s, ki);
 

@@ -695,6 +695,42 @@ START_TEST(unsupported_in_function)
 }
 END_TEST
 
+/* trap aborts the kernel: an error naming its line, block, thread and pc
+ * when a lane executes it; guarded off in every lane it is nothing.  A
+ * kernel that reads the grid-sync workspace (%envreg1:%envreg2, as
+ * cooperative groups' grid_group::sync() does) and traps because a
+ * launch that is not cooperative has none is told so. */
+START_TEST(trap_aborts)
+{
+    static const char *const ptx[] = {
+        /*  1 */ HEADER,
+        /*  4 */ ".visible .entry k(.param .u64 k_param_0)",
+        /*  5 */ "{ .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;",
+        /*  6 */ "    ld.param.u64 %rd1, [k_param_0];",
+        /*  7 */ "    mov.u32 %r1, %tid.x;",
+        /*  8 */ "    mov.u32 %r2, %envreg1;",
+        /*  9 */ "    setp.eq.u32 %p1, %r1, 37;",
+        /* 10 */ "    @%p1 trap;",
+        /* 11 */ "    mul.wide.u32 %rd2, %r1, 4;",
+        /* 12 */ "    add.s64 %rd3, %rd1, %rd2;",
+        /* 13 */ "    st.global.u32 [%rd3], %r1;",
+        /* 14 */ "    ret;",
+        /* 15 */ "}",
+    };
+    write_module(ptx, SIM_ARRAY_LEN(ptx), "k", 64, 64, NULL);
+    expect_error(10, "kernel k: trap: the kernel aborted (block 0, thread 37, pc ");
+    expect_error(10, "which needs a cooperative launch (cudaLaunchCooperativeKernel)");
+    /* no lane traps: the kernel runs */
+    const char *lines[SIM_ARRAY_LEN(ptx)];
+    memcpy(lines, ptx, sizeof lines);
+    lines[8] = "    setp.eq.u32 %p1, %r1, 99;";   /* line 9 */
+    write_module(lines, SIM_ARRAY_LEN(lines), "k", 64, 64, NULL);
+    uint32_t out[64];
+    run_ok(0, out, 64);
+    ck_assert_uint_eq(out[63], 63);
+}
+END_TEST
+
 /* ---- sm_90: the SASS operations of calls ------------------------------------------- */
 
 /* Warp 0's operations after set_target(90), by name. */
@@ -827,6 +863,7 @@ ptx_call_suite(void)
     tcase_add_loop_test(tc, malformed_calls, 0, (int)SIM_ARRAY_LEN(call_errs));
     tcase_add_test(tc, device_malloc);
     tcase_add_test(tc, unsupported_in_function);
+    tcase_add_test(tc, trap_aborts);
     tcase_add_test(tc, lowered_call);
     tcase_add_test(tc, lowered_recursion);
     suite_add_tcase(s, tc);

@@ -390,12 +390,10 @@ START_TEST(wide_operands_invalid)
 END_TEST
 
 /* Valid PTX smsim does not simulate says "unsupported" and names the
- * construct: trap (cooperative groups' grid_group::sync() has one when
- * the launch is not cooperative), a form with more operands than smsim
- * knows, indirect branches. */
+ * construct: an indirect branch through a table, a form with more
+ * operands than smsim knows, textures. */
 static const struct { const char *ins, *frag; } unsupported_forms[] = {
-    { "    trap;", "unsupported instruction 'trap' (a kernel abort: cooperative groups' "
-                    "grid_group::sync()" },
+    { "    brx.idx %r1, tbl;", "unsupported instruction 'brx.idx'" },
     { "    add.s32 %r2, %r1, %r1, %r1;", "unsupported form: 'add' takes 3 operands, found 4" },
     { "    tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];", "textures and surfaces" },
 };

@@ -285,6 +285,8 @@ ptx_dc_opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, 
                         "widen the others)");
         if (o->sreg >= SR_RSV_BEGIN && o->sreg <= SR_RSV_1)
             c->reserved_smem = true;
+        if (o->sreg == SR_ENVREG_GRID_HI || o->sreg == SR_ENVREG_GRID_LO)
+            r->uses_grid_ws = true;
         out->idx = r->nvar32 + o->sreg;
         return SIM_OK;
     case PO_SYM: {
@@ -946,6 +948,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         /* a function's ret goes back to the caller; a kernel's ends the thread */
         x->kind = in->op == PTXOP_RET && c->func ? XK_RET : XK_EXIT;
         x->iflags = x->kind == XK_RET ? SIM_IF_BRANCH : SIM_IF_EXIT;
+        break;
+    case PTXOP_TRAP:             /* executed, it fails the launch (ptx_exec.c) */
+        x->kind = XK_TRAP;
+        x->iflags = SIM_IF_EXIT;
         break;
     case PTXOP_CALL:
         SIM_FORWARD_IF_ERROR(decode_call(c, in, x));

@@ -666,8 +666,11 @@ sr_template(struct ptx_run *r)
         }
         v[SR_CLUSTER_NCTARANK] = r->cluster_size;
         v[SR_IS_EXPLICIT_CLUSTER] = r->cluster_size > 1 || r->k->explicit_cluster;
-        /* %envreg*, %pm*, %current_graph_exec: 0 (the driver's values, the
-         * undefined performance counters, no device graph) */
+        /* a cooperative launch's grid-sync workspace (ptx_run.grid_ws);
+         * the other %envreg*, %pm*, %current_graph_exec: 0 (the driver's
+         * values, the undefined performance counters, no device graph) */
+        v[SR_ENVREG_GRID_HI] = (uint32_t)(r->grid_ws >> 32);
+        v[SR_ENVREG_GRID_LO] = (uint32_t)r->grid_ws;
         for (unsigned i = 0; i < SR_COUNT; i++)
             r->sr_tmpl[(size_t)i * 32 + l].u = v[i];
     }
@@ -1023,6 +1026,17 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             break;
         case XK_EXIT:
             retire_lanes(pw, m);
+            break;
+        case XK_TRAP:
+            if (m != 0)
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: kernel %s: trap: the kernel "
+                                     "aborted (block %" PRIu64 ", thread %u, pc %#x)%s",
+                                     r->m->path, x->line, r->k->name, b->id,
+                                     w * 32 + (unsigned)__builtin_ctz(m), x->spc,
+                                     r->grid_ws == 0 && r->uses_grid_ws
+                                     ? "; the kernel syncs the grid (cooperative groups' "
+                                       "grid_group::sync()), which needs a cooperative launch "
+                                       "(cudaLaunchCooperativeKernel)" : "");
             break;
         case XK_NOP:
             if (x->op == PTXOP_CP)

@@ -176,7 +176,7 @@ enum xkind {
     XK_PARAM,                    /* ld.param: d <- a (and d2 <- b for .v2), constants */
     XK_MOVE_CLOCK,               /* mov from %clock / %clock64 */
     XK_LD, XK_ST, XK_ATOM, XK_RED,
-    XK_BRA, XK_EXIT, XK_BAR, XK_NOP,
+    XK_BRA, XK_EXIT, XK_TRAP, XK_BAR, XK_NOP,
     XK_SHFL, XK_VOTE, XK_ACTIVEMASK,
     XK_MMA,                      /* mma.sync: frag[] (ptx_mma.h) */
     XK_WMMA,                     /* wmma.mma.sync: frag[] (ptx_mma.h) */
@@ -469,6 +469,9 @@ struct ptx_run {
     union r32 *sr_tmpl;          /* special registers common to the launch's warps [SR_COUNT x 32]
                                     (ptx_exec.c), built for launch sr_tmpl_for */
     uint32_t sr_tmpl_for;
+    uint64_t grid_ws;            /* a cooperative launch: its grid-sync workspace's device
+                                    address (%envreg1:%envreg2); 0: not cooperative */
+    bool uses_grid_ws;           /* the kernel reads %envreg1 or %envreg2 (grid syncs) */
     uint32_t sreg_base;          /* r32 slot of special register 0 */
     uint32_t cluster[3];         /* blocks per cluster (1, 1, 1: none) */
     uint32_t cluster_size;

@@ -84,7 +84,7 @@ ptx_ir_reconvergence(struct ptx_kernel *k, const char *path, struct sim_error *e
         if (in->op == PTXOP_BRA) {
             leader[in->target] = 1;
             leader[i + 1] = 1;
-        } else if (in->op == PTXOP_RET || in->op == PTXOP_EXIT) {
+        } else if (in->op == PTXOP_RET || in->op == PTXOP_EXIT || in->op == PTXOP_TRAP) {
             leader[i + 1] = 1;
         }
     }
@@ -110,7 +110,8 @@ ptx_ir_reconvergence(struct ptx_kernel *k, const char *path, struct sim_error *e
             succ[b][0] = (uint32_t)in->target < n ? (int32_t)blk_of[in->target] : (int32_t)nb;
             if (in->guard >= 0)
                 succ[b][1] = fall;
-        } else if ((in->op == PTXOP_RET || in->op == PTXOP_EXIT) && in->guard < 0) {
+        } else if ((in->op == PTXOP_RET || in->op == PTXOP_EXIT || in->op == PTXOP_TRAP) &&
+                   in->guard < 0) {
             succ[b][0] = (int32_t)nb;
         } else {
             succ[b][0] = fall;

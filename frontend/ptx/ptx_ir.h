@@ -109,7 +109,9 @@ enum {
                                      function's frame (its .local and .param variables) */
 };
 
-/* Special registers (PTX ISA chapter 10).  %envreg0 .. 31 share SR_ENVREG,
+/* Special registers (PTX ISA chapter 10).  %envreg1 and %envreg2 are the
+ * high and low halves of the grid-sync workspace's address a cooperative
+ * launch gets (SR_ENVREG_GRID_HI, _LO: 0 otherwise); the other %envreg0 .. 31 share SR_ENVREG,
  * %pm0 .. 7 SR_PM, %pm0_64 .. %pm7_64 SR_PM64 (one value each: see
  * ptx_exec.c).  SR_VECTOR: a whole vector register (%tid, ...) as an operand,
  * which is not supported. */
@@ -125,7 +127,8 @@ enum ptx_sreg {
     SR_NCLUSTERID_X, SR_NCLUSTERID_Y, SR_NCLUSTERID_Z,
     SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
     SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z,
-    SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_ENVREG, SR_PM, SR_PM64,
+    SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_ENVREG, SR_ENVREG_GRID_HI, SR_ENVREG_GRID_LO,
+    SR_PM, SR_PM64,
     SR_CURRENT_GRAPH_EXEC, SR_IS_EXPLICIT_CLUSTER, SR_COUNT,
     SR_VECTOR = 0xff
 };

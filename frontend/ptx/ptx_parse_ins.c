@@ -320,9 +320,12 @@ sreg_lookup(const char *w)
         if (strcmp(sreg_names[i].name, w) == 0)
             return sreg_names[i].sreg;
     char *end;
-    if (strncmp(w, "%envreg", 7) == 0 && isdigit((unsigned char)w[7]) &&
-        strtoul(w + 7, &end, 10) < 32 && *end == '\0' && (w[7] != '0' || w[8] == '\0'))
-        return SR_ENVREG;
+    if (strncmp(w, "%envreg", 7) == 0 && isdigit((unsigned char)w[7])) {
+        unsigned long i = strtoul(w + 7, &end, 10);
+        if (i >= 32 || *end != '\0' || (w[7] == '0' && w[8] != '\0'))
+            return SR_NONE;
+        return i == 1 ? SR_ENVREG_GRID_HI : i == 2 ? SR_ENVREG_GRID_LO : SR_ENVREG;
+    }
     if (strncmp(w, "%pm", 3) == 0 && w[3] >= '0' && w[3] <= '7')
         return w[4] == '\0' ? SR_PM : strcmp(w + 4, "_64") == 0 ? SR_PM64 : SR_NONE;
     return SR_NONE;
@@ -561,7 +564,7 @@ static void
 operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
 {
     switch (ins->op) {
-    case PTXOP_EXIT: case PTXOP_RET: case PTXOP_FENCE: case PTXOP_MEMBAR:
+    case PTXOP_EXIT: case PTXOP_RET: case PTXOP_TRAP: case PTXOP_FENCE: case PTXOP_MEMBAR:
         *lo = 0; *hi = 0; return;
     case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK:
         *lo = 1; *hi = 1; return;
@@ -783,11 +786,6 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (strncmp(mn, "tex", 3) == 0 || strncmp(mn, "tld", 3) == 0 || strncmp(mn, "suld", 4) == 0)
             return ptx_parse_unsupported(ps, "unsupported instruction '%s' (textures and surfaces are not "
                                "simulated)", ps->lx.tok);
-        if (strcmp(mn, "trap") == 0)
-            return ptx_parse_unsupported(ps, "unsupported instruction 'trap' (a kernel abort: "
-                                         "cooperative groups' grid_group::sync() has one for a "
-                                         "launch that is not cooperative, and grid-wide "
-                                         "synchronisation is not simulated)");
         return ptx_parse_unsupported(ps, "unsupported instruction '%s'", ps->lx.tok);
     }
     ins.op = (uint16_t)op;
