@@ -298,6 +298,94 @@ static const char *const SPIN_PTX[] = {
     "}",
 };
 
+/* Loads and stores of a converged warp take ptx_exec.c's converged path
+ * (all 32 addresses checked at once); a partial warp's go lane by lane.
+ * Both must give the same bytes: 80 threads, warps 0 and 1 full, warp 2
+ * of 16 lanes, each doing sign- and zero-extending byte and half loads,
+ * a vector load, a vector byte store to shared memory, and generic loads
+ * that land in the shared window and in global memory. */
+START_TEST(converged_accesses)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_in, .param .u64 k_out)",
+        "{",
+        "    .reg .b32 %r<12>;",
+        "    .reg .b64 %rd<16>;",
+        "    .shared .align 4 .b8 s[320];",
+        "    ld.param.u64 %rd1, [k_in];",
+        "    ld.param.u64 %rd2, [k_out];",
+        "    cvta.to.global.u64 %rd3, %rd1;",
+        "    cvta.to.global.u64 %rd4, %rd2;",
+        "    mov.u32 %r1, %tid.x;",
+        "    cvt.u64.u32 %rd5, %r1;",
+        "    add.s64 %rd6, %rd3, %rd5;",
+        "    ld.global.s8 %r2, [%rd6];",                 /* in[t], sign-extended */
+        "    add.s64 %rd7, %rd6, %rd5;",                 /* in + 2t */
+        "    ld.global.v2.u8 {%r3, %r4}, [%rd7];",
+        "    ld.global.s16 %r5, [%rd7];",
+        "    shl.b32 %r6, %r1, 2;",
+        "    mov.u32 %r7, s;",
+        "    add.s32 %r8, %r7, %r6;",
+        "    st.shared.v4.u8 [%r8], {%r3, %r4, %r2, %r5};",
+        "    bar.sync 0;",
+        "    sub.s32 %r9, 316, %r6;",                    /* 4 (79 - t) */
+        "    add.s32 %r10, %r7, %r9;",
+        "    ld.shared.u32 %r9, [%r10];",
+        "    mov.u64 %rd8, s;",
+        "    cvta.shared.u64 %rd9, %rd8;",
+        "    add.s64 %rd10, %rd9, %rd5;",
+        "    add.s64 %rd10, %rd10, %rd5;",               /* generic: shared + 2t */
+        "    ld.u16 %r10, [%rd10];",
+        "    add.s64 %rd11, %rd1, %rd5;",                /* generic: the global in + t */
+        "    ld.s8 %r11, [%rd11+1];",
+        "    shl.b64 %rd12, %rd5, 5;",
+        "    add.s64 %rd13, %rd4, %rd12;",
+        "    st.global.v4.u32 [%rd13], {%r2, %r3, %r4, %r5};",
+        "    st.global.v4.u32 [%rd13+16], {%r9, %r10, %r11, %r1};",
+        "    ret;",
+        "}",
+    };
+    static const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 80",
+        "arg = in buffer u8 320 random 0 255 seed 7", "arg = out buffer u32 640 zeros",
+    };
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    struct inst_source src;
+    char path[512];
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
+    const uint8_t *in = ptx_source_launch(&src)->args[0].data;
+    const uint32_t *out = (const uint32_t *)ptx_source_launch(&src)->args[1].data;
+    uint8_t sh[320];             /* thread u's four bytes at 4u */
+    for (unsigned u = 0; u < 80; u++) {
+        sh[4 * u] = in[2 * u];
+        sh[4 * u + 1] = in[2 * u + 1];
+        sh[4 * u + 2] = in[u];
+        sh[4 * u + 3] = in[2 * u];
+    }
+    for (unsigned t = 0; t < 80; t++) {
+        unsigned u = 79 - t;
+        uint32_t want[8] = {
+            (uint32_t)(int32_t)(int8_t)in[t], in[2 * t], in[2 * t + 1],
+            (uint32_t)(int32_t)(int16_t)(uint16_t)(in[2 * t] | in[2 * t + 1] << 8),
+            (uint32_t)sh[4 * u] | (uint32_t)sh[4 * u + 1] << 8 | (uint32_t)sh[4 * u + 2] << 16 |
+                (uint32_t)sh[4 * u + 3] << 24,
+            (uint32_t)sh[2 * t] | (uint32_t)sh[2 * t + 1] << 8,
+            (uint32_t)(int32_t)(int8_t)in[t + 1], t,
+        };
+        for (unsigned i = 0; i < 8; i++)
+            ck_assert_msg(out[8 * t + i] == want[i], "thread %u (%s path), value %u: %#x, want %#x",
+                          t, t < 64 ? "converged" : "lane-by-lane", i, out[8 * t + i], want[i]);
+    }
+    inst_source_destroy(&src);
+}
+END_TEST
+
 START_TEST(runaway_kernels)
 {
     static const char *const ok[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64",
@@ -322,6 +410,7 @@ suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, module_variables);
+    tcase_add_test(tc, converged_accesses);
     tcase_add_test(tc, launch_variables);
     tcase_add_test(tc, overrun_names_the_buffer);
     tcase_add_test(tc, clock_after_barrier);

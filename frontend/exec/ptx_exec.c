@@ -38,78 +38,159 @@ lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
     return lane_slot_addr(pw, &x->base, x->off, l, narrow);
 }
 
-/* The lanes' data moves of a converged 4- or 8-byte access whose lane l
- * touches base + off[l]. */
+/* eb (1, 2, 4 or 8) bytes at p, with memcpy of a constant size (inlined). */
+static inline uint64_t
+load_le(const uint8_t *p, unsigned eb)
+{
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (eb) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: memcpy(&u64, p, 8); return u64;
+    }
+}
+
 static inline void
+store_le(uint8_t *p, uint64_t v, unsigned eb)
+{
+    uint8_t u8 = (uint8_t)v;
+    uint16_t u16 = (uint16_t)v;
+    uint32_t u32 = (uint32_t)v;
+    switch (eb) {
+    case 1: memcpy(p, &u8, 1); break;
+    case 2: memcpy(p, &u16, 2); break;
+    case 4: memcpy(p, &u32, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* The data moves of a converged load or store (move_lanes) other than a
+ * scalar 4- or 8-byte one into a register of its size: element by element
+ * as exec_mem does (sign- or zero-extended per type, sinks skipped). */
+static void
+move_lanes_elems(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *base,
+                 const sim_addr_t *off)
+{
+    bool ld = x->kind == XK_LD;
+    for (unsigned v = 0; v < x->vec; v++) {
+        const struct slot *d = &x->v[v];
+        if (ld && d->cls == SC_NONE)
+            continue;
+        for (unsigned l = 0; l < 32; l++) {
+            uint8_t *p = base + off[l] + v * eb;
+            if (ld)
+                lane_set(pw, d, l, lane_extend(load_le(p, eb), x->type));
+            else
+                store_le(p, lane_get(pw, d, l), eb);
+        }
+    }
+}
+
+/* The lanes' data moves of a converged load or store whose lane l
+ * touches base + off[l]: straight loops for the common scalar 4- or
+ * 8-byte access into a register of its size. */
+static inline __attribute__((always_inline)) void
 move_lanes(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *base,
            const sim_addr_t *off)
 {
-    if (eb == 4) {
+    bool ld = x->kind == XK_LD;
+    if (x->vec == 1 && eb == 4 && x->v[0].cls == SC_32) {
         union r32 *V = R32(x->v[0]);
-        if (x->kind == XK_LD)
+        if (ld)
             for (unsigned l = 0; l < 32; l++)
                 memcpy(&V[l].u, base + off[l], 4);
         else
             for (unsigned l = 0; l < 32; l++)
                 memcpy(base + off[l], &V[l].u, 4);
-    } else {
+    } else if (x->vec == 1 && eb == 8 && x->v[0].cls == SC_64) {
         union r64 *V = R64(x->v[0]);
-        if (x->kind == XK_LD)
+        if (ld)
             for (unsigned l = 0; l < 32; l++)
                 memcpy(&V[l].u, base + off[l], 8);
         else
             for (unsigned l = 0; l < 32; l++)
                 memcpy(base + off[l], &V[l].u, 8);
+    } else {
+        move_lanes_elems(pw, x, eb, base, off);
     }
 }
 
 /* exec_mem_fast for a converged warp whose address is one register plus
- * an offset (most accesses of most kernels): the 32 addresses are
- * formed in one straight loop and checked together -- alignment, and
- * that all of them fall in the block's shared window or in one global
- * allocation -- before the data moves.  The same results as the lane by
- * lane path; 0 sends x there (which reports what is wrong). */
+ * an offset (most accesses of most kernels): the 32 addresses are formed
+ * in one straight loop and checked together -- alignment to the access's
+ * size, and that all of them fall in the block's shared window or in one
+ * global allocation (a generic address: either) -- before the data
+ * moves.  The same results as the lane by lane path; 0 sends x there
+ * (which reports what is wrong). */
 static int
 exec_mem_converged(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
                    struct warp_inst *wi, unsigned eb)
 {
-    uint64_t bits = 0;
-    if (x->space == PS_SHARED) {
+    unsigned bytes = eb * x->vec;
+    if (eb > 8 || bytes > 16)
+        return 0;
+    uint64_t bits = 0, lo = UINT64_MAX, hi = 0;
+    unsigned space = x->space;
+    if (x->base.cls == SC_32) {         /* a 32-bit register's sum wraps at 2^32 */
         const union r32 *A = R32(x->base);
-        uint32_t off = (uint32_t)x->off, hi = 0;
+        uint32_t off = (uint32_t)x->off, bits32 = 0, lo32 = UINT32_MAX, hi32 = 0;
         for (unsigned l = 0; l < 32; l++) {
-            uint32_t a = A[l].u + off;          /* a 32-bit window: wraps */
+            uint32_t a = A[l].u + off;
+            wi->addr[l] = a;
+            bits32 |= a;
+            lo32 = a < lo32 ? a : lo32;
+            hi32 = a > hi32 ? a : hi32;
+        }
+        bits = bits32;
+        lo = lo32;
+        hi = hi32;
+    } else {
+        const union r64 *A = R64(x->base);
+        uint64_t off = (uint64_t)x->off, mask = space == PS_SHARED ? UINT32_MAX : UINT64_MAX;
+        for (unsigned l = 0; l < 32; l++) {
+            uint64_t a = (A[l].u + off) & mask;   /* the shared window is 32-bit */
             wi->addr[l] = a;
             bits |= a;
+            lo = a < lo ? a : lo;
             hi = a > hi ? a : hi;
         }
-        if ((uint64_t)hi + eb > r->shared_bytes || (bits & (eb - 1)) != 0)
+    }
+    if ((bits & (bytes - 1)) != 0)
+        return 0;
+    if (space == PS_GENERIC && lo >= PTX_SHARED_WINDOW &&
+        hi < PTX_SHARED_WINDOW + PTX_WINDOW_SIZE) {
+        for (unsigned l = 0; l < 32; l++)
+            wi->addr[l] -= PTX_SHARED_WINDOW;
+        lo -= PTX_SHARED_WINDOW;
+        hi -= PTX_SHARED_WINDOW;
+        space = PS_SHARED;
+    }
+    if (space == PS_SHARED) {
+        if (hi + bytes > r->shared_bytes)
             return 0;
         move_lanes(pw, x, eb, b->smem, wi->addr);
         wi->space = SIM_SPACE_SHARED;
-        wi->width = (uint8_t)eb;
+        wi->width = (uint8_t)bytes;
         return 1;
     }
-    const union r64 *A = R64(x->base);
-    uint64_t off = (uint64_t)x->off, lo = UINT64_MAX, hi = 0;
-    for (unsigned l = 0; l < 32; l++) {
-        uint64_t a = A[l].u + off;
-        wi->addr[l] = a;
-        bits |= a;
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-    }
-    const struct region *g = ptx_mem_region(r, lo, eb);
-    if (g == NULL || hi - g->base + eb > g->size || (bits & (eb - 1)) != 0 || g->watch)
+    if (space != PS_GLOBAL && space != PS_CONST && space != PS_GENERIC)
         return 0;
-    /* offsets into the allocation, then its timing-model addresses */
-    for (unsigned l = 0; l < 32; l++)
+    /* one allocation holds lo .. hi: so every lane's address (no window
+     * of a generic address lies in an allocation) */
+    const struct region *g = ptx_mem_region(r, lo, bytes);
+    if (g == NULL || hi - g->base + bytes > g->size || g->watch)
+        return 0;
+    for (unsigned l = 0; l < 32; l++)     /* offsets into it, then timing-model addresses */
         wi->addr[l] -= g->base;
     move_lanes(pw, x, eb, g->ptr, wi->addr);
     for (unsigned l = 0; l < 32; l++)
         wi->addr[l] += g->tbase;
-    wi->space = x->space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
-    wi->width = (uint8_t)eb;
+    wi->space = space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
+    wi->width = (uint8_t)bytes;
     return 1;
 }
 
@@ -120,16 +201,15 @@ static int
 exec_mem_fast(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
               uint32_t m, struct warp_inst *wi)
 {
+    if (x->kind != XK_LD && x->kind != XK_ST)
+        return 0;
     unsigned eb = ptx_type_bytes(x->type);
-    if (x->vec != 1 || (eb != 4 && eb != 8) || (x->kind != XK_LD && x->kind != XK_ST) ||
-        x->v[0].cls != (eb == 4 ? SC_32 : SC_64))
+    if (m == FULL && !(x->flags & PF_FRAME) && x->base.cls != SC_NONE)
+        return exec_mem_converged(r, b, pw, x, wi, eb);
+    if (x->vec != 1 || (eb != 4 && eb != 8) || x->v[0].cls != (eb == 4 ? SC_32 : SC_64))
         return 0;
     uint8_t *ptr[32];
     uint32_t mm = m;
-    if (m == FULL && !(x->flags & PF_FRAME) &&
-        (x->space == PS_SHARED ? x->base.cls == SC_32 : x->base.cls == SC_64 &&
-         (x->space == PS_GLOBAL || x->space == PS_CONST)))
-        return exec_mem_converged(r, b, pw, x, wi, eb);
     if (x->space == PS_SHARED) {
         while (mm != 0) {
             unsigned l = (unsigned)__builtin_ctz(mm);
