@@ -21,6 +21,21 @@
  * than a read before it in any warp of the block (the usual
  * "__syncthreads(); t = clock64();" micro-benchmark form), while warp 1
  * ran far fewer instructions than warp 0. */
+/* Write k.ptx and k.launch and emulate the launch; src holds its buffers. */
+static void
+emulate_lines(const char *const *ptx, size_t n_ptx, const char *const *launch, size_t n_launch,
+              struct inst_source *src)
+{
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    char path[512];
+    testlib_write_lines("k.ptx", ptx, n_ptx, 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, n_launch, 0, NULL, NULL);
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    ck_assert_msg(ptx_source_open(path, src, &err) == SIM_OK, "%s", err.msg);
+    ck_assert_msg(record_emulate(src, &tot, &err) == SIM_OK, "%s", err.msg);
+}
+
 START_TEST(clock_after_barrier)
 {
     static const char *const ptx[] = {
@@ -55,15 +70,8 @@ START_TEST(clock_after_barrier)
     static const char *const launch[] = {
         "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64", "arg = out buffer u64 4 zeros",
     };
-    struct sim_error err = { 0 };
-    struct record_totals tot;
     struct inst_source src;
-    char path[512];
-    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
-    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
-    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
-    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
-    ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
+    emulate_lines(ptx, sizeof ptx / sizeof ptx[0], launch, sizeof launch / sizeof launch[0], &src);
     const uint64_t *t = (const uint64_t *)ptx_source_launch(&src)->args[0].data;
     /* warp 0: about 1,500 instructions before its first read; warp 1: a few */
     ck_assert_uint_gt(t[0], 4 * 1000);
@@ -350,15 +358,8 @@ START_TEST(converged_accesses)
         "ptx = k.ptx", "kernel = k", "grid = 1", "block = 80",
         "arg = in buffer u8 320 random 0 255 seed 7", "arg = out buffer u32 640 zeros",
     };
-    struct sim_error err = { 0 };
-    struct record_totals tot;
     struct inst_source src;
-    char path[512];
-    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
-    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
-    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
-    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
-    ck_assert_msg(record_emulate(&src, &tot, &err) == SIM_OK, "%s", err.msg);
+    emulate_lines(ptx, sizeof ptx / sizeof ptx[0], launch, sizeof launch / sizeof launch[0], &src);
     const uint8_t *in = ptx_source_launch(&src)->args[0].data;
     const uint32_t *out = (const uint32_t *)ptx_source_launch(&src)->args[1].data;
     uint8_t sh[320];             /* thread u's four bytes at 4u */
