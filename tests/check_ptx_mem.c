@@ -387,6 +387,101 @@ START_TEST(converged_accesses)
 }
 END_TEST
 
+/* The executor's fast paths for 8/16-bit integer operations, 64-bit
+ * shifts and compares and mad.wide (ptx_alu.c) against C: 16-bit add,
+ * sub, xor, not, signed and unsigned compares of values with the sign bit
+ * set; mad.wide.s32/.u32 of negative operands; shl/shr.s64/shr.u64 by 0
+ * to 79 bits; 64-bit signed and unsigned compares. */
+START_TEST(integer_fast_paths)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_o32, .param .u64 k_o64)",
+        "{",
+        "    .reg .pred %p<6>;",
+        "    .reg .b16 %rs<8>;",
+        "    .reg .b32 %r<24>;",
+        "    .reg .b64 %rd<16>;",
+        "    ld.param.u64 %rd10, [k_o32];",
+        "    ld.param.u64 %rd11, [k_o64];",
+        "    cvta.to.global.u64 %rd10, %rd10;",
+        "    cvta.to.global.u64 %rd11, %rd11;",
+        "    mov.u32 %r1, %tid.x;",
+        "    mul.lo.u32 %r5, %r1, 2731;",
+        "    cvt.u16.u32 %rs1, %r5;",
+        "    mad.lo.u32 %r6, %r1, 40503, 7;",
+        "    cvt.u16.u32 %rs2, %r6;",
+        "    add.s16 %rs3, %rs1, %rs2;",
+        "    sub.s16 %rs4, %rs1, %rs2;",
+        "    xor.b16 %rs5, %rs1, %rs2;",
+        "    not.b16 %rs6, %rs1;",
+        "    setp.lt.s16 %p1, %rs1, %rs2;",
+        "    setp.lo.u16 %p2, %rs1, %rs2;",
+        "    mad.lo.s32 %r2, %r1, 123457, -5000000;",
+        "    mad.lo.s32 %r3, %r1, -7, 3;",
+        "    mov.s64 %rd1, -4886718345;",
+        "    mad.wide.s32 %rd2, %r2, %r3, %rd1;",
+        "    mad.wide.u32 %rd3, %r2, %r3, %rd1;",
+        "    shl.b64 %rd4, %rd2, %r1;",
+        "    shr.s64 %rd5, %rd2, %r1;",
+        "    shr.u64 %rd6, %rd2, %r1;",
+        "    setp.lt.s64 %p3, %rd2, %rd3;",
+        "    setp.lo.u64 %p4, %rd2, %rd3;",
+        "    cvt.u32.u16 %r10, %rs3;",
+        "    cvt.u32.u16 %r11, %rs4;",
+        "    cvt.u32.u16 %r12, %rs5;",
+        "    cvt.u32.u16 %r13, %rs6;",
+        "    selp.u32 %r14, 1, 0, %p1;",
+        "    selp.u32 %r15, 2, 0, %p2;",
+        "    selp.u32 %r16, 4, 0, %p3;",
+        "    selp.u32 %r17, 8, 0, %p4;",
+        "    or.b32 %r14, %r14, %r15;",
+        "    or.b32 %r14, %r14, %r16;",
+        "    or.b32 %r14, %r14, %r17;",
+        "    mul.wide.u32 %rd7, %r1, 32;",
+        "    add.s64 %rd8, %rd10, %rd7;",
+        "    st.global.v4.u32 [%rd8], {%r10, %r11, %r12, %r13};",
+        "    st.global.v4.u32 [%rd8+16], {%r14, %r1, %r1, %r1};",
+        "    mul.wide.u32 %rd7, %r1, 40;",
+        "    add.s64 %rd9, %rd11, %rd7;",
+        "    st.global.u64 [%rd9], %rd2;",
+        "    st.global.u64 [%rd9+8], %rd3;",
+        "    st.global.u64 [%rd9+16], %rd4;",
+        "    st.global.u64 [%rd9+24], %rd5;",
+        "    st.global.u64 [%rd9+32], %rd6;",
+        "    ret;",
+        "}",
+    };
+    static const char *const launch[] = {
+        "ptx = k.ptx", "kernel = k", "grid = 1", "block = 80",
+        "arg = o32 buffer u32 640 zeros", "arg = o64 buffer u64 400 zeros",
+    };
+    struct inst_source src;
+    emulate_lines(ptx, sizeof ptx / sizeof ptx[0], launch, sizeof launch / sizeof launch[0], &src);
+    const uint32_t *o32 = (const uint32_t *)ptx_source_launch(&src)->args[0].data;
+    const uint64_t *o64 = (const uint64_t *)ptx_source_launch(&src)->args[1].data;
+    for (uint32_t t = 0; t < 80; t++) {
+        uint16_t a = (uint16_t)(t * 2731u), b = (uint16_t)(t * 40503u + 7u);
+        int32_t r2 = (int32_t)(t * 123457u - 5000000u), r3 = (int32_t)(3u - 7u * t);
+        uint64_t d2 = (uint64_t)((int64_t)r2 * r3) - UINT64_C(4886718345);
+        uint64_t d3 = (uint64_t)(uint32_t)r2 * (uint32_t)r3 - UINT64_C(4886718345);
+        uint32_t flags = ((int16_t)a < (int16_t)b) | (a < b) << 1 |
+                         ((int64_t)d2 < (int64_t)d3) << 2 | (d2 < d3) << 3;
+        uint32_t w32[8] = { (uint16_t)(a + b), (uint16_t)(a - b), (uint16_t)(a ^ b),
+                            (uint16_t)~a, flags, t, t, t };
+        uint64_t w64[5] = { d2, d3, t >= 64 ? 0 : d2 << t,
+                            (uint64_t)((int64_t)d2 >> (t >= 64 ? 63 : t)), t >= 64 ? 0 : d2 >> t };
+        for (unsigned i = 0; i < 8; i++)
+            ck_assert_msg(o32[8 * t + i] == w32[i], "thread %u, 32-bit result %u: %#x, want %#x",
+                          t, i, o32[8 * t + i], w32[i]);
+        for (unsigned i = 0; i < 5; i++)
+            ck_assert_msg(o64[5 * t + i] == w64[i], "thread %u, 64-bit result %u: %#" PRIx64
+                          ", want %#" PRIx64, t, i, o64[5 * t + i], w64[i]);
+    }
+    inst_source_destroy(&src);
+}
+END_TEST
+
 START_TEST(runaway_kernels)
 {
     static const char *const ok[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64",
@@ -412,6 +507,7 @@ suite(void)
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, module_variables);
     tcase_add_test(tc, converged_accesses);
+    tcase_add_test(tc, integer_fast_paths);
     tcase_add_test(tc, launch_variables);
     tcase_add_test(tc, overrun_names_the_buffer);
     tcase_add_test(tc, clock_after_barrier);

@@ -297,6 +297,37 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
         default: break;
         }
 #undef CMP32
+    } else if ((t == PT_S16 || t == PT_U16 || t == PT_B16) && x->a.cls == SC_32 &&
+               x->b.cls == SC_32) {
+        /* 16-bit values in 32-bit slots: their low halves, extended per type */
+        const union r32 *A = R32(x->a), *B = R32(x->b);
+        if (t == PT_S16) {
+            LANES(m, { if (cmp_int((uint64_t)(int64_t)(int16_t)A[l].u,
+                                   (uint64_t)(int64_t)(int16_t)B[l].u, true, x->cmp))
+                           res |= 1u << l; });
+        } else {
+            LANES(m, { if (cmp_int((uint16_t)A[l].u, (uint16_t)B[l].u, false, x->cmp))
+                           res |= 1u << l; });
+        }
+    } else if ((t == PT_S64 || t == PT_U64 || t == PT_B64) && x->a.cls == SC_64 &&
+               x->b.cls == SC_64) {
+        const union r64 *A = R64(x->a), *B = R64(x->b);
+        bool sgn = t == PT_S64;
+#define CMP64(expr) LANES(m, { if (expr) res |= 1u << l; })
+        switch (x->cmp) {
+        case PC_EQ: CMP64(A[l].u == B[l].u); break;
+        case PC_NE: CMP64(A[l].u != B[l].u); break;
+        case PC_LT: if (sgn) CMP64(A[l].s < B[l].s); else CMP64(A[l].u < B[l].u); break;
+        case PC_LE: if (sgn) CMP64(A[l].s <= B[l].s); else CMP64(A[l].u <= B[l].u); break;
+        case PC_GT: if (sgn) CMP64(A[l].s > B[l].s); else CMP64(A[l].u > B[l].u); break;
+        case PC_GE: if (sgn) CMP64(A[l].s >= B[l].s); else CMP64(A[l].u >= B[l].u); break;
+        case PC_LO: CMP64(A[l].u < B[l].u); break;
+        case PC_LS: CMP64(A[l].u <= B[l].u); break;
+        case PC_HI: CMP64(A[l].u > B[l].u); break;
+        case PC_HS: CMP64(A[l].u >= B[l].u); break;
+        default: break;
+        }
+#undef CMP64
     } else {
         bool sgn = ptx_type_is_signed(t);
         LANES(m, {
@@ -586,7 +617,33 @@ int_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
                 LANES(m, { D[l].u = A[l].u * B[l].u + C[l].u; });
                 return;
             }
+            if (plain && x->c.cls == SC_64 && x->d.cls == SC_64) {
+                /* mad.wide: the 64-bit product plus a 64-bit addend */
+                union r64 *D = R64(x->d);
+                const union r64 *C = R64(x->c);
+                const union r32 *A = R32(x->a), *B = R32(x->b);
+                if (k == K_S32)
+                    LANES(m, { D[l].u = (uint64_t)((int64_t)A[l].s * B[l].s) + C[l].u; });
+                else
+                    LANES(m, { D[l].u = (uint64_t)A[l].u * B[l].u + C[l].u; });
+                return;
+            }
             break;
+        default:
+            break;
+        }
+    } else if ((k == K_U16 || k == K_S16) && plain && x->d.cls == SC_32 && x->a.cls == SC_32 &&
+               (x->b.cls == SC_32 || x->op == PTXOP_NOT)) {
+        /* 8- and 16-bit values in 32-bit slots: the low bits of the
+         * 32-bit result are the narrow result, whatever the upper bits held */
+        uint32_t w = ptx_type_bytes(x->type) == 1 ? 0xffu : 0xffffu;
+        switch (x->op) {
+        case PTXOP_ADD: BIN32((a + b) & w); return;
+        case PTXOP_SUB: BIN32((a - b) & w); return;
+        case PTXOP_AND: BIN32((a & b) & w); return;
+        case PTXOP_OR: BIN32((a | b) & w); return;
+        case PTXOP_XOR: BIN32((a ^ b) & w); return;
+        case PTXOP_NOT: UN32(~a & w); return;
         default:
             break;
         }
@@ -598,6 +655,22 @@ int_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
         case PTXOP_OR: BIN64(a | b); return;
         case PTXOP_XOR: BIN64(a ^ b); return;
         case PTXOP_MUL: if (plain) { BIN64(a * b); return; } break;
+        case PTXOP_SHL:
+        case PTXOP_SHR:
+            if (x->b.cls == SC_32 && x->d.cls == SC_64) {   /* a 32-bit shift amount */
+                union r64 *D = R64(x->d);
+                const union r64 *A = R64(x->a);
+                const union r32 *B = R32(x->b);
+                if (x->op == PTXOP_SHL)
+                    LANES(m, { uint32_t n = B[l].u; D[l].u = n >= 64 ? 0 : A[l].u << n; });
+                else if (k == K_S64)
+                    LANES(m, { uint32_t n = B[l].u;
+                               D[l].u = (uint64_t)(A[l].s >> (n >= 64 ? 63 : n)); });
+                else
+                    LANES(m, { uint32_t n = B[l].u; D[l].u = n >= 64 ? 0 : A[l].u >> n; });
+                return;
+            }
+            break;
         default:
             break;
         }

@@ -80,6 +80,26 @@ move_lanes_elems(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *ba
         const struct slot *d = &x->v[v];
         if (ld && d->cls == SC_NONE)
             continue;
+        if (eb == 4 && d->cls == SC_32) {       /* a register of the element's size */
+            union r32 *V = R32(*d);
+            for (unsigned l = 0; l < 32; l++) {
+                if (ld)
+                    memcpy(&V[l].u, base + off[l] + v * 4, 4);
+                else
+                    memcpy(base + off[l] + v * 4, &V[l].u, 4);
+            }
+            continue;
+        }
+        if (eb == 8 && d->cls == SC_64) {
+            union r64 *V = R64(*d);
+            for (unsigned l = 0; l < 32; l++) {
+                if (ld)
+                    memcpy(&V[l].u, base + off[l] + v * 8, 8);
+                else
+                    memcpy(base + off[l] + v * 8, &V[l].u, 8);
+            }
+            continue;
+        }
         for (unsigned l = 0; l < 32; l++) {
             uint8_t *p = base + off[l] + v * eb;
             if (ld)
