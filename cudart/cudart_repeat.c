@@ -71,23 +71,39 @@ rt_shape_simulate(struct rt_shape *s)
     return true;
 }
 
-/* Whether the window's rates and works agree within the tolerance. */
+/* The window's lowest, highest and mean rate (cycles per PTX warp
+ * instruction) and work (PTX warp instructions); n_win > 0. */
+struct spread {
+    double lo, hi, mean, wlo, whi, wmean;
+};
+
+static struct spread
+spread_of(const struct rt_shape *s)
+{
+    struct spread p = { s->cpi[0], s->cpi[0], 0, (double)s->work[0], (double)s->work[0], 0 };
+    for (uint32_t i = 0; i < s->n_win; i++) {
+        p.lo = fmin(p.lo, s->cpi[i]);
+        p.hi = fmax(p.hi, s->cpi[i]);
+        p.mean += s->cpi[i];
+        p.wlo = fmin(p.wlo, (double)s->work[i]);
+        p.whi = fmax(p.whi, (double)s->work[i]);
+        p.wmean += (double)s->work[i];
+    }
+    p.mean /= s->n_win;
+    p.wmean /= s->n_win;
+    return p;
+}
+
+/* Whether the window is full and its rates and works agree within the
+ * tolerance. */
 static bool
 window_steady(const struct rt_shape *s)
 {
     if (rt.sample_launches == 0 || s->n_win < rt.sample_launches)
         return false;
-    double lo = s->cpi[0], hi = s->cpi[0], sum = 0, wlo = (double)s->work[0], whi = wlo, wsum = 0;
-    for (uint32_t i = 0; i < s->n_win; i++) {
-        lo = fmin(lo, s->cpi[i]);
-        hi = fmax(hi, s->cpi[i]);
-        sum += s->cpi[i];
-        wlo = fmin(wlo, (double)s->work[i]);
-        whi = fmax(whi, (double)s->work[i]);
-        wsum += (double)s->work[i];
-    }
-    return sum > 0 && wsum > 0 && (hi - lo) <= rt.sample_tol * sum / s->n_win &&
-           (whi - wlo) <= rt.sample_tol * wsum / s->n_win;
+    struct spread p = spread_of(s);
+    return p.mean > 0 && p.wmean > 0 && p.hi - p.lo <= rt.sample_tol * p.mean &&
+           p.whi - p.wlo <= rt.sample_tol * p.wmean;
 }
 
 void
@@ -116,23 +132,16 @@ rt_shape_timed(struct rt_shape *s, uint64_t cycles, uint64_t work)
 uint64_t
 rt_shape_estimate(struct rt_shape *s, uint64_t work, uint64_t *lo, uint64_t *hi)
 {
-    double clo = s->cpi[0], chi = s->cpi[0], sum = 0, wsum = 0;
-    for (uint32_t i = 0; i < s->n_win; i++) {
-        clo = fmin(clo, s->cpi[i]);
-        chi = fmax(chi, s->cpi[i]);
-        sum += s->cpi[i];
-        wsum += (double)s->work[i];
-    }
-    double mean = sum / s->n_win, wmean = wsum / s->n_win;
-    uint64_t c = (uint64_t)llround((double)work * mean);
-    *lo = (uint64_t)floor((double)work * clo);
-    *hi = (uint64_t)ceil((double)work * chi);
+    struct spread p = spread_of(s);
+    uint64_t c = (uint64_t)llround((double)work * p.mean);
+    *lo = (uint64_t)floor((double)work * p.lo);
+    *hi = (uint64_t)ceil((double)work * p.hi);
     s->n_est++;
     s->est_work += work;
     s->est_cycles += c;
     s->est_lo += *lo;
     s->est_hi += *hi;
-    if (fabs((double)work - wmean) > rt.sample_tol * wmean) {
+    if (fabs((double)work - p.wmean) > rt.sample_tol * p.wmean) {
         /* not the work that was sampled: sample again */
         s->steady = false;
         s->n_win = 0;

@@ -59,6 +59,10 @@ run_cooperative(struct inst_source *src, const struct kernel_info *ki,
                 struct record_totals *tot, struct sim_error *err)
 {
     uint64_t nb = kernel_info_blocks(ki);
+    if (kernel_info_cluster_size(ki) > 1)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: emulating a "
+                             "cooperative launch with thread-block clusters (simulate it: "
+                             "the timing model runs it)", ki->name);
     if (nb > SIM_MAX_COOP_BLOCKS)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: a cooperative "
                              "launch of %" PRIu64 " blocks (at most %u)", ki->name, nb,
@@ -84,23 +88,19 @@ drive(struct inst_source *src, struct kernel_info *ki, const struct record_sink 
         if (ki->cooperative && sink != NULL)
             return sim_error_set(err, SIM_ERR_UNSUPPORTED, "kernel %s: unsupported: recording "
                                  "or exporting a trace of a cooperative launch", ki->name);
-        if (ki->cooperative && cs == 1) {
+        if (ki->cooperative) {
             rc = run_cooperative(src, ki, tot, err);
-            if (rc < 0)
-                return rc;
-            tot->kernels++;
-            rc = src->ops->next_kernel(src->ctx, ki, err);
-            continue;
+        } else {
+            rc = src->ops->kernel_begin(src->ctx, cs, 1, err);
+            if (rc == SIM_OK && sink != NULL)
+                rc = sink->kernel_begin(sink->ctx, ki, err);
+            uint64_t ids[16];
+            for (uint64_t c = 0; rc == SIM_OK && c < nb / cs; c++)   /* cs 1: block c alone */
+                rc = record_blocks(src, sink, wpb, ids, kernel_info_cluster_blocks(ki, c, ids),
+                                   tot, err);
+            if (rc == SIM_OK && sink != NULL)
+                rc = sink->kernel_end(sink->ctx, err);
         }
-        rc = src->ops->kernel_begin(src->ctx, cs, 1, err);
-        if (rc == SIM_OK && sink != NULL)
-            rc = sink->kernel_begin(sink->ctx, ki, err);
-        uint64_t ids[16];
-        for (uint64_t c = 0; rc == SIM_OK && c < nb / cs; c++)   /* cs 1: block c alone */
-            rc = record_blocks(src, sink, wpb, ids, kernel_info_cluster_blocks(ki, c, ids), tot,
-                               err);
-        if (rc == SIM_OK && sink != NULL)
-            rc = sink->kernel_end(sink->ctx, err);
         if (rc < 0)
             return rc;
         tot->kernels++;

@@ -255,6 +255,29 @@ cmp_int(uint64_t a, uint64_t b, bool sgn, unsigned c)
     }
 }
 
+/* The lanes (into res) of m whose A[l] cmp B[l] holds, A and B arrays of
+ * union r32 or union r64: one switch for both widths (.s when sgn). */
+#define CMP_LANES(expr) LANES(m, { if (expr) res |= 1u << l; })
+#define CMP_ORD(op, sgn) \
+    do { if (sgn) CMP_LANES(A[l].s op B[l].s); else CMP_LANES(A[l].u op B[l].u); } while (0)
+#define INT_COMPARE(sgn) \
+    do { \
+        bool sgn_ = (sgn); \
+        switch (x->cmp) { \
+        case PC_EQ: CMP_LANES(A[l].u == B[l].u); break; \
+        case PC_NE: CMP_LANES(A[l].u != B[l].u); break; \
+        case PC_LT: CMP_ORD(<, sgn_); break; \
+        case PC_LE: CMP_ORD(<=, sgn_); break; \
+        case PC_GT: CMP_ORD(>, sgn_); break; \
+        case PC_GE: CMP_ORD(>=, sgn_); break; \
+        case PC_LO: CMP_LANES(A[l].u < B[l].u); break; \
+        case PC_LS: CMP_LANES(A[l].u <= B[l].u); break; \
+        case PC_HI: CMP_LANES(A[l].u > B[l].u); break; \
+        case PC_HS: CMP_LANES(A[l].u >= B[l].u); break; \
+        default: break; \
+        } \
+    } while (0)
+
 /* Lanes of m for which "a cmp b" holds (type t). */
 static uint32_t
 compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
@@ -281,22 +304,7 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
         });
     } else if (t == PT_S32 || t == PT_U32 || t == PT_B32) {
         const union r32 *A = R32(x->a), *B = R32(x->b);
-        bool sgn = t == PT_S32;
-#define CMP32(expr) LANES(m, { if (expr) res |= 1u << l; })
-        switch (x->cmp) {
-        case PC_EQ: CMP32(A[l].u == B[l].u); break;
-        case PC_NE: CMP32(A[l].u != B[l].u); break;
-        case PC_LT: if (sgn) CMP32(A[l].s < B[l].s); else CMP32(A[l].u < B[l].u); break;
-        case PC_LE: if (sgn) CMP32(A[l].s <= B[l].s); else CMP32(A[l].u <= B[l].u); break;
-        case PC_GT: if (sgn) CMP32(A[l].s > B[l].s); else CMP32(A[l].u > B[l].u); break;
-        case PC_GE: if (sgn) CMP32(A[l].s >= B[l].s); else CMP32(A[l].u >= B[l].u); break;
-        case PC_LO: CMP32(A[l].u < B[l].u); break;
-        case PC_LS: CMP32(A[l].u <= B[l].u); break;
-        case PC_HI: CMP32(A[l].u > B[l].u); break;
-        case PC_HS: CMP32(A[l].u >= B[l].u); break;
-        default: break;
-        }
-#undef CMP32
+        INT_COMPARE(t == PT_S32);
     } else if ((t == PT_S16 || t == PT_U16 || t == PT_B16) && x->a.cls == SC_32 &&
                x->b.cls == SC_32) {
         /* 16-bit values in 32-bit slots: their low halves, extended per type */
@@ -312,22 +320,7 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     } else if ((t == PT_S64 || t == PT_U64 || t == PT_B64) && x->a.cls == SC_64 &&
                x->b.cls == SC_64) {
         const union r64 *A = R64(x->a), *B = R64(x->b);
-        bool sgn = t == PT_S64;
-#define CMP64(expr) LANES(m, { if (expr) res |= 1u << l; })
-        switch (x->cmp) {
-        case PC_EQ: CMP64(A[l].u == B[l].u); break;
-        case PC_NE: CMP64(A[l].u != B[l].u); break;
-        case PC_LT: if (sgn) CMP64(A[l].s < B[l].s); else CMP64(A[l].u < B[l].u); break;
-        case PC_LE: if (sgn) CMP64(A[l].s <= B[l].s); else CMP64(A[l].u <= B[l].u); break;
-        case PC_GT: if (sgn) CMP64(A[l].s > B[l].s); else CMP64(A[l].u > B[l].u); break;
-        case PC_GE: if (sgn) CMP64(A[l].s >= B[l].s); else CMP64(A[l].u >= B[l].u); break;
-        case PC_LO: CMP64(A[l].u < B[l].u); break;
-        case PC_LS: CMP64(A[l].u <= B[l].u); break;
-        case PC_HI: CMP64(A[l].u > B[l].u); break;
-        case PC_HS: CMP64(A[l].u >= B[l].u); break;
-        default: break;
-        }
-#undef CMP64
+        INT_COMPARE(t == PT_S64);
     } else {
         bool sgn = ptx_type_is_signed(t);
         LANES(m, {
@@ -338,6 +331,9 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     }
     return res;
 }
+#undef INT_COMPARE
+#undef CMP_ORD
+#undef CMP_LANES
 
 /* ---- integer ------------------------------------------------------------- */
 

@@ -68,9 +68,41 @@ store_le(uint8_t *p, uint64_t v, unsigned eb)
     }
 }
 
+/* One element of a converged load or store, 4 or 8 bytes, into or from a
+ * register of its size: lane l's at base + off[l]. */
+static inline __attribute__((always_inline)) void
+move_sized(struct pwarp *pw, const struct slot *d, bool ld, unsigned eb, uint8_t *base,
+           const sim_addr_t *off)
+{
+    if (eb == 4) {
+        union r32 *V = R32(*d);
+        if (ld)
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(&V[l].u, base + off[l], 4);
+        else
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(base + off[l], &V[l].u, 4);
+    } else {
+        union r64 *V = R64(*d);
+        if (ld)
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(&V[l].u, base + off[l], 8);
+        else
+            for (unsigned l = 0; l < 32; l++)
+                memcpy(base + off[l], &V[l].u, 8);
+    }
+}
+
+/* Whether slot d is a register of an eb-byte element's size. */
+static inline bool
+sized(const struct slot *d, unsigned eb)
+{
+    return (eb == 4 && d->cls == SC_32) || (eb == 8 && d->cls == SC_64);
+}
+
 /* The data moves of a converged load or store (move_lanes) other than a
- * scalar 4- or 8-byte one into a register of its size: element by element
- * as exec_mem does (sign- or zero-extended per type, sinks skipped). */
+ * scalar one into a register of its size: element by element, as
+ * exec_mem does (sign- or zero-extended per type, sinks skipped). */
 static void
 move_lanes_elems(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *base,
                  const sim_addr_t *off)
@@ -78,65 +110,33 @@ move_lanes_elems(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *ba
     bool ld = x->kind == XK_LD;
     for (unsigned v = 0; v < x->vec; v++) {
         const struct slot *d = &x->v[v];
+        uint8_t *at = base + v * eb;
         if (ld && d->cls == SC_NONE)
             continue;
-        if (eb == 4 && d->cls == SC_32) {       /* a register of the element's size */
-            union r32 *V = R32(*d);
-            for (unsigned l = 0; l < 32; l++) {
-                if (ld)
-                    memcpy(&V[l].u, base + off[l] + v * 4, 4);
-                else
-                    memcpy(base + off[l] + v * 4, &V[l].u, 4);
-            }
-            continue;
-        }
-        if (eb == 8 && d->cls == SC_64) {
-            union r64 *V = R64(*d);
-            for (unsigned l = 0; l < 32; l++) {
-                if (ld)
-                    memcpy(&V[l].u, base + off[l] + v * 8, 8);
-                else
-                    memcpy(base + off[l] + v * 8, &V[l].u, 8);
-            }
+        if (sized(d, eb)) {
+            move_sized(pw, d, ld, eb, at, off);
             continue;
         }
         for (unsigned l = 0; l < 32; l++) {
-            uint8_t *p = base + off[l] + v * eb;
             if (ld)
-                lane_set(pw, d, l, lane_extend(load_le(p, eb), x->type));
+                lane_set(pw, d, l, lane_extend(load_le(at + off[l], eb), x->type));
             else
-                store_le(p, lane_get(pw, d, l), eb);
+                store_le(at + off[l], lane_get(pw, d, l), eb);
         }
     }
 }
 
 /* The lanes' data moves of a converged load or store whose lane l
- * touches base + off[l]: straight loops for the common scalar 4- or
- * 8-byte access into a register of its size. */
+ * touches base + off[l]: the common scalar access into a register of its
+ * size inline, the rest element by element. */
 static inline __attribute__((always_inline)) void
 move_lanes(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *base,
            const sim_addr_t *off)
 {
-    bool ld = x->kind == XK_LD;
-    if (x->vec == 1 && eb == 4 && x->v[0].cls == SC_32) {
-        union r32 *V = R32(x->v[0]);
-        if (ld)
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(&V[l].u, base + off[l], 4);
-        else
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(base + off[l], &V[l].u, 4);
-    } else if (x->vec == 1 && eb == 8 && x->v[0].cls == SC_64) {
-        union r64 *V = R64(x->v[0]);
-        if (ld)
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(&V[l].u, base + off[l], 8);
-        else
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(base + off[l], &V[l].u, 8);
-    } else {
+    if (x->vec == 1 && sized(&x->v[0], eb))
+        move_sized(pw, &x->v[0], x->kind == XK_LD, eb, base, off);
+    else
         move_lanes_elems(pw, x, eb, base, off);
-    }
 }
 
 /* exec_mem_fast for a converged warp whose address is one register plus
