@@ -1150,6 +1150,71 @@ START_TEST(test_unrolled_pointer)
 }
 END_TEST
 
+/* __syncwarp (bar.warp.sync -1) in a loop is a barrier, not a fence:
+ * the shared store stays before it and the load after it, but the
+ * loop's counter and compare move above it, and the loop is unrolled as
+ * one with bar.sync is (ptxas: smem_only in traces/mech/bar.sass, whose
+ * IADD3 and ISETP issue between the first LDS and the NOPs, counter step
+ * 16 where the PTX steps 4). */
+START_TEST(test_warp_sync_loop)
+{
+    static const char *const ptx[] = {
+        KHEAD,
+        "    mov.u32 %r3, sm;",
+        "    shl.b32 %r4, %r2, 2;",
+        "    add.s32 %r5, %r3, %r4;",
+        "    xor.b32 %r6, %r4, 4;",
+        "    add.s32 %r7, %r3, %r6;",
+        "    mov.u32 %r8, %r2;",
+        "    mov.u32 %r9, 0;",
+        "$L_loop:",
+        "    st.shared.u32 [%r5], %r8;",
+        "    bar.warp.sync -1;",
+        "    ld.shared.u32 %r10, [%r7];",
+        "    add.s32 %r8, %r8, %r10;",
+        "    bar.warp.sync -1;",
+        "    add.s32 %r9, %r9, 1;",
+        "    setp.lt.u32 %p1, %r9, %r1;",
+        "    @%p1 bra $L_loop;",
+        "    st.global.u32 [%rd4], %r8;",
+        KTAIL,
+    };
+    static struct warp_inst w[256];
+    static char nm[256][NAME_MAX];
+    unsigned k = stream_named(ptx, SIM_ARRAY_LEN(ptx), 12, 90, w, nm, 256);
+    unsigned sync = 0, bra = 0, sts = 0;
+    int last_sync = -1, last_setp = -1, last_sts = -1;
+    for (unsigned i = 0; i < k; i++) {
+        if (strcmp(nm[i], "WARPSYNC") == 0) {
+            sync++;
+            last_sync = (int)i;
+            ck_assert_msg(last_sts >= 0, "a WARPSYNC at %u before any STS", i);
+        } else if (strcmp(nm[i], "ISETP") == 0) {
+            last_setp = (int)i;
+        } else if (strncmp(nm[i], "STS", 3) == 0) {
+            sts++;
+            last_sts = (int)i;
+        } else if (strncmp(nm[i], "LDS", 3) == 0) {
+            /* the load stays after the sync that follows its store */
+            ck_assert_int_gt((int)i, last_sync);
+            ck_assert_int_gt(last_sync, last_sts);
+        } else if (strcmp(nm[i], "BRA") == 0 && i + 1 < k && w[i + 1].pc < w[i].pc) {
+            bra++;
+            /* the compare was hoisted above the body's last sync */
+            ck_assert_msg(last_setp >= 0 && last_setp < last_sync,
+                          "ISETP at %d, the last WARPSYNC at %d", last_setp, last_sync);
+        }
+    }
+    ck_assert_uint_eq(sts, 12);
+    ck_assert_uint_eq(sync, 24);
+    ck_assert_uint_eq(bra, 2);               /* taken after iterations 4 and 8 */
+    uint32_t b[32];
+    same_outputs(ptx, SIM_ARRAY_LEN(ptx), 12, b);
+    for (uint32_t l = 0; l < 32; l++)        /* pairs add up, then double */
+        ck_assert_uint_eq(b[l], (2 * (l & ~1u) + 1) << 11);
+}
+END_TEST
+
 /* The IEEE sequences: rcp.rn.f32's fast path is 10 operations with a taken
  * branch over the slow path and a convergence point, div.rn.f32 8 with
  * FCHK, sqrt.rn.f32 10; an atomic whose result is unused is a reduction. */
@@ -1549,6 +1614,7 @@ suite(void)
     tcase_add_test(tc, test_ifconv_guard_write);
     tcase_add_test(tc, test_unrolled_loop);
     tcase_add_test(tc, test_unrolled_pointer);
+    tcase_add_test(tc, test_warp_sync_loop);
     tcase_add_test(tc, test_sequences);
     tcase_add_test(tc, test_uniform_expansion);
     tcase_add_test(tc, test_pipe_balance);

@@ -977,15 +977,14 @@ if_convert(struct lctx *L, struct ptx_run *r)
  * loads in mech.sass); the executor issues them once per PTX_UNROLL
  * iterations (ptx_exec.c).
  *
- * UNROLL_BODY from the loops of every measured listing
- * (shared/measured/h100/sass, rodinia/sass, traces/mech/mech.sass):
- * ptxas unrolled bodies of 8 to 36 SASS operations, barriers included
- * (spin 8, kmeans 21, lud 22-23, row_walk and bar_loop 23, gdep_bar_loop
- * 27, streamcluster 28, col_walk 30, pb_gemm 33, gload_bar_loop 36: each
- * the loop nvcc already unrolled 4 times, now guarded by a remaining count
- * > 12), and none of 41 or more (b+tree 41, hotspot3D 56, srad's reduce
- * 73, matrix_mul 84).  The grid-stride copies (a stride in a register) are
- * not unrolled, and are not here. */
+ * UNROLL_BODY from the loops of every measured listing (shared/measured/
+ * h100/sass, rodinia/sass, traces/mech/mech.sass and bar.sass): ptxas
+ * unrolled bodies of 8 to 36 SASS operations, barriers and __syncwarp
+ * included (spin 8, kmeans 21, lud 22-23, row_walk, bar_loop and
+ * smem_only 23, gdep_bar_loop 27, streamcluster 28, col_walk 30, pb_gemm
+ * 33, gload_bar_loop 36: each the loop nvcc already unrolled 4 times, now
+ * guarded by a remaining count > 12), none of 41 or more (b+tree 41,
+ * hotspot3D 56, srad's reduce 73, matrix_mul 84), no grid-stride copy. */
 #define UNROLL_BODY 40
 
 static bool
@@ -1047,8 +1046,9 @@ mark_unrolled(struct lctx *L, struct ptx_run *r)
         bool ok = true;
         for (uint32_t j = h; j < e && ok; j++) {
             const struct xop *x = &L->x[j];
-            ok = x->kind != XK_BRA && x->kind != XK_EXIT && x->kind != XK_NOP &&
-                 x->kind != XK_MOVE_CLOCK && x->kind != XK_CALL && x->kind != XK_RET;
+            ok = x->kind != XK_BRA && x->kind != XK_EXIT && x->kind != XK_MOVE_CLOCK &&
+                 (x->kind != XK_NOP || (x->flags & PF_WARPSYNC)) && x->kind != XK_CALL &&
+                 x->kind != XK_RET;
             ops += L->key[j] == LK_SILENT ? 0 : ptx_lower_emit_count(L->key[j]);
         }
         for (uint32_t j = 0; j < L->n && ok; j++)   /* one block: no label inside */

@@ -220,12 +220,26 @@ sched_hold(const struct xop *x)
                                                         : pipe_interval[sched_pipe(x)];
 }
 
+/* Is x a barrier of its block: bar.sync and its kin, or bar.warp.sync
+ * (__syncwarp)?  ptxas treats a warp sync as it treats a block barrier:
+ * the SASS of traces/mech/smem_only (bar.sass) keeps the shared stores
+ * and loads on their sides of each NOP it made of bar.warp.sync -1, and
+ * hoists the loop counter's IADD3 and ISETP above them. */
+static bool
+sched_barrier(const struct xop *x)
+{
+    return x->kind == XK_BAR ||
+           (x->kind == XK_NOP && (x->op == PTXOP_BAR || x->op == PTXOP_BARRIER) &&
+            (x->flags & PF_WARPSYNC));
+}
+
 /* Does x end a block where it stands, with nothing moved across it?
  * (Barriers do not: barrier_free() below says what passes them.) */
 static bool
 fence_like(const struct xop *x)
 {
-    return x->kind == XK_NOP || x->kind == XK_MOVE_CLOCK || x->kind == XK_CPASYNC ||
+    return (x->kind == XK_NOP && !sched_barrier(x)) || x->kind == XK_MOVE_CLOCK ||
+           x->kind == XK_CPASYNC ||
            x->kind == XK_WGMMA || x->kind == XK_WGFENCE || x->kind == XK_WGCOMMIT ||
            x->kind == XK_WGWAIT ||     /* wgmma's accumulators are in no id list */
            x->kind == XK_CLARRIVE || x->kind == XK_CLWAIT ||   /* order the cluster's memory */
@@ -493,7 +507,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
                 continue;
             k->reader = push_link(s, j, k->reader);
         }
-        if (x[j].kind == XK_BAR) {       /* after everything before it that it orders */
+        if (sched_barrier(&x[j])) {      /* after everything before it that it orders */
             for (uint32_t l = since_bar; l != UINT32_MAX; l = s->links[l].next)
                 add_edge(s, s->links[l].node, j, 1);
             if (last_bar >= 0)
@@ -1204,13 +1218,13 @@ verify_order(const struct ptx_run *r, const uint32_t *blk_of)
     uint32_t *epoch = xmalloc(n * sizeof *epoch);      /* by seq: barriers before it, PTX order */
     for (uint32_t q = 0, nb = 0; q < n; q++) {
         epoch[q] = nb;
-        nb += r->x[pos[q]].kind == XK_BAR;
+        nb += sched_barrier(&r->x[pos[q]]);
     }
     for (uint32_t i = 0, nb = 0; i < n; i++) {
         const struct xop *x = &r->x[i];
         if (!barrier_free(x) && epoch[x->seq] != nb)      /* a barrier is not free either */
             order_broken(r, x, x, "an operation crossed a barrier");
-        nb += x->kind == XK_BAR;
+        nb += sched_barrier(x);
     }
     free(epoch);
     /* pass 1, in the PTX order: the write each read sees (seq + 1, 0: none) */
