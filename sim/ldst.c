@@ -482,9 +482,11 @@ global_store(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
                 done = max_u64(done, mem_write(u->m, vtag, vdirty, at));
         }
         if (!wb)
-            done = max_u64(done, mem_write(u->m, ln[i].line, ln[i].mask,
-                                           port_send(&u->wr_free, u->wr_occ,
-                                                     sim_popc32(ln[i].mask), at)));
+            done = max_u64(done, mem_write_bytes(u->m, ln[i].line, ln[i].mask,
+                                                 wi->width ? ln[i].lanes * wi->width
+                                                           : UINT32_MAX,
+                                                 port_send(&u->wr_free, u->wr_occ,
+                                                           sim_popc32(ln[i].mask), at)));
         else
             done = max_u64(done, at + 1);
     }

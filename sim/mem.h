@@ -50,9 +50,13 @@ void mem_register_stats(mem *m, stats *st);
  * back at the SM. */
 sim_cycle_t mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t);
 
-/* Write the sectors in mask (write-through traffic from an L1).  Returns
- * the cycle the write is performed at the L2. */
+/* Write the sectors in mask whole (write-through traffic from an L1).
+ * Returns the cycle the write is performed at the L2. */
 sim_cycle_t mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t);
+
+/* Write `bytes` bytes within the sectors in mask (a store's lanes x their
+ * width); a partial write into sectors the L2 holds is cheaper (mem.c). */
+sim_cycle_t mem_write_bytes(mem *m, uint64_t line, uint32_t mask, uint32_t bytes, sim_cycle_t t);
 
 /* Perform ops lane atomics on the sectors in mask; returns the cycle the
  * result is back at the SM. */

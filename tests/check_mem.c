@@ -142,6 +142,28 @@ START_TEST(test_write_rate_and_turnaround)
 }
 END_TEST
 
+/* A partial write to a sector the L2 holds merges its bytes: the port
+ * moves them at l2.write_bytes_per_cycle, but takes at least a sector's
+ * read-rate slot (l2.bytes_per_cycle); a write that allocates the sector,
+ * or writes it whole, holds the port a whole sector's time. */
+START_TEST(test_partial_write_merges)
+{
+    struct sim_config c;
+    /* one slice: a sector read holds it 10 cycles, a written sector 20 */
+    mem *m = small_mem(&c, "l2.slices = 1; l2.bytes_per_cycle = 3.2; "
+                           "l2.write_bytes_per_cycle = 1.6");
+    ck_assert_uint_eq(mem_write_bytes(m, 7, 0x1, 4, 0), 120);    /* allocates: [100, 120) */
+    ck_assert_uint_eq(mem_write_bytes(m, 7, 0x1, 4, 0), 130);    /* 2.5 -> the 10 floor */
+    ck_assert_uint_eq(mem_write_bytes(m, 7, 0x1, 24, 0), 145);   /* 24 bytes: 15 */
+    ck_assert_uint_eq(mem_write_bytes(m, 7, 0x1, 32, 0), 165);   /* whole: 20 */
+    ck_assert_uint_eq(mem_write(m, 7, 0x3, 0), 205);             /* sector 1 allocates: 40 */
+    ck_assert_uint_eq(mem_write_bytes(m, 7, 0x3, 8, 0), 225);    /* both held: 2 x 10 */
+    ck_assert_uint_eq(mem_write_bytes(m, 8, 0x1, 4, 0), 245);    /* another line: allocates */
+    ck_assert_uint_eq(mem_get_stats(m)->l2_write_sectors, 9);
+    mem_destroy(m);
+}
+END_TEST
+
 /* mem_flush (sim.flush_caches): the next access of a line misses again, and
  * the dirty sectors it drops cost no DRAM write inside the kernel. */
 START_TEST(test_flush_empties_l2)
@@ -252,6 +274,7 @@ mem_suite(void)
     tcase_add_test(tc, test_dram_access_groups);
     tcase_add_test(tc, test_slice_gap_filled);
     tcase_add_test(tc, test_write_rate_and_turnaround);
+    tcase_add_test(tc, test_partial_write_merges);
     tcase_add_test(tc, test_lookup_counts);
     suite_add_tcase(s, tc);
     return s;
