@@ -246,15 +246,12 @@ channel_of(const mem *m, uint64_t line)
     return (uint32_t)((cache_mix(line) >> 40) % m->channels);
 }
 
-/* Find or allocate the L2 line; an evicted line's dirty sectors are
- * written to DRAM starting at time t (ticks). */
+/* Allocate the L2 line (not present); an evicted line's dirty sectors
+ * are written to DRAM starting at time t (ticks). */
 static struct cache_line *
-l2_line(mem *m, uint32_t set, uint64_t line, uint64_t t)
+l2_alloc(mem *m, uint32_t set, uint64_t line, uint64_t t)
 {
-    struct cache_line *l = cache_find(m->l2, set, line);
-    if (l != NULL || m->sets == 0)
-        return l;
-    l = cache_victim(m->l2, set);
+    struct cache_line *l = cache_victim(m->l2, set);
     if (l->valid != 0 && l->dirty != 0) {
         uint32_t nd = sim_popc32(l->dirty);
         (void)chan_reserve(m, channel_of(m, l->tag), t + m->dram_half, nd * m->chan_occ);
@@ -262,6 +259,16 @@ l2_line(mem *m, uint32_t set, uint64_t line, uint64_t t)
     }
     cache_install(m->l2, l, line);
     return l;
+}
+
+/* Find or allocate the L2 line (l2_alloc). */
+static struct cache_line *
+l2_line(mem *m, uint32_t set, uint64_t line, uint64_t t)
+{
+    struct cache_line *l = cache_find(m->l2, set, line);
+    if (l != NULL || m->sets == 0)
+        return l;
+    return l2_alloc(m, set, line, t);
 }
 
 /* The sectors a DRAM read of `miss` brings: every sector of each aligned
@@ -335,15 +342,14 @@ mem_write_bytes(mem *m, uint64_t line, uint32_t mask, uint32_t bytes, sim_cycle_
     uint32_t n = sim_popc32(mask);
     uint64_t occ = n * m->wslice_occ;
     uint32_t whole = n * m->sector_bytes;
-    if (bytes < whole && m->sets != 0) {
-        /* a partial write merges into sectors the slice holds: its bytes at
-         * the write rate, no less than the sectors' read-rate slots */
-        const struct cache_line *held = cache_find(m->l2, set, line);
-        if (held != NULL && (held->valid & mask) == mask)
-            occ = max_u64((occ * bytes + whole - 1) / whole, n * m->slice_occ);
-    }
+    struct cache_line *l = m->sets ? cache_find(m->l2, set, line) : NULL;
+    /* a partial write merges into sectors the slice holds: its bytes at
+     * the write rate, no less than the sectors' read-rate slots */
+    if (bytes < whole && l != NULL && (l->valid & mask) == mask)
+        occ = max_u64((occ * bytes + whole - 1) / whole, n * m->slice_occ);
     uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, occ, true);
-    struct cache_line *l = l2_line(m, set, line, start);
+    if (l == NULL && m->sets != 0)
+        l = l2_alloc(m, set, line, start);
 
     m->st.l2_write_sectors += n;
     m->st.l2_lookups += n;

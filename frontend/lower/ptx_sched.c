@@ -228,9 +228,7 @@ sched_hold(const struct xop *x)
 static bool
 sched_barrier(const struct xop *x)
 {
-    return x->kind == XK_BAR ||
-           (x->kind == XK_NOP && (x->op == PTXOP_BAR || x->op == PTXOP_BARRIER) &&
-            (x->flags & PF_WARPSYNC));
+    return x->kind == XK_BAR || (x->kind == XK_NOP && (x->flags & PF_WARPSYNC));
 }
 
 /* Does x end a block where it stands, with nothing moved across it?
