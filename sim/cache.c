@@ -77,21 +77,39 @@ cache_ways(const cache *c)
     return c->ways;
 }
 
+/* The way of set that holds tag, or ways when none does. */
+static inline uint32_t
+lookup(cache *c, uint32_t set, uint64_t tag)
+{
+    fresh(c, set);
+    size_t base = (size_t)set * c->ways;
+    const uint64_t *t = &c->tags[base];
+    uint32_t w = 0;
+    while (w < c->ways && !(t[w] == tag && c->lines[base + w].valid != 0))
+        w++;
+    return w;
+}
+
 struct cache_line *
 cache_find(cache *c, uint32_t set, uint64_t tag)
 {
     if (c->sets == 0)
         return NULL;
-    fresh(c, set);
-    size_t base = (size_t)set * c->ways;
-    const uint64_t *t = &c->tags[base];
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (t[w] == tag && c->lines[base + w].valid != 0) {
-            c->lru[base + w] = ++c->stamp;
-            return &c->lines[base + w];
-        }
-    }
-    return NULL;
+    uint32_t w = lookup(c, set, tag);
+    if (w == c->ways)
+        return NULL;
+    size_t i = (size_t)set * c->ways + w;
+    c->lru[i] = ++c->stamp;
+    return &c->lines[i];
+}
+
+struct cache_line *
+cache_peek(cache *c, uint32_t set, uint64_t tag)
+{
+    if (c->sets == 0)
+        return NULL;
+    uint32_t w = lookup(c, set, tag);
+    return w == c->ways ? NULL : &c->lines[(size_t)set * c->ways + w];
 }
 
 void
@@ -131,6 +149,7 @@ cache_install(cache *c, struct cache_line *l, uint64_t tag)
     c->tags[i] = tag;
     l->valid = 0;
     l->dirty = 0;
+    l->partial = 0;
     l->fill = 0;
     c->lru[i] = ++c->stamp;
 }

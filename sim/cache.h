@@ -16,6 +16,8 @@ struct cache_line {
     sim_cycle_t fill;            /* cycle the latest fill of this line arrives */
     uint32_t valid;              /* sector bit mask; 0 = empty line */
     uint32_t dirty;              /* sector bit mask */
+    uint32_t partial;            /* the L2's: bytes written so far into each sector written
+                                    partially and never fetched, 8 bits a sector (mem.c) */
 };
 
 typedef struct cache cache;
@@ -30,6 +32,9 @@ uint32_t cache_ways(const cache *c);
 
 /* The line holding tag in set, or NULL; a hit refreshes its LRU stamp. */
 struct cache_line *cache_find(cache *c, uint32_t set, uint64_t tag);
+
+/* The same without counting as a use (the LRU order is unchanged). */
+struct cache_line *cache_peek(cache *c, uint32_t set, uint64_t tag);
 
 /* The line to replace in set: an empty one if any, else the least
  * recently used.  The caller writes back what it must, then calls

@@ -479,6 +479,11 @@ config_validate(const struct sim_config *c, struct sim_error *err)
                              "dram.access_bytes = %u: must be 0 or a power of two from "
                              "l2.sector_size (%u) to l2.line_size (%u)",
                              c->dram_access_bytes, c->l2_sector_size, c->l2_line_size);
+    if (c->l2_partial_lines != 0 && c->l2_line_size / c->l2_sector_size > 4)
+        return sim_error_set(err, SIM_ERR_CONFIG,
+                             "l2.partial_lines = %u needs at most 4 sectors a line "
+                             "(l2.line_size %u / l2.sector_size %u)",
+                             c->l2_partial_lines, c->l2_line_size, c->l2_sector_size);
     if (c->l1_unified_kb != 0) {
         n = config_carveouts(c, carve, SIM_ARRAY_LEN(carve), err);
         if (n < 0)

@@ -15,6 +15,20 @@
  * byte stores to one flag pass its slice at 1.4 a cycle, where the
  * strided partial stores that allocate, traces/mech/stride_write_*, go
  * no faster than whole sectors.)
+ * A store of fewer bytes than a sector, into a sector the slice does not
+ * hold, leaves a partial sector: its bytes are counted (8 bits a sector
+ * in cache_line.partial) until the stores into it add up to a whole
+ * sector.  At most l2.partial_lines lines (the whole L2's; a FIFO of
+ * l2.partial_lines / slices a slice) may hold partial sectors: when one
+ * more line needs one, the oldest line that still does is written back
+ * first, its partial sectors read from DRAM and merged (HBM3 has no write
+ * mask), and stays clean; a partial line evicted for capacity pays the
+ * same read; a read of a partial sector misses and fetches it.  The
+ * kernel ends when these write-backs are done, a stand-in for the back-
+ * pressure that keeps the SMs from writing faster than DRAM takes them.
+ * (traces/mech/stride_write_s32: 4 bytes into one sector of each of 524,288
+ * lines; the H100 reads and writes 470,000 of them back during the kernel,
+ * about 64,000 lines stay.)
  * Unloaded latency is split as: SM -> slice  to_slice,  slice -> SM
  * from_slice (to_slice + from_slice = l2.hit_latency), slice -> DRAM and
  * back  2 * dram_half (= dram.latency - l2.hit_latency).
@@ -67,6 +81,10 @@ struct mem {
                                     (or atomic), 2 a write */
     uint64_t turnaround;         /* ticks a port loses between a read and a write */
     struct timeline *chan;       /* [channels] */
+    uint32_t partial_cap;        /* lines a slice may hold partial sectors in; 0 = no limit */
+    uint64_t *partial_fifo;      /* [slices * partial_cap]: lines, oldest at partial_head */
+    uint32_t *partial_head;      /* [slices] */
+    uint32_t *partial_n;         /* [slices] entries in use */
     uint64_t drain;              /* ticks */
     struct mem_stats st;
 };
@@ -108,6 +126,12 @@ mem_new(const struct sim_config *c)
     m->wslice_occ = c->l2_write_bytes_per_cycle > 0
                     ? ticks_per(c->l2_sector_size, c->l2_write_bytes_per_cycle) : m->slice_occ;
     m->chan = xcalloc(m->channels, sizeof *m->chan);
+    if (c->l2_partial_lines != 0 && m->sets != 0) {
+        m->partial_cap = (c->l2_partial_lines + m->slices - 1) / m->slices;
+        m->partial_fifo = xcalloc((size_t)m->slices * m->partial_cap, sizeof *m->partial_fifo);
+        m->partial_head = xcalloc(m->slices, sizeof *m->partial_head);
+        m->partial_n = xcalloc(m->slices, sizeof *m->partial_n);
+    }
     return m;
 }
 
@@ -120,6 +144,9 @@ mem_destroy(mem *m)
     free(m->slice);
     free(m->slice_dir);
     free(m->chan);
+    free(m->partial_fifo);
+    free(m->partial_head);
+    free(m->partial_n);
     free(m);
 }
 
@@ -246,17 +273,95 @@ channel_of(const mem *m, uint64_t line)
     return (uint32_t)((cache_mix(line) >> 40) % m->channels);
 }
 
+static inline uint32_t dram_groups(const mem *m, uint32_t miss, uint32_t valid);
+
+/* The sectors of a line with partial-write byte counts. */
+static inline uint32_t
+partial_sectors(uint32_t partial)
+{
+    uint32_t out = 0;
+    for (uint32_t s = 0; partial != 0; s++, partial >>= 8)
+        if (partial & 0xffu)
+            out |= 1u << s;
+    return out;
+}
+
+/* Write line l's dirty sectors to DRAM from time t (ticks), its partial
+ * sectors read first and merged; the line stays, clean. */
+static void
+write_back(mem *m, struct cache_line *l, uint64_t t)
+{
+    uint32_t pm = partial_sectors(l->partial);
+    uint32_t nr = sim_popc32(pm);
+    uint32_t nd = sim_popc32(l->dirty);
+    /* DRAM moves whole dram.access_bytes groups: a sector alone costs its group */
+    uint32_t gr = m->group_sectors > 1 ? sim_popc32(dram_groups(m, pm, 0)) : nr;
+    uint32_t gw = m->group_sectors > 1 ? sim_popc32(dram_groups(m, l->dirty, 0)) : nd;
+    uint64_t occ = (uint64_t)(gr + gw) * m->chan_occ;
+    uint64_t start = chan_reserve(m, channel_of(m, l->tag), t + m->dram_half, occ);
+    m->st.dram_read_bytes += (uint64_t)nr * m->sector_bytes;
+    m->st.dram_write_bytes += (uint64_t)nd * m->sector_bytes;
+    if (nr != 0)
+        m->drain = max_u64(m->drain, start + occ);
+    l->dirty = 0;
+    l->partial = 0;
+}
+
+/* Line `line` of slice `slice` has just come to hold partial sectors:
+ * enter it in the slice's FIFO, first writing back the oldest line still
+ * holding some when the FIFO is full. */
+static void
+partial_enter(mem *m, uint32_t slice, uint64_t line, uint64_t t)
+{
+    uint64_t *fifo = &m->partial_fifo[(size_t)slice * m->partial_cap];
+    uint32_t *head = &m->partial_head[slice];
+    uint32_t *n = &m->partial_n[slice];
+    while (*n == m->partial_cap) {
+        uint64_t old = fifo[*head];
+        *head = *head + 1 == m->partial_cap ? 0 : *head + 1;
+        --*n;
+        uint32_t set;
+        (void)slice_of(m, old, &set);
+        struct cache_line *l = cache_peek(m->l2, set, old);
+        if (l != NULL && l->partial != 0)
+            write_back(m, l, t);
+    }
+    uint32_t tail = *head + *n;
+    fifo[tail >= m->partial_cap ? tail - m->partial_cap : tail] = line;
+    ++*n;
+}
+
+/* Count a write of `bytes` into the sectors in mask of line l (`held`: the
+ * sectors it held before) as partial where it is; returns whether the line
+ * has just come to hold partial sectors. */
+static bool
+partial_write(const mem *m, struct cache_line *l, uint32_t mask, uint32_t held, uint32_t bytes)
+{
+    uint32_t before = l->partial;
+    uint32_t per = bytes / sim_popc32(mask);
+    for (uint32_t s = 0; s < m->sectors_per_line; s++) {
+        if (!(mask & (1u << s)))
+            continue;
+        uint32_t sh = 8 * s;
+        uint32_t c = (l->partial >> sh) & 0xffu;
+        if (c == 0 && (held & (1u << s)) != 0 && per < m->sector_bytes)
+            continue;                       /* merges into a sector the slice holds */
+        c += per;
+        if (c >= m->sector_bytes)
+            c = 0;                          /* written whole */
+        l->partial = (l->partial & ~(0xffu << sh)) | (c << sh);
+    }
+    return before == 0 && l->partial != 0;
+}
+
 /* Allocate the L2 line (not present); an evicted line's dirty sectors
  * are written to DRAM starting at time t (ticks). */
 static struct cache_line *
 l2_alloc(mem *m, uint32_t set, uint64_t line, uint64_t t)
 {
     struct cache_line *l = cache_victim(m->l2, set);
-    if (l->valid != 0 && l->dirty != 0) {
-        uint32_t nd = sim_popc32(l->dirty);
-        (void)chan_reserve(m, channel_of(m, l->tag), t + m->dram_half, nd * m->chan_occ);
-        m->st.dram_write_bytes += (uint64_t)nd * m->sector_bytes;
-    }
+    if (l->valid != 0 && l->dirty != 0)
+        write_back(m, l, t);
     cache_install(m->l2, l, line);
     return l;
 }
@@ -312,7 +417,7 @@ mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
     uint32_t n = sim_popc32(mask);
     uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, n * m->slice_occ, false);
     struct cache_line *l = l2_line(m, set, line, start);
-    uint32_t hit = l ? (l->valid & mask) : 0;
+    uint32_t hit = l ? (l->valid & mask & ~partial_sectors(l->partial)) : 0;
     uint32_t miss = mask & ~hit;
     uint64_t ready = start;
 
@@ -323,9 +428,13 @@ mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
     if (hit != 0 && l->fill > ready)
         ready = l->fill;
     if (miss != 0) {
-        uint32_t fetch = m->group_sectors > 1 ? dram_groups(m, miss, l ? l->valid : 0) : miss;
+        uint32_t whole = l ? l->valid & ~partial_sectors(l->partial) : 0;
+        uint32_t fetch = m->group_sectors > 1 ? dram_groups(m, miss, whole) : miss;
         uint64_t fill = dram_fetch(m, line, fetch, start);
         if (l != NULL) {
+            for (uint32_t s = 0; s < m->sectors_per_line; s++)
+                if (fetch & (1u << s))
+                    l->partial &= ~(0xffu << (8 * s));      /* fetched and merged */
             l->valid |= fetch;
             l->fill = max_u64(l->fill, fill);
         }
@@ -348,6 +457,7 @@ mem_write_bytes(mem *m, uint64_t line, uint32_t mask, uint32_t bytes, sim_cycle_
     if (bytes < whole && l != NULL && (l->valid & mask) == mask)
         occ = max_u64((occ * bytes + whole - 1) / whole, n * m->slice_occ);
     uint64_t start = slice_reserve(m, slice, MEM_TICKS(t) + m->to_slice, occ, true);
+    uint32_t held = l ? l->valid & ~partial_sectors(l->partial) : 0;
     if (l == NULL && m->sets != 0)
         l = l2_alloc(m, set, line, start);
 
@@ -355,6 +465,8 @@ mem_write_bytes(mem *m, uint64_t line, uint32_t mask, uint32_t bytes, sim_cycle_
     m->st.l2_lookups += n;
     m->st.l2_lookup_hits += n;
     if (l != NULL) {
+        if (m->partial_cap != 0 && partial_write(m, l, mask, held, bytes))
+            partial_enter(m, slice, line, start);
         l->valid |= mask;
         l->dirty |= mask;
     } else {

@@ -164,6 +164,60 @@ START_TEST(test_partial_write_merges)
 }
 END_TEST
 
+/* l2.partial_lines: a store of fewer bytes than a sector into a sector the
+ * L2 does not hold leaves a partial sector.  When one line more than the
+ * limit holds some, the oldest line that still does is read from DRAM,
+ * merged and written back (whole dram.access_bytes groups: one sector costs
+ * its pair) and the kernel's drain waits for it; a line whose sectors were
+ * since written whole, or fetched by a read, is not. */
+START_TEST(test_partial_lines_read_back)
+{
+    struct sim_config c;
+    /* one slice, one channel, a DRAM sector 10 cycles, slice -> DRAM -> slice 300 */
+    const char *cfg = "l2.slices = 1; dram.channels = 1; dram.bandwidth_gbps = 3.2; "
+                      "l2.partial_lines = 2; dram.access_bytes = 64";
+    mem *m = small_mem(&c, cfg);
+    const struct mem_stats *st = mem_get_stats(m);
+    mem_write_bytes(m, 1, 0x1, 4, 0);
+    mem_write_bytes(m, 2, 0x1, 4, 0);
+    ck_assert_uint_eq(st->dram_read_bytes + st->dram_write_bytes, 0);
+    ck_assert_uint_eq(mem_write_bytes(m, 3, 0x1, 4, 1000), 1101);
+    /* line 1 read back at 1100 + 150: its sector's pair read and written, 4 x 10 */
+    ck_assert_uint_eq(mem_drain_cycle(m), 1290);
+    ck_assert_uint_eq(st->dram_read_bytes, 32);
+    ck_assert_uint_eq(st->dram_write_bytes, 32);
+    ck_assert_uint_eq(mem_read(m, 1, 0x1, 1500), 1700);        /* merged: a hit */
+    ck_assert_uint_eq(mem_read(m, 2, 0x1, 2000), 2500);        /* partial: a miss */
+    ck_assert_uint_eq(st->dram_read_bytes, 32 + 64);
+    mem_write_bytes(m, 3, 0x1, 32, 2500);                      /* line 3 now whole */
+    mem_write_bytes(m, 4, 0x2, 16, 3000);                      /* 2 and 3 leave: no DRAM */
+    mem_write_bytes(m, 5, 0x2, 4, 3000);
+    ck_assert_uint_eq(st->dram_read_bytes, 32 + 64);
+    ck_assert_uint_eq(st->dram_write_bytes, 32);
+    mem_write_bytes(m, 4, 0x2, 16, 3500);                      /* 16 + 16: line 4 whole */
+    mem_write_bytes(m, 6, 0x1, 4, 4000);                       /* 4 leaves: no DRAM */
+    ck_assert_uint_eq(st->dram_write_bytes, 32);
+    mem_write_bytes(m, 7, 0x1, 4, 5000);                       /* 5 is read back */
+    ck_assert_uint_eq(st->dram_read_bytes, 32 + 64 + 32);
+    ck_assert_uint_eq(mem_drain_cycle(m), 5290);
+    mem_destroy(m);
+    /* the same without groups: the sector alone, 2 x 10 */
+    m = small_mem(&c, "l2.slices = 1; dram.channels = 1; dram.bandwidth_gbps = 3.2; "
+                      "l2.partial_lines = 2; dram.access_bytes = 0");
+    mem_write_bytes(m, 1, 0x1, 4, 0);
+    mem_write_bytes(m, 2, 0x1, 4, 0);
+    mem_write_bytes(m, 3, 0x1, 4, 1000);
+    ck_assert_uint_eq(mem_drain_cycle(m), 1270);
+    mem_destroy(m);
+    /* no limit: nothing is read back */
+    m = small_mem(&c, "l2.slices = 1; dram.channels = 1; dram.bandwidth_gbps = 3.2");
+    for (unsigned i = 1; i <= 8; i++)
+        mem_write_bytes(m, i, 0x1, 4, 0);
+    ck_assert_uint_eq(mem_get_stats(m)->dram_read_bytes, 0);
+    mem_destroy(m);
+}
+END_TEST
+
 /* mem_flush (sim.flush_caches): the next access of a line misses again, and
  * the dirty sectors it drops cost no DRAM write inside the kernel. */
 START_TEST(test_flush_empties_l2)
@@ -275,6 +329,7 @@ mem_suite(void)
     tcase_add_test(tc, test_slice_gap_filled);
     tcase_add_test(tc, test_write_rate_and_turnaround);
     tcase_add_test(tc, test_partial_write_merges);
+    tcase_add_test(tc, test_partial_lines_read_back);
     tcase_add_test(tc, test_lookup_counts);
     suite_add_tcase(s, tc);
     return s;
