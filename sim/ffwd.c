@@ -11,12 +11,29 @@
 enum { MAXW = SIM_MAX_THREADS_PER_BLOCK / SIM_WARP_SIZE };
 enum { RUNNING = 0, AT_BARRIER = 1, DONE = 2 };   /* a warp's state */
 
-/* A block being run: its warps' states, live warps, instructions run. */
+/* A block being run: its warps' states, live warps, instructions run,
+ * the barrier each warp waits at and each barrier's arrivals and count
+ * (SIM_BAR_AUX; 0: every live warp). */
 struct fblock {
     uint64_t id, insts;
     uint32_t slot, live;
     uint8_t ws[MAXW];
+    uint8_t bar[MAXW];
+    uint16_t at[SIM_BARRIERS], need[SIM_BARRIERS];
 };
+
+/* Release barrier id of b if the warps it waits for have arrived. */
+static void
+release(struct fblock *b, uint32_t wpb, uint32_t id, bool *progress)
+{
+    if (b->at[id] == 0 || b->at[id] < (b->need[id] ? b->need[id] : b->live))
+        return;
+    b->at[id] = 0;
+    for (uint32_t k = 0; k < wpb; k++)
+        if (b->ws[k] == AT_BARRIER && b->bar[k] == id)
+            b->ws[k] = RUNNING;
+    *progress = true;
+}
 
 static int
 fblock_begin(struct inst_source *src, struct fblock *b, uint64_t id, uint32_t slot,
@@ -31,16 +48,15 @@ fblock_begin(struct inst_source *src, struct fblock *b, uint64_t id, uint32_t sl
 
 /* A turn of block b (the j-th): each of its warps runs until its end, a
  * barrier, a wait for the others (SIM_SYNC_WAITING), `quantum` memory
- * instructions or `turn_max` instructions in all; then the block's
- * barrier releases if every live warp waits at it.  *progress is set
- * when anything but a wait ran or a barrier released. */
+ * instructions or `turn_max` instructions in all; a barrier releases
+ * once the warps it waits for have arrived.  *progress is set when
+ * anything but a wait ran or a barrier released. */
 static int
 fblock_turn(struct inst_source *src, uint32_t wpb, struct fblock *b, uint32_t j,
             uint32_t quantum, uint32_t turn_max, ffwd_inst_fn fn, void *ctx, bool *progress,
             struct sim_error *err)
 {
     struct warp_inst wi;
-    bool barrier = false;
     for (uint32_t k = 0; k < wpb; k++) {
         for (uint32_t n = 0, all = 0; b->ws[k] == RUNNING && n < quantum && all < turn_max;
              all++) {
@@ -58,21 +74,23 @@ fblock_turn(struct inst_source *src, uint32_t wpb, struct fblock *b, uint32_t j,
                 n++;
             if (fn != NULL)
                 SIM_FORWARD_IF_ERROR(fn(ctx, j, k, &wi, err));
-            if (wi.flags & SIM_IF_BARRIER)
-                b->ws[k] = AT_BARRIER;
+            if (wi.flags & SIM_IF_BARRIER) {
+                uint32_t id = SIM_BAR_ID(wi.aux);
+                b->at[id]++;
+                b->need[id] = (uint16_t)SIM_BAR_WARPS(wi.aux);
+                if (!SIM_BAR_ARRIVE(wi.aux)) {
+                    b->ws[k] = AT_BARRIER;
+                    b->bar[k] = (uint8_t)id;
+                }
+                release(b, wpb, id, progress);
+            }
             if (wi.sync == SIM_SYNC_WAITING)   /* its phase needs the others */
                 break;
             *progress = true;
         }
-        barrier = barrier || b->ws[k] == AT_BARRIER;
     }
-    for (uint32_t k = 0; k < wpb && barrier; k++)
-        barrier = b->ws[k] != RUNNING;
-    for (uint32_t k = 0; k < wpb && barrier; k++)
-        if (b->ws[k] == AT_BARRIER) {
-            b->ws[k] = RUNNING;
-            *progress = true;
-        }
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++)   /* warps may have finished */
+        release(b, wpb, id, progress);
     return SIM_OK;
 }
 

@@ -80,13 +80,26 @@ enum sim_inst_flag {
     SIM_IF_LOAD = 1u << 0,       /* reads memory */
     SIM_IF_STORE = 1u << 1,      /* writes memory */
     SIM_IF_ATOMIC = 1u << 2,     /* read-modify-write at L2 (global) or in shared memory */
-    SIM_IF_BARRIER = 1u << 3,    /* block-wide barrier */
+    SIM_IF_BARRIER = 1u << 3,    /* CTA barrier (aux: SIM_BAR_AUX) */
     SIM_IF_EXIT = 1u << 4,       /* retires the active lanes of the warp */
     SIM_IF_BRANCH = 1u << 5,     /* control transfer */
     SIM_IF_BYPASS_L1 = 1u << 6,  /* global access that is not cached in L1 (.cg, volatile) */
     SIM_IF_FENCE = 1u << 7,      /* memory fence */
     SIM_IF_FLAGS_ALL = 0xffu
 };
+
+/* A CTA barrier's aux (SIM_IF_BARRIER; PTX bar.sync / bar.arrive / bar.red
+ * a, b): its id a (0 .. SIM_BARRIERS - 1), the warps it waits for (b / 32;
+ * 0: every warp of the block that has not exited) and whether the warp
+ * only arrives and goes on (bar.arrive).  0 is __syncthreads(): barrier 0,
+ * the whole block.  (Accel-Sim traces carry no barrier operands: each of
+ * their BARs is 0.) */
+#define SIM_BARRIERS 16u
+#define SIM_BAR_AUX(id, warps, arrive) \
+    ((uint32_t)(id) | (uint32_t)(warps) << 8 | ((arrive) ? UINT32_C(1) << 31 : 0))
+#define SIM_BAR_ID(aux) ((aux) & (SIM_BARRIERS - 1u))
+#define SIM_BAR_WARPS(aux) (((aux) >> 8) & 0xffffu)
+#define SIM_BAR_ARRIVE(aux) (((aux) >> 31) != 0)
 
 /* Synchronisation through a block's transaction barriers (PTX mbarrier,
  * SASS SYNCS): sync objects 0 .. SIM_SYNC_OBJS - 1 of the block, each

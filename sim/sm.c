@@ -279,7 +279,7 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         memcpy(mt->dst, wi->dst, sizeof mt->dst);
         memcpy(mt->src, wi->src, sizeof mt->src);
         sm->warp[w].ib_n++;
-        if (wi->flags & SIM_IF_BARRIER)
+        if ((wi->flags & SIM_IF_BARRIER) && !SIM_BAR_ARRIVE(wi->aux))
             sm->warp[w].hold |= SM_HOLD_BARRIER;
         else if (depbar(wi))
             sm->warp[w].hold |= SM_HOLD_DEPBAR;
@@ -289,19 +289,21 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
     }
 }
 
-/* Release the block's barrier if every live warp has arrived. */
+/* Release the block's barrier `id` if the warps it waits for (every live
+ * warp, or its count) have arrived. */
 static void
-check_barrier(struct sm *sm, struct sm_block *b, sim_cycle_t now)
+check_barrier(struct sm *sm, struct sm_block *b, uint32_t id, sim_cycle_t now)
 {
-    if (b->at_bar == 0 || b->at_bar < b->live)
+    uint32_t need = b->bar_need[id] ? b->bar_need[id] : b->live;
+    if (b->at_bar[id] == 0 || b->at_bar[id] < need)
         return;
     /* after the barrier unit has taken the last arrival (issue()) */
     sim_cycle_t taken = (sim_cycle_t)((sm->bar_free + 255) >> 8);
     sim_cycle_t release = max_c(now, taken) + sm->k->latency[SIM_OPC_BARRIER];
-    b->at_bar = 0;
+    b->at_bar[id] = 0;
     for (uint32_t i = 0; i < b->n_warps; i++) {
         uint8_t w = b->warp[i];
-        if (sm->warp[w].state != W_BARRIER)
+        if (sm->warp[w].state != W_BARRIER || sm->warp[w].bar != id)
             continue;
         sm->warp[w].state = W_ACTIVE;
         sm->warp[w].hold &= (uint8_t)~SM_HOLD_BARRIER;
@@ -325,12 +327,14 @@ finish_warp(struct sm *sm, uint8_t w, sim_cycle_t now)
     if (sm->warp[w].state == W_DRAIN)
         return;
     if (sm->warp[w].state == W_BARRIER)
-        b->at_bar--;
+        b->at_bar[sm->warp[w].bar]--;
     sm->warp[w].state = W_DRAIN;
     SIM_ASSERT_AT(now, b->live > 0);
     b->live--;
     if (b->live > 0) {
-        check_barrier(sm, b, now);
+        for (uint32_t id = 0; id < SIM_BARRIERS; id++)   /* one that waits for all live warps */
+            if (b->at_bar[id] != 0 && b->bar_need[id] == 0)
+                check_barrier(sm, b, id, now);
         return;
     }
     /* its warps' last results may still be untimed loads: sm_flush() */
@@ -925,10 +929,15 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
         sm->warp[w].hold &= (uint8_t)~SM_HOLD_BRANCH;   /* lookahead held fetch at it */
     sched_issued(s, w);
     sm->last_issue = now;
+    uint32_t bar_id = SIM_BAR_ID(mt->aux);
     if (barrier) {
         struct sm_block *b = &sm->blk[sm->warp[w].blk];
-        sm->warp[w].state = W_BARRIER;
-        b->at_bar++;
+        if (!SIM_BAR_ARRIVE(mt->aux)) {
+            sm->warp[w].state = W_BARRIER;
+            sm->warp[w].bar = (uint8_t)bar_id;
+        }
+        b->at_bar[bar_id]++;
+        b->bar_need[bar_id] = (uint16_t)SIM_BAR_WARPS(mt->aux);
         /* the SM's barrier unit takes one arrival at a time */
         uint64_t at = (uint64_t)now << 8;
         sm->bar_free = (sm->bar_free > at ? sm->bar_free : at) + sm->bar_step;
@@ -943,7 +952,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     if (sm->warp[w].ib_n == 0 && sm->warp[w].ended)
         finish_warp(sm, w, now);
     else if (barrier)
-        check_barrier(sm, &sm->blk[sm->warp[w].blk], now);
+        check_barrier(sm, &sm->blk[sm->warp[w].blk], bar_id, now);
 }
 
 /* Issue from warp w (check_issue() found it can), then, with several
@@ -1249,9 +1258,15 @@ sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now)
             sm->id, now, sm->n_blocks, sm->n_warps, sm->last_issue);
     for (uint32_t b = 0; b < SIM_MAX_BLOCKS_PER_SM; b++) {
         const struct sm_block *k = &sm->blk[b];
-        if (k->used)
-            fprintf(out, "  block slot %u: id %" PRIu64 " warps %u live %u at barrier %u\n", b,
-                    k->id, k->n_warps, k->live, k->at_bar);
+        if (!k->used)
+            continue;
+        fprintf(out, "  block slot %u: id %" PRIu64 " warps %u live %u", b, k->id, k->n_warps,
+                k->live);
+        for (uint32_t id = 0; id < SIM_BARRIERS; id++)
+            if (k->at_bar[id] != 0)
+                fprintf(out, ", %u at barrier %u (of %u)", k->at_bar[id], id,
+                        k->bar_need[id] ? k->bar_need[id] : k->live);
+        fputc('\n', out);
     }
     for (uint32_t w = 0; w < SM_NW; w++) {
         if (sm->warp[w].state == W_FREE)

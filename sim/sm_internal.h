@@ -104,7 +104,8 @@ struct sm_block {
     uint32_t src_slot;           /* inst_source slot */
     uint32_t n_warps;
     uint32_t live;               /* warps whose streams have not ended */
-    uint32_t at_bar;             /* warps waiting at the barrier */
+    uint16_t at_bar[SIM_BARRIERS];   /* warps that arrived at each barrier (SIM_BAR_AUX) ... */
+    uint16_t bar_need[SIM_BARRIERS]; /* ... and the warps it waits for (0: all live warps) */
     uint8_t warp[SM_WARPS_PER_BLOCK]; /* SM warp slot of each warp of the block */
 };
 
@@ -156,6 +157,7 @@ struct sm_warp {
     uint8_t state;               /* enum warp_state */
     uint8_t blk;                 /* block slot */
     uint8_t idx;                 /* warp index within its block */
+    uint8_t bar;                 /* the barrier it waits at (state W_BARRIER) */
     uint8_t sched;               /* scheduler (slot % sub-partitions) */
     uint8_t ib_n;                /* instructions in the buffer */
     uint8_t ib_pos[SM_IBUF_MAX]; /* the buffer's entry slot (0 .. ibuf-1) of each position,

@@ -179,7 +179,8 @@ static const struct ptx_err ptx_errs[] = {
     /* the warp and barrier reductions: their operand rules */
     { 20, "    bar.red.u32 %r3, 0, %p1;", 20, "bar.red needs .popc, .and or .or" },
     { 20, "    bar.red.popc.u32 %r3, 0;", 20, "bar.red needs d, a{, b}, {!}c" },
-    { 20, "    bar.arrive 0, 64;", 20, "unsupported instruction 'bar.arrive'" },
+    { 20, "    bar.arrive 0;", 20, "bar.arrive needs a, b" },
+    { 20, "    bar.sync 0, 64, 1;", 20, "unsupported form: 'bar' takes 1 to 2 operands, found 3" },
     { 20, "    redux.sync.add.f32 %r3, %r2, -1;", 20, "only .u32, .s32 and .b32" },
     { 20, "    redux.sync.u32 %r3, %r2, -1;", 20, "needs .add, .min, .max, .and, .or or .xor" },
     { 20, "    match.any.sync.b32 %r3|%p1, %r2, -1;", 20, "only match.all writes a predicate" },

@@ -655,6 +655,77 @@ START_TEST(async_stores)
 }
 END_TEST
 
+/* Named CTA barriers (PTX ISA 9.7.13.1 bar, barrier): warps 2-3 write
+ * shared memory, meet at barrier 2 (64 threads: the two of them), raise a
+ * flag and bar.arrive at barrier 1 of 128; warps 0-1 spin on the flag, so
+ * they cannot arrive anywhere until warps 2-3 pass barrier 2, then
+ * bar.sync at barrier 1 and read what warps 2-3 wrote.  Were barrier ids
+ * and counts ignored (every barrier the whole block's), warps 2-3 would
+ * wait at barrier 2 for the spinning warps forever. */
+static void
+check_named(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t t = i % 128, want = t < 64 ? (t + 64) * 3 + 1 : t + 7;
+        ck_assert_msg(out[i] == want, "thread %u: %u, expected %u (%s)", i, out[i], want,
+                      s != NULL ? "run" : "emulate");
+    }
+}
+
+START_TEST(named_barriers)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)", "{",
+        "    .reg .pred %p<8>;", "    .reg .b32 %r<40>;", "    .reg .b64 %rd<40>;",
+        "    .shared .align 16 .b32 sm[129];",
+        "    ld.param.u64 %rd1, [k_param_0];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;", "    mov.u32 %r2, sm;", "    mov.u32 %r3, %ctaid.x;",
+        "    mad.lo.s32 %r4, %r3, 128, %r1;", "    mul.wide.u32 %rd3, %r4, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;",
+        "    setp.lt.u32 %p1, %r1, 64;",
+        "    @%p1 bra CONSUMER;",
+        /* warps 2-3 */
+        "    mul.lo.s32 %r5, %r1, 3;", "    shl.b32 %r6, %r1, 2;", "    add.s32 %r6, %r2, %r6;",
+        "    st.shared.u32 [%r6], %r5;",
+        "    bar.sync 2, 64;",
+        "    setp.eq.u32 %p2, %r1, 64;",
+        "    mov.u32 %r7, 1;",
+        "    @%p2 st.volatile.shared.u32 [%r2+512], %r7;",
+        "    bar.arrive 1, 128;",
+        "    add.s32 %r8, %r1, 7;",
+        "    st.global.u32 [%rd4], %r8;",
+        "    ret;",
+        "CONSUMER:",
+        "    ld.volatile.shared.u32 %r9, [%r2+512];",
+        "    setp.eq.u32 %p3, %r9, 0;",
+        "    @%p3 bra CONSUMER;",
+        "    barrier.sync.aligned 1, 128;",
+        "    add.s32 %r10, %r1, 64;", "    shl.b32 %r10, %r10, 2;", "    add.s32 %r10, %r2, %r10;",
+        "    ld.shared.u32 %r11, [%r10];",
+        "    add.s32 %r11, %r11, 1;",
+        "    st.global.u32 [%rd4], %r11;",
+        "    ret;", "}",
+    };
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 2", "block = 128",
+                                   "arg = out buffer u32 256 zeros" };
+    testlib_emulate_and_run(ptx, N_LINES(ptx), launch, N_LINES(launch), NULL, check_named, NULL);
+    /* a barrier id past 15 and a count that is no multiple of 32 fail the run */
+    static const char *const bad[][2] = {
+        { "    bar.sync 2, 64;", "barrier 2 of 48 threads: expected a multiple of 32" },
+        { "    bar.sync 2, 64;", "barrier 16: expected 0 .. 15" },
+    };
+    for (unsigned b = 0; b < 2; b++) {
+        testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 24,
+                            b == 0 ? "    bar.sync 2, 48;" : "    bar.sync 16, 64;", NULL);
+        testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
+        testlib_expect_error("k.ptx", 24, bad[b][1]);
+    }
+}
+END_TEST
+
 static Suite *
 ptx_sync_suite(void)
 {
@@ -673,6 +744,7 @@ ptx_sync_suite(void)
     tcase_add_test(tc, clusters);
     tcase_add_test(tc, cluster_bulk);
     tcase_add_test(tc, async_stores);
+    tcase_add_test(tc, named_barriers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -419,6 +419,42 @@ START_TEST(test_barrier_unit_per_warp)
 }
 END_TEST
 
+/* Named barriers (sim/inst.h SIM_BAR_AUX): warps 0 and 1 as gen_barrier
+ * but at barrier 1 of 2 warps (warp 1 with bar.arrive when *arg is set);
+ * warps 2 and 3 meet at barrier 2 of 2 warps, then an FADD. */
+static int
+gen_named(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
+{
+    const bool *arrive = arg;
+    int r = warp < 2 ? gen_barrier(NULL, block, warp, k, wi)
+                     : gen_barrier_first(NULL, block, warp, k, wi);
+    if (r == 1 && (wi->flags & SIM_IF_BARRIER))
+        wi->aux = warp < 2 ? SIM_BAR_AUX(1, 2, warp == 1 && *arrive) : SIM_BAR_AUX(2, 2, false);
+    return r;
+}
+
+START_TEST(test_named_barriers)
+{
+    struct sim_config c;
+    bool arrive = false;
+    struct testlib_kernel k = { "bar", 1, 128, 32, 0, gen_named, &arrive };
+    testlib_small_config(&c, "op.fp32.latency = 4; op.barrier.latency = 20");
+    /* warps 2 and 3 do not wait for warp 0's FADDs: they arrive at 2 and
+     * 3, their barrier releases at 23 and warp 3's FADD at 24 takes the
+     * slot of warp 0's FADD, which runs a cycle late from there on: one
+     * more than gen_barrier's 63 */
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 64);
+    /* bar.arrive: warp 1 counts itself and goes on (FADD at 1, EXIT); warp 0
+     * completes the barrier at 37 and is released at 57: FADD 57, done 61 */
+    arrive = true;
+    ck_assert_uint_eq(testlib_cycles(&c, &k), 61);
+    /* __syncthreads (aux 0): all four wait for warp 0 until 57, then
+     * issue their FADDs and exits one after another: 67 */
+    struct testlib_kernel k0 = { "bar", 1, 128, 32, 0, gen_barrier, NULL };
+    ck_assert_uint_eq(testlib_cycles(&c, &k0), 67);
+}
+END_TEST
+
 /* Warp 0: a branch, the barrier right behind it, then an FADD; warp 1:
  * ten dependent FADDs, then the barrier.  The instruction buffer holds
  * the branch and the barrier at once, and the branch issues while the
@@ -1497,6 +1533,7 @@ sm_suite(void)
     tcase_add_test(tc, test_divergence_halves_lanes_not_slots);
     tcase_add_test(tc, test_barrier_release_timing);
     tcase_add_test(tc, test_barrier_unit_per_warp);
+    tcase_add_test(tc, test_named_barriers);
     tcase_add_test(tc, test_sync_wait_exact);
     tcase_add_test(tc, test_wgmma_exact);
     tcase_add_test(tc, test_no_fetch_past_a_barrier);

@@ -969,20 +969,29 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->kind = XK_BAR;
         x->iflags = SIM_IF_BARRIER;
         if (in->atom != PA_NONE) {
-            /* bar.red: d from the predicate c of every thread at barrier a */
-            if (in->nops < 3)
+            /* bar.red: d from the predicate c of every thread at barrier a (of b threads) */
+            if (in->nops < 3 || in->nops > 4)
                 return ptx_dc_err(c, "bar.red needs d, a{, b}, {!}c");
             bool popc = in->atom == PA_ADD;
             SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], popc ? SC_32 : SC_PRED, popc ? PT_U32 : PT_PRED,
                                       &x->d, false));
             ptx_dc_add_dst(r, x, &x->d);
-            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_U32, &x->b, false));
-            ptx_dc_add_src(r, x, &x->b);
             const struct ptx_opnd *pc = &o[in->nops - 1];
             SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, pc, SC_PRED, PT_PRED, &x->a, false));
             if (pc->neg)
                 x->negmask |= 1;
             ptx_dc_add_src(r, x, &x->a);
+            o++;                 /* a{, b} as bar.sync's */
+        } else if (in->nops < 1 || in->nops > 2 || ((in->flags & PF_ARRIVE) && in->nops != 2)) {
+            return ptx_dc_err(c, (in->flags & PF_ARRIVE) ? "bar.arrive needs a, b"
+                                                         : "bar.sync needs a{, b}");
+        }
+        /* the barrier a (x->b) and its thread count b (x->c; none: the whole block) */
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_32, PT_U32, &x->b, false));
+        ptx_dc_add_src(r, x, &x->b);
+        if (in->nops - (in->atom != PA_NONE ? 2 : 0) == 2) {
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_U32, &x->c, false));
+            ptx_dc_add_src(r, x, &x->c);
         }
         break;
     case PTXOP_MEMBAR:

@@ -699,6 +699,32 @@ bred_arrive(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
     return SIM_OK;
 }
 
+/* A CTA barrier's operands: barrier a (x->b) of b threads (x->c; none:
+ * the whole block) into wi->aux (SIM_BAR_AUX); *whole: it is the block's
+ * __syncthreads() (no count, not bar.arrive). */
+static int
+bar_operands(struct ptx_run *r, const struct pblock *b, struct pwarp *pw, const struct xop *x,
+             uint32_t m, struct warp_inst *wi, bool *whole, struct sim_error *err)
+{
+    unsigned l = (unsigned)__builtin_ctz(m);
+    uint32_t id = (uint32_t)lane_get(pw, &x->b, l);
+    uint32_t threads = x->c.cls != SC_NONE ? (uint32_t)lane_get(pw, &x->c, l) : 0;
+    bool arrive = (x->flags & PF_ARRIVE) != 0;
+    if (id >= SIM_BARRIERS)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: barrier %u: expected 0 .. %u (block %"
+                             PRIu64 ", warp %u)", r->m->path, x->line, id, SIM_BARRIERS - 1,
+                             b->id, pw->index);
+    if (x->c.cls != SC_NONE &&
+        (threads == 0 || threads % SIM_WARP_SIZE != 0 || threads > r->wpb * SIM_WARP_SIZE))
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: barrier %u of %u threads: expected a "
+                             "multiple of %u up to the block's %u (block %" PRIu64 ", warp %u)",
+                             r->m->path, x->line, id, threads, SIM_WARP_SIZE,
+                             r->wpb * SIM_WARP_SIZE, b->id, pw->index);
+    wi->aux = SIM_BAR_AUX(id, threads / SIM_WARP_SIZE, arrive);
+    *whole = threads == 0 && !arrive;
+    return SIM_OK;
+}
+
 static void
 bred_finish(struct ptx_run *r, struct pblock *b, struct pwarp *pw)
 {
@@ -993,10 +1019,13 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                 LANES(m, { lane_set(pw, d, l, lane_get(pw, a, l)); });
             }
             break;
-        case XK_BAR:
+        case XK_BAR: {
+            bool whole = true;   /* every thread of the block, waiting (__syncthreads) */
+            if (m != 0)
+                SIM_FORWARD_IF_ERROR(bar_operands(r, b, pw, x, m, wi, &whole, err));
             if (x->atom != PA_NONE && m != 0)
                 SIM_FORWARD_IF_ERROR(bred_arrive(r, b, pw, x, pc, m, err));
-            if (m != 0) {
+            if (m != 0 && whole) {
                 uint32_t g = pw->bars++;
                 if (b->bar_gen[g % 2] != g + 1) {
                     b->bar_gen[g % 2] = g + 1;
@@ -1012,6 +1041,7 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                 r->n_at_bar += pw->bar_counted;
             }
             break;
+        }
         case XK_MOVE_CLOCK: {
             /* %globaltimer counts as the clock does; x->atom names the half */
             uint64_t t = r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4;

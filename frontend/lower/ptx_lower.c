@@ -878,7 +878,7 @@ key_of(const struct lctx *L, uint32_t i)
             return LK_SILENT;          /* @p bra L; bra M; L: is @!p bra M */
         return LK_BRA;
     case XK_EXIT: return LK_EXIT;
-    case XK_BAR: return x->atom != PA_NONE ? LK_BARRED : LK_BAR;
+    case XK_BAR: return x->atom != PA_NONE ? LK_BARRED : (x->flags & PF_ARRIVE) ? LK_BARARV : LK_BAR;
     case XK_CPASYNC: return LK_LDGSTS;
     case XK_MBAR: return x->mode == PM_MB_TEST || x->mode == PM_MB_TRY ? LK_MBWAIT
                   : x->mode == PM_MB_INIT || x->mode == PM_MB_INVAL ? LK_MBINIT : LK_MBARRIVE;

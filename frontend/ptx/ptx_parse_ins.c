@@ -830,9 +830,6 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
         if (strstr(ps->lx.tok, ".relaxed") != NULL)
             ins.flags |= PF_RELAXED;
     }
-    if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && (ins.flags & PF_ARRIVE))
-        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (bar.sync and bar.red are "
-                                     "simulated)", ps->lx.tok);
     if ((ins.op == PTXOP_BAR || ins.op == PTXOP_BARRIER) && strstr(ps->lx.tok, ".red") != NULL) {
         /* bar.red.popc.u32 / .and.pred / .or.pred: __syncthreads_count, _and, _or */
         if (strstr(ps->lx.tok, ".popc") != NULL)
@@ -883,9 +880,13 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
     operand_range(&ins, &lo, &hi);
     if (ins.op != PTXOP_CALL && (ins.nops < lo || ins.nops > hi))
         /* a form smsim does not know: only its kernel fails */
-        return ptx_parse_unsupported(ps, "%s'%s' takes %u operand%s, found %u",
-                                     ins.nops > hi ? "unsupported form: " : "", mn, lo,
-                                     lo == 1 ? "" : "s", ins.nops);
+        return lo == hi
+               ? ptx_parse_unsupported(ps, "%s'%s' takes %u operand%s, found %u",
+                                       ins.nops > hi ? "unsupported form: " : "", mn, lo,
+                                       lo == 1 ? "" : "s", ins.nops)
+               : ptx_parse_unsupported(ps, "%s'%s' takes %u to %u operands, found %u",
+                                       ins.nops > hi ? "unsupported form: " : "", mn, lo, hi,
+                                       ins.nops);
     if (branch && ins.o[0].kind != PO_LABEL)
         return ptx_parse_err(ps, "indirect branches are unsupported");
     for (unsigned i = 0; i < ins.nops; i++)
