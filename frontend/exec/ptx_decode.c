@@ -20,6 +20,7 @@
 #include "frontend/exec/ptx_lanes.h"
 #include "frontend/exec/ptx_decode_int.h"
 #include "frontend/exec/ptx_opclass.h"
+#include "frontend/exec/ptx_sync.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -609,6 +610,22 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         SIM_FORWARD_IF_ERROR(dst_and_pred(c, &o[0], x));
         SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_B32, &x->a, false));
         ptx_dc_add_src(r, x, &x->a);
+        return SIM_OK;
+    }
+    if (in->op == PTXOP_MBARRIER && in->mode == PM_MB_PENDING) {
+        /* pending_count.b64 d, state: the state's pending-arrivals field,
+         * an integer bit-field extract (bfe.u64, d its low 32 bits) */
+        if (in->type != PT_B64)
+            return ptx_dc_err(c, "mbarrier.pending_count: expected .b64");
+        x->kind = XK_ALU;
+        x->op = PTXOP_BFE;
+        x->type = PT_U64;
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_32, PT_U32, &x->d, true));
+        ptx_dc_add_dst(r, x, &x->d);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_64, PT_B64, &x->a, false));
+        ptx_dc_add_src(r, x, &x->a);
+        x->b = (struct slot){ SC_32, const32(c, PTX_MB_PENDING_POS) };
+        x->c = (struct slot){ SC_32, const32(c, PTX_MB_COUNT_BITS) };
         return SIM_OK;
     }
     if (in->op == PTXOP_MBARRIER) {

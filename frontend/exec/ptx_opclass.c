@@ -62,7 +62,9 @@ ptx_opclass_of(const struct ptx_ins *in)
         return in->mode == PM_WG_MMA ? SIM_OPC_WGMMA : SIM_OPC_NOP;
     case PTXOP_WMMA:
         return in->mode == PM_WMMA ? SIM_OPC_TENSOR : SIM_OPC_MEM;
-    case PTXOP_LDMATRIX: case PTXOP_STMATRIX: case PTXOP_MBARRIER:
+    case PTXOP_MBARRIER:         /* pending_count reads a register, not the barrier */
+        return in->mode == PM_MB_PENDING ? SIM_OPC_INT : SIM_OPC_MEM;
+    case PTXOP_LDMATRIX: case PTXOP_STMATRIX:
         return SIM_OPC_MEM;
     case PTXOP_ELECT:
         return SIM_OPC_WARP;

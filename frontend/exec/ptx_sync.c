@@ -42,11 +42,11 @@
 #include "frontend/exec/ptx_spin.h"
 #include "frontend/exec/ptx_tma.h"
 
-#define MB_COUNT_MAX ((1u << 20) - 1)
+#define MB_COUNT_MAX ((1u << PTX_MB_COUNT_BITS) - 1)
 #define MB_TX_BITS 21
 
 static uint32_t mb_expected(uint64_t v) { return (uint32_t)(v & MB_COUNT_MAX); }
-static uint32_t mb_pending(uint64_t v) { return (uint32_t)(v >> 20 & MB_COUNT_MAX); }
+static uint32_t mb_pending(uint64_t v) { return (uint32_t)(v >> PTX_MB_PENDING_POS & MB_COUNT_MAX); }
 static int32_t mb_tx(uint64_t v)
 {
     uint32_t t = (uint32_t)(v >> 40 & ((1u << MB_TX_BITS) - 1));
@@ -56,7 +56,7 @@ static unsigned mb_phase(uint64_t v) { return (unsigned)(v >> 63); }
 static uint64_t
 mb_make(uint32_t expected, uint32_t pending, int32_t tx, unsigned phase)
 {
-    return (uint64_t)expected | (uint64_t)pending << 20 |
+    return (uint64_t)expected | (uint64_t)pending << PTX_MB_PENDING_POS |
            (uint64_t)((uint32_t)tx & ((1u << MB_TX_BITS) - 1)) << 40 | (uint64_t)phase << 63;
 }
 

@@ -7,6 +7,11 @@
 
 #include "frontend/exec/ptx_run.h"
 
+/* Where an mbarrier's state (an arrive's result) holds the arrivals still
+ * pending in its phase: mbarrier.pending_count extracts them (ptx_decode.c). */
+#define PTX_MB_PENDING_POS 20u
+#define PTX_MB_COUNT_BITS 20u
+
 /* Execute x (XK_MBAR, XK_BULK or XK_ELECT) for lanes m of warp pw of
  * block b and describe it for the timing model in *wi (space, addresses,
  * sync and bulk fields).  Returns SIM_OK or an error naming x's PTX line. */

@@ -54,7 +54,7 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_COMMIT, PM_WAIT, PM_WAITALL,                      /* cp.async groups */
                 PM_WLOAD, PM_WSTORE, PM_WMMA,                        /* wmma operations */
                 PM_MB_INIT, PM_MB_ARRIVE, PM_MB_ARRIVE_TX, PM_MB_EXPECT_TX, PM_MB_COMPLETE_TX,
-                PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL,                  /* mbarrier operations */
+                PM_MB_TEST, PM_MB_TRY, PM_MB_INVAL, PM_MB_PENDING,   /* mbarrier operations */
                 PM_GDC_LAUNCH, PM_GDC_WAIT,                          /* griddepcontrol */
                 PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT,    /* wgmma operations */
                 PM_PREFETCH,                                         /* cp.async.bulk.prefetch */

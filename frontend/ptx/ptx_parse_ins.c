@@ -228,6 +228,7 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             { "init", PM_MB_INIT }, { "arrive", PM_MB_ARRIVE }, { "expect_tx", PM_MB_EXPECT_TX },
             { "complete_tx", PM_MB_COMPLETE_TX }, { "test_wait", PM_MB_TEST },
             { "try_wait", PM_MB_TRY }, { "inval", PM_MB_INVAL },
+            { "pending_count", PM_MB_PENDING },
         };
         if (strcmp(w, "arrive_drop") == 0 && ins->mode == PM_NONE) {
             ins->mode = PM_MB_ARRIVE;     /* an arrive whose arrivals also drop out */
@@ -249,11 +250,6 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
             ins->xmod |= PX_NO_COMPLETE;
             return SIM_OK;
         }
-        if (strcmp(w, "pending_count") == 0)
-            return ptx_parse_unsupported(ps, "unsupported mbarrier operation '.%s' (supported: "
-                                         "init, arrive{.noComplete}, arrive.expect_tx, "
-                                         "arrive_drop{.noComplete}, arrive_drop.expect_tx, "
-                                         "expect_tx, complete_tx, test_wait, try_wait, inval)", w);
     }
     unsigned op = ins->op;
     for (size_t i = 0; i < SIM_ARRAY_LEN(mods); i++) {
@@ -614,8 +610,13 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = ins->mode == PM_WMMA ? 4 : 2;
         *hi = ins->mode == PM_WMMA ? 4 : 3;
         return;
-    case PTXOP_MBARRIER:         /* init: [a], n; arrive: st, [a]{, n}; test/try_wait: p, [a], st */
+    case PTXOP_MBARRIER:         /* init: [a], n; arrive: st, [a]{, n}; test/try_wait: p, [a], st;
+                                    pending_count: d, st */
         *lo = ins->mode == PM_MB_INVAL ? 1 : 2;
+        if (ins->mode == PM_MB_PENDING) {
+            *hi = 2;
+            return;
+        }
         *hi = ins->mode == PM_MB_INVAL ? 1 : ins->mode == PM_MB_INIT || ins->mode == PM_MB_EXPECT_TX ||
               ins->mode == PM_MB_COMPLETE_TX ? 2 : ins->mode == PM_MB_ARRIVE ? 3 : 4;
         return;
