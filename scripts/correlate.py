@@ -173,6 +173,10 @@ LOFO = {
     "L2 copy": [
         ("l2.turnaround_cycles", "0", "the default, no read/write turnaround"),
     ],
+    "strided access": [
+        ("l2.partial_lines", "0", "the default: partially written sectors are never read back "
+         "(no other family measures how many the L2 keeps)"),
+    ],
     "barriers": [
         ("op.barrier.latency", "20", "the assumption it replaced"),
         ("sm.barrier_warp_cycles", "0", "the default"),
