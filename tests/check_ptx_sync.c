@@ -682,7 +682,9 @@ END_TEST
  * shared memory, meet at barrier 2 (64 threads: the two of them), raise a
  * flag and bar.arrive at barrier 1 of 128; warps 0-1 spin on the flag, so
  * they cannot arrive anywhere until warps 2-3 pass barrier 2, then
- * bar.sync at barrier 1 and read what warps 2-3 wrote.  Were barrier ids
+ * barrier.sync at barrier 1 (id and count in registers) and read what
+ * warps 2-3 wrote; warps 2-3 also count their flag-raising thread with
+ * bar.red.popc at barrier 3 of 64 (1).  Were barrier ids
  * and counts ignored (every barrier the whole block's), warps 2-3 would
  * wait at barrier 2 for the spinning warps forever. */
 static void
@@ -718,14 +720,16 @@ START_TEST(named_barriers)
         "    mov.u32 %r7, 1;",
         "    @%p2 st.volatile.shared.u32 [%r2+512], %r7;",
         "    bar.arrive 1, 128;",
-        "    add.s32 %r8, %r1, 7;",
+        "    bar.red.popc.u32 %r12, 3, 64, %p2;",   /* warps 2-3 only: one thread's p2 */
+        "    add.s32 %r8, %r1, 6;", "    add.s32 %r8, %r8, %r12;",
         "    st.global.u32 [%rd4], %r8;",
         "    ret;",
         "CONSUMER:",
         "    ld.volatile.shared.u32 %r9, [%r2+512];",
         "    setp.eq.u32 %p3, %r9, 0;",
         "    @%p3 bra CONSUMER;",
-        "    barrier.sync.aligned 1, 128;",
+        "    mov.u32 %r20, 1;", "    mov.u32 %r21, 128;",
+        "    barrier.sync.aligned %r20, %r21;",   /* as CUTLASS's inline asm: registers */
         "    add.s32 %r10, %r1, 64;", "    shl.b32 %r10, %r10, 2;", "    add.s32 %r10, %r2, %r10;",
         "    ld.shared.u32 %r11, [%r10];",
         "    add.s32 %r11, %r11, 1;",
