@@ -98,8 +98,9 @@ static int
 deadlock(const struct fblock *b, bool cluster, struct sim_error *err)
 {
     return sim_error_set(err, SIM_ERR_FORMAT, "kernel deadlocked: every warp left of block "
-                         "%llu%s waits for another (a barrier.cluster or an mbarrier phase "
-                         "that never completes)", (unsigned long long)b->id,
+                         "%llu%s waits for another (a bar.sync count more than the warps that "
+                         "reach it, a barrier.cluster or an mbarrier phase that never "
+                         "completes)", (unsigned long long)b->id,
                          cluster ? " and its cluster" : "");
 }
 

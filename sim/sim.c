@@ -685,6 +685,11 @@ run_kernel(struct sim *s, struct sim_error *err)
     if (truncated) {
         end = start + c->sim_max_cycles;
     } else if (s->retired + s->samp.skipped != s->n_blocks) {
+        char why[256];
+        for (uint32_t i = 0; i < s->n_sm; i++)   /* the program's own deadlock: exit 2 */
+            if (s->sms[i].n_warps > 0 && sm_program_wait(&s->sms[i], why, sizeof why))
+                return sim_error_set(err, SIM_ERR_FORMAT, "deadlocked at cycle %" PRIu64
+                                     ": %s", evq_now(s->q), why);
         for (uint32_t i = 0; i < s->n_sm; i++)
             if (s->sms[i].n_warps > 0)
                 sm_dump_state(&s->sms[i], stderr, evq_now(s->q));

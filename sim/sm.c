@@ -1250,6 +1250,35 @@ sm_flush(struct sm *sm, sim_cycle_t now)
         sm->host->fail(sm->host->ctx, &sm->err);
 }
 
+bool
+sm_program_wait(const struct sm *sm, char *buf, size_t n)
+{
+    for (uint32_t b = 0; b < SIM_MAX_BLOCKS_PER_SM; b++) {
+        const struct sm_block *k = &sm->blk[b];
+        if (!k->used)
+            continue;
+        for (uint32_t id = 0; id < SIM_BARRIERS; id++)
+            if (k->at_bar[id] != 0) {
+                snprintf(buf, n, "block %" PRIu64 ": %u of its %u live warps wait at barrier %u, "
+                         "which waits for %u (a bar.sync count more than the warps that reach "
+                         "it?)", k->id, k->at_bar[id], k->live, id,
+                         k->bar_need[id] ? k->bar_need[id] : k->live);
+                return true;
+            }
+        for (uint32_t i = 0; i < k->n_warps; i++) {
+            uint8_t w = k->warp[i];
+            if (sm->warp[w].state == W_ACTIVE && sm->warp[w].ib_n > 0 &&
+                sm->ib[ib_slot(sm, w, 0)].sync != SIM_SYNC_NONE) {
+                snprintf(buf, n, "block %" PRIu64 " warp %u waits at pc %#x for a phase that "
+                         "never completes (an mbarrier or barrier.cluster)", k->id,
+                         sm->warp[w].idx, sm->ib[ib_slot(sm, w, 0)].pc);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 void
 sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now)
 {

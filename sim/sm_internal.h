@@ -354,6 +354,10 @@ void sm_wake(struct sm *sm, sim_cycle_t t);
 bool sm_remote_signal(struct sm *sm, uint64_t block, unsigned obj, uint32_t sig, sim_cycle_t t,
                       sim_cycle_t now);
 void sm_dump_state(const struct sm *sm, FILE *out, sim_cycle_t now);
+/* When nothing is left to simulate but blocks remain: whether a warp of
+ * sm waits on the program (at a CTA barrier, or on an mbarrier phase or
+ * cluster barrier through its next instruction), described in buf. */
+bool sm_program_wait(const struct sm *sm, char *buf, size_t n);
 
 /* sched.c: pick the order in which sched s considers its warps this
  * cycle; writes warp slots to order[], returns their count. */

@@ -750,6 +750,42 @@ START_TEST(named_barriers)
         testlib_write_lines("k.launch", launch, N_LINES(launch), 0, NULL, NULL);
         testlib_expect_error("k.ptx", 24, bad[b][1]);
     }
+    /* a count more than the warps that reach the barrier: the program's
+     * deadlock, exit 2 both emulated and timed (not a model error) */
+    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 24, "    bar.sync 2, 96;", NULL);
+    struct sim_error err = { 0 };
+    ck_assert_int_eq(sim_error_exit_status(testlib_ptx_emulate(&err)), 2);
+    ck_assert_msg(strstr(err.msg, "never ends") != NULL && strstr(err.msg, "2 spin and 2 wait "
+                  "at a barrier") != NULL, "%s", err.msg);
+    struct inst_source src;
+    struct sim_config cfg;
+    char path[512];
+    testlib_config(&cfg, "");
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    sim *s = sim_new(&cfg);
+    int rc = sim_run(s, &src, &err);
+    ck_assert_int_eq(sim_error_exit_status(rc), 2);
+    ck_assert_msg(strstr(err.msg, "never ends") != NULL, "%s", err.msg);
+    sim_destroy(s);
+    inst_source_destroy(&src);
+    /* no spinning warp to notice it: warps 2-3 exit, 0-1 wait at barrier 1
+     * of 128 for ever; the model says so (exit 2, not an internal error) */
+    static const char *const dead[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_param_0)", "{", "    .reg .pred %p<4>;",
+        "    .reg .b32 %r<4>;", "    mov.u32 %r1, %tid.x;", "    setp.ge.u32 %p1, %r1, 64;",
+        "    @%p1 bra DONE;", "    bar.sync 1, 128;", "DONE:", "    ret;", "}",
+    };
+    testlib_write_lines("k.ptx", dead, N_LINES(dead), 0, NULL, NULL);
+    ck_assert_msg(ptx_source_open(path, &src, &err) == SIM_OK, "%s", err.msg);
+    s = sim_new(&cfg);
+    rc = sim_run(s, &src, &err);
+    ck_assert_int_eq(sim_error_exit_status(rc), 2);
+    ck_assert_msg(strstr(err.msg, "2 of its 2 live warps wait at barrier 1, which waits for 4") !=
+                  NULL, "%s", err.msg);
+    sim_destroy(s);
+    inst_source_destroy(&src);
 }
 END_TEST
 

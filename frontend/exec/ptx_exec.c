@@ -703,7 +703,7 @@ bred_arrive(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
  * the whole block) into wi->aux (SIM_BAR_AUX); *whole: it is the block's
  * __syncthreads() (no count, not bar.arrive). */
 static int
-bar_operands(struct ptx_run *r, const struct pblock *b, struct pwarp *pw, const struct xop *x,
+bar_operands(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
              uint32_t m, struct warp_inst *wi, bool *whole, struct sim_error *err)
 {
     unsigned l = (unsigned)__builtin_ctz(m);
@@ -722,6 +722,19 @@ bar_operands(struct ptx_run *r, const struct pblock *b, struct pwarp *pw, const 
                              r->wpb * SIM_WARP_SIZE, b->id, pw->index);
     wi->aux = SIM_BAR_AUX(id, threads / SIM_WARP_SIZE, arrive);
     *whole = threads == 0 && !arrive;
+    if (!*whole) {               /* the hang detector's count (the model times the barrier) */
+        uint32_t need = threads ? threads / SIM_WARP_SIZE : r->wpb;
+        if (!arrive) {
+            pw->nbar = (int8_t)id;
+            pw->nbar_gen = b->nbar_gen[id];
+            pw->bar_counted = !(pw->spin.state == 2 && pw->spin.epoch == r->mem_epoch);
+            r->n_at_bar += pw->bar_counted;
+        }
+        if (++b->nbar_at[id] >= need) {
+            b->nbar_at[id] = 0;
+            b->nbar_gen[id]++;
+        }
+    }
     return SIM_OK;
 }
 
@@ -819,6 +832,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     memset(pw->bred_gen, 0, sizeof pw->bred_gen);
     pw->bred_pc = -1;
     pw->bars = 0;
+    pw->nbar = -1;
     pw->bar_pending = false;
     pw->bar_counted = false;
     pw->finished = false;
@@ -907,6 +921,8 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
     memset(b->smem, 0, r->shared_bytes);
     memset(b->bred, 0, sizeof b->bred);
     memset(b->bar_gen, 0, sizeof b->bar_gen);
+    memset(b->nbar_at, 0, sizeof b->nbar_at);
+    memset(b->nbar_gen, 0, sizeof b->nbar_gen);
     b->n_mbar = 0;
     ptx_wgmma_block_free(r, b);
     ptx_cluster_block_begin(r, b);
@@ -944,6 +960,12 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
 
     if (pw->bred_pc >= 0)
         bred_finish(r, b, pw);
+    if (pw->nbar >= 0) {         /* released from a named barrier */
+        pw->nbar = -1;
+        if (pw->bar_counted)
+            r->n_at_bar--;
+        pw->bar_counted = false;
+    }
     if (pw->bar_pending) {       /* released: every warp of the block has arrived */
         uint32_t g = pw->bars - 1;
         if (b->bar_icount[g % 2] > pw->icount)

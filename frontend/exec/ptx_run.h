@@ -347,6 +347,9 @@ struct pwarp {
     uint32_t bred_mask;          /* ... for these lanes */
     uint32_t bars;               /* block-wide barriers it has reached (the %clock proxy) */
     bool bar_pending;            /* it reached one: its next step takes the block's clock */
+    int8_t nbar;                 /* a named barrier (a count, not the whole block) it waits at,
+                                    -1 none ... */
+    uint32_t nbar_gen;           /* ... in its instance nbar_gen (pblock.nbar_gen) */
     bool bar_counted;            /* ... and counts in n_at_bar */
     bool live;                   /* it has been started (counted in ptx_run.live_warps) ... */
     bool finished;               /* ... and has run to its end (counted out again) */
@@ -402,6 +405,10 @@ struct pblock {
      * before it in another warp (the barrier joins their timelines). */
     uint32_t bar_gen[2];         /* instance + 1 that the slot holds (0: none) */
     uint64_t bar_icount[2];      /* the largest icount of the warps that reached it */
+    uint16_t nbar_at[PTX_BARRIERS];   /* named barriers (bar.sync a, b; bar.arrive): warps
+                                         arrived at the current instance ... */
+    uint32_t nbar_gen[PTX_BARRIERS];  /* ... and instances released (the hang detector's:
+                                         ptx_spin.c; the model times them) */
     uint32_t bar_arrived[2];     /* warps that reached it (it has released when every
                                     unfinished warp of the block has: ptx_spin.c) */
     bool allocated;

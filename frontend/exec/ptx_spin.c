@@ -57,6 +57,8 @@ stuck(const struct ptx_run *r)
                 continue;
             if (pw->bar_pending && b->bar_arrived[(pw->bars - 1) % 2] < live)
                 continue;
+            if (pw->nbar >= 0 && b->nbar_gen[pw->nbar] == pw->nbar_gen)
+                continue;        /* its named barrier has not released */
             return false;
         }
     }
