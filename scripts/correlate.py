@@ -176,6 +176,8 @@ LOFO = {
     "strided access": [
         ("l2.partial_lines", "0", "the default: partially written sectors are never read back "
          "(no other family measures how many the L2 keeps)"),
+        ("l2.dirty_lines", "0", "the default: dirty lines leave only when evicted (no other "
+         "family measures how many the L2 keeps)"),
     ],
     "barriers": [
         ("op.barrier.latency", "20", "the assumption it replaced"),

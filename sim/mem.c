@@ -26,6 +26,9 @@
  * same read; a read of a partial sector misses and fetches it.  The
  * kernel ends when these write-backs are done, a stand-in for the back-
  * pressure that keeps the SMs from writing faster than DRAM takes them.
+ * Likewise at most l2.dirty_lines lines are dirty: when one more line
+ * becomes dirty the oldest dirty line is written back and stays, clean
+ * (the H100 keeps about 177,000, 21.7 MiB of its 50 MB, hopper.cfg).
  * (traces/mech/stride_write_s32: 4 bytes into one sector of each of 524,288
  * lines; the H100 reads and writes 470,000 of them back during the kernel,
  * about 64,000 lines stay.)
@@ -60,6 +63,16 @@ struct timeline {
     struct gap gap[MEM_GAPS];
 };
 
+/* Per slice, the lines that came to hold something (partial sectors,
+ * dirty data) in the order they did, at most cap of them: the oldest
+ * still holding it is written back when one more comes. */
+struct line_fifo {
+    uint32_t cap;                /* lines a slice; 0 = no limit */
+    uint64_t *line;              /* [slices * cap], oldest at head[slice] */
+    uint32_t *head;              /* [slices] */
+    uint32_t *n;                 /* [slices] entries in use */
+};
+
 struct mem {
     cache *l2;
     uint32_t sets;               /* L2 sets (all slices) */
@@ -81,10 +94,8 @@ struct mem {
                                     (or atomic), 2 a write */
     uint64_t turnaround;         /* ticks a port loses between a read and a write */
     struct timeline *chan;       /* [channels] */
-    uint32_t partial_cap;        /* lines a slice may hold partial sectors in; 0 = no limit */
-    uint64_t *partial_fifo;      /* [slices * partial_cap]: lines, oldest at partial_head */
-    uint32_t *partial_head;      /* [slices] */
-    uint32_t *partial_n;         /* [slices] entries in use */
+    struct line_fifo partial;    /* lines with partial sectors (l2.partial_lines) */
+    struct line_fifo dirty;      /* dirty lines (l2.dirty_lines) */
     uint64_t drain;              /* ticks */
     struct mem_stats st;
 };
@@ -95,6 +106,25 @@ ticks_per(double bytes, double bytes_per_cycle)
     double t = bytes / bytes_per_cycle * (double)(1u << MEM_TICK_SHIFT);
     uint64_t r = (uint64_t)(t + 0.5);
     return r ? r : 1;
+}
+
+static void
+fifo_init(struct line_fifo *f, uint32_t lines, uint32_t slices)
+{
+    if (lines == 0)
+        return;
+    f->cap = (lines + slices - 1) / slices;
+    f->line = xcalloc((size_t)slices * f->cap, sizeof *f->line);
+    f->head = xcalloc(slices, sizeof *f->head);
+    f->n = xcalloc(slices, sizeof *f->n);
+}
+
+static void
+fifo_free(struct line_fifo *f)
+{
+    free(f->line);
+    free(f->head);
+    free(f->n);
 }
 
 mem *
@@ -126,11 +156,9 @@ mem_new(const struct sim_config *c)
     m->wslice_occ = c->l2_write_bytes_per_cycle > 0
                     ? ticks_per(c->l2_sector_size, c->l2_write_bytes_per_cycle) : m->slice_occ;
     m->chan = xcalloc(m->channels, sizeof *m->chan);
-    if (c->l2_partial_lines != 0 && m->sets != 0) {
-        m->partial_cap = (c->l2_partial_lines + m->slices - 1) / m->slices;
-        m->partial_fifo = xcalloc((size_t)m->slices * m->partial_cap, sizeof *m->partial_fifo);
-        m->partial_head = xcalloc(m->slices, sizeof *m->partial_head);
-        m->partial_n = xcalloc(m->slices, sizeof *m->partial_n);
+    if (m->sets != 0) {
+        fifo_init(&m->partial, c->l2_partial_lines, m->slices);
+        fifo_init(&m->dirty, c->l2_dirty_lines, m->slices);
     }
     return m;
 }
@@ -144,9 +172,8 @@ mem_destroy(mem *m)
     free(m->slice);
     free(m->slice_dir);
     free(m->chan);
-    free(m->partial_fifo);
-    free(m->partial_head);
-    free(m->partial_n);
+    fifo_free(&m->partial);
+    fifo_free(&m->dirty);
     free(m);
 }
 
@@ -307,27 +334,27 @@ write_back(mem *m, struct cache_line *l, uint64_t t)
     l->partial = 0;
 }
 
-/* Line `line` of slice `slice` has just come to hold partial sectors:
- * enter it in the slice's FIFO, first writing back the oldest line still
- * holding some when the FIFO is full. */
+/* Line `line` of slice `slice` has just come to hold what fifo f counts
+ * (partial sectors, dirty data): enter it, first writing back the oldest
+ * line still holding it when the slice's FIFO is full. */
 static void
-partial_enter(mem *m, uint32_t slice, uint64_t line, uint64_t t)
+fifo_enter(mem *m, struct line_fifo *f, uint32_t slice, uint64_t line, uint64_t t)
 {
-    uint64_t *fifo = &m->partial_fifo[(size_t)slice * m->partial_cap];
-    uint32_t *head = &m->partial_head[slice];
-    uint32_t *n = &m->partial_n[slice];
-    while (*n == m->partial_cap) {
+    uint64_t *fifo = &f->line[(size_t)slice * f->cap];
+    uint32_t *head = &f->head[slice];
+    uint32_t *n = &f->n[slice];
+    while (*n == f->cap) {
         uint64_t old = fifo[*head];
-        *head = *head + 1 == m->partial_cap ? 0 : *head + 1;
+        *head = *head + 1 == f->cap ? 0 : *head + 1;
         --*n;
         uint32_t set;
         (void)slice_of(m, old, &set);
         struct cache_line *l = cache_peek(m->l2, set, old);
-        if (l != NULL && l->partial != 0)
+        if (l != NULL && (f == &m->partial ? l->partial : l->dirty) != 0)
             write_back(m, l, t);
     }
     uint32_t tail = *head + *n;
-    fifo[tail >= m->partial_cap ? tail - m->partial_cap : tail] = line;
+    fifo[tail >= f->cap ? tail - f->cap : tail] = line;
     ++*n;
 }
 
@@ -465,8 +492,10 @@ mem_write_bytes(mem *m, uint64_t line, uint32_t mask, uint32_t bytes, sim_cycle_
     m->st.l2_lookups += n;
     m->st.l2_lookup_hits += n;
     if (l != NULL) {
-        if (m->partial_cap != 0 && partial_write(m, l, mask, held, bytes))
-            partial_enter(m, slice, line, start);
+        if (m->partial.cap != 0 && partial_write(m, l, mask, held, bytes))
+            fifo_enter(m, &m->partial, slice, line, start);
+        if (m->dirty.cap != 0 && l->dirty == 0)
+            fifo_enter(m, &m->dirty, slice, line, start);
         l->valid |= mask;
         l->dirty |= mask;
     } else {

@@ -14,8 +14,9 @@
  *
  * Contents: the L2 is a sectored, write-back, write-allocate cache; a store
  * of a whole sector needs no DRAM read; dirty sectors are written to DRAM
- * when evicted; partially written sectors beyond l2.partial_lines lines
- * are read from DRAM, merged and written back (mem.c).  Atomics are
+ * when evicted, or when more than l2.dirty_lines lines are dirty;
+ * partially written sectors beyond l2.partial_lines lines are read from
+ * DRAM, merged and written back (mem.c).  Atomics are
  * performed at the L2 slice.
  */
 #ifndef SMSIM_SIM_MEM_H

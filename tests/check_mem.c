@@ -218,6 +218,34 @@ START_TEST(test_partial_lines_read_back)
 }
 END_TEST
 
+/* l2.dirty_lines: when one more line than the limit becomes dirty, the
+ * oldest dirty line is written back whole and stays, clean (a read hits
+ * it); a line written again while dirty is not counted twice. */
+START_TEST(test_dirty_lines_written_back)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, "l2.slices = 1; dram.channels = 1; l2.dirty_lines = 2");
+    const struct mem_stats *st = mem_get_stats(m);
+    mem_write(m, 1, 0xf, 0);
+    mem_write(m, 2, 0xf, 0);
+    mem_write(m, 2, 0xf, 10);                                  /* still dirty: no entry */
+    ck_assert_uint_eq(st->dram_write_bytes, 0);
+    mem_write(m, 3, 0xf, 100);                                 /* line 1 goes */
+    ck_assert_uint_eq(st->dram_write_bytes, 128);
+    ck_assert_uint_eq(mem_read(m, 1, 0x1, 1000), 1200);        /* clean, still there */
+    mem_write(m, 1, 0xf, 2000);                                /* dirty again: line 2 goes */
+    ck_assert_uint_eq(st->dram_write_bytes, 256);
+    ck_assert_uint_eq(st->dram_read_bytes, 0);
+    mem_destroy(m);
+    /* no limit: dirty lines stay */
+    m = small_mem(&c, "l2.slices = 1; dram.channels = 1");
+    for (unsigned i = 1; i <= 8; i++)
+        mem_write(m, i, 0xf, 0);
+    ck_assert_uint_eq(mem_get_stats(m)->dram_write_bytes, 0);
+    mem_destroy(m);
+}
+END_TEST
+
 /* mem_flush (sim.flush_caches): the next access of a line misses again, and
  * the dirty sectors it drops cost no DRAM write inside the kernel. */
 START_TEST(test_flush_empties_l2)
@@ -330,6 +358,7 @@ mem_suite(void)
     tcase_add_test(tc, test_write_rate_and_turnaround);
     tcase_add_test(tc, test_partial_write_merges);
     tcase_add_test(tc, test_partial_lines_read_back);
+    tcase_add_test(tc, test_dirty_lines_written_back);
     tcase_add_test(tc, test_lookup_counts);
     suite_add_tcase(s, tc);
     return s;
