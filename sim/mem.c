@@ -26,12 +26,12 @@
  * same read; a read of a partial sector misses and fetches it.  The
  * kernel ends when these write-backs are done, a stand-in for the back-
  * pressure that keeps the SMs from writing faster than DRAM takes them.
+ * (traces/mech/stride_write_s32: 4 bytes into one sector of each of 524,288
+ * lines; the H100 reads and writes about 460,000 of them back during the
+ * kernel, about 64,000 lines stay.)
  * Likewise at most l2.dirty_lines lines are dirty: when one more line
  * becomes dirty the oldest dirty line is written back and stays, clean
  * (the H100 keeps about 177,000, 21.7 MiB of its 50 MB, hopper.cfg).
- * (traces/mech/stride_write_s32: 4 bytes into one sector of each of 524,288
- * lines; the H100 reads and writes 470,000 of them back during the kernel,
- * about 64,000 lines stay.)
  * Unloaded latency is split as: SM -> slice  to_slice,  slice -> SM
  * from_slice (to_slice + from_slice = l2.hit_latency), slice -> DRAM and
  * back  2 * dram_half (= dram.latency - l2.hit_latency).

@@ -1006,7 +1006,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         /* the barrier a (x->b) and its thread count b (x->c; none: the whole block) */
         SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_32, PT_U32, &x->b, false));
         ptx_dc_add_src(r, x, &x->b);
-        if (in->nops - (in->atom != PA_NONE ? 2 : 0) == 2) {
+        unsigned n_ab = in->atom != PA_NONE ? in->nops - 2 : in->nops;   /* a{, b} */
+        if (n_ab == 2) {
             SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_32, PT_U32, &x->c, false));
             ptx_dc_add_src(r, x, &x->c);
         }

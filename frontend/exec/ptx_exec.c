@@ -700,11 +700,10 @@ bred_arrive(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
 }
 
 /* A CTA barrier's operands: barrier a (x->b) of b threads (x->c; none:
- * the whole block) into wi->aux (SIM_BAR_AUX); *whole: it is the block's
- * __syncthreads() (no count, not bar.arrive). */
+ * the whole block) into wi->aux (SIM_BAR_AUX). */
 static int
-bar_operands(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
-             uint32_t m, struct warp_inst *wi, bool *whole, struct sim_error *err)
+bar_operands(const struct ptx_run *r, const struct pblock *b, struct pwarp *pw,
+             const struct xop *x, uint32_t m, struct warp_inst *wi, struct sim_error *err)
 {
     unsigned l = (unsigned)__builtin_ctz(m);
     uint32_t id = (uint32_t)lane_get(pw, &x->b, l);
@@ -721,21 +720,43 @@ bar_operands(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
                              r->m->path, x->line, id, threads, SIM_WARP_SIZE,
                              r->wpb * SIM_WARP_SIZE, b->id, pw->index);
     wi->aux = SIM_BAR_AUX(id, threads / SIM_WARP_SIZE, arrive);
-    *whole = threads == 0 && !arrive;
-    if (!*whole) {               /* the hang detector's count (the model times the barrier) */
-        uint32_t need = threads ? threads / SIM_WARP_SIZE : r->wpb;
-        if (!arrive) {
-            pw->nbar = (int8_t)id;
-            pw->nbar_gen = b->nbar_gen[id];
-            pw->bar_counted = !(pw->spin.state == 2 && pw->spin.epoch == r->mem_epoch);
-            r->n_at_bar += pw->bar_counted;
-        }
-        if (++b->nbar_at[id] >= need) {
-            b->nbar_at[id] = 0;
-            b->nbar_gen[id]++;
-        }
-    }
     return SIM_OK;
+}
+
+/* Warp pw reaches a barrier it waits at: it counts in n_at_bar (once, if
+ * it spins through barriers) until its next step (left_barrier). */
+static void
+wait_at_barrier(struct ptx_run *r, struct pwarp *pw)
+{
+    pw->bar_counted = !(pw->spin.state == 2 && pw->spin.epoch == r->mem_epoch);
+    r->n_at_bar += pw->bar_counted;
+}
+
+static void
+left_barrier(struct ptx_run *r, struct pwarp *pw)
+{
+    if (pw->bar_counted)
+        r->n_at_bar--;
+    pw->bar_counted = false;
+}
+
+/* A named barrier (a count, or bar.arrive: aux from bar_operands) reached
+ * by warp pw, for the hang detector (ptx_spin.c): its arrivals and the
+ * instances released (the model times the barrier itself). */
+static void
+named_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, uint32_t aux)
+{
+    uint32_t id = SIM_BAR_ID(aux);
+    uint32_t need = SIM_BAR_WARPS(aux) ? SIM_BAR_WARPS(aux) : r->wpb;
+    if (!SIM_BAR_ARRIVE(aux)) {
+        pw->nbar = (int8_t)id;
+        pw->nbar_gen = b->nbar_gen[id];
+        wait_at_barrier(r, pw);
+    }
+    if (++b->nbar_at[id] >= need) {
+        b->nbar_at[id] = 0;
+        b->nbar_gen[id]++;
+    }
 }
 
 static void
@@ -962,18 +983,14 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         bred_finish(r, b, pw);
     if (pw->nbar >= 0) {         /* released from a named barrier */
         pw->nbar = -1;
-        if (pw->bar_counted)
-            r->n_at_bar--;
-        pw->bar_counted = false;
+        left_barrier(r, pw);
     }
     if (pw->bar_pending) {       /* released: every warp of the block has arrived */
         uint32_t g = pw->bars - 1;
         if (b->bar_icount[g % 2] > pw->icount)
             pw->icount = b->bar_icount[g % 2];
         pw->bar_pending = false;
-        if (pw->bar_counted)
-            r->n_at_bar--;
-        pw->bar_counted = false;
+        left_barrier(r, pw);
     }
 
     /* Run the warp's instructions until one issues: an operation ptxas
@@ -1041,13 +1058,15 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                 LANES(m, { lane_set(pw, d, l, lane_get(pw, a, l)); });
             }
             break;
-        case XK_BAR: {
-            bool whole = true;   /* every thread of the block, waiting (__syncthreads) */
-            if (m != 0)
-                SIM_FORWARD_IF_ERROR(bar_operands(r, b, pw, x, m, wi, &whole, err));
-            if (x->atom != PA_NONE && m != 0)
+        case XK_BAR:
+            if (m == 0)
+                break;
+            SIM_FORWARD_IF_ERROR(bar_operands(r, b, pw, x, m, wi, err));
+            if (x->atom != PA_NONE)
                 SIM_FORWARD_IF_ERROR(bred_arrive(r, b, pw, x, pc, m, err));
-            if (m != 0 && whole) {
+            if (SIM_BAR_WARPS(wi->aux) != 0 || SIM_BAR_ARRIVE(wi->aux)) {
+                named_barrier(r, b, pw, wi->aux);
+            } else {             /* every warp of the block (__syncthreads) */
                 uint32_t g = pw->bars++;
                 if (b->bar_gen[g % 2] != g + 1) {
                     b->bar_gen[g % 2] = g + 1;
@@ -1058,12 +1077,9 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                 if (pw->icount + 1 > b->bar_icount[g % 2])
                     b->bar_icount[g % 2] = pw->icount + 1;   /* + the barrier itself */
                 pw->bar_pending = true;
-                /* waiting (a warp that spins through barriers counts once) */
-                pw->bar_counted = !(pw->spin.state == 2 && pw->spin.epoch == r->mem_epoch);
-                r->n_at_bar += pw->bar_counted;
+                wait_at_barrier(r, pw);
             }
             break;
-        }
         case XK_MOVE_CLOCK: {
             /* %globaltimer counts as the clock does; x->atom names the half */
             uint64_t t = r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4;
