@@ -231,10 +231,20 @@ START_TEST(wmma_layout_covers)
             ck_assert_msg(nregs == want[f], "case %u %c: %u registers, want %u", c, "abc"[f],
                           nregs, want[f]);
             unsigned seen[32][32] = { { 0 } };
+            struct ptx_frag_elem el0[PTX_FRAG_MAX];
+            unsigned n0 = ptx_mma_frag(&d, "abc"[f], 0, el0);
             for (unsigned lane = 0; lane < 32; lane++) {
                 struct ptx_frag_elem el[PTX_FRAG_MAX];
                 unsigned used[PTX_FRAG_MAX][4] = { { 0 } };
                 unsigned n = ptx_mma_frag(&d, "abc"[f], lane, el);
+                /* every lane's list is lane 0's moved (ptx_mma_frag_shift) */
+                unsigned dr, dc;
+                ptx_mma_frag_shift(&d, "abc"[f], lane, &dr, &dc);
+                ck_assert_uint_eq(n, n0);
+                for (unsigned i = 0; i < n; i++)
+                    ck_assert_msg(el[i].row == el0[i].row + dr && el[i].col == el0[i].col + dc &&
+                                  el[i].reg == el0[i].reg && el[i].sub == el0[i].sub,
+                                  "case %u %c lane %u element %u", c, "abc"[f], lane, i);
                 for (unsigned i = 0; i < n; i++) {
                     ck_assert_uint_lt(el[i].row, rows[f]);
                     ck_assert_uint_lt(el[i].col, cols[f]);
@@ -247,6 +257,39 @@ START_TEST(wmma_layout_covers)
                 for (unsigned j = 0; j < cols[f]; j++)
                     ck_assert_msg(seen[i][j] == 1, "case %u %c (%u, %u) held %u times", c,
                                   "abc"[f], i, j, seen[i][j]);
+        }
+    }
+}
+END_TEST
+
+/* mma.sync's fragments: every lane's elements are lane 0's moved by
+ * ptx_mma_frag_shift, which the executor relies on. */
+START_TEST(mma_frag_shift)
+{
+    static const struct ptx_mma_desc cases[] = {
+        { false, 16, 8, 4, PT_TF32, PT_TF32, PT_F32, PT_F32, false },
+        { false, 16, 8, 8, PT_TF32, PT_TF32, PT_F32, PT_F32, false },
+        { false, 16, 8, 8, PT_F16, PT_F16, PT_F16, PT_F16, false },
+        { false, 16, 8, 16, PT_BF16, PT_BF16, PT_F32, PT_F32, false },
+        { false, 16, 8, 16, PT_S8, PT_U8, PT_S32, PT_S32, false },
+        { false, 16, 8, 32, PT_S8, PT_S8, PT_S32, PT_S32, true },
+    };
+    for (unsigned c = 0; c < SIM_ARRAY_LEN(cases); c++) {
+        const char *why;
+        ck_assert_msg(ptx_mma_supported(&cases[c], &why), "case %u", c);
+        for (unsigned f = 0; f < 4; f++) {
+            struct ptx_frag_elem el0[PTX_FRAG_MAX], el[PTX_FRAG_MAX];
+            unsigned n0 = ptx_mma_frag(&cases[c], "abcd"[f], 0, el0);
+            ck_assert_uint_gt(n0, 0);
+            for (unsigned lane = 0; lane < 32; lane++) {
+                unsigned n = ptx_mma_frag(&cases[c], "abcd"[f], lane, el), dr, dc;
+                ptx_mma_frag_shift(&cases[c], "abcd"[f], lane, &dr, &dc);
+                ck_assert_uint_eq(n, n0);
+                for (unsigned i = 0; i < n; i++)
+                    ck_assert_msg(el[i].row == el0[i].row + dr && el[i].col == el0[i].col + dc &&
+                                  el[i].reg == el0[i].reg && el[i].sub == el0[i].sub,
+                                  "case %u %c lane %u element %u", c, "abcd"[f], lane, i);
+            }
         }
     }
 }
@@ -447,6 +490,7 @@ mma_suite(void)
     tcase_add_test(tc, mma_m16n8k16_f16);
     tcase_add_test(tc, mma_mask);
     tcase_add_test(tc, wmma_layout_covers);
+    tcase_add_test(tc, mma_frag_shift);
     tcase_add_test(tc, wmma_mma_product);
     tcase_add_test(tc, wmma_parts);
     suite_add_tcase(s, tc);

@@ -368,25 +368,38 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     return SIM_OK;
 }
 
-/* One element of a wmma fragment to or from memory for lane l: element
- * el (of type t, es bytes in memory) at matrix offset off from base. */
-static int
-wmma_elem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
-          sim_addr_t base, uint64_t off, const struct ptx_frag_elem *el, unsigned es, bool load,
-          uint32_t *regs, struct ptx_access *ac, struct sim_error *err)
+/* One element of a wmma fragment to or from memory at p: element el of
+ * type size es bytes. */
+static inline void
+wmma_elem(uint8_t *p, const struct ptx_frag_elem *el, unsigned es, bool load, uint32_t *regs)
 {
-    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, x->space, base + off, es, x, ac, err));
     unsigned sh = 8 * es * el->sub;
     uint32_t mask = es == 4 ? UINT32_MAX : (1u << (8 * es)) - 1;
+    /* fixed-size copies: a memcpy of es bytes into a wider variable is a
+     * call, and reading the variable back stalls on the narrower store */
     if (load) {
-        uint32_t v = 0;
-        memcpy(&v, ac->p, es);
+        uint32_t v;
+        if (es == 2) {
+            uint16_t h;
+            memcpy(&h, p, 2);
+            v = h;
+        } else if (es == 1) {
+            v = *p;
+        } else {
+            memcpy(&v, p, 4);
+        }
         regs[el->reg] = (regs[el->reg] & ~(mask << sh)) | (v & mask) << sh;
     } else {
         uint32_t v = (regs[el->reg] >> sh) & mask;
-        memcpy(ac->p, &v, es);
+        if (es == 2) {
+            uint16_t h = (uint16_t)v;
+            memcpy(p, &h, 2);
+        } else if (es == 1) {
+            *p = (uint8_t)v;
+        } else {
+            memcpy(p, &v, 4);
+        }
     }
-    return SIM_OK;
 }
 
 /* wmma.load / wmma.store (ptx_mma.h), row- or column-major with leading
@@ -416,39 +429,79 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
     wi->width = part != NULL ? part->width : 16;
     wi->space = SIM_SPACE_GLOBAL;
     bool space_set = false;
+    /* lane 0's elements (ptx_mma_frag_shift moves them to each lane's) and
+     * their offsets for the leading dimension last seen */
+    unsigned n = ptx_mma_frag(&d, f, 0, el);
+    unsigned cnt = part != NULL ? part->nelem : n;
+    const struct ptx_frag_elem *use[PTX_FRAG_MAX];
+    for (unsigned q = 0; q < cnt; q++)
+        use[q] = &el[part != NULL ? part->elem[q] : q];
+    uint64_t off0[PTX_FRAG_MAX], lo = 0, hi = 0, seen_ld = 0;
+    bool seen = false;
+    /* a load writes every register when whole; a part only its own and
+     * their repeats (f16 A and B: registers 4 .. 7 copy 0 .. 3), the ones
+     * the sm_90 schedule orders it by (ptx_lower_mma.c): an instruction
+     * placed between two parts may have written another's repeat already */
+    uint64_t own = 0;
+    for (unsigned i = 0; i < nregs && i < 64; i++) {
+        bool mine = part == NULL;
+        for (unsigned q = 0; q < cnt && !mine; q++)
+            mine = use[q]->reg == i % dist;
+        own |= (uint64_t)mine << i;
+    }
     uint32_t mm = m;
     while (mm != 0) {
         unsigned l = (unsigned)__builtin_ctz(mm);
         mm &= mm - 1;
         sim_addr_t base = lane_addr(pw, x, l);
         uint64_t ld = x->b.cls != SC_NONE ? (uint32_t)lane_get(pw, &x->b, l) : 16;
-        unsigned n = ptx_mma_frag(&d, f, l, el);
+        if (!seen || ld != seen_ld) {
+            seen = true;
+            seen_ld = ld;
+            lo = UINT64_MAX;
+            hi = 0;
+            for (unsigned q = 0; q < cnt; q++) {
+                off0[q] = ptx_mma_offset(use[q]->row, use[q]->col, col_major, ld, es);
+                lo = off0[q] < lo ? off0[q] : lo;
+                hi = off0[q] > hi ? off0[q] : hi;
+            }
+        }
+        unsigned dr, dc;
+        ptx_mma_frag_shift(&d, f, l, &dr, &dc);
+        uint64_t shift = ptx_mma_offset(dr, dc, col_major, ld, es);
         uint32_t regs[PTX_FRAG_MAX];
         for (unsigned i = 0; i < dist; i++)
             regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
         struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0, NULL };
         sim_addr_t first = 0;
-        unsigned cnt = part != NULL ? part->nelem : n;
-        for (unsigned q = 0; q < cnt; q++) {
-            const struct ptx_frag_elem *e = &el[part != NULL ? part->elem[q] : q];
-            uint64_t off = ptx_mma_offset(e->row, e->col, col_major, ld, es);
-            SIM_FORWARD_IF_ERROR(wmma_elem(r, b, pw, x, l, base, off, e, es, load, regs, &ac, err));
-            if (q == 0)
-                first = ac.taddr;
+        /* the lane's elements resolved at once when they lie in one
+         * allocation (not local memory, whose timing addresses are
+         * interleaved per lane); else one by one, which names the one at
+         * fault */
+        sim_addr_t a0 = base + lo + shift;
+        bool whole = false;
+        if (cnt > 0 && a0 % es == 0 && hi - lo + es > 16 && hi - lo < (1u << 30)) {
+            whole = ptx_mem_resolve(r, b, pw->index, l, x->space, a0, (unsigned)(hi - lo + es), x,
+                                    &ac, err) == SIM_OK && ac.space != SIM_SPACE_LOCAL;
+            sim_error_clear(err);
+        }
+        if (whole) {
+            for (unsigned q = 0; q < cnt; q++)
+                wmma_elem(ac.p + (off0[q] - lo), use[q], es, load, regs);
+            first = ac.taddr + (off0[0] - lo);
+        } else {
+            for (unsigned q = 0; q < cnt; q++) {
+                SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, x->space,
+                                                     base + off0[q] + shift, es, x, &ac, err));
+                wmma_elem(ac.p, use[q], es, load, regs);
+                if (q == 0)
+                    first = ac.taddr;
+            }
         }
         if (load)
-            for (unsigned i = 0; i < nregs; i++) {
-                /* a part writes only its own registers and their repeats
-                 * (f16 A and B: registers 4 .. 7 copy 0 .. 3), the ones
-                 * the sm_90 schedule orders it by (ptx_lower_mma.c): an
-                 * instruction placed between two parts may have written
-                 * another's repeat already */
-                bool own = part == NULL;
-                for (unsigned q = 0; q < cnt && !own; q++)
-                    own = el[part->elem[q]].reg == i % dist;
-                if (own)
+            for (unsigned i = 0; i < nregs; i++)
+                if (own >> i & 1)
                     lane_set(pw, &x->frag[i], l, regs[i % dist]);
-            }
         /* what the model sees: the part's first element, or a row address
          * (an LDSM's, or the unsplit fragment's 16-byte piece) */
         if (part == NULL || part->ldsm) {

@@ -4,6 +4,7 @@
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_half.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -197,6 +198,25 @@ ptx_mma_frag(const struct ptx_mma_desc *d, unsigned f, unsigned lane, struct ptx
     return n;
 }
 
+void
+ptx_mma_frag_shift(const struct ptx_mma_desc *d, unsigned f, unsigned lane, unsigned *dr,
+                   unsigned *dc)
+{
+    /* tile_elems: every element's row and column is lane 0's plus these */
+    unsigned g = lane >> 2, t = lane & 3;
+    unsigned e = per_reg(ptx_mma_frag_type(d, f));
+    if (f == 'a') {
+        *dr = g;
+        *dc = e * t;
+    } else if (f == 'b') {
+        *dr = e * t;
+        *dc = g;
+    } else {
+        *dr = g;
+        *dc = 2 * t;
+    }
+}
+
 unsigned
 ptx_mma_frag_regs(const struct ptx_mma_desc *d, unsigned f, unsigned *distinct)
 {
@@ -332,7 +352,7 @@ ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_opnd *o
         struct ptx_mma_opnd *o = &out[k];
         o->s = (uint8_t)(u >> 31);
         o->m = 0;
-        o->e = 0;
+        o->e = PTX_OPND_ZERO_E;
         if (xe == 255) {
             o->cls = (u & 0x7fffffu) ? PTX_OPND_NAN : PTX_OPND_INF;
         } else if ((u & 0x7fffffffu) == 0) {
@@ -348,8 +368,9 @@ ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_opnd *o
     }
 }
 
-float
-ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n, bool neg,
+/* ptx_mma_dot where an operand or c is an infinity or a NaN. */
+static float
+dot_special(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n, bool neg,
             float c, bool f16_out)
 {
     struct term t[33];
@@ -402,6 +423,51 @@ ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned
         int sh = g - t[i].lsb;     /* >= -2 (c), >= 21 (a product) */
         uint64_t v = sh >= 64 ? 0 : sh >= 0 ? t[i].m >> sh : t[i].m << -sh;
         sum += t[i].s ? -(int64_t)v : (int64_t)v;
+    }
+    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+    return f16_out ? round_f16_rne(mag, g, sum < 0) : round_f32_rz(mag, g, sum < 0);
+}
+
+float
+ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n, bool neg,
+            float c, bool f16_out)
+{
+    uint32_t uc;
+    memcpy(&uc, &c, 4);
+    n = n < 32 ? n : 32;
+    /* every term finite or zero: dot_special's sum without its branches.
+     * A zero operand's product has significand 0, and its exponent
+     * (PTX_OPND_ZERO_E) never the largest but when every term is zero;
+     * an infinity's or a NaN's (significand 0) is not used. */
+    int pe[32];
+    int e = INT_MIN;
+    unsigned special = ((uc >> 23) & 255) == 255 ? PTX_OPND_INF : 0;
+    for (unsigned k = 0; k < n; k++) {
+        special |= a[k].cls | b[k].cls;
+        pe[k] = a[k].e + b[k].e;
+        e = pe[k] > e ? pe[k] : e;
+    }
+    if (special & PTX_OPND_INF)      /* INF and NAN have this bit */
+        return dot_special(a, b, n, neg, c, f16_out);
+    uint64_t cm = 0;
+    int ce = 0;
+    if ((uc & 0x7fffffffu) != 0) {
+        split(uc, f16_out, &cm, &ce);
+        e = ce > e ? ce : e;
+    }
+    int g = e - 25;                /* 2 bits below the largest term's 24 */
+    int64_t sum = 0;
+    uint64_t nm = neg ? ~UINT64_C(0) : 0;
+    for (unsigned k = 0; k < n; k++) {
+        int sh = g - (pe[k] - 46); /* >= 21: a product is truncated */
+        uint64_t v = sh >= 64 ? 0 : ((uint64_t)a[k].m * b[k].m) >> sh;
+        uint64_t sgn = (UINT64_C(0) - (uint64_t)(a[k].s ^ b[k].s)) ^ nm;  /* all ones: negative */
+        sum += (int64_t)((v ^ sgn) - sgn);
+    }
+    if (cm != 0) {
+        int sh = g - (ce - 23);    /* >= -2 */
+        int64_t v = sh >= 64 ? 0 : (int64_t)(sh >= 0 ? cm >> sh : cm << -sh);
+        sum += (uc >> 31) != 0 ? -v : v;
     }
     uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
     return f16_out ? round_f16_rne(mag, g, sum < 0) : round_f32_rz(mag, g, sum < 0);
@@ -464,11 +530,13 @@ read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc
     const struct slot *regs = frag_base(x, d, f);
     unsigned t = ptx_mma_frag_type(d, f);
     struct ptx_frag_elem el[PTX_FRAG_MAX];
+    unsigned n = ptx_mma_frag(d, f, 0, el);
     for (unsigned lane = 0; lane < 32; lane++) {
-        unsigned n = ptx_mma_frag(d, f, lane, el);
+        unsigned dr, dc;
+        ptx_mma_frag_shift(d, f, lane, &dr, &dc);
         for (unsigned i = 0; i < n; i++) {
             uint32_t v = (uint32_t)lane_get(pw, &regs[el[i].reg], lane);
-            mat[el[i].row][el[i].col] = elem_value(v, t, el[i].sub);
+            mat[el[i].row + dr][el[i].col + dc] = elem_value(v, t, el[i].sub);
         }
     }
 }
@@ -488,11 +556,13 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     unsigned dist, nregs = ptx_mma_frag_regs(&d, 'd', &dist);
     bool integer = d.dtype == PT_S32;
     struct ptx_frag_elem el[PTX_FRAG_MAX];
+    unsigned n = ptx_mma_frag(&d, 'd', 0, el);
     LANES(m, {
-        unsigned n = ptx_mma_frag(&d, 'd', l, el);
+        unsigned dr, dc;
+        ptx_mma_frag_shift(&d, 'd', l, &dr, &dc);
         uint32_t out[PTX_FRAG_MAX] = { 0 };
         for (unsigned i = 0; i < n; i++) {
-            unsigned row = el[i].row, col = el[i].col;
+            unsigned row = el[i].row + dr, col = el[i].col + dc;
             uint32_t u;
             if (integer) {
                 int64_t s = (int64_t)C[row][col];

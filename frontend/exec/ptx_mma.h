@@ -90,6 +90,11 @@ unsigned ptx_mma_frag_type(const struct ptx_mma_desc *d, unsigned f);
 unsigned ptx_mma_frag(const struct ptx_mma_desc *d, unsigned f, unsigned lane,
                       struct ptx_frag_elem *out);
 
+/* Lane's elements of fragment f are lane 0's, each moved down *dr rows
+ * and right *dc columns (the layouts above): callers list lane 0's once. */
+void ptx_mma_frag_shift(const struct ptx_mma_desc *d, unsigned f, unsigned lane, unsigned *dr,
+                        unsigned *dc);
+
 /* The tensor-core operations of a wmma.mma (M / 16 x N / 8 tiles, at
  * least one row of tiles), and for tile i its fragment registers: A's,
  * B's and C's (D's are C's) into the arrays (return counts in *na ...). */
@@ -163,6 +168,7 @@ ptx_ldmatrix_elem(unsigned lane, unsigned j, bool trans, unsigned *row, unsigned
  * vectors with c.  ptx_mma_step(a, b, ...) is ptx_mma_dot of the splits
  * of a and b; an instruction reusing rows and columns splits them once. */
 enum { PTX_OPND_ZERO = 0, PTX_OPND_FINITE = 1, PTX_OPND_INF = 2, PTX_OPND_NAN = 3 };
+#define PTX_OPND_ZERO_E (-2048)  /* a zero's exponent: below every other's */
 struct ptx_mma_opnd {
     uint32_t m;                  /* significand (24 bits at most) */
     int16_t e;                   /* its exponent */
