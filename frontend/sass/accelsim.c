@@ -72,6 +72,8 @@ struct mn_entry {
     uint8_t npipe;               /* enum sass_npipe */
     uint8_t async;               /* enum as_async */
     bool reads_pred;             /* BRA, EXIT: reads the implicit predicate (accelsim.h) */
+    int16_t regs_width;          /* the memory width `regs` is for (-1: none yet) */
+    struct sass_regs regs;       /* sass_regs_of the mnemonic at that width */
 };
 
 struct as_src {
@@ -198,26 +200,42 @@ parse_dec(const char *s, size_t n, int64_t *v)
 static bool
 parse_reg(const char *s, size_t n, unsigned *r)
 {
-    static const struct { const char *pre; unsigned base, count; } files[] = {
-        { "UR", AS_REG_UR, 64 }, { "UP", AS_REG_UP, 8 }, { "R", 0, 256 }, { "P", AS_REG_P, 8 },
-    };
-    static const char *const zero[] = { "RZ", "URZ", "PT", "UPT" };
-    for (unsigned i = 0; i < SIM_ARRAY_LEN(zero); i++)
-        if (n == strlen(zero[i]) && memcmp(s, zero[i], n) == 0) {
-            *r = REG_NONE;
-            return true;
-        }
-    for (unsigned i = 0; i < SIM_ARRAY_LEN(files); i++) {
-        size_t pl = strlen(files[i].pre);
-        int64_t v;
-        if (n <= pl || memcmp(s, files[i].pre, pl) != 0 || s[pl] == '-' || s[pl] == '+' ||
-            !parse_dec(s + pl, n - pl, &v) || v < 0 || v >= (int64_t)files[i].count)
-            continue;
-        /* the last of each file is its zero register */
-        *r = v == (int64_t)files[i].count - 1 ? REG_NONE : files[i].base + (unsigned)v;
-        return true;
+    /* by hand, not by table: a trace line has several of these */
+    unsigned base, count;
+    size_t pl;
+    if (n >= 2 && s[0] == 'U' && s[1] == 'R') {
+        base = AS_REG_UR, count = 64, pl = 2;
+    } else if (n >= 2 && s[0] == 'U' && s[1] == 'P') {
+        base = AS_REG_UP, count = 8, pl = 2;
+    } else if (n >= 1 && s[0] == 'R') {
+        base = 0, count = 256, pl = 1;
+    } else if (n >= 1 && s[0] == 'P') {
+        base = AS_REG_P, count = 8, pl = 1;
+    } else {
+        return false;
     }
-    return false;
+    /* RZ, URZ, PT, UPT: the zero (true) registers */
+    if (n == pl + 1 && (s[pl] == 'Z' || s[pl] == 'T')) {
+        bool zero = (count >= 64 && s[pl] == 'Z') || (count == 8 && s[pl] == 'T');
+        if (zero)
+            *r = REG_NONE;
+        return zero;
+    }
+    if (n == pl)
+        return false;
+    unsigned v = 0;
+    for (size_t i = pl; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = 10 * v + (unsigned)(s[i] - '0');
+        if (v >= count)
+            return false;
+    }
+    if (v >= count)
+        return false;
+    /* the last of each file is its zero register */
+    *r = v == count - 1 ? REG_NONE : base + v;
+    return true;
 }
 
 static bool
@@ -314,6 +332,7 @@ mn_lookup(struct as_src *s, const char *k, size_t n)
                                                                  k, n));
     e->reads_pred = (n >= 3 && memcmp(k, "BRA", 3) == 0 && (n == 3 || k[3] == '.')) ||
                     (n >= 4 && memcmp(k, "EXIT", 4) == 0 && (n == 4 || k[4] == '.'));
+    e->regs_width = -1;
     s->mn_n++;
     return e;
 }
@@ -915,8 +934,11 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
             return lerr(t, err, "unexpected '%.*s' after the immediate", (int)n, k);
     }
     /* wide operands: pairs, quads, matrix fragments (sass_regs.h) */
-    struct sass_regs rs;
-    sass_regs_of(me->key, strlen(me->key), &me->d, wi->width, &rs);
+    if (me->regs_width != wi->width) {
+        sass_regs_of(me->key, strlen(me->key), &me->d, wi->width, &me->regs);
+        me->regs_width = wi->width;
+    }
+    const struct sass_regs rs = me->regs;
     for (unsigned i = 0; i < nd; i++)
         if (dregs[i] != REG_NONE)
             add_reg(wi->dst, &wi->n_dst, SIM_MAX_DST, dregs[i], rs.dst);
