@@ -337,40 +337,42 @@ split(uint32_t u, bool f16, uint64_t *m, int *e)
     }
 }
 
-/* An operand split once (ptx_mma_split), so that a row or column used by
+/* Operands split once (ptx_mma_split), so that a row or column used by
  * many products of an instruction is decoded once. */
 void
-ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_opnd *out)
+ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_vec *out)
 {
     uint32_t keep = itype == PT_TF32 ? 0xffffe000u : 0xffffffffu;  /* TF32: the top 19 bits */
     bool f16 = itype == PT_F16;
+    n = n < 32 ? n : 32;
+    out->any = 0;
     for (unsigned k = 0; k < n; k++) {
         uint32_t u;
         memcpy(&u, &x[k], 4);
         u &= keep;
         uint32_t xe = (u >> 23) & 255;
-        struct ptx_mma_opnd *o = &out[k];
-        o->s = (uint8_t)(u >> 31);
-        o->m = 0;
-        o->e = PTX_OPND_ZERO_E;
+        out->s[k] = u >> 31;
+        out->m[k] = 0;
+        out->e[k] = PTX_OPND_ZERO_E;
         if (xe == 255) {
-            o->cls = (u & 0x7fffffu) ? PTX_OPND_NAN : PTX_OPND_INF;
+            out->cls[k] = (u & 0x7fffffu) ? PTX_OPND_NAN : PTX_OPND_INF;
         } else if ((u & 0x7fffffffu) == 0) {
-            o->cls = PTX_OPND_ZERO;
+            out->cls[k] = PTX_OPND_ZERO;
         } else {
             uint64_t m;
             int e;
             split(u, f16, &m, &e);
-            o->cls = PTX_OPND_FINITE;
-            o->m = (uint32_t)m;
-            o->e = (int16_t)e;
+            out->cls[k] = PTX_OPND_FINITE;
+            out->m[k] = (uint32_t)m;
+            out->e[k] = e;
         }
+        out->any |= out->cls[k];
     }
 }
 
 /* ptx_mma_dot where an operand or c is an infinity or a NaN. */
 static float
-dot_special(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n, bool neg,
+dot_special(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n, bool neg,
             float c, bool f16_out)
 {
     struct term t[33];
@@ -379,18 +381,18 @@ dot_special(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned
     memcpy(&uc, &c, 4);
     bool nan = isnan(c), pinf = isinf(c) && c > 0, ninf = isinf(c) && c < 0;
     for (unsigned k = 0; k < n && k < 32; k++) {
-        const struct ptx_mma_opnd *x = &a[k], *y = &b[k];
-        bool s = ((x->s ^ y->s) != 0) != neg;
-        if (x->cls == PTX_OPND_FINITE && y->cls == PTX_OPND_FINITE) {
-            t[nt].m = (uint64_t)x->m * y->m;
-            t[nt].e = x->e + y->e;     /* the unnormalised product's exponent */
+        unsigned xc = a->cls[k], yc = b->cls[k];
+        bool s = ((a->s[k] ^ b->s[k]) != 0) != neg;
+        if (xc == PTX_OPND_FINITE && yc == PTX_OPND_FINITE) {
+            t[nt].m = (uint64_t)a->m[k] * b->m[k];
+            t[nt].e = a->e[k] + b->e[k];     /* the unnormalised product's exponent */
             t[nt].lsb = t[nt].e - 46;
             t[nt].s = s;
             nt++;
-        } else if (x->cls == PTX_OPND_NAN || y->cls == PTX_OPND_NAN) {
+        } else if (xc == PTX_OPND_NAN || yc == PTX_OPND_NAN) {
             nan = true;
-        } else if (x->cls == PTX_OPND_INF || y->cls == PTX_OPND_INF) {
-            if (x->cls == PTX_OPND_ZERO || y->cls == PTX_OPND_ZERO)
+        } else if (xc == PTX_OPND_INF || yc == PTX_OPND_INF) {
+            if (xc == PTX_OPND_ZERO || yc == PTX_OPND_ZERO)
                 nan = true;
             else if (s)
                 ninf = true;
@@ -429,26 +431,23 @@ dot_special(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned
 }
 
 float
-ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n, bool neg,
+ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n, bool neg,
             float c, bool f16_out)
 {
     uint32_t uc;
     memcpy(&uc, &c, 4);
     n = n < 32 ? n : 32;
+    if (((a->any | b->any) & PTX_OPND_INF) || ((uc >> 23) & 255) == 255)
+        return dot_special(a, b, n, neg, c, f16_out);   /* INF and NAN have that bit */
     /* every term finite or zero: dot_special's sum without its branches.
      * A zero operand's product has significand 0, and its exponent
-     * (PTX_OPND_ZERO_E) never the largest but when every term is zero;
-     * an infinity's or a NaN's (significand 0) is not used. */
+     * (PTX_OPND_ZERO_E) is never the largest but when every term is zero. */
     int pe[32];
     int e = INT_MIN;
-    unsigned special = ((uc >> 23) & 255) == 255 ? PTX_OPND_INF : 0;
     for (unsigned k = 0; k < n; k++) {
-        special |= a[k].cls | b[k].cls;
-        pe[k] = a[k].e + b[k].e;
+        pe[k] = a->e[k] + b->e[k];
         e = pe[k] > e ? pe[k] : e;
     }
-    if (special & PTX_OPND_INF)      /* INF and NAN have this bit */
-        return dot_special(a, b, n, neg, c, f16_out);
     uint64_t cm = 0;
     int ce = 0;
     if ((uc & 0x7fffffffu) != 0) {
@@ -457,11 +456,12 @@ ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned
     }
     int g = e - 25;                /* 2 bits below the largest term's 24 */
     int64_t sum = 0;
-    uint64_t nm = neg ? ~UINT64_C(0) : 0;
+    uint32_t nm = neg ? 1 : 0;
     for (unsigned k = 0; k < n; k++) {
-        int sh = g - (pe[k] - 46); /* >= 21: a product is truncated */
-        uint64_t v = sh >= 64 ? 0 : ((uint64_t)a[k].m * b[k].m) >> sh;
-        uint64_t sgn = (UINT64_C(0) - (uint64_t)(a[k].s ^ b[k].s)) ^ nm;  /* all ones: negative */
+        int sh = g - (pe[k] - 46); /* >= 21: a product (< 2^48) is truncated */
+        sh = sh < 63 ? sh : 63;
+        uint64_t v = ((uint64_t)a->m[k] * b->m[k]) >> sh;
+        uint64_t sgn = UINT64_C(0) - (uint64_t)(a->s[k] ^ b->s[k] ^ nm);  /* all ones: negative */
         sum += (int64_t)((v ^ sgn) - sgn);
     }
     if (cm != 0) {
@@ -477,12 +477,12 @@ float
 ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
              bool f16_out)
 {
-    struct ptx_mma_opnd oa[32], ob[32];
+    struct ptx_mma_vec oa, ob;
     if (n > 32)
         n = 32;
-    ptx_mma_split(a, n, itype, oa);
-    ptx_mma_split(b, n, itype, ob);
-    return ptx_mma_dot(oa, ob, n, neg, c, f16_out);
+    ptx_mma_split(a, n, itype, &oa);
+    ptx_mma_split(b, n, itype, &ob);
+    return ptx_mma_dot(&oa, &ob, n, neg, c, f16_out);
 }
 
 static double
@@ -531,14 +531,19 @@ read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc
     unsigned t = ptx_mma_frag_type(d, f);
     struct ptx_frag_elem el[PTX_FRAG_MAX];
     unsigned n = ptx_mma_frag(d, f, 0, el);
+    uint8_t dr[32], dc[32];
     for (unsigned lane = 0; lane < 32; lane++) {
-        unsigned dr, dc;
-        ptx_mma_frag_shift(d, f, lane, &dr, &dc);
-        for (unsigned i = 0; i < n; i++) {
-            uint32_t v = (uint32_t)lane_get(pw, &regs[el[i].reg], lane);
-            mat[el[i].row + dr][el[i].col + dc] = elem_value(v, t, el[i].sub);
-        }
+        unsigned r, c;
+        ptx_mma_frag_shift(d, f, lane, &r, &c);
+        dr[lane] = (uint8_t)r;
+        dc[lane] = (uint8_t)c;
     }
+    /* register by register: its 32 lanes are adjacent in memory */
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned lane = 0; lane < 32; lane++) {
+            uint32_t v = (uint32_t)lane_get(pw, &regs[el[i].reg], lane);
+            mat[el[i].row + dr[lane]][el[i].col + dc[lane]] = elem_value(v, t, el[i].sub);
+        }
 }
 
 void
@@ -547,7 +552,7 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     struct ptx_mma_desc d;
     ptx_mma_desc_of(x, &d);
     static _Thread_local double A[32][32], B[32][32], C[32][32];
-    static _Thread_local struct ptx_mma_opnd Ao[32][32], Bo[32][32];
+    static _Thread_local struct ptx_mma_vec Ao[32], Bo[32];
     bool conv = false;
     read_frag(pw, x, &d, 'a', A);
     read_frag(pw, x, &d, 'b', B);
@@ -578,17 +583,17 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                     for (unsigned r = 0; r < d.m && r < 32; r++) {
                         for (unsigned k = 0; k < kk; k++)
                             v[k] = (float)A[r][k];
-                        ptx_mma_split(v, kk, d.atype, Ao[r]);
+                        ptx_mma_split(v, kk, d.atype, &Ao[r]);
                     }
                     for (unsigned cn = 0; cn < d.n && cn < 32; cn++) {
                         for (unsigned k = 0; k < kk; k++)
                             v[k] = (float)B[k][cn];
-                        ptx_mma_split(v, kk, d.atype, Bo[cn]);
+                        ptx_mma_split(v, kk, d.atype, &Bo[cn]);
                     }
                     conv = true;
                 }
                 bool h = d.dtype == PT_F16;
-                float f = ptx_mma_dot(Ao[row], Bo[col], kk, false, (float)C[row][col], h);
+                float f = ptx_mma_dot(&Ao[row], &Bo[col], kk, false, (float)C[row][col], h);
                 if (h)
                     u = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);   /* exact */
                 else

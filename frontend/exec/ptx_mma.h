@@ -169,14 +169,15 @@ ptx_ldmatrix_elem(unsigned lane, unsigned j, bool trans, unsigned *row, unsigned
  * of a and b; an instruction reusing rows and columns splits them once. */
 enum { PTX_OPND_ZERO = 0, PTX_OPND_FINITE = 1, PTX_OPND_INF = 2, PTX_OPND_NAN = 3 };
 #define PTX_OPND_ZERO_E (-2048)  /* a zero's exponent: below every other's */
-struct ptx_mma_opnd {
-    uint32_t m;                  /* significand (24 bits at most) */
-    int16_t e;                   /* its exponent */
-    uint8_t cls;                 /* PTX_OPND_* */
-    uint8_t s;                   /* sign */
+struct ptx_mma_vec {             /* n <= 32 operands, by field (the loops vectorise) */
+    uint32_t m[32];              /* significands (24 bits at most; 0 but for a finite one) */
+    int32_t e[32];               /* their exponents (a zero: PTX_OPND_ZERO_E) */
+    uint32_t s[32];              /* signs (1: negative) */
+    uint8_t cls[32];             /* PTX_OPND_* */
+    uint8_t any;                 /* the OR of cls: PTX_OPND_INF set for an infinity or a NaN */
 };
-void ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_opnd *out);
-float ptx_mma_dot(const struct ptx_mma_opnd *a, const struct ptx_mma_opnd *b, unsigned n,
+void ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_vec *out);
+float ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n,
                   bool neg, float c, bool f16_out);
 float ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
                    bool f16_out);

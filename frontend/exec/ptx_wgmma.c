@@ -325,18 +325,18 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
             T[i][j] = sign * s;
         }
     /* the float types: A's rows and B's columns split once (ptx_mma_split) */
-    static _Thread_local struct ptx_mma_opnd Ao[16][32], Bo[256][32];
+    static _Thread_local struct ptx_mma_vec Ao[16], Bo[256];
     for (unsigned i = 0; i < 16 && step; i++) {
         float v[32];
         for (unsigned k = 0; k < kk; k++)
             v[k] = (float)A[i][k];
-        ptx_mma_split(v, kk, d.atype, Ao[i]);
+        ptx_mma_split(v, kk, d.atype, &Ao[i]);
     }
     for (unsigned j = 0; j < n && j < 256 && step; j++) {
         float v[32];
         for (unsigned k = 0; k < kk; k++)
             v[k] = (float)Bt[j][k];
-        ptx_mma_split(v, kk, d.atype, Bo[j]);
+        ptx_mma_split(v, kk, d.atype, &Bo[j]);
     }
     bool accumulate = (pw->pred[x->c.idx] & 1u) != 0;
     if (x->negmask & 4u)
@@ -368,7 +368,7 @@ ptx_wgmma_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const stru
                         }
                     }
                     if (step) {
-                        float f = ptx_mma_dot(Ao[row], Bo[col], kk, sign < 0, (float)c, f16);
+                        float f = ptx_mma_dot(&Ao[row], &Bo[col], kk, sign < 0, (float)c, f16);
                         if (f16) {
                             out |= (uint32_t)ptx_half_from_float(f) << (16 * h);   /* exact */
                         } else {
