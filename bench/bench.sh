@@ -112,7 +112,16 @@ if [ "${BENCH_QUICK:-0}" != 1 ]; then
     saxpy 1600
     measure saxpy-100x-smt v100 trace "$work/saxpy-1600.smt"
     measure ptx-mm h100 launch "$root/traces/mm.launch"
+    measure ptx-mm-j2 h100 launch "$root/traces/mm.launch" 2
     measure ptx-hotspot h100 launch "$root/traces/hotspot.launch"
+    # tensor-core GEMMs through PTX, functional execution included: wmma
+    # from global memory, and mma.sync + ldmatrix over cp.async tiles
+    measure ptx-wmma-gemm1024 h100 launch "$root/traces/modern/wmma_gemm_1024.launch"
+    measure ptx-mma-ldsm-gemm1024 h100 launch "$root/traces/mech/mma_ldsm_gemm_n1024.launch"
+    # real H100 traces (NVBit, Accel-Sim text compressed with xz)
+    measure h100-mm-text h100 trace "$root/traces/hopper/traces_mm"
+    measure h100-mm-text-j2 h100 trace "$root/traces/hopper/traces_mm" 2
+    measure h100-transpose-text h100 trace "$root/traces/hopper/traces_micro_transpose_padded"
     measure synth-copy h100 synth "copy:blocks=528,threads=256,iters=64,width=16"
     measure synth-fma h100 synth "fma:blocks=264,threads=256,n=4096,ilp=4"
     # sampled simulation (doc/performance.md): 128 waves of a steady kernel
