@@ -548,17 +548,26 @@ split(char *v, char **tok, int max)
     return n;
 }
 
-/* Comma-separated unsigned numbers of v into out (at most max); their count, 0 if bad. */
+/* Comma-separated numbers of v into out (at most max): unsigned ones in
+ * any base strtoull reads, or with sign16 signed decimals that fit 16 bits
+ * (as int64_t); their count, 0 if bad. */
 static unsigned
-parse_list(const char *v, uint64_t *out, unsigned max)
+parse_nums(const char *v, uint64_t *out, unsigned max, bool sign16)
 {
     unsigned n = 0;
     const char *p = v;
     while (n < max) {
         char *end;
-        if (*p < '0' || *p > '9')
-            return 0;
-        out[n++] = strtoull(p, &end, 0);
+        if (sign16) {
+            long x = strtol(p, &end, 10);
+            if (end == p || x < INT16_MIN || x > INT16_MAX)
+                return 0;
+            out[n++] = (uint64_t)(int64_t)x;
+        } else {
+            if (*p < '0' || *p > '9')
+                return 0;
+            out[n++] = strtoull(p, &end, 0);
+        }
         if (*end == '\0')
             return n;
         if (*end != ',')
@@ -568,18 +577,39 @@ parse_list(const char *v, uint64_t *out, unsigned max)
     return 0;
 }
 
+static unsigned
+parse_list(const char *v, uint64_t *out, unsigned max)
+{
+    return parse_nums(v, out, max, false);
+}
+
+/* lower= or upper= of an im2col map into c[]: their count, 0 if bad. */
+static unsigned
+parse_corners(const char *v, int16_t *c)
+{
+    uint64_t x[3];
+    unsigned n = parse_nums(v, x, 3, true);
+    for (unsigned j = 0; j < n; j++)
+        c[j] = (int16_t)(int64_t)x[j];
+    return n;
+}
+
 /* arg = NAME tensormap BUFFER TYPE dims=D0,.. box=B0,.. [strides=S1,..]
  * [elemstrides=E0,..] [swizzle=none|32B|64B|128B] [interleave=none]
  * [fill=zero|nan] [l2promotion=none|64B|128B|256B] [offset=BYTES]: the
  * arguments of cuTensorMapEncodeTiled (the global address: the buffer's
- * plus offset; strides default to the packed ones). */
+ * plus offset; strides default to the packed ones).  With mode=im2col,
+ * lower=W,.. upper=W,.. channels=C pixels=P instead of box=: those of
+ * cuTensorMapEncodeIm2col. */
 static int
 parse_tensormap(struct launch *l, struct launch_arg *a, char **tok, int n, const char *where,
                 struct sim_error *err)
 {
     static const char use[] = "expected 'arg = NAME tensormap BUFFER TYPE dims=D0,D1.. "
                               "box=B0,B1.. [strides=S1,..] [elemstrides=E0,..] "
-                              "[swizzle=none|32B|64B|128B] [fill=zero|nan] [offset=BYTES]'";
+                              "[swizzle=none|32B|64B|128B] [fill=zero|nan] [offset=BYTES]', "
+                              "or mode=im2col lower=W,.. upper=W,.. channels=C pixels=P "
+                              "instead of box=";
     if (n < 6)
         return sim_error_set(err, SIM_ERR_FORMAT, "%s: %s", where, use);
     a->tmap = true;
@@ -596,8 +626,8 @@ parse_tensormap(struct launch *l, struct launch_arg *a, char **tok, int n, const
     m->type = (uint8_t)t;
     m->esize = (uint8_t)ptx_tmap_type_size((unsigned)t);
     uint64_t v[5];
-    unsigned nd = 0, nb = 0, ns = 0, ne = 0;
-    bool strides = false;
+    unsigned nd = 0, nb = 0, ns = 0, ne = 0, nlo = 0, nup = 0;
+    bool strides = false, pixel_keys = false;
     for (int i = 4; i < n; i++) {
         char *eq = strchr(tok[i], '=');
         if (eq == NULL)
@@ -635,12 +665,34 @@ parse_tensormap(struct launch *l, struct launch_arg *a, char **tok, int n, const
             ;                    /* where the L2 fills from DRAM: not modelled */
         } else if (strcmp(k, "offset") == 0 && parse_list(val, v, 1) == 1) {
             a->tmap_offset = v[0];
+        } else if (strcmp(k, "mode") == 0 && (!strcmp(val, "tiled") || !strcmp(val, "im2col"))) {
+            m->im2col = val[0] == 'i';
+        } else if (strcmp(k, "lower") == 0 && (nlo = parse_corners(val, m->lower)) > 0) {
+            pixel_keys = true;
+        } else if (strcmp(k, "upper") == 0 && (nup = parse_corners(val, m->upper)) > 0) {
+            pixel_keys = true;
+        } else if (strcmp(k, "channels") == 0 && parse_list(val, v, 1) == 1) {
+            m->cpp = v[0] > 256 ? 0 : (uint16_t)v[0];
+            pixel_keys = true;
+        } else if (strcmp(k, "pixels") == 0 && parse_list(val, v, 1) == 1) {
+            m->ppc = v[0] > 1024 ? 0 : (uint16_t)v[0];
+            pixel_keys = true;
         } else {
             return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: bad or unknown '%s=%s' (%s)",
                                  where, k, val, use + 9);
         }
     }
-    if (nd == 0 || nb != nd || (strides && ns != nd - 1u) || (ne != 0 && ne != nd))
+    if (m->im2col && (nb != 0 || nd < 3 || nlo != nd - 2u || nup != nd - 2u || m->cpp == 0 ||
+                      m->ppc == 0))
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: mode=im2col takes dims of 3 .. "
+                             "5 values (C, W, [H, [D,]] N), lower= and upper= with one value per "
+                             "pixel dimension (W first), channels=1..256 and pixels=1..1024, and "
+                             "no box=", where);
+    if (!m->im2col && pixel_keys)
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: lower=, upper=, channels= and "
+                             "pixels= belong to mode=im2col", where);
+    if (nd == 0 || (!m->im2col && nb != nd) || (strides && ns != nd - 1u) ||
+        (ne != 0 && ne != nd))
         return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: dims and box need one value "
                              "per dimension (1 .. 5), strides one per dimension but the first, "
                              "elemstrides one per dimension", where);
@@ -654,8 +706,8 @@ parse_tensormap(struct launch *l, struct launch_arg *a, char **tok, int n, const
     m->gaddr = 0;                /* known once the buffer is placed: its alignment is 4 KB */
     const char *why;
     if (!ptx_tmap_check(m, &why))
-        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: %s (cuTensorMapEncodeTiled's "
-                             "rules)", where, why);
+        return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: %s (cuTensorMapEncode%s's "
+                             "rules)", where, why, m->im2col ? "Im2col" : "Tiled");
     if (a->tmap_offset % 16 != 0)
         return sim_error_set(err, SIM_ERR_FORMAT, "%s: tensormap: the offset must be a multiple "
                              "of 16 bytes", where);

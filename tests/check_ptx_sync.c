@@ -335,14 +335,14 @@ START_TEST(unsupported_forms)
 {
     static const char *const ptx[] = { HEAD(),
                                        "    cp.async.bulk.tensor.3d.shared::cluster.global.im2col"
-                                       ".mbarrier::complete_tx::bytes [%r2], [%rd1, {%r1, %r1, "
+                                       "::w.mbarrier::complete_tx::bytes [%r2], [%rd1, {%r1, %r1, "
                                        "%r1}], [%r2], {%r1};",
                                        "    ret;", "}" };
     write_kernel(ptx, N_LINES(ptx), "grid = 1");
     struct sim_error err = { 0 };
     int rc = testlib_ptx_emulate(&err);
     ck_assert_int_eq(sim_error_exit_status(rc), 2);
-    ck_assert_msg(strstr(err.msg, "unsupported cp.async.bulk form '.im2col'") != NULL, "%s",
+    ck_assert_msg(strstr(err.msg, "unsupported cp.async.bulk form '.im2col::w'") != NULL, "%s",
                   err.msg);
 }
 END_TEST

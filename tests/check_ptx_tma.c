@@ -6,7 +6,10 @@
  * traversal strides, out-of-bounds fill (zero, NaN) on loads and no write
  * on stores, the 32-, 64- and 128-byte swizzles of the shared-memory
  * image; each copy emulated and (some) timed, which must write the same
- * bytes; and the errors of wrong programs and wrong tensor maps.
+ * bytes; and the errors of wrong programs and wrong tensor maps.  The
+ * im2col copies (PTX ISA 5.5.4, cuTensorMapEncodeIm2col) likewise, against
+ * a reference that numbers the pixel box's positions instead of walking
+ * them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,14 @@ struct tcase {
     bool store;                  /* shared to global */
     bool timed;
     bool reduce;                 /* a store as cp.reduce.async.bulk.tensor .add */
+};
+
+/* An im2col map and copy (t.box unused): the pixel box's corners, the
+ * copy's offsets (W, H, D), channels per pixel, pixels per column. */
+struct icase {
+    struct tcase t;
+    int16_t lower[3], upper[3], off[3];
+    uint16_t cpp, ppc;
 };
 
 static uint32_t
@@ -65,20 +76,36 @@ tval(const struct tcase *t, uint64_t i)
 }
 
 static void
-write_kernel(const struct tcase *t, uint64_t box_bytes)
+write_kernel(const struct tcase *t, uint64_t box_bytes, const struct icase *ic)
 {
-    char coords[64] = "", cp[512], ins2[128] = "", ins3[128] = "";
+    char coords[64] = "", cp[512], ins2[512] = "", ins3[128] = "";
     char *p = coords;
     for (unsigned d = 0; d < t->rank; d++)
         p += sprintf(p, "%s%%r%u", d ? ", " : "", 10 + d);
+    char offs[96] = "", movs[160] = "";
+    if (ic != NULL && !t->store) {   /* the offsets, in .b16 registers */
+        char *q = offs + sprintf(offs, ", {");
+        char *mv = movs + sprintf(movs, "    .reg .b16 %%rs<4>;\n");
+        for (unsigned j = 0; j + 2 < t->rank; j++) {
+            q += sprintf(q, "%s%%rs%u", j ? ", " : "", j + 1);
+            mv += sprintf(mv, "    mov.b16 %%rs%u, %d;\n", j + 1, ic->off[j]);
+        }
+        sprintf(q, "}");
+    }
+    const char *mode = ic == NULL ? "tile" : t->store ? "im2col_no_offs" : "im2col";
     if (!t->store) {
-        snprintf(cp, sizeof cp, "    @%%p1 cp.async.bulk.tensor.%ud.shared::cluster.global.tile."
-                 "mbarrier::complete_tx::bytes [%%r2], [%%rd4, {%s}], [%%r6];", t->rank, coords);
-        snprintf(ins2, sizeof ins2, "    @%%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, "
-                 "[%%r6], %llu;", (unsigned long long)box_bytes);
+        snprintf(cp, sizeof cp, "    @%%p1 cp.async.bulk.tensor.%ud.shared::cluster.global.%s."
+                 "mbarrier::complete_tx::bytes [%%r2], [%%rd4, {%s}], [%%r6]%s;", t->rank, mode,
+                 coords, offs);
+        char pf[192] = "";       /* an im2col load is prefetched first (no effect) */
+        if (ic != NULL)
+            snprintf(pf, sizeof pf, "    @%%p1 cp.async.bulk.prefetch.tensor.%ud.L2.global.im2col "
+                     "[%%rd4, {%s}]%s;\n", t->rank, coords, offs);
+        snprintf(ins2, sizeof ins2, "%s%s    @%%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, "
+                 "[%%r6], %llu;", movs, pf, (unsigned long long)box_bytes);
     } else {
-        snprintf(cp, sizeof cp, "    @%%p1 cp%s.async.bulk.tensor.%ud.global.shared::cta.tile."
-                 "bulk_group%s [%%rd4, {%s}], [%%r2];", t->reduce ? ".reduce" : "", t->rank,
+        snprintf(cp, sizeof cp, "    @%%p1 cp%s.async.bulk.tensor.%ud.global.shared::cta.%s."
+                 "bulk_group%s [%%rd4, {%s}], [%%r2];", t->reduce ? ".reduce" : "", t->rank, mode,
                  t->reduce ? ".add" : "", coords);
         snprintf(ins3, sizeof ins3, "    @%%p1 cp.async.bulk.commit_group;");
     }
@@ -126,17 +153,27 @@ write_kernel(const struct tcase *t, uint64_t box_bytes)
 }
 
 static void
-write_launch(const struct tcase *t, const char *extra_map)
+write_launch(const struct tcase *t, const char *extra_map, const struct icase *ic)
 {
     char mem[96], tm[512], cs[5][48];
     char *p;
     snprintf(mem, sizeof mem, "mem = t %s %llu seq 0", t->type, (unsigned long long)elems(t));
-    p = tm + sprintf(tm, "arg = tm tensormap t %s dims=", t->type);
+    p = tm + sprintf(tm, "arg = tm tensormap t %s%s dims=", t->type,
+                     ic != NULL ? " mode=im2col" : "");
     for (unsigned d = 0; d < t->rank; d++)
         p += sprintf(p, "%s%llu", d ? "," : "", (unsigned long long)t->dims[d]);
-    p += sprintf(p, " box=");
-    for (unsigned d = 0; d < t->rank; d++)
-        p += sprintf(p, "%s%u", d ? "," : "", t->box[d]);
+    if (ic != NULL) {
+        for (unsigned k = 0; k < 2; k++) {
+            p += sprintf(p, k ? " upper=" : " lower=");
+            for (unsigned j = 0; j + 2 < t->rank; j++)
+                p += sprintf(p, "%s%d", j ? "," : "", k ? ic->upper[j] : ic->lower[j]);
+        }
+        p += sprintf(p, " channels=%u pixels=%u", ic->cpp, ic->ppc);
+    } else {
+        p += sprintf(p, " box=");
+        for (unsigned d = 0; d < t->rank; d++)
+            p += sprintf(p, "%s%u", d ? "," : "", t->box[d]);
+    }
     if (t->estr[0]) {
         p += sprintf(p, " elemstrides=");
         for (unsigned d = 0; d < t->rank; d++)
@@ -164,17 +201,11 @@ box_counts(const struct tcase *t, uint32_t n[5])
     }
 }
 
-static void
-run_case(const struct tcase *t)
+/* The expected images before a copy: shared memory's marker words into
+ * want_s, and the tensor's values (returned, calloc'ed). */
+static uint8_t *
+expect_init(const struct tcase *t, uint8_t *want_s)
 {
-    uint32_t n[5];
-    box_counts(t, n);
-    uint64_t nbox = (uint64_t)n[0] * n[1] * n[2] * n[3] * n[4], bytes = nbox * t->es;
-    ck_assert_uint_le(bytes, SMEM);
-    write_kernel(t, bytes);
-    write_launch(t, NULL);
-    /* the expected shared image (a load) or tensor (a store) */
-    static uint8_t want_s[SMEM];
     uint64_t ne = elems(t);
     uint8_t *want_t = calloc(ne, t->es);
     for (uint64_t i = 0; i < ne; i++) {
@@ -185,6 +216,54 @@ run_case(const struct tcase *t)
         uint32_t v = 1000000 + w;
         memcpy(want_s + 4 * w, &v, 4);
     }
+    return want_t;
+}
+
+/* Emulate testlib_dir/k.launch, and time it too when timed: the shared
+ * image of a load's box (bytes) or the tensor after a store must be the
+ * expected ones; what names the case in failures. */
+static void
+compare_runs(const struct tcase *t, uint64_t bytes, const uint8_t *want_s, const uint8_t *want_t,
+             bool timed_too, const char *what)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    for (int timed = 0; timed <= (int)timed_too; timed++) {
+        struct inst_source src;
+        sim *s;
+        const struct launch *l = testlib_launch_run(path, timed ? "tma.latency = 128\n"
+                                                    "tma.bytes_per_cycle = 91" : NULL, &src, &s);
+        const uint8_t *out = l->args[1].data, *tens = l->args[0].data;
+        if (!t->store) {
+            for (uint32_t b = 0; b < bytes; b++)
+                ck_assert_msg(out[b] == want_s[b], "%s%ud %s load: shared byte %u is 0x%02x, "
+                              "expected 0x%02x (%s)", what, t->rank, t->type, b, out[b],
+                              want_s[b], timed ? "run" : "emulate");
+        } else {
+            for (uint64_t b = 0; b < elems(t) * t->es; b++)
+                ck_assert_msg(tens[b] == want_t[b], "%s%ud %s store: tensor byte %llu is 0x%02x, "
+                              "expected 0x%02x (%s)", what, t->rank, t->type,
+                              (unsigned long long)b, tens[b], want_t[b],
+                              timed ? "run" : "emulate");
+        }
+        if (s != NULL)
+            sim_destroy(s);
+        inst_source_destroy(&src);
+    }
+}
+
+static void
+run_case(const struct tcase *t)
+{
+    uint32_t n[5];
+    box_counts(t, n);
+    uint64_t nbox = (uint64_t)n[0] * n[1] * n[2] * n[3] * n[4], bytes = nbox * t->es;
+    ck_assert_uint_le(bytes, SMEM);
+    write_kernel(t, bytes, NULL);
+    write_launch(t, NULL, NULL);
+    /* the expected shared image (a load) or tensor (a store) */
+    static uint8_t want_s[SMEM];
+    uint8_t *want_t = expect_init(t, want_s);
     for (uint64_t e = 0; e < nbox; e++) {
         uint64_t rest = e, gi = 0, pitch = 1;
         bool in = true;
@@ -210,29 +289,7 @@ run_case(const struct tcase *t)
             memcpy(want_t + gi * t->es, want_s + at, t->es);
         }
     }
-    char path[512];
-    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
-    for (int timed = 0; timed <= (int)t->timed; timed++) {
-        struct inst_source src;
-        sim *s;
-        const struct launch *l = testlib_launch_run(path, timed ? "tma.latency = 128\n"
-                                                    "tma.bytes_per_cycle = 91" : NULL, &src, &s);
-        const uint8_t *out = l->args[1].data, *tens = l->args[0].data;
-        if (!t->store) {
-            for (uint32_t b = 0; b < bytes; b++)
-                ck_assert_msg(out[b] == want_s[b], "%ud %s load: shared byte %u is 0x%02x, expected "
-                              "0x%02x (%s)", t->rank, t->type, b, out[b], want_s[b],
-                              timed ? "run" : "emulate");
-        } else {
-            for (uint64_t b = 0; b < ne * t->es; b++)
-                ck_assert_msg(tens[b] == want_t[b], "%ud %s store: tensor byte %llu is 0x%02x, "
-                              "expected 0x%02x (%s)", t->rank, t->type, (unsigned long long)b,
-                              tens[b], want_t[b], timed ? "run" : "emulate");
-        }
-        if (s != NULL)
-            sim_destroy(s);
-        inst_source_destroy(&src);
-    }
+    compare_runs(t, bytes, want_s, want_t, t->timed, "");
     free(want_t);
 }
 
@@ -285,7 +342,7 @@ static const struct {
 START_TEST(wrong_maps)
 {
     struct tcase t = cases[0];
-    write_kernel(&t, 512);
+    write_kernel(&t, 512, NULL);
     const char *const launch[] = {
         "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32", "mem = t u32 1200 seq 0",
         "arg = out buffer u32 2048 zeros", bad_maps[_i].map, "arg = c0 s32 0", "arg = c1 s32 0",
@@ -302,10 +359,133 @@ START_TEST(wrong_programs)
 {
     struct tcase t = cases[0];
     t.rank = 3;                  /* a 3d copy of a 2-D map */
-    write_kernel(&t, 512);
+    write_kernel(&t, 512, NULL);
     t.rank = 2;
-    write_launch(&t, NULL);
+    write_launch(&t, NULL, NULL);
     testlib_expect_error("k.ptx", 37, "a 3d copy of a tensor map of rank 2");
+}
+END_TEST
+
+/* im2col copies (PTX ISA 5.5.4, cuTensorMapEncodeIm2col) against a C
+ * reference written differently from the executor's walk: row k of the
+ * box is the filter base position m0 + k of the pixel box, numbered W
+ * fastest over each spatial dimension's ceil((hi - lower + 1) / stride)
+ * positions and then image by image; the pixel read is that position plus
+ * the offsets; channels c0 .. c0 + cpp - 1. */
+static void
+run_i2c(const struct icase *ic)
+{
+    const struct tcase *t = &ic->t;
+    unsigned ns = t->rank - 2, es = t->es;
+    uint64_t bytes = (uint64_t)ic->ppc * ic->cpp * es;
+    ck_assert_uint_le(bytes, SMEM);
+    write_kernel(t, bytes, ic);
+    write_launch(t, NULL, ic);
+    int64_t cnt[3] = { 1, 1, 1 }, st[3] = { 1, 1, 1 }, per_image = 1, m0 = 0, stride = 1;
+    for (unsigned j = 0; j < ns; j++) {
+        st[j] = t->estr[0] ? t->estr[j + 1] : 1;
+        int64_t hi = (int64_t)t->dims[j + 1] - 1 + ic->upper[j];
+        cnt[j] = (hi - ic->lower[j]) / st[j] + 1;
+        m0 += (t->c[j + 1] - ic->lower[j]) / st[j] * stride;
+        stride *= cnt[j];
+        per_image *= cnt[j];
+    }
+    m0 += (int64_t)t->c[t->rank - 1] * per_image;
+    static uint8_t want_s[SMEM];
+    uint8_t *want_t = expect_init(t, want_s);
+    for (uint32_t k = 0; k < ic->ppc; k++) {
+        int64_t m = m0 + k, n = m / per_image, rest = m % per_image;
+        int64_t pix[3] = { 0, 0, 0 };
+        bool in = n < (int64_t)t->dims[t->rank - 1];
+        uint64_t gi = (uint64_t)n * t->dims[0];
+        uint64_t pitch = t->dims[0];
+        for (unsigned j = 0; j < ns; j++) {
+            pix[j] = ic->lower[j] + rest % cnt[j] * st[j] + (t->store ? 0 : ic->off[j]);
+            rest /= cnt[j];
+            in = in && pix[j] >= 0 && pix[j] < (int64_t)t->dims[j + 1];
+        }
+        /* linear pixel index: ((n D + d) H + h) W + w, times C */
+        uint64_t lin = (uint64_t)n;
+        for (unsigned j = ns; j-- > 0;)
+            lin = lin * t->dims[j + 1] + (uint64_t)(pix[j] < 0 ? 0 : pix[j]);
+        gi = lin * pitch;
+        for (uint32_t ch = 0; ch < ic->cpp; ch++) {
+            int64_t cc = t->c[0] + ch;
+            bool ok = in && cc >= 0 && cc < (int64_t)t->dims[0];
+            uint32_t at = swz((uint32_t)(((uint64_t)k * ic->cpp + ch) * es), t->swz);
+            if (!t->store) {
+                uint32_t v = ok ? tval(t, gi + (uint64_t)cc) : t->nan ? 0x7fffffffu : 0;
+                memcpy(want_s + at, &v, es);
+            } else if (ok) {
+                memcpy(want_t + (gi + (uint64_t)cc) * es, want_s + at, es);
+            }
+        }
+    }
+    compare_runs(t, bytes, want_s, want_t, true, "im2col ");
+    free(want_t);
+}
+
+/* NHWC u16 N=2 H=4 W=5 C=8 with a 3x3 filter's padding-1 box (lower =
+ * upper = -1: base positions w -1 .. 3, h -1 .. 2), 16 pixels of 8
+ * channels from output pixel (0, 0): the centre tap (no fill), the top
+ * left (rows 0-5, 10 and 15 filled), the bottom right (4, 9, 14, 15),
+ * across images (from h 1: image 1 from row 10), past the last image,
+ * a traversal stride of 2, a 128-byte swizzle with 64 channels of u16, a
+ * 3-D (NWC) and a 5-D (NDHWC) map, channels past C (NaN-filled f32), and a store
+ * (.im2col_no_offs: the box's rows written where they lie inside). */
+static const struct icase i2c_cases[] = {
+    { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, -1, 0 }, 0, false, false, false,
+        false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+    { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, -1, 0 }, 0, false, false, false,
+        false }, { -1, -1 }, { -1, -1 }, { 0, 0 }, 8, 16 },
+    { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, -1, 0 }, 0, false, false, false,
+        false }, { -1, -1 }, { -1, -1 }, { 2, 2 }, 8, 16 },
+    { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, 1, 0 }, 0, false, false, false,
+        false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+    { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, 1, 1 }, 0, false, false, false,
+        false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+    { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 1, 2, 2, 1 }, { 0, -1, -1, 0 }, 0, false, false,
+        false, false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+    { { "u16", 2, 4, { 64, 6, 5, 2 }, { 0 }, { 0 }, { 0, 0, 0, 0 }, 3, false, false, false,
+        false }, { 0, 0 }, { -2, -2 }, { 2, 1 }, 64, 24 },
+    { { "u32", 4, 3, { 4, 9, 3 }, { 0 }, { 0 }, { 0, -2, 0 }, 0, false, false, false, false },
+      { -2 }, { 0 }, { 1 }, 4, 20 },
+    { { "u32", 4, 5, { 4, 3, 3, 2, 2 }, { 0 }, { 0 }, { 0, 0, 0, 0, 0 }, 0, false, false, false,
+        false }, { 0, 0, -1 }, { -1, -1, 0 }, { 1, 0, 1 }, 4, 12 },
+    { { "f32", 4, 4, { 8, 5, 4, 1 }, { 0 }, { 0 }, { 6, 0, 0, 0 }, 0, true, false, false,
+        false }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 4, 8 },
+    { { "u32", 4, 4, { 4, 5, 4, 2 }, { 0 }, { 0 }, { 0, 1, 1, 0 }, 0, false, true, false,
+        false }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 4, 12 },
+};
+
+START_TEST(im2col)
+{
+    run_i2c(&i2c_cases[_i]);
+}
+END_TEST
+
+/* Wrong im2col programs and maps: a .tile copy of an im2col map, an
+ * .im2col copy of a tiled one, a base position outside the pixel box, an
+ * im2col map of rank 2, corners out of range. */
+START_TEST(im2col_wrong)
+{
+    struct icase ic = i2c_cases[0];
+    struct tcase t = ic.t;
+    t.box[0] = 8, t.box[1] = 4, t.box[2] = 2, t.box[3] = 1;
+    write_kernel(&t, 2 * 8 * 16, NULL);        /* a .tile copy of an im2col map */
+    write_launch(&t, NULL, &ic);
+    testlib_expect_error("k.ptx", 37, "a .tile copy of an im2col tensor map");
+    write_kernel(&t, 2 * 8 * 16, &ic);         /* an .im2col copy (its prefetch) of a tiled one */
+    write_launch(&t, NULL, NULL);
+    testlib_expect_error("k.ptx", 39, "an .im2col copy of a tiled tensor map");
+    ic.t.c[1] = 4;               /* w: the box's base positions are -1 .. 3 */
+    write_kernel(&ic.t, 2 * 8 * 16, &ic);
+    write_launch(&ic.t, NULL, &ic);
+    testlib_expect_error("k.ptx", 41, "outside the tensor map's pixel box");
+    ic = i2c_cases[0];
+    write_kernel(&ic.t, 2 * 8 * 16, &ic);
+    write_launch(&ic.t, " upper=-200,-1", &ic);
+    testlib_expect_error("k.launch", 7, "-128 .. 127");
 }
 END_TEST
 
@@ -394,6 +574,8 @@ ptx_tma_suite(void)
     tcase_add_loop_test(tc, copies, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, wrong_maps, 0, (int)(sizeof bad_maps / sizeof bad_maps[0]));
     tcase_add_test(tc, wrong_programs);
+    tcase_add_loop_test(tc, im2col, 0, (int)(sizeof i2c_cases / sizeof i2c_cases[0]));
+    tcase_add_test(tc, im2col_wrong);
     tcase_add_test(tc, multicast);
     suite_add_tcase(s, tc);
     return s;

@@ -540,11 +540,12 @@ decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     bool g2s = !pf && in->space == PS_SHARED && in->space2 == PS_GLOBAL;
     bool s2g = !pf && in->space == PS_GLOBAL && in->space2 == PS_SHARED;
     unsigned mi = pf || s2g ? 0 : 1, n = in->vec;     /* the tensor map's operand */
-    bool mc = (in->xmod & PX_MULTICAST) != 0;
-    unsigned want = (pf ? 2 : g2s ? 4 : 3) + mc + ((in->xmod & PX_CACHE_HINT) != 0);
+    bool mc = (in->xmod & PX_MULTICAST) != 0, i2c = (in->xmod & PX_IM2COL) != 0;
+    unsigned offs = i2c && in->frag != 'o', oi = pf ? 2 : 4;  /* im2col offsets: o[oi] */
+    unsigned want = (pf ? 2 : g2s ? 4 : 3) + offs + mc + ((in->xmod & PX_CACHE_HINT) != 0);
     if ((!pf && !g2s && !s2g) || (mc && !g2s) || ((in->xmod & PX_REDUCE) && !s2g) || n < 1 ||
-        n > 5 ||
-        in->nops != want ||
+        n > 5 || in->nops != want || (i2c && (n < 3 || (offs != 0) == s2g)) ||
+        (offs && (o[oi].kind != PO_VEC || o[oi].nvec != n - 2)) ||
         o[mi].kind != PO_MEM || o[mi + 1].kind != PO_VEC || o[mi + 1].nvec != n)
         return ptx_dc_err(c, "unsupported cp.async.bulk.tensor form (supported: .Nd (N 1 .. 5) "
                           ".shared::cluster.global.tile.mbarrier::complete_tx::bytes"
@@ -553,13 +554,20 @@ decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
                           ".tensor.Nd...OP) "
                           "[tmap, {c0, ..}], [src]; cp.async.bulk.prefetch.tensor.Nd.L2.global"
                           ".tile [tmap, {c0, ..}]; each with N coordinates and an optional "
-                          ".L2::cache_hint policy last)");
+                          ".L2::cache_hint policy last; .im2col (N 3 .. 5) for loads and "
+                          "prefetches with {offW, ..} (N - 2 of them) after [mbar] or the "
+                          "coordinates, .im2col_no_offs for stores)");
     x->kind = XK_BULK;
     x->vec = (uint8_t)n;
     x->b.cls = SC_NONE;
     if (mc) {
-        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[4], SC_32, PT_B16, &x->b, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[4 + offs], SC_32, PT_B16, &x->b, false));
         ptx_dc_add_src(r, x, &x->b);
+    }
+    for (unsigned i = 0; offs && i < n - 2; i++) {   /* into frag[5 ..] (ptx_tma.c) */
+        struct ptx_opnd co = vec_elem(&o[oi], i);
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &co, SC_32, PT_U16, &x->frag[5 + i], false));
+        ptx_dc_add_src(r, x, &x->frag[5 + i]);
     }
     SIM_FORWARD_IF_ERROR(bulk_shared(c, pf ? NULL : &o[g2s ? 0 : 2], g2s ? &o[3] : NULL, x));
     x->space = PS_GENERIC;

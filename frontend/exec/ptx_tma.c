@@ -47,6 +47,80 @@ read_map(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
         snprintf(msg, sizeof msg, "a %ud copy of a tensor map of rank %u", x->vec, m->rank);
         return terr(r, b, pw, x, err, SIM_ERR_FORMAT, msg);
     }
+    if (m->im2col != ((x->xmod & PX_IM2COL) != 0))
+        return terr(r, b, pw, x, err, SIM_ERR_FORMAT, m->im2col ? "a .tile copy of an im2col "
+                    "tensor map (the copy needs .im2col)" : "an .im2col copy of a tiled tensor "
+                    "map (the map needs mode=im2col: cuTensorMapEncodeIm2col)");
+    return SIM_OK;
+}
+
+/* The pixels of an im2col copy (ptx_tma.h): row k of the box (cpp
+ * channels from c[0]) is the pixel at the k-th filter base position from
+ * c[1 .. rank - 2] in the tensor map's pixel box (W fastest, every
+ * estride-th, then the next image), moved by lane l's offsets; pixels and
+ * channels outside the tensor are not read (the box keeps the fill) or
+ * written.  *first_t: the first pixel read's timing address; *rows: the
+ * pixels inside the tensor; *row_bytes: the bytes of each. */
+static int
+im2col_rows(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
+            const struct ptx_tmap *m, const int64_t *c, bool load, unsigned rtype, uint8_t *box,
+            uint64_t *first_t, uint32_t *rows, uint32_t *row_bytes, struct sim_error *err)
+{
+    static const int64_t off_max[6] = { 0, 0, 0, 65535, 255, 31 };
+    unsigned ns = m->rank - 2u, last = m->rank - 1u;
+    int64_t pos[3], hi[3], off[3] = { 0, 0, 0 }, n = c[last];
+    for (unsigned j = 0; j < ns; j++) {
+        pos[j] = c[j + 1];
+        hi[j] = (int64_t)m->dims[j + 1] - 1 + m->upper[j];
+        if (pos[j] < m->lower[j] || pos[j] > hi[j])
+            return terr(r, b, pw, x, err, SIM_ERR_FORMAT, "im2col: the filter's base position "
+                        "lies outside the tensor map's pixel box (lower .. dim - 1 + upper)");
+        if (x->frag[5 + j].cls != SC_NONE)
+            off[j] = (int64_t)(uint16_t)lane_get(pw, &x->frag[5 + j], l);
+        if (off[j] > off_max[m->rank])
+            return terr(r, b, pw, x, err, SIM_ERR_FORMAT, m->rank == 3 ? "im2col: an offset "
+                        "above 65535 (rank 3)" : m->rank == 4 ? "im2col: an offset above 255 "
+                        "(rank 4)" : "im2col: an offset above 31 (rank 5)");
+    }
+    /* the channels of a pixel inside the tensor: [ch_lo, ch_hi) of the row */
+    int64_t ch_lo = c[0] < 0 ? -c[0] : 0;
+    int64_t ch_hi = (int64_t)m->dims[0] - c[0] < m->cpp ? (int64_t)m->dims[0] - c[0] : m->cpp;
+    uint64_t len = ch_hi > ch_lo ? (uint64_t)(ch_hi - ch_lo) * m->esize : 0;
+    *rows = 0;
+    *row_bytes = (uint32_t)len;
+    for (uint32_t k = 0; k < m->ppc; k++) {
+        bool in = len > 0 && n >= 0 && n < (int64_t)m->dims[last];
+        uint64_t ga = m->gaddr + (uint64_t)(c[0] + ch_lo) * m->esize + (uint64_t)n * m->strides[last];
+        for (unsigned j = 0; j < ns && in; j++) {
+            int64_t p = pos[j] + off[j];
+            in = p >= 0 && p < (int64_t)m->dims[j + 1];
+            ga += (uint64_t)p * m->strides[j + 1];
+        }
+        if (in) {
+            struct ptx_access gac;
+            uint8_t *row = box + ((uint64_t)k * m->cpp + (uint64_t)ch_lo) * m->esize;
+            SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, ga, (unsigned)len,
+                                                 x, &gac, err));
+            if (*rows == 0)
+                *first_t = gac.taddr;
+            (*rows)++;
+            if (load)
+                memcpy(row, gac.p, len);
+            else if (rtype == PT_NONE)
+                memcpy(gac.p, row, len);
+            else
+                ptx_reduce_bytes(x->atom, rtype, gac.p, row, len);
+        }
+        unsigned j = 0;          /* the next base position */
+        for (; j < ns; j++) {
+            pos[j] += m->estride[j + 1];
+            if (pos[j] <= hi[j])
+                break;
+            pos[j] = m->lower[j];
+        }
+        if (j == ns)
+            n++;
+    }
     return SIM_OK;
 }
 
@@ -162,12 +236,18 @@ ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
         for (uint64_t o = 0; o < total; o += 16)
             memcpy(box + o, sac.p + (ptx_tmap_smem_addr(&m, (uint32_t)sa, o) - sa), 16);
     }
-    bool inside = hi[0] > lo[0];
+    bool inside = hi[0] > lo[0] && !m.im2col;
     for (unsigned d = 1; d < PTX_TMAP_MAX_RANK; d++)
         inside = inside && hi[d] > lo[d];
     int rc = SIM_OK;
     uint64_t first_t = 0;
-    for (int64_t i4 = lo[4]; inside && i4 < hi[4] && rc == SIM_OK; i4++)
+    uint32_t i2c_rows = 0, i2c_bytes = 0;
+    if (m.im2col) {
+        rc = im2col_rows(r, b, pw, x, l, &m, c, load, rtype, box, &first_t, &i2c_rows, &i2c_bytes,
+                         err);
+        inside = i2c_rows > 0;
+    }
+    for (int64_t i4 = lo[4]; inside && !m.im2col && i4 < hi[4] && rc == SIM_OK; i4++)
     for (int64_t i3 = lo[3]; i3 < hi[3] && rc == SIM_OK; i3++)
     for (int64_t i2 = lo[2]; i2 < hi[2] && rc == SIM_OK; i2++)
     for (int64_t i1 = lo[1]; i1 < hi[1] && rc == SIM_OK; i1++) {
@@ -205,7 +285,16 @@ ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
     wi->bulk = SIM_BULK_TENSOR;
     wi->active_mask = 1u << l;
     memset(wi->addr, 0, 10 * sizeof wi->addr[0]);
-    if (inside) {
+    if (inside && m.im2col) {
+        /* the pixels read, as one run along W: their number and bytes are
+         * the copy's, the addresses where a row of the box wraps are not */
+        wi->addr[0] = first_t;
+        wi->addr[1] = i2c_bytes;
+        wi->addr[2] = i2c_rows;
+        wi->addr[3] = m.estride[1] * m.strides[1];
+        for (unsigned d = 2; d < PTX_TMAP_MAX_RANK; d++)
+            wi->addr[2 * d] = 1;
+    } else if (inside) {
         wi->addr[0] = first_t;
         wi->addr[1] = (uint64_t)(hi[0] - lo[0]) * m.esize;
         for (unsigned d = 1; d < PTX_TMAP_MAX_RANK; d++) {

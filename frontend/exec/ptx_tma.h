@@ -14,6 +14,19 @@
  * writes only those inside.  Functionally a copy is done when it executes,
  * as the 1-D bulk copies of ptx_sync.c are; the timing model sees the
  * rows of the box that lie inside the tensor (sim/inst.h, SIM_BULK_TENSOR).
+ *
+ * An im2col copy (.im2col, a map of cuTensorMapEncodeIm2col: PTX ISA
+ * 5.5.4) moves ppc pixels of cpp channels each, a row of the box per
+ * pixel.  The coordinates are the first channel, the filter's base
+ * position (W, H, D: inside the map's pixel box, lower .. dim - 1 +
+ * upper) and the image; successive rows take the base positions after
+ * it, W fastest, every estride-th, each dimension restarting at its lower
+ * corner, then the next image; the pixel read is the base position plus
+ * the instruction's offsets (one per pixel dimension).  Pixels outside
+ * the tensor (and channels past it) are filled as above; a store
+ * (.im2col_no_offs) writes the rows of the pixels inside.  The timing
+ * model sees the pixels read as one run along W (their number and bytes
+ * exact, the addresses where a row of the box wraps not).
  */
 #ifndef SMSIM_FRONTEND_PTX_TMA_H
 #define SMSIM_FRONTEND_PTX_TMA_H

@@ -34,9 +34,45 @@ ptx_tmap_type_lookup(const char *name)
     return -1;
 }
 
+/* cuTensorMapEncodeIm2col's rules (CUDA Driver API, cuda.h). */
+static bool
+check_im2col(const struct ptx_tmap *m, const char **why)
+{
+    static const int lim[6] = { 0, 0, 0, 32768, 128, 16 };  /* corner range by rank */
+    if (m->rank < 3 || m->rank > 5) {
+        *why = "an im2col tensor map's rank must be 3 .. 5";
+        return false;
+    }
+    for (unsigned j = 0; j + 2 < m->rank; j++) {
+        if (m->lower[j] < -lim[m->rank] || m->lower[j] >= lim[m->rank] ||
+            m->upper[j] < -lim[m->rank] || m->upper[j] >= lim[m->rank]) {
+            *why = m->rank == 3 ? "the pixel box corners must be -32768 .. 32767 (rank 3)"
+                   : m->rank == 4 ? "the pixel box corners must be -128 .. 127 (rank 4)"
+                                  : "the pixel box corners must be -16 .. 15 (rank 5)";
+            return false;
+        }
+        if ((int64_t)m->dims[j + 1] - 1 + m->upper[j] < m->lower[j]) {
+            *why = "the pixel box must not be empty (lower <= dim - 1 + upper)";
+            return false;
+        }
+    }
+    if (m->cpp == 0 || m->cpp > 256 || m->ppc == 0 || m->ppc > 1024) {
+        *why = "channels per pixel must be 1 .. 256 and pixels per column 1 .. 1024";
+        return false;
+    }
+    if (m->estride[m->rank - 1] != 1) {
+        *why = "unsupported: an im2col traversal stride other than 1 along N (the last "
+               "dimension)";
+        return false;
+    }
+    return true;
+}
+
 bool
 ptx_tmap_check(const struct ptx_tmap *m, const char **why)
 {
+    if (m->im2col && !check_im2col(m, why))
+        return false;
     if (m->rank < 1 || m->rank > PTX_TMAP_MAX_RANK) {
         *why = "the rank must be 1 .. 5";
         return false;
@@ -55,7 +91,7 @@ ptx_tmap_check(const struct ptx_tmap *m, const char **why)
             *why = "the strides must be nonzero multiples of 16 bytes below 2^40";
             return false;
         }
-        if (m->box[d] == 0 || m->box[d] > 256) {
+        if (!m->im2col && (m->box[d] == 0 || m->box[d] > 256)) {
             *why = "every box dimension must be 1 .. 256 elements";
             return false;
         }
@@ -64,13 +100,16 @@ ptx_tmap_check(const struct ptx_tmap *m, const char **why)
             return false;
         }
     }
-    uint64_t inner = (uint64_t)m->box[0] * m->esize;
+    uint64_t inner = (uint64_t)(m->im2col ? m->cpp : m->box[0]) * m->esize;
     if (inner % 16 != 0) {
-        *why = "the box's inner dimension must be a multiple of 16 bytes";
+        *why = m->im2col ? "a pixel's channels must be a multiple of 16 bytes"
+                         : "the box's inner dimension must be a multiple of 16 bytes";
         return false;
     }
     if (m->swizzle != TMS_NONE && inner > (16u << m->swizzle)) {
-        *why = "the box's inner dimension must fit the swizzle span (32, 64 or 128 bytes)";
+        *why = m->im2col ? "a pixel's channels must fit the swizzle span (32, 64 or 128 bytes)"
+                         : "the box's inner dimension must fit the swizzle span (32, 64 or "
+                           "128 bytes)";
         return false;
     }
     if (m->interleave != 0) {
@@ -117,6 +156,13 @@ ptx_tmap_encode(const struct ptx_tmap *m, uint8_t out[PTX_TMAP_BYTES])
     put(&p, m->swizzle, 1);
     put(&p, m->interleave, 1);
     put(&p, m->fill_nan, 1);
+    put(&p, m->im2col, 1);
+    for (unsigned j = 0; j < 3; j++)
+        put(&p, (uint16_t)m->lower[j], 2);
+    for (unsigned j = 0; j < 3; j++)
+        put(&p, (uint16_t)m->upper[j], 2);
+    put(&p, m->cpp, 2);
+    put(&p, m->ppc, 2);
 }
 
 bool
@@ -141,6 +187,13 @@ ptx_tmap_decode(const uint8_t in[PTX_TMAP_BYTES], struct ptx_tmap *m)
     m->swizzle = (uint8_t)get(&p, 1);
     m->interleave = (uint8_t)get(&p, 1);
     m->fill_nan = (uint8_t)get(&p, 1);
+    m->im2col = get(&p, 1) != 0;
+    for (unsigned j = 0; j < 3; j++)
+        m->lower[j] = (int16_t)(uint16_t)get(&p, 2);
+    for (unsigned j = 0; j < 3; j++)
+        m->upper[j] = (int16_t)(uint16_t)get(&p, 2);
+    m->cpp = (uint16_t)get(&p, 2);
+    m->ppc = (uint16_t)get(&p, 2);
     m->strides[0] = m->esize;
     const char *why;
     return m->esize == ptx_tmap_type_size(m->type) && ptx_tmap_check(m, &why);
@@ -150,6 +203,8 @@ uint64_t
 ptx_tmap_box_bytes(const struct ptx_tmap *m)
 {
     uint64_t n = m->esize;
+    if (m->im2col)
+        return n * m->cpp * m->ppc;
     for (unsigned d = 0; d < m->rank; d++)
         n *= ptx_tmap_box_elems(m, d);
     return n;

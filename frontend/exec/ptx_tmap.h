@@ -19,7 +19,10 @@
  * Layout of the 128 bytes (little-endian): "SMTMAP01" (8), global
  * address (8), dims[5] (8 each), strides[4] (8 each: of dimensions 1..4,
  * bytes), box[5] (2 each), element strides[5] (1 each), rank, element
- * size, data type, swizzle, interleave, fill (1 each); the rest zero.
+ * size, data type, swizzle, interleave, fill (1 each), then im2col (1),
+ * lower[3], upper[3] (2 each, signed), channels per pixel, pixels per
+ * column (2 each); the rest zero.  cuTensorMapEncodeIm2col's maps are
+ * the same fields with im2col set and its own rules.
  */
 #ifndef SMSIM_FRONTEND_PTX_TMAP_H
 #define SMSIM_FRONTEND_PTX_TMAP_H
@@ -53,6 +56,16 @@ struct ptx_tmap {
     uint8_t swizzle;             /* enum ptx_tmap_swizzle */
     uint8_t interleave;          /* 0: CU_TENSOR_MAP_INTERLEAVE_NONE (the only one) */
     uint8_t fill_nan;            /* out-of-bounds elements read as NaN (float types) */
+    /* cuTensorMapEncodeIm2col's (im2col true; box[] unused): a tensor of
+     * rank 3 .. 5, dimension 0 the channels C, the last the images N, the
+     * others the pixels' W, H, D.  The bounding box of a filter's base
+     * position along spatial dimension j (tensor dimension j + 1) is
+     * lower[j] .. dims[j + 1] - 1 + upper[j], both inclusive; a copy reads
+     * ppc pixels of cpp channels each (ptx_tma.h). */
+    bool im2col;
+    int16_t lower[3], upper[3];  /* W, H, D */
+    uint16_t cpp;                /* channels per pixel, 1 .. 256 */
+    uint16_t ppc;                /* pixels per column, 1 .. 1024 */
 };
 
 /* Bytes per element of type t (0 for none). */

@@ -77,8 +77,10 @@ enum {
                                      transactions the store completes */
     PX_NO_COMPLETE = 1u << 5,     /* mbarrier.arrive{_drop}.noComplete: the arrive must not
                                      complete the phase */
-    PX_DROP = 1u << 6             /* mbarrier.arrive_drop{.expect_tx} (mode PM_MB_ARRIVE{_TX}): the
+    PX_DROP = 1u << 6,            /* mbarrier.arrive_drop{.expect_tx} (mode PM_MB_ARRIVE{_TX}): the
                                      arrivals also leave every later phase's expected count */
+    PX_IM2COL = 1u << 7           /* cp.{reduce.}async.bulk{.prefetch}.tensor .im2col (frag 0:
+                                     with an offsets operand) or .im2col_no_offs (frag 'o') */
 };
 
 /* Modifier flags. */
@@ -185,7 +187,8 @@ struct ptx_ins {
     uint8_t mode;                /* enum ptx_mode */
     uint8_t vec;                 /* vector width of ld/st (1, 2, 4); wmma: its type words;
                                     ldmatrix/stmatrix: matrices (.x1, .x2, .x4); wgmma: N / 8 */
-    uint8_t frag;                /* wmma.load/store: matrix 'a', 'b', 'c' or 'd'; wgmma: K */
+    uint8_t frag;                /* wmma.load/store: matrix 'a', 'b', 'c' or 'd'; wgmma: K;
+                                    cp...tensor.im2col_no_offs: 'o' */
     uint8_t shape;               /* enum ptx_shape (mma, wmma, ldmatrix, stmatrix) */
     uint8_t type3, type4;        /* mma/wmma.mma .dtype.atype.btype.ctype: B's and C's (type:
                                     D's, type2: A's) */

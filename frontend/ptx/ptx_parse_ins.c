@@ -196,10 +196,16 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         ins->vec = (uint8_t)(w[0] - '0');   /* cp.async.bulk.tensor.Nd */
         return SIM_OK;
     }
-    if (ins->op == PTXOP_CP && (strcmp(w, "im2col") == 0 || strcmp(w, "im2col_no_offs") == 0 ||
-                                strncmp(w, "tile::", 6) == 0 || strncmp(w, "cta_group", 9) == 0))
+    if (ins->op == PTXOP_CP && (ins->flags & PF_TENSOR) &&
+        (strcmp(w, "im2col") == 0 || strcmp(w, "im2col_no_offs") == 0)) {
+        ins->xmod |= PX_IM2COL;       /* the offsets operand: ptx_decode.c */
+        ins->frag = w[6] == '_' ? 'o' : 0;
+        return SIM_OK;
+    }
+    if (ins->op == PTXOP_CP && (strncmp(w, "im2col", 6) == 0 || strncmp(w, "tile::", 6) == 0 ||
+                                strncmp(w, "cta_group", 9) == 0))
         return ptx_parse_unsupported(ps, "unsupported cp.async.bulk form '.%s' (supported: "
-                                     ".tile copies, .multicast::cluster)", w);
+                                     ".tile and .im2col tensor copies, .multicast::cluster)", w);
     if (ins->op == PTXOP_CP && strcmp(w, "multicast::cluster") == 0) {
         ins->xmod |= PX_MULTICAST;
         return SIM_OK;
