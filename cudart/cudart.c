@@ -376,6 +376,30 @@ func_of(const void *f)
     return NULL;
 }
 
+int
+rt_param_sizes(const void *func, uint32_t *sizes, unsigned max)
+{
+    struct rt_func *f = func_of(func);
+    if (f == NULL)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "a graph node of a function the program "
+                       "did not register as a kernel (%p)", func), -1;
+    int mod = rt_module(f->bin);
+    if (mod < 0)
+        return rt_fail(rt.last != cudaSuccess ? rt.last : cudaErrorInvalidKernelImage, NULL), -1;
+    smsim_error err = { 0 };
+    struct smsim_kernel_decl kd;
+    if (smsim_program_kernel_decl(rt.prog, (unsigned)mod, f->name, &kd, &err) < 0)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "%s", err.msg), -1;
+    if (kd.n_params > max)
+        return rt_fail(cudaErrorNotSupported, "unsupported: a graph node of kernel %s, which "
+                       "has more than %u parameters", f->name, max), -1;
+    for (unsigned i = 0; i < kd.n_params; i++) {
+        uint32_t off;
+        smsim_program_kernel_param(rt.prog, (unsigned)mod, f->name, i, &off, &sizes[i], &err);
+    }
+    return (int)kd.n_params;
+}
+
 /* The status of a kernel that failed: a fault in memory, an assertion,
  * smsim's own limits; the first two are sticky, as on a GPU. */
 static cudaError_t
@@ -392,9 +416,9 @@ kernel_failed(int rc, const char *msg)
     return e;
 }
 
-static cudaError_t
-launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem, const uint32_t *cluster,
-       bool cooperative)
+cudaError_t
+rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+          const uint32_t *cluster, bool cooperative)
 {
     RT_REQUIRE_READY();
     struct rt_func *f = func_of(func);
@@ -493,8 +517,9 @@ cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, siz
                  cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
-    return launch(func, gridDim, blockDim, args, sharedMem, NULL, false);
+    if (rt_capturing(stream))
+        return rt_capture_kernel(stream, func, gridDim, blockDim, args, sharedMem, NULL, false);
+    return rt_launch(func, gridDim, blockDim, args, sharedMem, NULL, false);
 }
 
 API cudaError_t
@@ -513,8 +538,9 @@ __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args
                    size_t sharedMem, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
-    return launch(kernel, gridDim, blockDim, args, sharedMem, NULL, false);
+    if (rt_capturing(stream))
+        return rt_capture_kernel(stream, kernel, gridDim, blockDim, args, sharedMem, NULL, false);
+    return rt_launch(kernel, gridDim, blockDim, args, sharedMem, NULL, false);
 }
 
 API cudaError_t
@@ -530,8 +556,9 @@ cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void 
                             size_t sharedMem, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
-    return launch(func, gridDim, blockDim, args, sharedMem, NULL, true);
+    if (rt_capturing(stream))
+        return rt_capture_kernel(stream, func, gridDim, blockDim, args, sharedMem, NULL, true);
+    return rt_launch(func, gridDim, blockDim, args, sharedMem, NULL, true);
 }
 
 API cudaError_t
@@ -554,8 +581,11 @@ cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **a
                            "(cudaLaunchKernelEx)", a->id);
         }
     }
-    return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                  have ? cluster : NULL, coop);
+    if (rt_capturing(config->stream))
+        return rt_capture_kernel(config->stream, func, config->gridDim, config->blockDim, args,
+                                 config->dynamicSmemBytes, have ? cluster : NULL, coop);
+    return rt_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                     have ? cluster : NULL, coop);
 }
 
 API cudaError_t

@@ -117,6 +117,30 @@ struct rt {
 
 extern struct rt rt;
 
+/* A stream is only a name, work runs when issued; while it captures
+ * (cudart_graph.c), its work is added to a graph instead. */
+struct CUstream_st {
+    int flags;
+    struct CUgraph_st *capture;  /* the graph being captured, or NULL */
+    struct CUgraphNode_st **tail;   /* the nodes its next node depends on */
+    uint32_t n_tail, cap_tail;
+};
+
+struct CUevent_st {
+    double t_ns;                 /* the timeline when it was recorded */
+    bool recorded;
+    unsigned long long capture_id;  /* recorded in a capturing stream: its capture (0: none) */
+    struct CUgraphNode_st **tail;   /* and the nodes a stream waiting for it depends on */
+    uint32_t n_tail;
+};
+
+/* The stream object behind handle s (NULL: the legacy or per-thread default stream). */
+static inline struct CUstream_st *
+rt_stream(cudaStream_t s)
+{
+    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread ? NULL : s;
+}
+
 /* Take the runtime's lock until the enclosing function returns. */
 int rt_lock(void);
 void rt_unlock(int *guard);
@@ -145,10 +169,35 @@ void rt_timeline(uint8_t op, uint8_t dir, uint32_t kernel, double dur_ns, uint64
 /* Entry points one file of the runtime calls in another's. */
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, int kind);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                                           int blockSize, size_t dynSmem);
 /* Time a copy of bytes over the host link (0 within the device). */
 double rt_copy_ns(uint64_t bytes, int dir);
+
+/* A kernel launch (cudart.c); the sizes of kernel func's parameters into
+ * sizes[] (at most max): their number, or -1 after rt_fail. */
+cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                      const uint32_t *cluster, bool cooperative);
+int rt_param_sizes(const void *func, uint32_t *sizes, unsigned max);
+/* count elements of esize bytes (1, 2, 4) set to value at device memory dst (cudart_mem.c). */
+cudaError_t rt_memset_elems(void *dst, uint32_t value, unsigned esize, size_t count);
+
+/* Stream capture (cudart_graph.c): whether stream s captures, and the
+ * operations that then become nodes of its graph. */
+bool rt_capturing(cudaStream_t s);
+cudaError_t rt_capture_kernel(cudaStream_t s, const void *func, dim3 grid, dim3 block,
+                              void **args, size_t smem, const uint32_t *cluster, bool coop);
+cudaError_t rt_capture_copy(cudaStream_t s, void *dst, size_t dpitch, const void *src,
+                            size_t spitch, size_t width, size_t height, int kind);
+cudaError_t rt_capture_set(cudaStream_t s, void *dst, size_t pitch, uint32_t value,
+                           unsigned esize, size_t width, size_t height);
+cudaError_t rt_capture_host(cudaStream_t s, void (*fn)(void *), void *data);
+cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s);
+cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev);
+/* Stream s is destroyed: it leaves the capture it joined. */
+void rt_capture_stream_gone(struct CUstream_st *s);
 
 /* Launch sampling (cudart_repeat.c).  The shape of a launch of rt.funcs[func]. */
 struct rt_shape *rt_shape_of(uint32_t func, const struct rt_shape_key *k);

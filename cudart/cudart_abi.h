@@ -34,6 +34,7 @@ enum {
     cudaErrorNoKernelImageForDevice = 209,
     cudaErrorSharedObjectSymbolNotFound = 302,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
@@ -98,6 +99,71 @@ typedef struct dim3 {
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUkern_st *cudaKernel_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+
+/* Stream capture and graphs (driver_types.h) */
+enum { cudaErrorStreamCaptureUnsupported = 900, cudaErrorStreamCaptureUnmatched = 903 };
+enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
+enum { cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
+       cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
+       cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7 };
+
+/* struct cudaKernelNodeParams: 56 bytes */
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
+/* struct cudaPos, cudaPitchedPtr, cudaExtent, cudaMemcpy3DParms: 160 bytes */
+struct cudaPos {
+    size_t x, y, z;
+};
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+};
+struct cudaExtent {
+    size_t width, height, depth;
+};
+struct cudaMemcpy3DParms {
+    void *srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    void *dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind;
+};
+
+/* struct cudaMemsetParams: 40 bytes */
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned value;
+    unsigned elementSize;
+    size_t width, height;
+};
+
+/* struct cudaHostNodeParams: 16 bytes */
+struct cudaHostNodeParams {
+    void (*fn)(void *);
+    void *userData;
+};
+
+/* cudaGraphExecUpdateResultInfo: 24 bytes */
+typedef struct cudaGraphExecUpdateResultInfo {
+    int result;
+    cudaGraphNode_t errorNode, errorFromNode;
+} cudaGraphExecUpdateResultInfo;
 
 /* struct cudaDeviceProp (CUDA 12+, cudaGetDeviceProperties_v2): 1008 bytes */
 struct cudaDeviceProp {

@@ -358,16 +358,6 @@ cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 
 /* ---- streams and events ------------------------------------------------------------- */
 
-/* A stream is only a name: work runs when issued. */
-struct CUstream_st {
-    int flags;
-};
-
-struct CUevent_st {
-    double t_ns;                 /* the timeline when it was recorded */
-    bool recorded;
-};
-
 API cudaError_t
 cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority)
 {
@@ -399,7 +389,12 @@ API cudaError_t
 cudaStreamDestroy(cudaStream_t s)
 {
     RT_GUARD;
-    free(s);
+    struct CUstream_st *st = rt_stream(s);
+    if (st != NULL) {
+        rt_capture_stream_gone(st);
+        free(st->tail);
+    }
+    free(st);
     return cudaSuccess;
 }
 
@@ -423,7 +418,7 @@ API cudaError_t
 cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
 {
     RT_GUARD;
-    *flags = s != NULL ? (unsigned)s->flags : 0;
+    *flags = rt_stream(s) != NULL ? (unsigned)s->flags : 0;
     return cudaSuccess;
 }
 
@@ -449,7 +444,10 @@ cudaStreamGetDevice(cudaStream_t s, int *device)
 API cudaError_t
 cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *data)
 {
-    (void)s;
+    if (rt_capturing(s)) {
+        RT_GUARD;
+        return rt_capture_host(s, fn, data);
+    }
     fn(data);
     return cudaSuccess;
 }
@@ -467,7 +465,9 @@ API cudaError_t
 cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 {
     RT_GUARD;
-    (void)s, (void)ev, (void)flags;
+    (void)flags;
+    if (ev != NULL && ev->capture_id != 0)
+        return rt_capture_wait(s, ev);
     return rt_ready();
 }
 
@@ -492,6 +492,8 @@ API cudaError_t
 cudaEventDestroy(cudaEvent_t ev)
 {
     RT_GUARD;
+    if (ev != NULL)
+        free(ev->tail);
     free(ev);
     return cudaSuccess;
 }
@@ -500,9 +502,11 @@ API cudaError_t
 cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 {
     RT_GUARD;
-    (void)s;
     if (ev == NULL)
         return rt_fail(cudaErrorInvalidResourceHandle, NULL);
+    if (rt_capturing(s))
+        return rt_capture_record(ev, s);
+    ev->capture_id = 0;
     ev->t_ns = rt.now_ns;
     ev->recorded = true;
     return cudaSuccess;

@@ -208,7 +208,8 @@ API cudaError_t
 cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_capture_copy(stream, dst, count, src, count, count, 1, kind);
     return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -233,7 +234,8 @@ cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size
                   size_t height, int kind, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_capture_copy(stream, dst, dpitch, src, spitch, width, height, kind);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -311,7 +313,8 @@ cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t he
                   cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_capture_set(stream, devPtr, pitch, (uint8_t)value, 1, width, height);
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
 
@@ -333,11 +336,31 @@ cudaMemset(void *devPtr, int value, size_t count)
     return cudaSuccess;
 }
 
+cudaError_t
+rt_memset_elems(void *dst, uint32_t value, unsigned esize, size_t count)
+{
+    if (esize == 1)
+        return cudaMemset(dst, (int)value, count);
+    RT_REQUIRE_READY();
+    if (count == 0)
+        return cudaSuccess;
+    bool dev;
+    uint8_t *d = resolve(dst, count * esize, &dev);
+    if (d == NULL || !dev || (esize != 2 && esize != 4) || (uintptr_t)dst % esize != 0)
+        return rt_fail(cudaErrorInvalidValue, "a memset node of %u-byte elements at %p: not "
+                       "aligned device memory of this program", esize, dst);
+    for (size_t i = 0; i < count; i++)
+        memcpy(d + i * esize, &value, esize);   /* little-endian: the low bytes */
+    rt_timeline(RT_SET, cudaMemcpyDeviceToDevice, 0, 0, count * esize);
+    return cudaSuccess;
+}
+
 API cudaError_t
 cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_capture_set(stream, devPtr, count, (uint8_t)value, 1, count, 1);
     return cudaMemset(devPtr, value, count);
 }
 
@@ -374,12 +397,32 @@ cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t off
                            "cudaMemcpyToSymbol");
 }
 
+/* A copy into (to) or out of a variable from or to p, captured in
+ * stream s: a copy node of the variable's device address. */
+static cudaError_t
+capture_symbol(cudaStream_t s, const void *symbol, void *p, size_t count, size_t offset, int kind,
+               bool to)
+{
+    uint64_t a, size;
+    cudaError_t e = rt_symbol(symbol, &a, &size);
+    if (e != cudaSuccess)
+        return e;
+    if (offset + count > size)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    void *var = (void *)(uintptr_t)(a + offset);
+    int k = kind == cudaMemcpyDeviceToDevice ? kind
+            : to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    return to ? rt_capture_copy(s, var, count, p, count, count, 1, k)
+              : rt_capture_copy(s, p, count, var, count, count, 1, k);
+}
+
 API cudaError_t
 cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                         int kind, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return capture_symbol(stream, symbol, (void *)(uintptr_t)src, count, offset, kind, true);
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
@@ -395,7 +438,8 @@ cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t of
                           cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return capture_symbol(stream, symbol, dst, count, offset, kind, false);
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 

@@ -52,6 +52,23 @@ int main(void) {
     V(cudaDevAttrMaxSharedMemoryPerBlockOptin) V(cudaDevAttrClusterLaunch)
     V(cudaDevAttrReservedSharedMemoryPerBlock) V(cudaDevAttrMaxBlocksPerMultiprocessor)
     V(cudaDevAttrConcurrentManagedAccess) V(cudaDevAttrL2CacheSize)
+    S(struct cudaKernelNodeParams) O(struct cudaKernelNodeParams, gridDim)
+    O(struct cudaKernelNodeParams, blockDim) O(struct cudaKernelNodeParams, sharedMemBytes)
+    O(struct cudaKernelNodeParams, kernelParams) O(struct cudaKernelNodeParams, extra)
+    S(struct cudaMemcpy3DParms) O(struct cudaMemcpy3DParms, srcPos) O(struct cudaMemcpy3DParms, srcPtr)
+    O(struct cudaMemcpy3DParms, dstArray) O(struct cudaMemcpy3DParms, dstPos)
+    O(struct cudaMemcpy3DParms, dstPtr) O(struct cudaMemcpy3DParms, extent)
+    O(struct cudaMemcpy3DParms, kind) S(struct cudaPitchedPtr) S(struct cudaExtent)
+    S(struct cudaMemsetParams) O(struct cudaMemsetParams, value)
+    O(struct cudaMemsetParams, elementSize) O(struct cudaMemsetParams, width)
+    O(struct cudaMemsetParams, height) S(struct cudaHostNodeParams)
+    O(struct cudaHostNodeParams, userData) S(cudaGraphExecUpdateResultInfo)
+    O(cudaGraphExecUpdateResultInfo, errorNode) O(cudaGraphExecUpdateResultInfo, errorFromNode)
+    V(cudaErrorStreamCaptureUnsupported) V(cudaErrorStreamCaptureUnmatched)
+    V(cudaErrorIllegalState) V(cudaStreamCaptureStatusActive) V(cudaGraphNodeTypeKernel)
+    V(cudaGraphNodeTypeMemcpy) V(cudaGraphNodeTypeMemset) V(cudaGraphNodeTypeHost)
+    V(cudaGraphNodeTypeGraph) V(cudaGraphNodeTypeEmpty) V(cudaGraphNodeTypeWaitEvent)
+    V(cudaGraphNodeTypeEventRecord)
     return 0;
 }
 C

@@ -41,6 +41,16 @@ grep -q "(block [0-9]*, thread [0-9]*, pc 0x[0-9a-f]*)" "$tmp/plain.err" ||
 grep -q "compute_100 and up, the simulated GPU is sm_90" "$tmp/future.out" ||
     fail "exec_capi future: no message naming the PTX's target"
 
+# CUDA graphs (cudart/cudart_graph.c), with and without timing
+for t in "" --no-timing; do
+    # shellcheck disable=SC2086
+    if ! "$SMSIM" exec -q $t -- "$EXEC_CAPI" graph >"$tmp/graph.out" 2>"$tmp/graph.err"; then
+        fail "exec_capi graph $t: exit status $?"; cat "$tmp/graph.out" "$tmp/graph.err" >&2
+    fi
+    grep -q FAIL "$tmp/graph.out" && fail "exec_capi graph $t: $(grep FAIL "$tmp/graph.out")"
+    [ "$(grep -c PASS "$tmp/graph.out")" -eq 9 ] || fail "exec_capi graph $t: not 9 checks"
+done
+
 # the same output bytes with and without timing, and on another GPU
 "$SMSIM" exec -q --no-timing -- "$EXEC_CAPI" plain >"$tmp/nt.out" 2>/dev/null
 cmp -s "$tmp/plain.out" "$tmp/nt.out" || fail "exec_capi: --no-timing prints something else"
