@@ -62,7 +62,9 @@ API cudaError_t
 cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_fail(cudaErrorNotSupported, "unsupported: cudaMallocAsync in a stream capture "
+                       "(memory allocation nodes)");
     return cudaMalloc(devPtr, size);
 }
 
@@ -152,7 +154,9 @@ API cudaError_t
 cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
     RT_GUARD;
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_fail(cudaErrorNotSupported, "unsupported: cudaFreeAsync in a stream capture "
+                       "(memory free nodes)");
     return release(devPtr, false);
 }
 
@@ -268,6 +272,83 @@ cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 
 /* Host memory the program already has, made addressable by the device at
  * its own address (the runtime does not own it). */
+API cudaError_t
+cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExtent e)
+{
+    RT_GUARD;
+    if (p == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    size_t pitch;
+    void *d = NULL;
+    cudaError_t r = cudaMallocPitch(&d, &pitch, e.width, e.height * (e.depth ? e.depth : 1));
+    if (r != cudaSuccess)
+        return r;
+    *p = (struct cudaPitchedPtr){ d, pitch, e.width, e.height };
+    return cudaSuccess;
+}
+
+/* cudaMemcpy3D of pitched memory (a CUDA array: unsupported): slice by
+ * slice, row by row. */
+API cudaError_t
+cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+    RT_GUARD;
+    if (p == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    if (p->srcArray != NULL || p->dstArray != NULL)
+        return rt_fail(cudaErrorNotSupported, "unsupported: cudaMemcpy3D of a CUDA array "
+                       "(arrays are not simulated)");
+    const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
+    size_t ss = s->pitch * s->ysize, ds = d->pitch * d->ysize;
+    for (size_t z = 0; z < (p->extent.depth ? p->extent.depth : 1); z++) {
+        cudaError_t e = cudaMemcpy2D((char *)d->ptr + (p->dstPos.z + z) * ds + p->dstPos.y * d->pitch +
+                                     p->dstPos.x, d->pitch,
+                                     (const char *)s->ptr + (p->srcPos.z + z) * ss +
+                                     p->srcPos.y * s->pitch + p->srcPos.x, s->pitch,
+                                     p->extent.width, p->extent.height ? p->extent.height : 1,
+                                     p->kind);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    RT_GUARD;
+    if (rt_capturing(stream))
+        return rt_fail(cudaErrorNotSupported, "unsupported: cudaMemcpy3DAsync in a stream "
+                       "capture (cudaMemcpyAsync and cudaMemcpy2DAsync are captured)");
+    return cudaMemcpy3D(p);
+}
+
+API cudaError_t
+cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent e)
+{
+    RT_GUARD;
+    for (size_t z = 0; z < (e.depth ? e.depth : 1); z++) {
+        cudaError_t r = cudaMemset2D((char *)p.ptr + z * p.pitch * p.ysize, p.pitch, value,
+                                     e.width, e.height ? e.height : 1);
+        if (r != cudaSuccess)
+            return r;
+    }
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent e, cudaStream_t stream)
+{
+    RT_GUARD;
+    for (size_t z = 0; rt_capturing(stream) && z < (e.depth ? e.depth : 1); z++) {
+        cudaError_t r = rt_capture_set(stream, (char *)p.ptr + z * p.pitch * p.ysize, p.pitch,
+                                       (uint8_t)value, 1, e.width, e.height ? e.height : 1);
+        if (r != cudaSuccess || z + 1 == (e.depth ? e.depth : 1))
+            return r;            /* a memset node per slice */
+    }
+    return cudaMemset3D(p, value, e);
+}
+
 API cudaError_t
 cudaHostRegister(void *ptr, size_t size, unsigned flags)
 {

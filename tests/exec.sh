@@ -129,8 +129,10 @@ else
         case $name in two_modules_b) continue ;; esac
         src=$f
         [ "$name" = two_modules_a ] && name=two_modules && src="$f $srcdir/tests/cuda/two_modules_b.cu"
+        extra=
+        [ "$name" = per_thread ] && extra="--default-stream per-thread"   # the _ptds/_ptsz calls
         # shellcheck disable=SC2086
-        "$NVCC" $flags -o "$tmp/$name" $src >"$tmp/$name.nvcc" 2>&1 ||
+        "$NVCC" $flags $extra -o "$tmp/$name" $src >"$tmp/$name.nvcc" 2>&1 ||
             { fail "nvcc $name"; cat "$tmp/$name.nvcc" >&2; continue; }
         run "$name"
     done
