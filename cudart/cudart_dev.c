@@ -595,3 +595,105 @@ cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *func, int nu
     *smem = (size_t)(per < cap ? per : cap);
     return cudaSuccess;
 }
+
+/* ---- driver entry points -------------------------------------------------------------- */
+
+/* The driver functions a runtime-API program may ask for by name
+ * (cudaGetDriverEntryPoint): the TMA tensor-map encoders, in smsim's own
+ * 128-byte encoding (lib/smsim.h), which its cp.async.bulk.tensor reads.
+ * They return CUresult: CUDA_SUCCESS (0) or CUDA_ERROR_INVALID_VALUE (1). */
+static int
+encode_map(void *map, const struct smsim_tensor_map *m)
+{
+    smsim_error err = { 0 };
+    if (map == NULL || smsim_tensor_map_encode(m, map, &err) < 0) {
+        /* a driver call: the runtime's last error stays as it was */
+        fprintf(stderr, "smsim exec: cuTensorMapEncode: %s\n",
+                map == NULL ? "a tensor map at NULL" : err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static int
+tensor_map_tiled(void *map, unsigned type, unsigned rank, void *addr, const uint64_t *dims,
+                 const uint64_t *strides, const uint32_t *box, const uint32_t *estr,
+                 unsigned interleave, unsigned swizzle, unsigned l2, unsigned oob)
+{
+    RT_GUARD;
+    struct smsim_tensor_map m;
+    memset(&m, 0, sizeof m);
+    m.type = type, m.rank = rank, m.address = (uint64_t)(uintptr_t)addr;
+    for (unsigned d = 0; d < rank && d < 5; d++) {
+        m.dims[d] = dims[d];
+        m.box[d] = box[d];
+        m.elem_strides[d] = estr[d];
+        if (d > 0)
+            m.strides[d - 1] = strides[d - 1];
+    }
+    m.interleave = interleave, m.swizzle = swizzle, m.l2promotion = l2, m.oob_fill = oob;
+    return encode_map(map, &m);
+}
+
+static int
+tensor_map_im2col(void *map, unsigned type, unsigned rank, void *addr, const uint64_t *dims,
+                  const uint64_t *strides, const int *lower, const int *upper, unsigned channels,
+                  unsigned pixels, const uint32_t *estr, unsigned interleave, unsigned swizzle,
+                  unsigned l2, unsigned oob)
+{
+    RT_GUARD;
+    struct smsim_tensor_map m;
+    memset(&m, 0, sizeof m);
+    m.type = type, m.rank = rank, m.address = (uint64_t)(uintptr_t)addr, m.im2col = true;
+    for (unsigned d = 0; d < rank && d < 5; d++) {
+        m.dims[d] = dims[d];
+        m.elem_strides[d] = estr[d];
+        if (d > 0)
+            m.strides[d - 1] = strides[d - 1];
+        if (d + 2 < rank && d < 3)
+            m.lower[d] = lower[d], m.upper[d] = upper[d];
+    }
+    m.channels = channels, m.pixels = pixels;
+    m.interleave = interleave, m.swizzle = swizzle, m.l2promotion = l2, m.oob_fill = oob;
+    return encode_map(map, &m);
+}
+
+API cudaError_t
+cudaGetDriverEntryPoint(const char *symbol, void **fn, unsigned long long flags, int *status)
+{
+    RT_GUARD;
+    (void)flags;
+    if (symbol == NULL || fn == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    *fn = strcmp(symbol, "cuTensorMapEncodeTiled") == 0 ? (void *)tensor_map_tiled
+          : strcmp(symbol, "cuTensorMapEncodeIm2col") == 0 ? (void *)tensor_map_im2col : NULL;
+    if (status != NULL)
+        *status = *fn != NULL ? 0 : 1;   /* cudaDriverEntryPointSuccess, ...SymbolNotFound */
+    if (*fn == NULL)
+        fprintf(stderr, "smsim exec: unsupported: the driver function %s "
+                "(cudaGetDriverEntryPoint gives cuTensorMapEncodeTiled and "
+                "cuTensorMapEncodeIm2col)\n", symbol);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned version,
+                                 unsigned long long flags, int *status)
+{
+    RT_GUARD;
+    (void)version;
+    return cudaGetDriverEntryPoint(symbol, fn, flags, status);
+}
+
+API cudaError_t
+cudaGetDriverEntryPoint_ptsz(const char *symbol, void **fn, unsigned long long flags, int *status)
+{
+    return cudaGetDriverEntryPoint(symbol, fn, flags, status);
+}
+
+API cudaError_t
+cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **fn, unsigned version,
+                                      unsigned long long flags, int *status)
+{
+    return cudaGetDriverEntryPointByVersion(symbol, fn, version, flags, status);
+}

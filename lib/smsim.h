@@ -415,6 +415,26 @@ struct smsim_launch_desc {
 int smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_desc *d,
                          struct smsim_totals *tot, smsim_error *err);
 
+/* A TMA tensor map: the arguments of cuTensorMapEncodeTiled (im2col
+ * false) or cuTensorMapEncodeIm2col (im2col true), with the driver's enum
+ * values (CUtensorMapDataType, ...Interleave, ...Swizzle, ...L2promotion,
+ * ...FloatOOBfill).  strides[i] is the byte stride of dimension i + 1. */
+struct smsim_tensor_map {
+    unsigned type, rank;
+    uint64_t address;            /* the device address of element 0 */
+    uint64_t dims[5], strides[4];
+    uint32_t box[5];             /* tiled */
+    uint32_t elem_strides[5];
+    unsigned interleave, swizzle, l2promotion, oob_fill;
+    bool im2col;
+    int lower[3], upper[3];      /* im2col: the pixel box's corners, W first */
+    unsigned channels, pixels;   /* im2col: channels per pixel, pixels per column */
+};
+/* Encode m into the 128 bytes a kernel's cp.async.bulk.tensor reads
+ * (smsim's own encoding: frontend/exec/ptx_tmap.h), after checking the
+ * driver's rules; an error says which rule m breaks. */
+int smsim_tensor_map_encode(const struct smsim_tensor_map *m, void *out, smsim_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend/exec/ptx_prog.h"
+#include "frontend/exec/ptx_tmap.h"
 #include "frontend/ptx.h"
 #include "frontend/lower/ptxas.h"
 #include "frontend/record.h"
@@ -199,4 +200,50 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
     }
     inst_source_destroy(&src.src);
     return rc;
+}
+
+int
+smsim_tensor_map_encode(const struct smsim_tensor_map *m, void *out, smsim_error *err)
+{
+    struct ptx_tmap t;
+    memset(&t, 0, sizeof t);
+    if (m->rank < 1 || m->rank > PTX_TMAP_MAX_RANK || m->type >= TMT_COUNT)
+        return smsim_error_set(err, SMSIM_ERR_FORMAT, "tensor map: %s",
+                             m->type >= TMT_COUNT ? "unsupported data type (the packed 4- and "
+                             "6-bit types are not simulated)" : "the rank must be 1 .. 5");
+    t.rank = (uint8_t)m->rank;
+    t.type = (uint8_t)m->type;
+    t.esize = (uint8_t)ptx_tmap_type_size(m->type);
+    t.gaddr = m->address;
+    t.strides[0] = t.esize;
+    for (unsigned d = 0; d < m->rank; d++) {
+        t.dims[d] = m->dims[d];
+        t.estride[d] = m->elem_strides[d];
+        t.box[d] = m->im2col ? 0 : m->box[d];
+        if (d > 0)
+            t.strides[d] = m->strides[d - 1];
+    }
+    if (m->swizzle > TMS_128B)
+        return smsim_error_set(err, SMSIM_ERR_UNSUPPORTED, "tensor map: unsupported swizzle %u (the "
+                             "128-byte atom variants are not simulated)", m->swizzle);
+    t.swizzle = (uint8_t)m->swizzle;
+    t.interleave = (uint8_t)(m->interleave != 0);
+    t.fill_nan = m->oob_fill != 0;
+    t.im2col = m->im2col;
+    for (unsigned j = 0; m->im2col && j < 3; j++) {
+        if (m->lower[j] < INT16_MIN || m->lower[j] > INT16_MAX || m->upper[j] < INT16_MIN ||
+            m->upper[j] > INT16_MAX)
+            return smsim_error_set(err, SMSIM_ERR_FORMAT, "tensor map: a pixel box corner out of "
+                                 "range");
+        t.lower[j] = (int16_t)m->lower[j];
+        t.upper[j] = (int16_t)m->upper[j];
+    }
+    t.cpp = (uint16_t)(m->channels > 0xffff ? 0 : m->channels);
+    t.ppc = (uint16_t)(m->pixels > 0xffff ? 0 : m->pixels);
+    const char *why;
+    if (!ptx_tmap_check(&t, &why))
+        return smsim_error_set(err, SMSIM_ERR_FORMAT, "tensor map: %s (cuTensorMapEncode%s's rules)",
+                             why, m->im2col ? "Im2col" : "Tiled");
+    ptx_tmap_encode(&t, out);
+    return SMSIM_OK;
 }

@@ -523,6 +523,45 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* smsim_tensor_map_encode: the driver's rules (tiled and im2col), and the
+ * 128 bytes the executor reads (smsim's encoding starts "SMTMAP01"). */
+START_TEST(test_tensor_map_encode)
+{
+    struct smsim_tensor_map m;
+    memset(&m, 0, sizeof m);
+    m.type = 7;                  /* CU_TENSOR_MAP_DATA_TYPE_FLOAT32 */
+    m.rank = 2;
+    m.address = 0x10000;
+    m.dims[0] = 100, m.dims[1] = 70;
+    m.strides[0] = 400;
+    m.box[0] = 32, m.box[1] = 32;
+    m.elem_strides[0] = m.elem_strides[1] = 1;
+    unsigned char out[128];
+    smsim_error err = { 0 };
+    ck_assert_int_eq(smsim_tensor_map_encode(&m, out, &err), SMSIM_OK);
+    ck_assert(memcmp(out, "SMTMAP01", 8) == 0);
+    m.strides[0] = 404;          /* no multiple of 16 */
+    ck_assert_int_eq(smsim_tensor_map_encode(&m, out, &err), SMSIM_ERR_FORMAT);
+    ck_assert_msg(strstr(err.msg, "multiples of 16") != NULL, "%s", err.msg);
+    m.strides[0] = 400;
+    m.box[0] = 300;              /* a box dimension above 256 */
+    ck_assert_int_eq(smsim_tensor_map_encode(&m, out, &err), SMSIM_ERR_FORMAT);
+    /* im2col: NHWC f16 C=8 W=5 H=4 N=2, a 3x3 filter's padding-1 box */
+    memset(&m, 0, sizeof m);
+    m.type = 6, m.rank = 4, m.address = 0x20000, m.im2col = true;
+    m.dims[0] = 8, m.dims[1] = 5, m.dims[2] = 4, m.dims[3] = 2;
+    m.strides[0] = 16, m.strides[1] = 80, m.strides[2] = 320;
+    for (int d = 0; d < 4; d++)
+        m.elem_strides[d] = 1;
+    m.lower[0] = m.lower[1] = m.upper[0] = m.upper[1] = -1;
+    m.channels = 8, m.pixels = 16;
+    ck_assert_int_eq(smsim_tensor_map_encode(&m, out, &err), SMSIM_OK);
+    m.lower[0] = -200;           /* rank 4: corners -128 .. 127 */
+    ck_assert_int_eq(smsim_tensor_map_encode(&m, out, &err), SMSIM_ERR_FORMAT);
+    ck_assert_msg(strstr(err.msg, "Im2col") != NULL, "%s", err.msg);
+}
+END_TEST
+
 static Suite *
 smsim_suite(void)
 {
@@ -538,6 +577,7 @@ smsim_suite(void)
     tcase_add_test(tc, test_files);
     tcase_add_test(tc, test_program);
     tcase_add_test(tc, test_param_through_register);
+    tcase_add_test(tc, test_tensor_map_encode);
     suite_add_tcase(s, tc);
     return s;
 }
