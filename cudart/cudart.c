@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cudart/fatbin.h"
+#include "cudart/ptxlink.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -230,6 +231,47 @@ __cudaInitModule(void **handle)
     exit(2);
 }
 
+/* The device link of nvcc -rdc=true: the registered wrapper (version 2,
+ * fatbinary_section.h) lists the units' prelinked fat binaries, a NULL-
+ * terminated array; their PTX is linked into one module (ptxlink.h). */
+static int
+linked_ptx(const struct cudart_fatbin_wrapper *w, char **text, size_t *len, char *why,
+           size_t why_len)
+{
+    void *const *list = w->filename_or_fatbins;
+    unsigned n = 0;
+    while (list[n] != NULL && n < 4096)
+        n++;
+    char **texts = calloc(n ? n : 1, sizeof *texts);
+    size_t *lens = calloc(n ? n : 1, sizeof *lens);
+    if (texts == NULL || lens == NULL)
+        abort();
+    /* a unit without PTX for this GPU is left out (nvcc links the device
+     * runtime, cudadevrt, into every -rdc program: its PTX is for newer
+     * GPUs); a symbol only it defines stays unresolved, and the PTX's
+     * loader names it */
+    int rc = 0;
+    unsigned used = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned arch;
+        char w2[400];
+        if (fatbin_ptx(list[i], 0, rt.gpu.cc, &texts[used], &lens[used], &arch, w2,
+                       sizeof w2) == 0)
+            used++;
+        else
+            snprintf(why, why_len, "unit %u of %u: %s", i, n, w2);
+    }
+    if (used == 0)
+        rc = -1;                 /* why: the last unit's reason */
+    if (rc == 0 && (*text = ptxlink(texts, lens, used, len, why, why_len)) == NULL)
+        rc = -1;
+    for (unsigned i = 0; i < used; i++)
+        free(texts[i]);
+    free(texts);
+    free(lens);
+    return rc;
+}
+
 int
 rt_module(uint32_t bin)
 {
@@ -249,7 +291,13 @@ rt_module(uint32_t bin)
     char *text = NULL, why[512];
     size_t len = 0;
     unsigned arch = 0;
-    if (fatbin_ptx(b->wrap->data, 0, rt.gpu.cc, &text, &len, &arch, why, sizeof why) < 0) {
+    if (b->wrap->version == 2 && b->wrap->filename_or_fatbins != NULL) {
+        /* nvcc -rdc=true: the units' relocatable PTX, linked (ptxlink.h) */
+        if (linked_ptx(b->wrap, &text, &len, why, sizeof why) < 0) {
+            rt_fail(cudaErrorNoKernelImageForDevice, "fat binary %u (-rdc=true): %s", bin, why);
+            return -1;
+        }
+    } else if (fatbin_ptx(b->wrap->data, 0, rt.gpu.cc, &text, &len, &arch, why, sizeof why) < 0) {
         rt_fail(cudaErrorNoKernelImageForDevice, "fat binary %u: %s", bin, why);
         return -1;
     }

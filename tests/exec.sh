@@ -126,11 +126,13 @@ else
     }
     for f in "$srcdir"/tests/cuda/*.cu; do
         name=$(basename "$f" .cu)
-        case $name in two_modules_b) continue ;; esac
+        case $name in two_modules_b|rdc_lib) continue ;; esac
         src=$f
         [ "$name" = two_modules_a ] && name=two_modules && src="$f $srcdir/tests/cuda/two_modules_b.cu"
         extra=
         [ "$name" = per_thread ] && extra="--default-stream per-thread"   # the _ptds/_ptsz calls
+        # separate compilation: two units' relocatable PTX, linked by the runtime
+        [ "$name" = rdc_main ] && extra="-rdc=true" && src="$f $srcdir/tests/cuda/rdc_lib.cu"
         # shellcheck disable=SC2086
         "$NVCC" $flags $extra -o "$tmp/$name" $src >"$tmp/$name.nvcc" 2>&1 ||
             { fail "nvcc $name"; cat "$tmp/$name.nvcc" >&2; continue; }
