@@ -427,6 +427,12 @@ func_of(const void *f)
 int
 rt_param_sizes(const void *func, uint32_t *sizes, unsigned max)
 {
+    return rt_param_layout(func, NULL, sizes, max);
+}
+
+int
+rt_param_layout(const void *func, uint32_t *offsets, uint32_t *sizes, unsigned max)
+{
     struct rt_func *f = func_of(func);
     if (f == NULL)
         return rt_fail(cudaErrorInvalidDeviceFunction, "a graph node of a function the program "
@@ -444,6 +450,8 @@ rt_param_sizes(const void *func, uint32_t *sizes, unsigned max)
     for (unsigned i = 0; i < kd.n_params; i++) {
         uint32_t off;
         smsim_program_kernel_param(rt.prog, (unsigned)mod, f->name, i, &off, &sizes[i], &err);
+        if (offsets != NULL)
+            offsets[i] = off;
     }
     return (int)kd.n_params;
 }

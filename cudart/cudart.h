@@ -182,6 +182,8 @@ double rt_copy_ns(uint64_t bytes, int dir);
 cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                       const uint32_t *cluster, bool cooperative);
 int rt_param_sizes(const void *func, uint32_t *sizes, unsigned max);
+/* ... and their offsets in the parameter space (offsets may be NULL). */
+int rt_param_layout(const void *func, uint32_t *offsets, uint32_t *sizes, unsigned max);
 /* count elements of esize bytes (1, 2, 4) set to value at device memory dst (cudart_mem.c). */
 cudaError_t rt_memset_elems(void *dst, uint32_t value, unsigned esize, size_t count);
 

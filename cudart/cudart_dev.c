@@ -697,3 +697,126 @@ cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **fn, unsigned ve
 {
     return cudaGetDriverEntryPointByVersion(symbol, fn, version, flags, status);
 }
+
+/* ---- small queries -------------------------------------------------------------------- */
+
+/* Host memory the runtime allocated or registered: cudaHostAllocDefault (0)
+ * or a mapping flag is all the program can have asked for; the runtime
+ * maps them all (cudart_mem.c), so cudaHostAllocMapped (2) says what is. */
+API cudaError_t
+cudaHostGetFlags(unsigned *flags, void *host)
+{
+    RT_GUARD;
+    RT_REQUIRE_READY();
+    bool mapped = false;
+    if (flags == NULL ||
+        !smsim_program_lookup(rt.prog, (uint64_t)(uintptr_t)host, NULL, NULL, &mapped) || !mapped)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostGetFlags(%p): not host memory the "
+                       "runtime allocated or registered", host);
+    *flags = 2;
+    return cudaSuccess;
+}
+
+/* One device, with no PCI location of its own: domain, bus and device 0. */
+API cudaError_t
+cudaDeviceGetPCIBusId(char *id, int len, int device)
+{
+    RT_GUARD;
+    if (id == NULL || len <= 0 || device != 0)
+        return rt_fail(device != 0 ? cudaErrorInvalidDevice : cudaErrorInvalidValue, NULL);
+    snprintf(id, (size_t)len, "0000:00:00.0");
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceGetByPCIBusId(int *device, const char *id)
+{
+    RT_GUARD;
+    if (device == NULL || id == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    *device = 0;
+    return cudaSuccess;
+}
+
+/* A kernel's parameter i: its offset and size in the parameter space. */
+API cudaError_t
+cudaFuncGetParamInfo(const void *func, size_t i, size_t *offset, size_t *size)
+{
+    RT_GUARD;
+    RT_REQUIRE_READY();
+    uint32_t offs[256], sizes[256];
+    int n = rt_param_layout(func, offs, sizes, 256);
+    if (n < 0)
+        return rt.last;
+    if (i >= (size_t)n)
+        return rt_fail(cudaErrorInvalidValue, "cudaFuncGetParamInfo: the kernel has %d "
+                       "parameters, not %zu", n, i + 1);
+    if (offset != NULL)
+        *offset = offs[i];
+    if (size != NULL)
+        *size = sizes[i];
+    return cudaSuccess;
+}
+
+/* Blocks of func per SM at config's block size and dynamic shared memory,
+ * and the SMs of a GPC (gpu.gpc_sms; the whole GPU if 0). */
+static cudaError_t
+config_occupancy(const void *func, const cudaLaunchConfig_t *config, int *per_sm, uint64_t *gpc)
+{
+    if (config == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    unsigned threads = config->blockDim.x * config->blockDim.y * config->blockDim.z;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, func, (int)threads,
+                                                                  config->dynamicSmemBytes);
+    *gpc = field_u64("gpu.gpc_sms");
+    if (*gpc == 0 || *gpc > rt.gpu.sm_count)
+        *gpc = rt.gpu.sm_count;
+    return e;
+}
+
+/* Clusters of config's dimensions resident at once: per GPC (gpu.gpc_sms
+ * consecutive SMs, the last GPC what is left), its SMs' blocks over the
+ * cluster's, as the block scheduler places them (sim/sim.c). */
+API cudaError_t
+cudaOccupancyMaxActiveClusters(int *clusters, const void *func, const cudaLaunchConfig_t *config)
+{
+    RT_GUARD;
+    RT_REQUIRE_READY();
+    if (clusters == NULL || config == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    uint64_t size = 1;
+    for (unsigned i = 0; i < config->numAttrs; i++)
+        if (config->attrs[i].id == cudaLaunchAttributeClusterDimension)
+            size = (uint64_t)config->attrs[i].val.clusterDim.x * config->attrs[i].val.clusterDim.y *
+                   config->attrs[i].val.clusterDim.z;
+    int per_sm = 0;
+    uint64_t gpc, sms = rt.gpu.sm_count, n = 0;
+    cudaError_t e = config_occupancy(func, config, &per_sm, &gpc);
+    if (e != cudaSuccess)
+        return e;
+    for (uint64_t first = 0; first < sms && size > 0; first += gpc) {
+        uint64_t g = sms - first < gpc ? sms - first : gpc;
+        n += g * (uint64_t)per_sm / size;
+    }
+    *clusters = (int)n;
+    return cudaSuccess;
+}
+
+/* The largest cluster with one resident: the portable limit, 8 blocks, or
+ * what one GPC holds if less. */
+API cudaError_t
+cudaOccupancyMaxPotentialClusterSize(int *size, const void *func, const cudaLaunchConfig_t *config)
+{
+    RT_GUARD;
+    RT_REQUIRE_READY();
+    if (size == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    int per_sm = 0;
+    uint64_t gpc;
+    cudaError_t e = config_occupancy(func, config, &per_sm, &gpc);
+    if (e != cudaSuccess)
+        return e;
+    uint64_t fit = gpc * (uint64_t)per_sm;
+    *size = (int)(fit < 8 ? fit : 8);
+    return cudaSuccess;
+}
