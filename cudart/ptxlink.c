@@ -150,6 +150,15 @@ cut(struct mod *m, char *why, size_t why_len, unsigned index)
         struct stmt s;
         memset(&s, 0, sizeof s);
         s.s = t + p;
+        if (strncmp(t + p, ".section", 8) == 0) {   /* debug sections (-G): dropped */
+            size_t e = until(t, len, p, "{", '(', ')');
+            e = e < len ? match(t, len, e, '{', '}') : len;
+            s.kind = S_HEADER;
+            s.n = e - p;
+            add(m, &s);
+            p = skip(t, len, e);
+            continue;
+        }
         if (strncmp(t + p, ".version", 8) == 0 || strncmp(t + p, ".target", 7) == 0 ||
             strncmp(t + p, ".address_size", 13) == 0 || strncmp(t + p, ".file", 5) == 0) {
             size_t e = p;

@@ -120,6 +120,40 @@ START_TEST(label_at_end)
 }
 END_TEST
 
+/* Debug line information (nvcc -G, -lineinfo): a `.loc` in a body has no
+ * ';', and skipping to the next one dropped the instruction after it
+ * (a -G kernel's `mov.u64 %rd1, hits` was lost, its atomic then went to
+ * address 0).  Each lane writes lane + 100 through instructions that each
+ * follow a .loc. */
+static void
+check_loc(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 32; i++)
+        ck_assert_msg(out[i] == i + 100, "lane %u: %u (%s)", i, out[i], s ? "run" : "emulate");
+}
+
+START_TEST(loc_lines)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_80", ".address_size 64", ".file 1 \"k.cu\"",
+        ".visible .entry k(.param .u64 p)", "{", "    .reg .b32 %r<4>;", "    .reg .b64 %rd<5>;",
+        "    .loc 1 3 0", "$L__func_begin0:", "    .loc 1 3 0",
+        "    ld.param.u64 %rd1, [p];",
+        "    .loc 1 4 7, function_name $L__info_string0, inlined_at 1 3 5",
+        "    cvta.to.global.u64 %rd2, %rd1;", "    .loc 1 5 1", "    mov.u32 %r1, %tid.x;",
+        "    .loc 1 6 1", "    add.s32 %r2, %r1, 100;", "    mul.wide.u32 %rd3, %r1, 4;",
+        "    add.s64 %rd4, %rd2, %rd3;", "    .loc 1 7 1", "    st.global.u32 [%rd4], %r2;",
+        "    ret;", "}",
+    };
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                   "arg = out buffer u32 32 zeros" };
+    testlib_emulate_and_run(ptx, sizeof ptx / sizeof ptx[0], launch,
+                            sizeof launch / sizeof launch[0], NULL, check_loc, NULL);
+}
+END_TEST
+
 /* ---- malformed PTX ------------------------------------------------------- */
 
 struct ptx_err {
@@ -1200,6 +1234,7 @@ ptx_suite(void)
     tcase_add_test(tc, base_runs);
     tcase_add_test(tc, regs_per_arch);
     tcase_add_test(tc, label_at_end);
+    tcase_add_test(tc, loc_lines);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

@@ -967,8 +967,12 @@ ptx_parse_body(struct parser *ps)
             } else if (strcmp(d, ".callprototype") == 0) {
                 /* label: .callprototype (ret) _ (params); the type of an indirect call */
                 SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
-            } else if (strcmp(d, ".loc") == 0 || strcmp(d, ".maxnreg") == 0 ||
-                       strcmp(d, ".maxntid") == 0) {
+            } else if (strcmp(d, ".loc") == 0) {
+                /* debug line information (-lineinfo, -G): it runs to the end of its
+                 * line, with no ';' (skipping to one would drop the instruction after) */
+                while (ps->lx.kind != PTX_TK_EOF && ps->lx.line == line)
+                    SIM_FORWARD_IF_ERROR(next(ps));
+            } else if (strcmp(d, ".maxnreg") == 0 || strcmp(d, ".maxntid") == 0) {
                 SIM_FORWARD_IF_ERROR(ptx_lex_skip_statement(&ps->lx));
             } else {
                 return ptx_parse_err(ps, "unsupported directive '%s' in a kernel body", d);
