@@ -154,6 +154,52 @@ START_TEST(loc_lines)
 }
 END_TEST
 
+/* isspacep (libcu++'s __isShared under -G) on a generic shared, global and
+ * local address, and a called function whose name is 700 characters long
+ * (C++ template names; tokens were cut at 511, and calls at 255):
+ * out[lane] = bits: shared(shared), global(global), local(local),
+ * !shared(global), then + 100 from the function. */
+static void
+check_isspacep(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 32; i++)
+        ck_assert_msg(out[i] == 15 + 100, "lane %u: %u (%s)", i, out[i], s ? "run" : "emulate");
+}
+
+START_TEST(isspacep_and_long_names)
+{
+    static char fdecl[900], fcall[900];
+    char name[701];
+    memset(name, 'x', 700);
+    name[0] = '_', name[700] = '\0';
+    snprintf(fdecl, sizeof fdecl, ".func (.param .b32 r) %s(.param .b32 a) { .reg .b32 %%q<3>; "
+             "ld.param.u32 %%q1, [a]; add.s32 %%q2, %%q1, 100; st.param.b32 [r], %%q2; ret; }", name);
+    snprintf(fcall, sizeof fcall, "    { .param .b32 pa; st.param.b32 [pa], %%r9; .param .b32 pr; "
+             "call.uni (pr), %s, (pa); ld.param.b32 %%r10, [pr]; }", name);
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_80", ".address_size 64", fdecl,
+        ".visible .entry k(.param .u64 p)", "{", "    .shared .align 4 .u32 sh;",
+        "    .local .align 4 .u32 lo;", "    .reg .pred %p<5>;", "    .reg .b32 %r<12>;",
+        "    .reg .b64 %rd<9>;", "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u64 %rd5, sh;", "    cvta.shared.u64 %rd6, %rd5;", "    mov.u64 %rd7, lo;",
+        "    cvta.local.u64 %rd8, %rd7;",
+        "    isspacep.shared %p1, %rd6;", "    isspacep.global %p2, %rd1;",
+        "    isspacep.local %p3, %rd8;", "    isspacep.shared::cta %p4, %rd1;",
+        "    selp.u32 %r1, 1, 0, %p1;", "    selp.u32 %r2, 2, 0, %p2;", "    selp.u32 %r3, 4, 0, %p3;",
+        "    selp.u32 %r4, 0, 8, %p4;", "    add.s32 %r5, %r1, %r2;", "    add.s32 %r6, %r5, %r3;",
+        "    add.s32 %r9, %r6, %r4;", fcall,
+        "    mov.u32 %r11, %tid.x;", "    mul.wide.u32 %rd3, %r11, 4;", "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r10;", "    ret;", "}",
+    };
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                   "arg = out buffer u32 32 zeros" };
+    testlib_emulate_and_run(ptx, sizeof ptx / sizeof ptx[0], launch,
+                            sizeof launch / sizeof launch[0], NULL, check_isspacep, NULL);
+}
+END_TEST
+
 /* ---- malformed PTX ------------------------------------------------------- */
 
 struct ptx_err {
@@ -1235,6 +1281,7 @@ ptx_suite(void)
     tcase_add_test(tc, regs_per_arch);
     tcase_add_test(tc, label_at_end);
     tcase_add_test(tc, loc_lines);
+    tcase_add_test(tc, isspacep_and_long_names);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

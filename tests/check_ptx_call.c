@@ -585,6 +585,54 @@ static const struct call_err call_errs[] = {
 
 /* ---- device-side malloc and free ------------------------------------------- */
 
+/* A function's own .shared variable (nvcc -G keeps a device function's
+ * static __shared__ in the function): it gets shared memory after the
+ * kernel's own and before the dynamic shared memory, so none of the three
+ * overlap (before: offset 0 of the function's, the kernel's word, and the
+ * block had no byte for it).  Lane 0 writes 11 to the kernel's variable,
+ * the function writes 22 to its own and 33 to dynamic shared word 0; every
+ * lane reads the three back. */
+static void
+check_func_shared(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 32; i++)
+        ck_assert_msg(out[i] == 112233u, "lane %u: %u, expected 112233 (%s)", i, out[i],
+                      s ? "run" : "emulate");
+}
+
+START_TEST(function_shared)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_80", ".address_size 64",
+        ".extern .shared .align 4 .b8 dyn[];",
+        ".func fn()", "{", "    .shared .align 4 .u32 fsh;", "    .reg .pred %p<2>;",
+        "    .reg .b32 %r<4>;",
+        "    mov.u32 %r1, %tid.x;", "    setp.ne.u32 %p1, %r1, 0;",
+        "    @%p1 bra $done;", "    mov.u32 %r2, 22;", "    st.shared.u32 [fsh], %r2;",
+        "    mov.u32 %r3, 33;", "    st.shared.u32 [dyn], %r3;", "$done:",
+        "    bar.sync 0;", "    ld.shared.u32 %r2, [fsh];", "    st.shared.u32 [dyn+4], %r2;",
+        "    bar.sync 0;", "    ret;", "}",
+        ".visible .entry k(.param .u64 p)", "{", "    .shared .align 4 .u32 ksh;",
+        "    .reg .pred %p<2>;", "    .reg .b32 %r<10>;", "    .reg .b64 %rd<5>;",
+        "    mov.u32 %r1, %tid.x;", "    setp.ne.u32 %p1, %r1, 0;", "    @%p1 bra $skip;",
+        "    mov.u32 %r2, 11;", "    st.shared.u32 [ksh], %r2;", "$skip:", "    bar.sync 0;",
+        "    call.uni fn, ();",
+        "    ld.shared.u32 %r3, [ksh];", "    ld.shared.u32 %r4, [dyn+4];",
+        "    ld.shared.u32 %r5, [dyn];", "    mul.lo.u32 %r6, %r3, 10000;",
+        "    mad.lo.u32 %r7, %r4, 100, %r6;", "    add.u32 %r8, %r7, %r5;",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mul.wide.u32 %rd3, %r1, 4;", "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r8;", "    ret;", "}",
+    };
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                   "smem = 16", "arg = out buffer u32 32 zeros" };
+    testlib_emulate_and_run(ptx, sizeof ptx / sizeof ptx[0], launch,
+                            sizeof launch / sizeof launch[0], NULL, check_func_shared, NULL);
+}
+END_TEST
+
 /* Each of four threads mallocs (tid + 1) x 8 bytes, writes through the
  * pointer and reads back; allocations are 16-byte aligned, taken in lane
  * order, distinct; free is accepted; more than the 8 MB heap is NULL. */
@@ -862,6 +910,7 @@ ptx_call_suite(void)
     tcase_add_test(tc, function_pointers);
     tcase_add_loop_test(tc, malformed_calls, 0, (int)SIM_ARRAY_LEN(call_errs));
     tcase_add_test(tc, device_malloc);
+    tcase_add_test(tc, function_shared);
     tcase_add_test(tc, unsupported_in_function);
     tcase_add_test(tc, trap_aborts);
     tcase_add_test(tc, lowered_call);

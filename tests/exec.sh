@@ -138,6 +138,13 @@ else
             { fail "nvcc $name"; cat "$tmp/$name.nvcc" >&2; continue; }
         run "$name"
     done
+    # device debug builds (-G: .loc lines, a function's own __shared__, isspacep,
+    # long template names) compute the same
+    for name in cluster tma_tensor_map intrinsics; do
+        "$NVCC" $flags -G -o "$tmp/$name-G" "$srcdir/tests/cuda/$name.cu" >"$tmp/$name-G.nvcc" 2>&1 ||
+            { fail "nvcc -G $name"; cat "$tmp/$name-G.nvcc" >&2; continue; }
+        run "$name-G"
+    done
     run printf_assert assert
     grep -q "Assertion .x\[threadIdx.x\] > 0' failed (block 0, thread 5)" "$tmp/printf_assert.err" ||
         fail "printf_assert: the assertion's message is missing"

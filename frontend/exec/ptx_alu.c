@@ -888,6 +888,25 @@ exec_cvta(struct pwarp *pw, const struct xop *x, uint32_t m)
     });
 }
 
+/* isspacep.SPACE p, a: whether generic address a lies in the window of
+ * SPACE (ptx_run.h); global: in none of them.  A constant's generic
+ * address is a global one here (constant memory is a global region). */
+static void
+exec_isspacep(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    uint32_t res = 0;
+    LANES(m, {
+        uint64_t a = lane_get(pw, &x->a, l);
+        bool sh = a >= PTX_SHARED_WINDOW && a < PTX_SHARED_WINDOW + PTX_WINDOW_SIZE;
+        bool lo = a >= PTX_LOCAL_WINDOW && a < PTX_LOCAL_WINDOW + PTX_WINDOW_SIZE;
+        bool pa = a >= PTX_PARAM_WINDOW && a < PTX_PARAM_WINDOW + PTX_WINDOW_SIZE;
+        bool in = x->space == PS_SHARED ? sh : x->space == PS_LOCAL ? lo
+                  : x->space == PS_PARAM ? pa : x->space == PS_GLOBAL ? !sh && !lo && !pa : false;
+        res |= (uint32_t)in << l;
+    });
+    pred_write(pw, &x->d, m, res);
+}
+
 static void
 exec_pred_logic(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
@@ -1020,6 +1039,9 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
         return;
     case PTXOP_CVTA:
         exec_cvta(pw, x, m);
+        return;
+    case PTXOP_ISSPACEP:
+        exec_isspacep(pw, x, m);
         return;
     case PTXOP_SETP: {
         uint32_t res = compare(pw, x, x->type, m);

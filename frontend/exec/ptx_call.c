@@ -253,6 +253,15 @@ ptx_call_link(struct ptx_run *r, struct sim_error *err)
     r->stack_limit = r->n_funcs > 1 ? r->l->stack : 0;
     r->local_bytes = r->funcs[0].frame;
     r->local_span = r->local_bytes + r->stack_limit;
+    /* .shared variables a called function declares itself (nvcc -G keeps a
+     * function's static __shared__ there): after the kernel's own, before
+     * the dynamic shared memory */
+    uint64_t sh = r->k->shared_bytes;
+    for (uint32_t fi = 1; fi < r->n_funcs; fi++) {
+        r->funcs[fi].smem_base = (uint32_t)sh;
+        sh += (r->funcs[fi].body->shared_bytes + 15) & ~UINT64_C(15);
+    }
+    r->smem_funcs = (uint32_t)(sh - r->k->shared_bytes);
     return SIM_OK;
 }
 

@@ -202,23 +202,23 @@ sym_value(struct dctx *c, int32_t sym, uint64_t *v)
         *v = s->offset;
         return SIM_OK;
     case PS_SHARED:
+        if (s->external) {           /* dynamic shared memory: after every static variable */
+            *v = r->k->shared_bytes + r->smem_funcs;
+            return SIM_OK;
+        }
         if (c->func && s->type == 0xff) {
             /* a module .shared variable: where the kernel placed it */
             for (uint32_t i = 0; i < r->k->n_syms; i++) {
                 const struct ptx_sym *ks = &r->k->syms[i];
                 if (ks->space == PS_SHARED && ks->type == 0xff && strcmp(ks->name, s->name) == 0) {
-                    *v = ks->external ? r->k->shared_bytes : ks->offset;
+                    *v = ks->offset;
                     return SIM_OK;
                 }
-            }
-            if (s->external) {
-                *v = r->k->shared_bytes;     /* dynamic shared memory */
-                return SIM_OK;
             }
             return ptx_dc_err(c, "function %s uses the .shared variable %s, which kernel %s does not "
                         "(unsupported)", c->body->name, s->name, r->k->name);
         }
-        *v = s->offset;
+        *v = (c->func ? c->f->smem_base : 0) + s->offset;   /* a function's own: ptx_call_link */
         return SIM_OK;
     case PS_GLOBAL:
     case PS_CONST:
@@ -1359,6 +1359,11 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         case PTXOP_TESTP:
             cd = SC_PRED;
             break;
+        case PTXOP_ISSPACEP:     /* isspacep.SPACE p, a: a generic address */
+            cd = SC_PRED;
+            ca = SC_64;
+            ta = PT_U64;
+            break;
         case PTXOP_BFE:
             cb = cc = SC_32;
             tb = tc = PT_U32;
@@ -1479,8 +1484,8 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
     r->const64 = c.c64;
     r->constp = c.cp;
     /* shared memory per block (local memory per thread: ptx_call_link) */
-    r->shared_static = (uint32_t)k->shared_bytes;
-    r->shared_bytes = (uint32_t)k->shared_bytes + r->l->smem;
+    r->shared_static = (uint32_t)k->shared_bytes + r->smem_funcs;
+    r->shared_bytes = r->shared_static + r->l->smem;
     if (r->cc == 0 && sscanf(r->m->target, "sm_%u", &r->cc) != 1)
         r->cc = 0;
     if (c.reserved_smem) {

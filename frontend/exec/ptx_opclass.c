@@ -81,7 +81,7 @@ ptx_opclass_of(const struct ptx_ins *in)
                 return SIM_OPC_SREG;
         }
         return SIM_OPC_INT;
-    case PTXOP_CVTA:
+    case PTXOP_CVTA: case PTXOP_ISSPACEP:
         return SIM_OPC_INT;
     case PTXOP_CVT: {
         unsigned s = in->type2;

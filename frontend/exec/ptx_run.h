@@ -70,6 +70,8 @@ struct xfunc {
     int32_t ret;                 /* its return parameter: r->locs[ret], or -1 */
     uint32_t arg0, nargs;        /* its argument parameters: r->locs[arg0 .. arg0 + nargs) */
     bool recursive;              /* on a cycle of the call graph */
+    uint32_t smem_base;          /* where its own .shared variables start in the block's
+                                    shared memory (after the kernel's; 0 for the kernel) */
     uint8_t builtin;             /* a CUDA runtime function the module only declares and smsim
                                     carries out itself (enum xbuiltin), else XB_NONE */
     /* what ptxas makes of it on sm_90 (ptx_lower_emit_spills) */
@@ -485,6 +487,7 @@ struct ptx_run {
     struct pcluster *clusters;   /* cap_clusters entries (>= n_slots: a cluster per running
                                     block at most) */
     uint32_t cap_clusters;
+    uint32_t smem_funcs;         /* bytes of the called functions' own .shared variables */
     uint32_t shared_static, shared_bytes; /* bytes per block (shared_bytes: with the reserved
                                              region, if any) */
     uint32_t reserved_smem;      /* offset of the reserved region (%reserved_smem_offset_begin)

@@ -25,7 +25,8 @@ struct ptx_lex {
     uint32_t line;               /* line of the current token */
     uint32_t next_line;          /* line where scanning resumes */
     enum ptx_tk kind;            /* the current token */
-    char tok[512];               /* its text, NUL-terminated */
+    char tok[4096];              /* its text, NUL-terminated (C++ template names run to
+                                    thousands of characters) */
     char punct;                  /* PTX_TK_PUNCT: the character */
     struct sim_error *err;       /* where errors go */
 };

@@ -585,6 +585,7 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     case PTXOP_CVTA: case PTXOP_RCP: case PTXOP_SQRT: case PTXOP_RSQRT:
     case PTXOP_SIN: case PTXOP_COS: case PTXOP_EX2: case PTXOP_LG2: case PTXOP_TANH:
     case PTXOP_POPC: case PTXOP_CLZ: case PTXOP_BREV: case PTXOP_BFIND: case PTXOP_TESTP:
+    case PTXOP_ISSPACEP:
     case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
         *lo = *hi = (ins->xmod & PX_ASYNC) ? 3 : 2;   /* st.async: [a], b, [mbar] */
         return;
@@ -984,7 +985,7 @@ ptx_parse_body(struct parser *ps)
             /* label?  peek for ':' */
             const char *save_p = ps->lx.p;
             uint32_t save_line = ps->lx.next_line;
-            char name[512];
+            char name[sizeof ps->lx.tok];
             snprintf(name, sizeof name, "%s", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             if (is_punct(ps, ':')) {
@@ -1082,7 +1083,7 @@ ptx_parse_call(struct parser *ps, struct ptx_ins *ins)
     }
     if (ps->lx.kind != PTX_TK_WORD || ps->lx.tok[0] == '.')
         return ptx_parse_err(ps, "expected the called function's name, found '%s'", ps->lx.tok);
-    char callee[256];
+    char callee[sizeof ps->lx.tok];
     snprintf(callee, sizeof callee, "%s", ps->lx.tok);
     int32_t reg = ptx_parse_find_reg(ps, callee);
     if (reg >= 0) {
