@@ -585,6 +585,49 @@ static const struct call_err call_errs[] = {
 
 /* ---- device-side malloc and free ------------------------------------------- */
 
+/* Without recursion the stack a launch needs is known and the limit
+ * rises to it, as the driver raises cudaLimitStackSize: three nested
+ * calls with 600-byte .local arrays (more than the 1,024 bytes of the
+ * default) run, each adding its level to the argument. */
+static void
+check_deep_static(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 32; i++)
+        ck_assert_msg(out[i] == i + 111, "lane %u: %u (%s)", i, out[i], s ? "run" : "emulate");
+}
+
+#define LEVEL(name, callee, add)                                                            \
+    ".func (.param .b32 r) " name "(.param .b32 a)", "{", "    .local .align 4 .b8 buf[600];", \
+        "    .reg .b32 %q<5>;", "    ld.param.u32 %q1, [a];", "    st.local.u32 [buf+596], %q1;", \
+        callee, "    ld.local.u32 %q3, [buf+596];", "    add.s32 %q4, %q3, " add ";",          \
+        "    add.s32 %q4, %q4, %q2;", "    st.param.b32 [r], %q4;", "    ret;", "}"
+
+START_TEST(static_stack_raises_limit)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_80", ".address_size 64",
+        LEVEL("f3", "    mov.u32 %q2, 0;", "100"),
+        LEVEL("f2", "    { .param .b32 pa; st.param.b32 [pa], 0; .param .b32 pr; call.uni (pr), f3, "
+              "(pa); ld.param.b32 %q2, [pr]; }", "10"),
+        LEVEL("f1", "    { .param .b32 pa; st.param.b32 [pa], 0; .param .b32 pr; call.uni (pr), f2, "
+              "(pa); ld.param.b32 %q2, [pr]; }", "1"),
+        ".visible .entry k(.param .u64 p)", "{", "    .reg .b32 %r<4>;", "    .reg .b64 %rd<5>;",
+        "    mov.u32 %r1, %tid.x;",
+        "    { .param .b32 pa; st.param.b32 [pa], %r1; .param .b32 pr; call.uni (pr), f1, (pa); "
+        "ld.param.b32 %r2, [pr]; }",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mul.wide.u32 %rd3, %r1, 4;", "    add.s64 %rd4, %rd2, %rd3;",
+        "    st.global.u32 [%rd4], %r2;", "    ret;", "}",
+    };
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                   "arg = out buffer u32 32 zeros" };
+    testlib_emulate_and_run(ptx, sizeof ptx / sizeof ptx[0], launch,
+                            sizeof launch / sizeof launch[0], NULL, check_deep_static, NULL);
+}
+END_TEST
+
 /* A function's own .shared variable (nvcc -G keeps a device function's
  * static __shared__ in the function): it gets shared memory after the
  * kernel's own and before the dynamic shared memory, so none of the three
@@ -911,6 +954,7 @@ ptx_call_suite(void)
     tcase_add_loop_test(tc, malformed_calls, 0, (int)SIM_ARRAY_LEN(call_errs));
     tcase_add_test(tc, device_malloc);
     tcase_add_test(tc, function_shared);
+    tcase_add_test(tc, static_stack_raises_limit);
     tcase_add_test(tc, unsupported_in_function);
     tcase_add_test(tc, trap_aborts);
     tcase_add_test(tc, lowered_call);

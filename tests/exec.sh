@@ -140,7 +140,7 @@ else
     done
     # device debug builds (-G: .loc lines, a function's own __shared__, isspacep,
     # long template names) compute the same
-    for name in cluster tma_tensor_map intrinsics; do
+    for name in cluster tma_tensor_map intrinsics libcxx; do
         "$NVCC" $flags -G -o "$tmp/$name-G" "$srcdir/tests/cuda/$name.cu" >"$tmp/$name-G.nvcc" 2>&1 ||
             { fail "nvcc -G $name"; cat "$tmp/$name-G.nvcc" >&2; continue; }
         run "$name-G"

@@ -125,6 +125,25 @@ find_recursion(struct ptx_run *r)
     free(seen);
 }
 
+/* The stack a call to function f needs at most (the call graph below it
+ * has no cycle): its frame and its deepest callee's; memo[] caches. */
+static uint64_t
+deepest(const struct ptx_run *r, uint32_t f, uint64_t *memo)
+{
+    if (memo[f] != UINT64_MAX)
+        return memo[f];
+    uint64_t best = 0;
+    const struct ptx_kernel *b = r->funcs[f].body;
+    for (uint32_t c = 0; c < b->n_calls; c++)
+        for (uint32_t g = 1; g < r->n_funcs; g++) {
+            bool edge = b->calls[c].func < 0 ? r->funcs[g].body->addr_taken
+                                             : r->funcs[g].mod == b->calls[c].func;
+            uint64_t d = edge ? deepest(r, g, memo) : 0;
+            best = d > best ? d : best;
+        }
+    return memo[f] = (f == 0 ? 0 : r->funcs[f].frame) + best;
+}
+
 /* Link module function mod (a callee of body b's call c, or -1 for one
  * that a function pointer may reach: skipped when it cannot run). */
 static int
@@ -251,6 +270,22 @@ ptx_call_link(struct ptx_run *r, struct sim_error *err)
     }
     find_recursion(r);
     r->stack_limit = r->n_funcs > 1 ? r->l->stack : 0;
+    /* without recursion the stack a launch needs is known, and the driver
+     * raises the limit to it (cudaDeviceSetLimit, cudaLimitStackSize: "the
+     * driver will set the limit to the maximum of value and what the kernel
+     * function requires") */
+    bool recursive = false;
+    for (uint32_t fi = 1; fi < r->n_funcs; fi++)
+        recursive = recursive || r->funcs[fi].recursive;
+    if (r->n_funcs > 1 && !recursive) {
+        uint64_t *memo = xmalloc(r->n_funcs * sizeof *memo);
+        for (uint32_t fi = 0; fi < r->n_funcs; fi++)
+            memo[fi] = UINT64_MAX;
+        uint64_t need = deepest(r, 0, memo);
+        free(memo);
+        if (need > r->stack_limit && need <= UINT32_MAX)
+            r->stack_limit = (uint32_t)need;
+    }
     r->local_bytes = r->funcs[0].frame;
     r->local_span = r->local_bytes + r->stack_limit;
     /* .shared variables a called function declares itself (nvcc -G keeps a
