@@ -125,13 +125,31 @@ END_TEST
  * (a -G kernel's `mov.u64 %rd1, hits` was lost, its atomic then went to
  * address 0).  Each lane writes lane + 100 through instructions that each
  * follow a .loc. */
+/* Every lane l of the 32 wrote l * mul + add (ctx: struct lane_want). */
+struct lane_want {
+    uint32_t mul, add;
+};
+
 static void
-check_loc(const struct launch *l, sim *s, void *ctx)
+check_lanes(const struct launch *l, sim *s, void *ctx)
 {
-    (void)ctx;
+    const struct lane_want *w = ctx;
     const uint32_t *out = (const uint32_t *)l->args[0].data;
     for (uint32_t i = 0; i < 32; i++)
-        ck_assert_msg(out[i] == i + 100, "lane %u: %u (%s)", i, out[i], s ? "run" : "emulate");
+        ck_assert_msg(out[i] == i * w->mul + w->add, "lane %u: %u, expected %u (%s)", i, out[i],
+                      i * w->mul + w->add, s ? "run" : "emulate");
+}
+
+/* Emulate and time ptx's kernel k on one block of 32 threads writing a u32
+ * each: lane l must write l * mul + add. */
+static void
+run_lanes(const char *const *ptx, size_t n, uint32_t mul, uint32_t add)
+{
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                   "arg = out buffer u32 32 zeros" };
+    struct lane_want w = { mul, add };
+    testlib_emulate_and_run(ptx, n, launch, sizeof launch / sizeof launch[0], NULL, check_lanes,
+                            &w);
 }
 
 START_TEST(loc_lines)
@@ -147,10 +165,7 @@ START_TEST(loc_lines)
         "    add.s64 %rd4, %rd2, %rd3;", "    .loc 1 7 1", "    st.global.u32 [%rd4], %r2;",
         "    ret;", "}",
     };
-    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
-                                   "arg = out buffer u32 32 zeros" };
-    testlib_emulate_and_run(ptx, sizeof ptx / sizeof ptx[0], launch,
-                            sizeof launch / sizeof launch[0], NULL, check_loc, NULL);
+    run_lanes(ptx, sizeof ptx / sizeof ptx[0], 1, 100);
 }
 END_TEST
 
@@ -159,15 +174,6 @@ END_TEST
  * (C++ template names; tokens were cut at 511, and calls at 255):
  * out[lane] = bits: shared(shared), global(global), local(local),
  * !shared(global), then + 100 from the function. */
-static void
-check_isspacep(const struct launch *l, sim *s, void *ctx)
-{
-    (void)ctx;
-    const uint32_t *out = (const uint32_t *)l->args[0].data;
-    for (uint32_t i = 0; i < 32; i++)
-        ck_assert_msg(out[i] == 15 + 100, "lane %u: %u (%s)", i, out[i], s ? "run" : "emulate");
-}
-
 START_TEST(isspacep_and_long_names)
 {
     static char fdecl[900], fcall[900];
@@ -193,10 +199,25 @@ START_TEST(isspacep_and_long_names)
         "    mov.u32 %r11, %tid.x;", "    mul.wide.u32 %rd3, %r11, 4;", "    add.s64 %rd4, %rd2, %rd3;",
         "    st.global.u32 [%rd4], %r10;", "    ret;", "}",
     };
-    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
-                                   "arg = out buffer u32 32 zeros" };
-    testlib_emulate_and_run(ptx, sizeof ptx / sizeof ptx[0], launch,
-                            sizeof launch / sizeof launch[0], NULL, check_isspacep, NULL);
+    run_lanes(ptx, sizeof ptx / sizeof ptx[0], 0, 115);
+}
+END_TEST
+
+/* prefetch and prefetchu (CCCL's cub::transform issues prefetch.global.L2):
+ * accepted in their forms, no effect on what the kernel computes. */
+START_TEST(prefetch_forms)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_80", ".address_size 64",
+        ".visible .entry k(.param .u64 p)", "{", "    .reg .b32 %r<4>;", "    .reg .b64 %rd<5>;",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;", "    mul.wide.u32 %rd3, %r1, 4;", "    add.s64 %rd4, %rd2, %rd3;",
+        "    prefetch.global.L2 [%rd4];", "    prefetch.global.L1 [%rd4+4];",
+        "    prefetch.L2 [%rd1];", "    prefetch.global.L2::evict_last [%rd4];",
+        "    prefetchu.L1 [%rd1];", "    mul.lo.u32 %r2, %r1, 3;", "    st.global.u32 [%rd4], %r2;",
+        "    ret;", "}",
+    };
+    run_lanes(ptx, sizeof ptx / sizeof ptx[0], 3, 0);
 }
 END_TEST
 
@@ -1282,6 +1303,7 @@ ptx_suite(void)
     tcase_add_test(tc, label_at_end);
     tcase_add_test(tc, loc_lines);
     tcase_add_test(tc, isspacep_and_long_names);
+    tcase_add_test(tc, prefetch_forms);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

@@ -131,6 +131,7 @@ else
         [ "$name" = two_modules_a ] && name=two_modules && src="$f $srcdir/tests/cuda/two_modules_b.cu"
         extra=
         [ "$name" = per_thread ] && extra="--default-stream per-thread"   # the _ptds/_ptsz calls
+        [ "$name" = cub_thrust ] && extra="--extended-lambda"             # a __device__ lambda
         # separate compilation: two units' relocatable PTX, linked by the runtime
         [ "$name" = rdc_main ] && extra="-rdc=true" && src="$f $srcdir/tests/cuda/rdc_lib.cu"
         # shellcheck disable=SC2086

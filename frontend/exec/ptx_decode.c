@@ -1025,8 +1025,9 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->kind = XK_NOP;
         x->iflags = SIM_IF_FENCE;
         break;
-    case PTXOP_NANOSLEEP:
+    case PTXOP_NANOSLEEP: case PTXOP_PREFETCH: case PTXOP_PREFETCHU:   /* no effect on results */
         x->kind = XK_NOP;
+        x->op = in->op == PTXOP_PREFETCHU ? PTXOP_PREFETCH : in->op;   /* an issue slot (ptx_lower) */
         break;
     case PTXOP_MAPA: {           /* mapa{.shared::cluster}.u32/.u64 d, a, rank (ptx_cluster.c) */
         if (t != PT_U32 && t != PT_U64 && t != PT_B32 && t != PT_B64)

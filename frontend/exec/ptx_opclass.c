@@ -51,6 +51,8 @@ ptx_opclass_of(const struct ptx_ins *in)
                ? SIM_OPC_NOP : SIM_OPC_BARRIER;
     case PTXOP_MAPA:
         return SIM_OPC_INT;
+    case PTXOP_PREFETCH: case PTXOP_PREFETCHU:   /* an issue slot, no memory traffic modelled */
+        return SIM_OPC_INT;
     case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP: case PTXOP_SETMAXNREG:
     case PTXOP_GRIDDEPCONTROL:
         return SIM_OPC_NOP;

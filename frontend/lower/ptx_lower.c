@@ -896,7 +896,7 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_NOP:
         return x->op == PTXOP_NANOSLEEP ? LK_NANOSLEEP
                : x->op == PTXOP_CP ? (x->mode == PM_COMMIT ? LK_LDGDEPBAR : LK_DEPBAR)
-               : x->op == PTXOP_SETMAXNREG ? LK_SETMAXREG
+               : x->op == PTXOP_SETMAXNREG ? LK_SETMAXREG : x->op == PTXOP_PREFETCH ? LK_IADD
                : x->op == PTXOP_GRIDDEPCONTROL ? (x->mode == PM_GDC_WAIT ? LK_ACQBULK : LK_PREEXIT)
                : (x->flags & PF_WARPSYNC) ? LK_WARPSYNC : LK_MEMBAR;
     case XK_SHFL: return LK_SHFL;

@@ -99,6 +99,8 @@ static const struct mod_word mods[] = {
     { "L1::evict_last", 6, 0 }, { "L1::evict_first", 6, 0 }, { "L1::evict_normal", 6, 0 },
     { "L1::no_allocate", 6, 0 }, { "L2::64B", 6, 0 }, { "L2::128B", 6, 0 },
     { "L2::256B", 6, 0 }, { "L2::cache_hint", 6, 0 }, { "red", 6, 0 }, { "popc", 6, 0 },
+    /* prefetch's cache levels and eviction priorities */
+    { "L1", 6, 0 }, { "L2::evict_last", 6, 0 }, { "L2::evict_normal", 6, 0 },
 };
 
 /* ORDER SHAPE (enum ptx_shape) */
@@ -568,7 +570,8 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
     switch (ins->op) {
     case PTXOP_EXIT: case PTXOP_RET: case PTXOP_TRAP: case PTXOP_FENCE: case PTXOP_MEMBAR:
         *lo = 0; *hi = 0; return;
-    case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK:
+    case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK: case PTXOP_PREFETCH:
+    case PTXOP_PREFETCHU:
         *lo = 1; *hi = 1; return;
     case PTXOP_BAR: case PTXOP_BARRIER:   /* bar.red: d, a{, b}, {!}c; barrier.cluster: none */
         *lo = ins->mode == PM_CL_ARRIVE || ins->mode == PM_CL_WAIT ? 0 : 1;
