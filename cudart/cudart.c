@@ -623,6 +623,8 @@ cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **a
     RT_GUARD;
     uint32_t cluster[3] = { 0, 0, 0 };
     bool have = false, coop = false;
+    cudaEvent_t done[2] = { NULL, NULL };    /* recorded when the kernel has run */
+    unsigned n_done = 0;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
         if (a->id == cudaLaunchAttributeClusterDimension) {
@@ -632,10 +634,27 @@ cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **a
             have = true;
         } else if (a->id == cudaLaunchAttributeCooperative) {
             coop = a->val.cooperative != 0;
-        } else {
+        } else if (a->id == 7 || a->id == 12) {
+            /* programmatic and launch-completion events: the kernel has run
+             * when the launch returns, so both are recorded then */
+            memcpy(&done[n_done++], a->val.bytes, sizeof done[0]);
+        } else if (a->id > 14 || a->id == 11 || a->id == 13) {
             return rt_fail(cudaErrorNotSupported, "unsupported: launch attribute %d "
                            "(cudaLaunchKernelEx)", a->id);
         }
+        /* else a hint (access policy window, synchronisation policy, cluster
+         * scheduling preference, programmatic stream serialisation -- the next
+         * kernel may start early; running after this one is one of the orders
+         * a GPU may take --, priority, memory sync domains, shared-memory
+         * carveout): nothing to do when work runs as it is issued */
+    }
+    if (n_done > 0 && !rt_capturing(config->stream)) {
+        cudaError_t e = rt_launch(func, config->gridDim, config->blockDim, args,
+                                  config->dynamicSmemBytes, have ? cluster : NULL, coop);
+        for (unsigned i = 0; i < n_done && e == cudaSuccess; i++)
+            if (done[i] != NULL)
+                cudaEventRecord(done[i], config->stream);
+        return e;
     }
     if (rt_capturing(config->stream))
         return rt_capture_kernel(config->stream, func, config->gridDim, config->blockDim, args,

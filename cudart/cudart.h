@@ -172,6 +172,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, int kind);
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                                           int blockSize, size_t dynSmem);
 /* Time a copy of bytes over the host link (0 within the device). */
