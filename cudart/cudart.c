@@ -425,18 +425,12 @@ func_of(const void *f)
 }
 
 int
-rt_param_sizes(const void *func, uint32_t *sizes, unsigned max)
-{
-    return rt_param_layout(func, NULL, sizes, max);
-}
-
-int
 rt_param_layout(const void *func, uint32_t *offsets, uint32_t *sizes, unsigned max)
 {
     struct rt_func *f = func_of(func);
     if (f == NULL)
-        return rt_fail(cudaErrorInvalidDeviceFunction, "a graph node of a function the program "
-                       "did not register as a kernel (%p)", func), -1;
+        return rt_fail(cudaErrorInvalidDeviceFunction, "a function the program did not "
+                       "register as a kernel (%p)", func), -1;
     int mod = rt_module(f->bin);
     if (mod < 0)
         return rt_fail(rt.last != cudaSuccess ? rt.last : cudaErrorInvalidKernelImage, NULL), -1;
@@ -648,19 +642,15 @@ cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **a
          * a GPU may take --, priority, memory sync domains, shared-memory
          * carveout): nothing to do when work runs as it is issued */
     }
-    if (n_done > 0 && !rt_capturing(config->stream)) {
-        cudaError_t e = rt_launch(func, config->gridDim, config->blockDim, args,
-                                  config->dynamicSmemBytes, have ? cluster : NULL, coop);
-        for (unsigned i = 0; i < n_done && e == cudaSuccess; i++)
-            if (done[i] != NULL)
-                cudaEventRecord(done[i], config->stream);
-        return e;
-    }
-    if (rt_capturing(config->stream))
-        return rt_capture_kernel(config->stream, func, config->gridDim, config->blockDim, args,
-                                 config->dynamicSmemBytes, have ? cluster : NULL, coop);
-    return rt_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                     have ? cluster : NULL, coop);
+    cudaError_t e = rt_capturing(config->stream)
+        ? rt_capture_kernel(config->stream, func, config->gridDim, config->blockDim, args,
+                            config->dynamicSmemBytes, have ? cluster : NULL, coop)
+        : rt_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                    have ? cluster : NULL, coop);
+    for (unsigned i = 0; i < n_done && e == cudaSuccess; i++)   /* (in a capture: after it) */
+        if (done[i] != NULL)
+            cudaEventRecord(done[i], config->stream);
+    return e;
 }
 
 API cudaError_t

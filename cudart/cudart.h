@@ -173,17 +173,17 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
                          size_t height, int kind);
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
 cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                                           int blockSize, size_t dynSmem);
 /* Time a copy of bytes over the host link (0 within the device). */
 double rt_copy_ns(uint64_t bytes, int dir);
 
-/* A kernel launch (cudart.c); the sizes of kernel func's parameters into
+/* A kernel launch (cudart.c); the offsets (may be NULL) and sizes of
+ * kernel func's parameters in its parameter space into offsets[] and
  * sizes[] (at most max): their number, or -1 after rt_fail. */
 cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                       const uint32_t *cluster, bool cooperative);
-int rt_param_sizes(const void *func, uint32_t *sizes, unsigned max);
-/* ... and their offsets in the parameter space (offsets may be NULL). */
 int rt_param_layout(const void *func, uint32_t *offsets, uint32_t *sizes, unsigned max);
 /* count elements of esize bytes (1, 2, 4) set to value at device memory dst (cudart_mem.c). */
 cudaError_t rt_memset_elems(void *dst, uint32_t value, unsigned esize, size_t count);

@@ -615,23 +615,34 @@ encode_map(void *map, const struct smsim_tensor_map *m)
     return 0;
 }
 
+/* The fields both encoders take (rank 1 .. 5 is checked by the encoding). */
+static struct smsim_tensor_map
+map_fields(unsigned type, unsigned rank, void *addr, const uint64_t *dims, const uint64_t *strides,
+           const uint32_t *estr, unsigned interleave, unsigned swizzle, unsigned l2, unsigned oob)
+{
+    struct smsim_tensor_map m;
+    memset(&m, 0, sizeof m);
+    m.type = type, m.rank = rank, m.address = (uint64_t)(uintptr_t)addr;
+    for (unsigned d = 0; d < rank && d < 5; d++) {
+        m.dims[d] = dims[d];
+        m.elem_strides[d] = estr[d];
+        if (d > 0)
+            m.strides[d - 1] = strides[d - 1];
+    }
+    m.interleave = interleave, m.swizzle = swizzle, m.l2promotion = l2, m.oob_fill = oob;
+    return m;
+}
+
 static int
 tensor_map_tiled(void *map, unsigned type, unsigned rank, void *addr, const uint64_t *dims,
                  const uint64_t *strides, const uint32_t *box, const uint32_t *estr,
                  unsigned interleave, unsigned swizzle, unsigned l2, unsigned oob)
 {
     RT_GUARD;
-    struct smsim_tensor_map m;
-    memset(&m, 0, sizeof m);
-    m.type = type, m.rank = rank, m.address = (uint64_t)(uintptr_t)addr;
-    for (unsigned d = 0; d < rank && d < 5; d++) {
-        m.dims[d] = dims[d];
+    struct smsim_tensor_map m = map_fields(type, rank, addr, dims, strides, estr, interleave,
+                                           swizzle, l2, oob);
+    for (unsigned d = 0; d < rank && d < 5; d++)
         m.box[d] = box[d];
-        m.elem_strides[d] = estr[d];
-        if (d > 0)
-            m.strides[d - 1] = strides[d - 1];
-    }
-    m.interleave = interleave, m.swizzle = swizzle, m.l2promotion = l2, m.oob_fill = oob;
     return encode_map(map, &m);
 }
 
@@ -642,19 +653,12 @@ tensor_map_im2col(void *map, unsigned type, unsigned rank, void *addr, const uin
                   unsigned l2, unsigned oob)
 {
     RT_GUARD;
-    struct smsim_tensor_map m;
-    memset(&m, 0, sizeof m);
-    m.type = type, m.rank = rank, m.address = (uint64_t)(uintptr_t)addr, m.im2col = true;
-    for (unsigned d = 0; d < rank && d < 5; d++) {
-        m.dims[d] = dims[d];
-        m.elem_strides[d] = estr[d];
-        if (d > 0)
-            m.strides[d - 1] = strides[d - 1];
-        if (d + 2 < rank && d < 3)
-            m.lower[d] = lower[d], m.upper[d] = upper[d];
-    }
+    struct smsim_tensor_map m = map_fields(type, rank, addr, dims, strides, estr, interleave,
+                                           swizzle, l2, oob);
+    m.im2col = true;
+    for (unsigned d = 0; d + 2 < rank && d < 3; d++)
+        m.lower[d] = lower[d], m.upper[d] = upper[d];
     m.channels = channels, m.pixels = pixels;
-    m.interleave = interleave, m.swizzle = swizzle, m.l2promotion = l2, m.oob_fill = oob;
     return encode_map(map, &m);
 }
 

@@ -42,16 +42,11 @@ struct CUgraphNode_st {
             size_t smem;
             uint32_t cluster[3];
             bool has_cluster, coop;
-            uint32_t n_args;
+            uint32_t n_args, bytes;  /* the parameters, the bytes of their space */
             uint32_t off[MAX_PARAMS], size[MAX_PARAMS];
-            uint8_t *args;       /* the argument values, packed */
+            uint8_t *args;       /* the argument values, at their parameter-space offsets */
         } k;
-        struct {                 /* a 2-D copy (3-D: one per slice) */
-            void *dst;
-            const void *src;
-            size_t dpitch, spitch, width, height, depth, dslice, sslice;
-            int kind;
-        } c;
+        struct cudaMemcpy3DParms c;   /* of pitched memory: cudaMemcpy3D */
         struct cudaMemsetParams set;
         struct cudaHostNodeParams host;
         struct CUgraph_st *child;
@@ -151,16 +146,11 @@ static cudaError_t
 set_kernel(struct CUgraphNode_st *n, const void *func, dim3 grid, dim3 block, void **args,
            size_t smem, const uint32_t *cluster, bool coop)
 {
-    uint32_t size[MAX_PARAMS];
-    int np = rt_param_sizes(func, size, MAX_PARAMS);
+    uint32_t off[MAX_PARAMS], size[MAX_PARAMS];
+    int np = rt_param_layout(func, off, size, MAX_PARAMS);
     if (np < 0)
         return rt.last;
-    uint32_t total = 0;
-    for (int i = 0; i < np; i++) {
-        n->p.k.off[i] = total;
-        n->p.k.size[i] = size[i];
-        total += (size[i] + 7) & ~7u;
-    }
+    uint32_t total = np > 0 ? off[np - 1] + size[np - 1] : 0;   /* the parameter space's */
     uint8_t *a = malloc(total ? total : 1);
     if (a == NULL)
         abort();
@@ -169,12 +159,15 @@ set_kernel(struct CUgraphNode_st *n, const void *func, dim3 grid, dim3 block, vo
             free(a);
             return rt_fail(cudaErrorInvalidValue, "a kernel node without its %d arguments", np);
         }
-        memcpy(a + n->p.k.off[i], args[i], size[i]);
+        memcpy(a + off[i], args[i], size[i]);
     }
+    memcpy(n->p.k.off, off, (size_t)np * sizeof off[0]);
+    memcpy(n->p.k.size, size, (size_t)np * sizeof size[0]);
     if (n->type == cudaGraphNodeTypeKernel)
         free(n->p.k.args);
     n->p.k.args = a;
     n->p.k.n_args = (uint32_t)np;
+    n->p.k.bytes = total;
     n->p.k.func = func;
     n->p.k.grid = grid;
     n->p.k.block = block;
@@ -208,34 +201,22 @@ set_copy3d(struct CUgraphNode_st *n, const void *params)
     if (p->srcArray != NULL || p->dstArray != NULL)
         return rt_fail(cudaErrorNotSupported, "unsupported: a memcpy node of a CUDA array "
                        "(arrays are not simulated)");
-    const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
-    size_t sslice = s->pitch * (s->ysize ? s->ysize : 1), dslice = d->pitch * (d->ysize ? d->ysize : 1);
-    n->p.c.src = (const char *)s->ptr + p->srcPos.z * sslice + p->srcPos.y * s->pitch + p->srcPos.x;
-    n->p.c.dst = (char *)d->ptr + p->dstPos.z * dslice + p->dstPos.y * d->pitch + p->dstPos.x;
-    n->p.c.spitch = s->pitch;
-    n->p.c.dpitch = d->pitch;
-    n->p.c.width = p->extent.width;
-    n->p.c.height = p->extent.height ? p->extent.height : 1;
-    n->p.c.depth = p->extent.depth ? p->extent.depth : 1;
-    n->p.c.sslice = sslice;
-    n->p.c.dslice = dslice;
-    n->p.c.kind = p->kind;
+    n->p.c = *p;
     return cudaSuccess;
 }
 
-static void
-set_copy2d(struct CUgraphNode_st *n, void *dst, size_t dpitch, const void *src, size_t spitch,
-           size_t width, size_t height, int kind)
+/* The parameters of a 2-D copy (cudaMemcpy2D's arguments) as a 3-D one's. */
+static struct cudaMemcpy3DParms
+copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+       int kind)
 {
-    n->p.c.dst = dst;
-    n->p.c.src = src;
-    n->p.c.dpitch = dpitch;
-    n->p.c.spitch = spitch;
-    n->p.c.width = width;
-    n->p.c.height = height;
-    n->p.c.depth = 1;
-    n->p.c.dslice = n->p.c.sslice = 0;
-    n->p.c.kind = kind;
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr = (struct cudaPitchedPtr){ (void *)(uintptr_t)src, spitch, width, height };
+    p.dstPtr = (struct cudaPitchedPtr){ dst, dpitch, width, height };
+    p.extent = (struct cudaExtent){ width, height, 1 };
+    p.kind = kind;
+    return p;
 }
 
 static cudaError_t
@@ -275,14 +256,7 @@ run_node(const struct CUgraphNode_st *n)
                          n->p.k.has_cluster ? n->p.k.cluster : NULL, n->p.k.coop);
     }
     case cudaGraphNodeTypeMemcpy:
-        for (size_t z = 0; z < n->p.c.depth; z++) {
-            cudaError_t e = cudaMemcpy2D((char *)n->p.c.dst + z * n->p.c.dslice, n->p.c.dpitch,
-                                         (const char *)n->p.c.src + z * n->p.c.sslice,
-                                         n->p.c.spitch, n->p.c.width, n->p.c.height, n->p.c.kind);
-            if (e != cudaSuccess)
-                return e;
-        }
-        return cudaSuccess;
+        return cudaMemcpy3D(&n->p.c);
     case cudaGraphNodeTypeMemset: {
         const struct cudaMemsetParams *p = &n->p.set;
         for (size_t r = 0; r < (p->height ? p->height : 1); r++) {
@@ -401,13 +375,10 @@ clone_node(struct CUgraph_st *g, const struct CUgraphNode_st *n)
     c->deps = NULL;
     c->cap_deps = 0;
     if (n->type == cudaGraphNodeTypeKernel) {
-        uint32_t total = 0;
-        for (uint32_t i = 0; i < n->p.k.n_args; i++)
-            total = n->p.k.off[i] + n->p.k.size[i];
-        c->p.k.args = malloc(total ? total : 1);
+        c->p.k.args = malloc(n->p.k.bytes ? n->p.k.bytes : 1);
         if (c->p.k.args == NULL)
             abort();
-        memcpy(c->p.k.args, n->p.k.args, total);
+        memcpy(c->p.k.args, n->p.k.args, n->p.k.bytes);
     } else if (n->type == cudaGraphNodeTypeGraph) {
         c->p.child = graph_clone(n->p.child);
     }
@@ -524,12 +495,7 @@ cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGr
                          size_t nd, void *dst, const void *src, size_t count, int kind)
 {
     RT_GUARD;
-    struct cudaMemcpy3DParms p;
-    memset(&p, 0, sizeof p);
-    p.srcPtr = (struct cudaPitchedPtr){ (void *)(uintptr_t)src, count, count, 1 };
-    p.dstPtr = (struct cudaPitchedPtr){ dst, count, count, 1 };
-    p.extent = (struct cudaExtent){ count, 1, 1 };
-    p.kind = kind;
+    struct cudaMemcpy3DParms p = copy2d(dst, count, src, count, count, 1, kind);
     return add_with(pNode, graph, cudaGraphNodeTypeMemcpy, deps, nd, set_copy3d, &p);
 }
 
@@ -850,7 +816,7 @@ rt_capture_copy(cudaStream_t s, void *dst, size_t dpitch, const void *src, size_
     struct CUgraphNode_st *n;
     cudaError_t e = capture_node(s, cudaGraphNodeTypeMemcpy, &n);
     if (e == cudaSuccess)
-        set_copy2d(n, dst, dpitch, src, spitch, width, height, kind);
+        n->p.c = copy2d(dst, dpitch, src, spitch, width, height, kind);
     return e;
 }
 

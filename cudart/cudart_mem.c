@@ -300,13 +300,12 @@ cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
                        "(arrays are not simulated)");
     const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
     size_t ss = s->pitch * s->ysize, ds = d->pitch * d->ysize;
-    for (size_t z = 0; z < (p->extent.depth ? p->extent.depth : 1); z++) {
+    for (size_t z = 0; z < p->extent.depth; z++) {   /* a zero extent copies nothing */
         cudaError_t e = cudaMemcpy2D((char *)d->ptr + (p->dstPos.z + z) * ds + p->dstPos.y * d->pitch +
                                      p->dstPos.x, d->pitch,
                                      (const char *)s->ptr + (p->srcPos.z + z) * ss +
                                      p->srcPos.y * s->pitch + p->srcPos.x, s->pitch,
-                                     p->extent.width, p->extent.height ? p->extent.height : 1,
-                                     p->kind);
+                                     p->extent.width, p->extent.height, p->kind);
         if (e != cudaSuccess)
             return e;
     }
@@ -327,9 +326,9 @@ API cudaError_t
 cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent e)
 {
     RT_GUARD;
-    for (size_t z = 0; z < (e.depth ? e.depth : 1); z++) {
+    for (size_t z = 0; z < e.depth; z++) {   /* a zero extent sets nothing */
         cudaError_t r = cudaMemset2D((char *)p.ptr + z * p.pitch * p.ysize, p.pitch, value,
-                                     e.width, e.height ? e.height : 1);
+                                     e.width, e.height);
         if (r != cudaSuccess)
             return r;
     }
@@ -340,13 +339,15 @@ API cudaError_t
 cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent e, cudaStream_t stream)
 {
     RT_GUARD;
-    for (size_t z = 0; rt_capturing(stream) && z < (e.depth ? e.depth : 1); z++) {
+    if (!rt_capturing(stream))
+        return cudaMemset3D(p, value, e);
+    for (size_t z = 0; z < e.depth; z++) {   /* a memset node per slice */
         cudaError_t r = rt_capture_set(stream, (char *)p.ptr + z * p.pitch * p.ysize, p.pitch,
-                                       (uint8_t)value, 1, e.width, e.height ? e.height : 1);
-        if (r != cudaSuccess || z + 1 == (e.depth ? e.depth : 1))
-            return r;            /* a memset node per slice */
+                                       (uint8_t)value, 1, e.width, e.height);
+        if (r != cudaSuccess)
+            return r;
     }
-    return cudaMemset3D(p, value, e);
+    return cudaSuccess;
 }
 
 API cudaError_t

@@ -17,7 +17,6 @@
 /* The plain entry points (defined in the other files of cudart/). */
 cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off, int kind);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off, int kind);
-cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int v, struct cudaExtent e);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s);

@@ -54,17 +54,40 @@ read_map(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop
     return SIM_OK;
 }
 
+/* Move one row of a copy between the box and global memory at ga (len
+ * bytes; rtype: a reduction's element type, or PT_NONE); *first_t: the
+ * first row's timing address. */
+static int
+move_row(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
+         uint64_t ga, uint64_t len, bool load, unsigned rtype, uint8_t *row, uint64_t *first_t,
+         struct sim_error *err)
+{
+    struct ptx_access gac;
+    SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, ga, (unsigned)len, x, &gac,
+                                         err));
+    if (*first_t == 0)
+        *first_t = gac.taddr;
+    if (load)
+        memcpy(row, gac.p, len);
+    else if (rtype == PT_NONE)
+        memcpy(gac.p, row, len);
+    else
+        ptx_reduce_bytes(x->atom, rtype, gac.p, row, len);
+    return SIM_OK;
+}
+
 /* The pixels of an im2col copy (ptx_tma.h): row k of the box (cpp
  * channels from c[0]) is the pixel at the k-th filter base position from
  * c[1 .. rank - 2] in the tensor map's pixel box (W fastest, every
  * estride-th, then the next image), moved by lane l's offsets; pixels and
  * channels outside the tensor are not read (the box keeps the fill) or
- * written.  *first_t: the first pixel read's timing address; *rows: the
- * pixels inside the tensor; *row_bytes: the bytes of each. */
+ * written.  The timing model (addr[], zeroed) sees the pixels read as one
+ * run along W: their number and bytes are the copy's, the addresses where
+ * a row of the box wraps are not. */
 static int
 im2col_rows(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
             const struct ptx_tmap *m, const int64_t *c, bool load, unsigned rtype, uint8_t *box,
-            uint64_t *first_t, uint32_t *rows, uint32_t *row_bytes, struct sim_error *err)
+            sim_addr_t *addr, struct sim_error *err)
 {
     static const int64_t off_max[6] = { 0, 0, 0, 65535, 255, 31 };
     unsigned ns = m->rank - 2u, last = m->rank - 1u;
@@ -85,9 +108,8 @@ im2col_rows(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
     /* the channels of a pixel inside the tensor: [ch_lo, ch_hi) of the row */
     int64_t ch_lo = c[0] < 0 ? -c[0] : 0;
     int64_t ch_hi = (int64_t)m->dims[0] - c[0] < m->cpp ? (int64_t)m->dims[0] - c[0] : m->cpp;
-    uint64_t len = ch_hi > ch_lo ? (uint64_t)(ch_hi - ch_lo) * m->esize : 0;
-    *rows = 0;
-    *row_bytes = (uint32_t)len;
+    uint64_t len = ch_hi > ch_lo ? (uint64_t)(ch_hi - ch_lo) * m->esize : 0, first_t = 0;
+    uint32_t rows = 0;
     for (uint32_t k = 0; k < m->ppc; k++) {
         bool in = len > 0 && n >= 0 && n < (int64_t)m->dims[last];
         uint64_t ga = m->gaddr + (uint64_t)(c[0] + ch_lo) * m->esize + (uint64_t)n * m->strides[last];
@@ -97,19 +119,10 @@ im2col_rows(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
             ga += (uint64_t)p * m->strides[j + 1];
         }
         if (in) {
-            struct ptx_access gac;
             uint8_t *row = box + ((uint64_t)k * m->cpp + (uint64_t)ch_lo) * m->esize;
-            SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, ga, (unsigned)len,
-                                                 x, &gac, err));
-            if (*rows == 0)
-                *first_t = gac.taddr;
-            (*rows)++;
-            if (load)
-                memcpy(row, gac.p, len);
-            else if (rtype == PT_NONE)
-                memcpy(gac.p, row, len);
-            else
-                ptx_reduce_bytes(x->atom, rtype, gac.p, row, len);
+            SIM_FORWARD_IF_ERROR(move_row(r, b, pw, x, l, ga, len, load, rtype, row, &first_t,
+                                          err));
+            rows++;
         }
         unsigned j = 0;          /* the next base position */
         for (; j < ns; j++) {
@@ -120,6 +133,68 @@ im2col_rows(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
         }
         if (j == ns)
             n++;
+    }
+    if (rows > 0) {
+        addr[0] = first_t;
+        addr[1] = len;
+        addr[2] = rows;
+        addr[3] = m->estride[1] * m->strides[1];
+        for (unsigned d = 2; d < PTX_TMAP_MAX_RANK; d++)
+            addr[2 * d] = 1;
+    }
+    return SIM_OK;
+}
+
+/* The box of a tiled copy (ptx_tma.h): rows of n[0] elements (the inner
+ * dimension) over the outer dimensions' counts, those inside the tensor
+ * moved; the timing model (addr[], zeroed) sees them (sim/inst.h). */
+static int
+tile_rows(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, unsigned l,
+          const struct ptx_tmap *m, const int64_t *c, bool load, unsigned rtype, uint8_t *box,
+          sim_addr_t *addr, struct sim_error *err)
+{
+    /* lo/hi: the part of the box inside the tensor */
+    uint32_t n[PTX_TMAP_MAX_RANK] = { 1, 1, 1, 1, 1 };
+    int64_t lo[PTX_TMAP_MAX_RANK] = { 0 }, hi[PTX_TMAP_MAX_RANK] = { 0 };
+    bool inside = true;
+    for (unsigned d = 0; d < PTX_TMAP_MAX_RANK; d++) {
+        if (d >= m->rank) {
+            hi[d] = 1;
+            continue;
+        }
+        n[d] = ptx_tmap_box_elems(m, d);
+        int64_t es = d == 0 ? 1 : m->estride[d];
+        /* box index i reads coordinate c + i es: inside for 0 <= c + i es < dims */
+        int64_t first = c[d] >= 0 ? 0 : (-c[d] + es - 1) / es;
+        int64_t last = ((int64_t)m->dims[d] - 1 - c[d]) < 0 ? -1
+                                                            : ((int64_t)m->dims[d] - 1 - c[d]) / es;
+        lo[d] = first;
+        hi[d] = last + 1 < (int64_t)n[d] ? last + 1 : (int64_t)n[d];
+        inside = inside && hi[d] > lo[d];
+    }
+    if (!inside)
+        return SIM_OK;
+    uint64_t len = (uint64_t)(hi[0] - lo[0]) * m->esize, first_t = 0;
+    for (int64_t i4 = lo[4]; i4 < hi[4]; i4++)
+    for (int64_t i3 = lo[3]; i3 < hi[3]; i3++)
+    for (int64_t i2 = lo[2]; i2 < hi[2]; i2++)
+    for (int64_t i1 = lo[1]; i1 < hi[1]; i1++) {
+        int64_t i[5] = { lo[0], i1, i2, i3, i4 };
+        uint64_t ga = m->gaddr, bo = 0, span = 1;
+        for (unsigned d = 0; d < m->rank; d++) {
+            int64_t es = d == 0 ? 1 : m->estride[d];
+            ga += (uint64_t)(c[d] + i[d] * es) * m->strides[d];
+            bo += (uint64_t)i[d] * span;
+            span *= n[d];
+        }
+        SIM_FORWARD_IF_ERROR(move_row(r, b, pw, x, l, ga, len, load, rtype, box + bo * m->esize,
+                                      &first_t, err));
+    }
+    addr[0] = first_t;
+    addr[1] = len;
+    for (unsigned d = 1; d < PTX_TMAP_MAX_RANK; d++) {
+        addr[2 * d] = d < m->rank ? (uint64_t)(hi[d] - lo[d]) : 1;
+        addr[2 * d + 1] = d < m->rank ? m->estride[d] * m->strides[d] : 0;
     }
     return SIM_OK;
 }
@@ -206,25 +281,6 @@ ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
     struct ptx_access sac;
     SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, sa, (unsigned)total, x,
                                          &sac, err));
-    /* the box: rows of n[0] elements (the inner dimension), over the
-     * outer dimensions' counts; lo/hi: the part inside the tensor */
-    uint32_t n[PTX_TMAP_MAX_RANK] = { 1, 1, 1, 1, 1 };
-    int64_t lo[PTX_TMAP_MAX_RANK] = { 0 }, hi[PTX_TMAP_MAX_RANK] = { 0 };
-    for (unsigned d = 0; d < PTX_TMAP_MAX_RANK; d++) {
-        if (d >= m.rank) {
-            hi[d] = 1;
-            continue;
-        }
-        n[d] = ptx_tmap_box_elems(&m, d);
-        int64_t es = d == 0 ? 1 : m.estride[d];
-        /* box index i reads coordinate c + i es: inside for 0 <= c + i es < dims */
-        int64_t first = c[d] >= 0 ? 0 : (-c[d] + es - 1) / es;
-        int64_t last = ((int64_t)m.dims[d] - 1 - c[d]) < 0 ? -1 : ((int64_t)m.dims[d] - 1 - c[d]) / es;
-        lo[d] = first;
-        hi[d] = last + 1 < (int64_t)n[d] ? last + 1 : (int64_t)n[d];
-        if (hi[d] < lo[d])
-            hi[d] = lo[d];
-    }
     uint8_t *box = malloc(total);
     if (box == NULL)
         return terr(r, b, pw, x, err, SIM_ERR_NOMEM, "out of memory");
@@ -236,71 +292,19 @@ ptx_tma_copy(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
         for (uint64_t o = 0; o < total; o += 16)
             memcpy(box + o, sac.p + (ptx_tmap_smem_addr(&m, (uint32_t)sa, o) - sa), 16);
     }
-    bool inside = hi[0] > lo[0] && !m.im2col;
-    for (unsigned d = 1; d < PTX_TMAP_MAX_RANK; d++)
-        inside = inside && hi[d] > lo[d];
-    int rc = SIM_OK;
-    uint64_t first_t = 0;
-    uint32_t i2c_rows = 0, i2c_bytes = 0;
-    if (m.im2col) {
-        rc = im2col_rows(r, b, pw, x, l, &m, c, load, rtype, box, &first_t, &i2c_rows, &i2c_bytes,
-                         err);
-        inside = i2c_rows > 0;
-    }
-    for (int64_t i4 = lo[4]; inside && !m.im2col && i4 < hi[4] && rc == SIM_OK; i4++)
-    for (int64_t i3 = lo[3]; i3 < hi[3] && rc == SIM_OK; i3++)
-    for (int64_t i2 = lo[2]; i2 < hi[2] && rc == SIM_OK; i2++)
-    for (int64_t i1 = lo[1]; i1 < hi[1] && rc == SIM_OK; i1++) {
-        int64_t i[5] = { lo[0], i1, i2, i3, i4 };
-        uint64_t ga = m.gaddr, bo = 0, span = 1;
-        for (unsigned d = 0; d < m.rank; d++) {
-            int64_t es = d == 0 ? 1 : m.estride[d];
-            ga += (uint64_t)(c[d] + i[d] * es) * m.strides[d];
-            bo += (uint64_t)i[d] * span;
-            span *= n[d];
-        }
-        uint64_t len = (uint64_t)(hi[0] - lo[0]) * m.esize;
-        struct ptx_access gac;
-        rc = ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, ga, (unsigned)len, x, &gac, err);
-        if (rc != SIM_OK)
-            break;
-        if (first_t == 0)
-            first_t = gac.taddr;
-        if (load)
-            memcpy(box + bo * m.esize, gac.p, len);
-        else if (rtype == PT_NONE)
-            memcpy(gac.p, box + bo * m.esize, len);
-        else
-            ptx_reduce_bytes(x->atom, rtype, gac.p, box + bo * m.esize, len);
-    }
+    /* the timing model: the rows moved (sim/inst.h) */
+    wi->space = SIM_SPACE_GLOBAL;
+    wi->width = 16;
+    wi->bulk = SIM_BULK_TENSOR;
+    wi->active_mask = 1u << l;
+    memset(wi->addr, 0, 10 * sizeof wi->addr[0]);
+    int rc = (m.im2col ? im2col_rows : tile_rows)(r, b, pw, x, l, &m, c, load, rtype, box,
+                                                   wi->addr, err);
     if (rc == SIM_OK && load)
         for (uint64_t o = 0; o < total; o += 16)
             memcpy(sac.p + (ptx_tmap_smem_addr(&m, (uint32_t)sa, o) - sa), box + o, 16);
     free(box);
     SIM_FORWARD_IF_ERROR(rc);
     ptx_spin_memory_changed(r);
-    /* the timing model: the rows inside the tensor (sim/inst.h) */
-    wi->space = SIM_SPACE_GLOBAL;
-    wi->width = 16;
-    wi->bulk = SIM_BULK_TENSOR;
-    wi->active_mask = 1u << l;
-    memset(wi->addr, 0, 10 * sizeof wi->addr[0]);
-    if (inside && m.im2col) {
-        /* the pixels read, as one run along W: their number and bytes are
-         * the copy's, the addresses where a row of the box wraps are not */
-        wi->addr[0] = first_t;
-        wi->addr[1] = i2c_bytes;
-        wi->addr[2] = i2c_rows;
-        wi->addr[3] = m.estride[1] * m.strides[1];
-        for (unsigned d = 2; d < PTX_TMAP_MAX_RANK; d++)
-            wi->addr[2 * d] = 1;
-    } else if (inside) {
-        wi->addr[0] = first_t;
-        wi->addr[1] = (uint64_t)(hi[0] - lo[0]) * m.esize;
-        for (unsigned d = 1; d < PTX_TMAP_MAX_RANK; d++) {
-            wi->addr[2 * d] = d < m.rank ? (uint64_t)(hi[d] - lo[d]) : 1;
-            wi->addr[2 * d + 1] = d < m.rank ? m.estride[d] * m.strides[d] : 0;
-        }
-    }
     return SIM_OK;
 }
