@@ -387,31 +387,41 @@ rt_copy_ns(uint64_t bytes, int dir)
 
 /* ---- launches -------------------------------------------------------------------- */
 
+/* The launch configuration <<<...>>> pushes and the kernel's stub pops:
+ * the calling thread's own, as in NVIDIA's runtime (two host threads
+ * launching at once must not take each other's). */
+static _Thread_local struct {
+    dim3 grid[8], block[8];
+    size_t smem[8];
+    void *stream[8];
+    uint32_t depth;
+} call_cfg;
+
 API unsigned
 __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void *stream)
 {
-    RT_GUARD;
-    if (rt.cfg_depth == 8)
+    if (call_cfg.depth == 8)
         return 1;
-    uint32_t d = rt.cfg_depth++;
-    rt.cfg_grid[d] = gridDim;
-    rt.cfg_block[d] = blockDim;
-    rt.cfg_smem[d] = sharedMem;
-    rt.cfg_stream[d] = stream;
+    uint32_t d = call_cfg.depth++;
+    call_cfg.grid[d] = gridDim;
+    call_cfg.block[d] = blockDim;
+    call_cfg.smem[d] = sharedMem;
+    call_cfg.stream[d] = stream;
     return 0;
 }
 
 API cudaError_t
 __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
 {
-    RT_GUARD;
-    if (rt.cfg_depth == 0)
+    if (call_cfg.depth == 0) {
+        RT_GUARD;
         return rt_fail(cudaErrorInvalidConfiguration, NULL);
-    uint32_t d = --rt.cfg_depth;
-    *gridDim = rt.cfg_grid[d];
-    *blockDim = rt.cfg_block[d];
-    *sharedMem = rt.cfg_smem[d];
-    *(void **)stream = rt.cfg_stream[d];
+    }
+    uint32_t d = --call_cfg.depth;
+    *gridDim = call_cfg.grid[d];
+    *blockDim = call_cfg.block[d];
+    *sharedMem = call_cfg.smem[d];
+    *(void **)stream = call_cfg.stream[d];
     return cudaSuccess;
 }
 

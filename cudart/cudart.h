@@ -99,11 +99,6 @@ struct rt {
     uint32_t n_funcs;
     struct rt_var *vars;
     uint32_t n_vars;
-    /* the launch configuration <<<...>>> pushes and the stub pops */
-    dim3 cfg_grid[8], cfg_block[8];
-    size_t cfg_smem[8];
-    void *cfg_stream[8];
-    uint32_t cfg_depth;
     double now_ns;               /* the timeline */
     double kernel_ns, copy_ns;
     struct rt_event_rec *tl;
@@ -176,6 +171,21 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s);
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                                           int blockSize, size_t dynSmem);
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind);
+/* The error of the last call that failed (after rt_fail). */
+static inline cudaError_t
+rt_last_error(void)
+{
+    return rt.last;
+}
+/* Device memory at p is freed: the pool it came from (cudart_pool.c) no
+ * longer counts it. */
+void rt_pool_release(const void *p);
+/* CUDA array a (cudart_tex.c) as pitched device memory, its element size
+ * in *esize; false if a is no array. */
+bool rt_array_pitched(const void *a, struct cudaPitchedPtr *out, unsigned *esize);
 /* Time a copy of bytes over the host link (0 within the device). */
 double rt_copy_ns(uint64_t bytes, int dir);
 

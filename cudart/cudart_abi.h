@@ -89,7 +89,13 @@ enum {
     cudaDevAttrCanUseHostPointerForRegisteredMem = 91, cudaDevAttrCooperativeLaunch = 95,
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
     cudaDevAttrDirectManagedMemAccessFromHost = 101, cudaDevAttrMaxBlocksPerMultiprocessor = 106,
-    cudaDevAttrReservedSharedMemoryPerBlock = 111, cudaDevAttrClusterLaunch = 120
+    cudaDevAttrReservedSharedMemoryPerBlock = 111, cudaDevAttrClusterLaunch = 120,
+    cudaDevAttrMaxTexture1DWidth = 21, cudaDevAttrMaxTexture2DWidth = 22,
+    cudaDevAttrMaxTexture2DHeight = 23, cudaDevAttrMaxTexture3DWidth = 24,
+    cudaDevAttrMaxTexture3DHeight = 25, cudaDevAttrMaxTexture3DDepth = 26,
+    cudaDevAttrMaxTexture2DLayeredWidth = 27, cudaDevAttrMaxTexture2DLayeredHeight = 28,
+    cudaDevAttrMaxTexture2DLayeredLayers = 29, cudaDevAttrMemoryPoolsSupported = 115,
+    cudaDevAttrMemoryPoolSupportedHandleTypes = 119
 };
 
 typedef struct dim3 {
@@ -142,6 +148,60 @@ struct cudaMemcpy3DParms {
     struct cudaPitchedPtr dstPtr;
     struct cudaExtent extent;
     int kind;
+};
+
+/* CUDA arrays, texture and surface objects (driver_types.h, texture_types.h).
+ * struct cudaChannelFormatDesc: 20 bytes; enum cudaChannelFormatKind */
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    int f;
+};
+enum { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1,
+       cudaChannelFormatKindFloat = 2, cudaChannelFormatKindNone = 3 };
+/* cudaMallocArray / cudaMalloc3DArray flags */
+enum { cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2, cudaArrayCubemap = 4,
+       cudaArrayTextureGather = 8 };
+typedef struct cudaArray *cudaArray_t;
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+typedef const struct cudaArray *cudaArray_const_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+/* enum cudaResourceType; struct cudaResourceDesc: 144 bytes */
+enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1,
+       cudaResourceTypeLinear = 2, cudaResourceTypePitch2D = 3 };
+struct cudaResourceDesc {
+    int resType;
+    union {
+        struct { cudaArray_t array; } array;
+        struct { void *mipmap; } mipmap;
+        struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned flags;
+};
+/* enum cudaTextureAddressMode, cudaTextureFilterMode, cudaTextureReadMode;
+ * struct cudaTextureDesc: 72 bytes */
+enum { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2,
+       cudaAddressModeBorder = 3 };
+enum { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+struct cudaTextureDesc {
+    int addressMode[3];
+    int filterMode;
+    int readMode;
+    int sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    int seamlessCubemap;
 };
 
 /* struct cudaMemsetParams: 40 bytes */

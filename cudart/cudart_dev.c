@@ -134,6 +134,28 @@ cudaMemGetInfo(size_t *free_bytes, size_t *total)
     return cudaSuccess;
 }
 
+/* cudaDeviceProp's texture and surface limits, maxTexture1D ..
+ * maxSurfaceCubemapLayered[1] in its order: the CUDA C++ Programming
+ * Guide's "Technical Specifications per Compute Capability" (compute
+ * capability 6.0 and later; the smaller ones of 3.x and 5.x before). */
+static void
+texture_limits(int out[39])
+{
+    static const int newer[39] = {
+        131072, 32768, 131072, 65536, 32768, 32768, 131072, 65000, 2097120, 32768, 32768,
+        16384, 16384, 16384, 8192, 8192, 32768, 32768, 32768, 2048, 32768, 32768, 2048,
+        32768, 2046,
+        32768, 131072, 65536, 16384, 16384, 16384, 32768, 2048, 32768, 32768, 2048, 32768,
+        32768, 2046 };
+    static const int older[39] = {
+        65536, 16384, 65536, 65536, 16384, 16384, 65536, 65536, 1048544, 16384, 16384,
+        4096, 4096, 4096, 2048, 2048, 16384, 16384, 16384, 2048, 16384, 16384, 2048,
+        16384, 2046,
+        16384, 65536, 32768, 4096, 4096, 4096, 16384, 2048, 16384, 16384, 2048, 16384,
+        16384, 2046 };
+    memcpy(out, rt.gpu.cc >= 60 ? newer : older, sizeof newer);
+}
+
 static int
 attribute(int attr, int *ok)
 {
@@ -193,6 +215,19 @@ attribute(int attr, int *ok)
     case cudaDevAttrMaxBlocksPerMultiprocessor: return (int)field_u64("sm.max_blocks");
     case cudaDevAttrReservedSharedMemoryPerBlock: return (int)g->smem_reserved;
     case cudaDevAttrClusterLaunch: return g->cc >= 90;
+    case cudaDevAttrMemoryPoolsSupported: return 1;       /* cudart_pool.c */
+    case cudaDevAttrMemoryPoolSupportedHandleTypes: return 0;   /* no IPC */
+    case cudaDevAttrMaxTexture1DWidth: case cudaDevAttrMaxTexture2DWidth:
+    case cudaDevAttrMaxTexture2DHeight: case cudaDevAttrMaxTexture3DWidth:
+    case cudaDevAttrMaxTexture3DHeight: case cudaDevAttrMaxTexture3DDepth:
+    case cudaDevAttrMaxTexture2DLayeredWidth: case cudaDevAttrMaxTexture2DLayeredHeight:
+    case cudaDevAttrMaxTexture2DLayeredLayers: {
+        /* attributes 21 .. 29: maxTexture1D, 2D[0 .. 1], 3D[0 .. 2], 2DLayered[0 .. 2] */
+        static const unsigned char at[9] = { 0, 2, 3, 11, 12, 13, 20, 21, 22 };
+        int lim[39];
+        texture_limits(lim);
+        return lim[at[attr - cudaDevAttrMaxTexture1DWidth]];
+    }
     default: *ok = 0; return 0;
     }
 }
@@ -242,6 +277,7 @@ cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     p->major = (int)(rt.gpu.cc / 10);
     p->minor = (int)(rt.gpu.cc % 10);
     p->textureAlignment = 512;
+    texture_limits(p->textures_and_surfaces);
     p->texturePitchAlignment = 32;
     p->multiProcessorCount = (int)rt.gpu.sm_count;
     p->canMapHostMemory = 1;

@@ -58,16 +58,6 @@ cudaMalloc(void **devPtr, size_t size)
     return cudaSuccess;
 }
 
-API cudaError_t
-cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
-{
-    RT_GUARD;
-    if (rt_capturing(stream))
-        return rt_fail(cudaErrorNotSupported, "unsupported: cudaMallocAsync in a stream capture "
-                       "(memory allocation nodes)");
-    return cudaMalloc(devPtr, size);
-}
-
 /* Host memory the device addresses at the same address (managed, pinned):
  * pages of its own, so that no heap block shares them. */
 static cudaError_t
@@ -140,6 +130,7 @@ release(void *p, bool host_call)
                        "cudaFree", p, err.msg);
     if (host != NULL)
         munmap(host, size);
+    rt_pool_release(p);
     return cudaSuccess;
 }
 
@@ -287,25 +278,34 @@ cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExtent e)
     return cudaSuccess;
 }
 
-/* cudaMemcpy3D of pitched memory (a CUDA array: unsupported): slice by
- * slice, row by row. */
+/* cudaMemcpy3D: slice by slice, row by row.  A CUDA array is pitched
+ * memory (cudart_tex.c) whose positions count elements; the extent's
+ * width counts elements when an array takes part, bytes otherwise. */
 API cudaError_t
 cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
     RT_GUARD;
     if (p == NULL)
         return rt_fail(cudaErrorInvalidValue, NULL);
-    if (p->srcArray != NULL || p->dstArray != NULL)
-        return rt_fail(cudaErrorNotSupported, "unsupported: cudaMemcpy3D of a CUDA array "
-                       "(arrays are not simulated)");
-    const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
+    struct cudaPitchedPtr sa, da;
+    unsigned se = 1, de = 1;
+    if ((p->srcArray != NULL && !rt_array_pitched(p->srcArray, &sa, &se)) ||
+        (p->dstArray != NULL && !rt_array_pitched(p->dstArray, &da, &de)))
+        return rt_fail(cudaErrorInvalidResourceHandle, NULL);
+    const struct cudaPitchedPtr *s = p->srcArray ? &sa : &p->srcPtr, *d = p->dstArray ? &da : &p->dstPtr;
     size_t ss = s->pitch * s->ysize, ds = d->pitch * d->ysize;
+    size_t w = p->extent.width * (p->srcArray ? se : de);
+    size_t h = p->extent.height ? p->extent.height : p->srcArray || p->dstArray;  /* an array's
+                                                                   absent dimension: one row */
+    if ((p->srcArray && (p->srcPos.x * se + w > s->pitch || p->srcPos.y + h > s->ysize)) ||
+        (p->dstArray && (p->dstPos.x * de + w > d->pitch || p->dstPos.y + h > d->ysize)))
+        return rt_fail(cudaErrorInvalidValue, "cudaMemcpy3D: the extent runs past a CUDA array");
     for (size_t z = 0; z < p->extent.depth; z++) {   /* a zero extent copies nothing */
         cudaError_t e = cudaMemcpy2D((char *)d->ptr + (p->dstPos.z + z) * ds + p->dstPos.y * d->pitch +
-                                     p->dstPos.x, d->pitch,
+                                     p->dstPos.x * de, d->pitch,
                                      (const char *)s->ptr + (p->srcPos.z + z) * ss +
-                                     p->srcPos.y * s->pitch + p->srcPos.x, s->pitch,
-                                     p->extent.width, p->extent.height, p->kind);
+                                     p->srcPos.y * s->pitch + p->srcPos.x * se, s->pitch,
+                                     w, h, p->kind);
         if (e != cudaSuccess)
             return e;
     }

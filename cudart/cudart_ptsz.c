@@ -49,6 +49,27 @@ cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 g, dim3 b, void **ar
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *data);
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s);
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t d, size_t wo, size_t ho, const void *src, size_t sp,
+                                size_t w, size_t h, int kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dp, cudaArray_const_t s, size_t wo, size_t ho,
+                                  size_t w, size_t h, int kind);
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t d, size_t wd, size_t hd, cudaArray_const_t s,
+                                     size_t ws, size_t hs, size_t w, size_t h, int kind);
+cudaError_t cudaMemcpyToArray(cudaArray_t d, size_t wo, size_t ho, const void *src, size_t n,
+                              int kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t s, size_t wo, size_t ho, size_t n,
+                                int kind);
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t d, size_t wd, size_t hd, cudaArray_const_t s,
+                                   size_t ws, size_t hs, size_t n, int kind);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t d, size_t wo, size_t ho, const void *src,
+                                     size_t sp, size_t w, size_t h, int kind, cudaStream_t s);
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dp, cudaArray_const_t s, size_t wo,
+                                       size_t ho, size_t w, size_t h, int kind, cudaStream_t st);
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t d, size_t wo, size_t ho, const void *src, size_t n,
+                                   int kind, cudaStream_t s);
+cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t s, size_t wo, size_t ho,
+                                     size_t n, int kind, cudaStream_t st);
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 
 /* ---- stream calls with nothing to carry out ------------------------------------------- */
@@ -151,6 +172,36 @@ FWD(cudaMemset2DAsync_ptsz, cudaMemset2DAsync,
 FWD(cudaMemset3DAsync_ptsz, cudaMemset3DAsync,
     (struct cudaPitchedPtr p, int v, struct cudaExtent e, cudaStream_t s),
     (p, v, e, s))
+FWD(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray,
+    (cudaArray_t d, size_t wo, size_t ho, const void *src, size_t sp, size_t w, size_t h, int k),
+    (d, wo, ho, src, sp, w, h, k))
+FWD(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray,
+    (void *dst, size_t dp, cudaArray_const_t s, size_t wo, size_t ho, size_t w, size_t h, int k),
+    (dst, dp, s, wo, ho, w, h, k))
+FWD(cudaMemcpy2DArrayToArray_ptds, cudaMemcpy2DArrayToArray,
+    (cudaArray_t d, size_t wd, size_t hd, cudaArray_const_t s, size_t ws, size_t hs, size_t w,
+     size_t h, int k), (d, wd, hd, s, ws, hs, w, h, k))
+FWD(cudaMemcpyToArray_ptds, cudaMemcpyToArray,
+    (cudaArray_t d, size_t wo, size_t ho, const void *src, size_t n, int k), (d, wo, ho, src, n, k))
+FWD(cudaMemcpyFromArray_ptds, cudaMemcpyFromArray,
+    (void *dst, cudaArray_const_t s, size_t wo, size_t ho, size_t n, int k), (dst, s, wo, ho, n, k))
+FWD(cudaMemcpyArrayToArray_ptds, cudaMemcpyArrayToArray,
+    (cudaArray_t d, size_t wd, size_t hd, cudaArray_const_t s, size_t ws, size_t hs, size_t n,
+     int k), (d, wd, hd, s, ws, hs, n, k))
+FWD(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync,
+    (cudaArray_t d, size_t wo, size_t ho, const void *src, size_t sp, size_t w, size_t h, int k,
+     cudaStream_t s), (d, wo, ho, src, sp, w, h, k, s))
+FWD(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync,
+    (void *dst, size_t dp, cudaArray_const_t s, size_t wo, size_t ho, size_t w, size_t h, int k,
+     cudaStream_t st), (dst, dp, s, wo, ho, w, h, k, st))
+FWD(cudaMemcpyToArrayAsync_ptsz, cudaMemcpyToArrayAsync,
+    (cudaArray_t d, size_t wo, size_t ho, const void *src, size_t n, int k, cudaStream_t s),
+    (d, wo, ho, src, n, k, s))
+FWD(cudaMemcpyFromArrayAsync_ptsz, cudaMemcpyFromArrayAsync,
+    (void *dst, cudaArray_const_t s, size_t wo, size_t ho, size_t n, int k, cudaStream_t st),
+    (dst, s, wo, ho, n, k, st))
+FWD(cudaMallocFromPoolAsync_ptsz, cudaMallocFromPoolAsync,
+    (void **p, size_t n, cudaMemPool_t pool, cudaStream_t s), (p, n, pool, s))
 FWD(cudaStreamQuery_ptsz, cudaStreamQuery, (cudaStream_t s), (s))
 FWD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize, (cudaStream_t s), (s))
 FWD(cudaStreamGetDevice_ptsz, cudaStreamGetDevice, (cudaStream_t s, int *device), (s, device))

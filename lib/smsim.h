@@ -435,6 +435,31 @@ struct smsim_tensor_map {
  * driver's rules; an error says which rule m breaks. */
 int smsim_tensor_map_encode(const struct smsim_tensor_map *m, void *out, smsim_error *err);
 
+/* A texture or surface object (CUDA's cudaResourceDesc and cudaTextureDesc
+ * in one): the resource at address, row-major, rows pitch bytes apart and
+ * 2D slices (depth steps, layers, cube faces) slice bytes apart; its
+ * format (channels of bits each, of cudaChannelFormatKind kind) and the
+ * sampler state in CUDA's enum values (cudaTextureAddressMode,
+ * cudaTextureFilterMode, cudaReadModeNormalizedFloat, cudaResourceType). */
+#define SMSIM_TEXTURE_BYTES 128
+struct smsim_texture {
+    bool surface;
+    uint64_t address, pitch, slice;
+    uint32_t width, height, depth;   /* 1 where a dimension is absent */
+    uint32_t layers;             /* layered textures' layers (cube maps: 6 per cube), else 1 */
+    unsigned channels, bits, kind;
+    unsigned dims;               /* 1, 2 or 3 */
+    bool layered, cube;
+    unsigned filter, address_mode[3], resource;
+    bool normalized_read, normalized_coords;
+    float border[4];
+};
+/* Encode t into the SMSIM_TEXTURE_BYTES bytes of device memory whose
+ * address is the object's handle (tex and suld read them: smsim's own
+ * encoding, frontend/exec/ptx_tex.h), after checking it; an error says
+ * what is wrong (SMSIM_ERR_UNSUPPORTED for what smsim does not simulate). */
+int smsim_texture_encode(const struct smsim_texture *t, void *out, smsim_error *err);
+
 #ifdef __cplusplus
 }
 #endif

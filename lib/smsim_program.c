@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend/exec/ptx_prog.h"
+#include "frontend/exec/ptx_tex.h"
 #include "frontend/exec/ptx_tmap.h"
 #include "frontend/ptx.h"
 #include "frontend/lower/ptxas.h"
@@ -245,5 +246,32 @@ smsim_tensor_map_encode(const struct smsim_tensor_map *m, void *out, smsim_error
         return smsim_error_set(err, SMSIM_ERR_FORMAT, "tensor map: %s (cuTensorMapEncode%s's rules)",
                              why, m->im2col ? "Im2col" : "Tiled");
     ptx_tmap_encode(&t, out);
+    return SMSIM_OK;
+}
+
+int
+smsim_texture_encode(const struct smsim_texture *t, void *out, smsim_error *err)
+{
+    if (t->kind > 2)
+        return smsim_error_set(err, SMSIM_ERR_UNSUPPORTED, "texture: unsupported channel format "
+                               "kind %u (signed, unsigned and float are simulated)", t->kind);
+    struct ptx_tex x = {
+        .surface = t->surface, .base = t->address, .pitch = t->pitch, .slice = t->slice,
+        .width = t->width, .height = t->height, .depth = t->depth, .layers = t->layers,
+        .channels = (uint8_t)t->channels, .bits = (uint8_t)t->bits,
+        .esize = (uint8_t)(t->channels * t->bits / 8), .ckind = (uint8_t)t->kind,
+        .dims = (uint8_t)t->dims, .layered = t->layered, .cube = t->cube,
+        .filter = (uint8_t)t->filter, .read_float = t->normalized_read,
+        .norm_coords = t->normalized_coords, .resource = (uint8_t)t->resource,
+    };
+    for (unsigned i = 0; i < 3; i++)
+        x.addr[i] = (uint8_t)(t->address_mode[i] > 255 ? 255 : t->address_mode[i]);
+    memcpy(x.border, t->border, sizeof x.border);
+    const char *why;
+    if (t->channels > 4 || t->bits > 32 || t->dims > 3 || t->filter > 255 || !ptx_tex_check(&x, &why))
+        return smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: %s", t->surface ? "surface" : "texture",
+                               t->channels > 4 || t->bits > 32 || t->dims > 3 || t->filter > 255
+                               ? "out of range" : why);
+    ptx_tex_encode(&x, out);
     return SMSIM_OK;
 }

@@ -256,7 +256,10 @@ static const struct ptx_err ptx_errs[] = {
     /* unsupported features: exit 2, never silently */
     { 20, "    frobnicate.u32 %r3, %r2;", 20, "unsupported instruction 'frobnicate.u32'" },
     { 20, "    call foo;", 20, "call to undeclared function 'foo'" },
-    { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [t, {%r1,%r2}];", 20, "textures" },
+    { 20, "    tex.2dms.v4.s32.s32 {%r1,%r2,%r3,%r4}, [t, {%r1,%r2,%r3,%r4}];", 20,
+      "unsupported tex form '.2dms'" },
+    { 20, "    sust.p.2d.b32.trap [%rd1, {%r1,%r2}], {%r1};", 20, "unsupported sust form '.p'" },
+    { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [%rd1, {%r1}];", 20, "with 2 coordinates" },
     { 20, "    atom.global.frob.u32 %r3, [%rd2], 1;", 20, "unsupported modifier '.frob'" },
     { 20, "    shfl.sync.frob.b32 %r3, %r2, 1, 31, -1;", 20, "unsupported modifier '.frob'" },
     { 20, "    tanh.approx.f16x2 %r3, %r2;", 20, "'.f16x2' data is unsupported here" },
@@ -1154,9 +1157,9 @@ static const char *const TWO_KERNELS[] = {
     "}",
     ".visible .entry bad(.param .u64 bad_param_0)",
     "{",
-    "    .reg .f32 %f<6>;",
+    "    .reg .b32 %r<6>;",
     "    .reg .b64 %rd<3>;",
-    "    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5}];",
+    "    sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3;",
     "    ret;",
     "}",
 };
@@ -1173,7 +1176,7 @@ START_TEST(unsupported_per_kernel)
     testlib_write_lines("k.launch", launch_k, 5, 0, NULL, NULL);
     ck_assert_msg(testlib_ptx_emulate(&err) == SIM_OK, "%s", err.msg);
     testlib_write_lines("k.launch", launch_bad, 5, 0, NULL, NULL);
-    testlib_expect_error("k.ptx", 12, "kernel bad: unsupported instruction 'tex.2d.v4.f32.f32'");
+    testlib_expect_error("k.ptx", 12, "kernel bad: unsupported instruction 'sured.b.add.2d.u32.trap'");
 }
 END_TEST
 

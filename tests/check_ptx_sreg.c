@@ -395,7 +395,9 @@ END_TEST
 static const struct { const char *ins, *frag; } unsupported_forms[] = {
     { "    brx.idx %r1, tbl;", "unsupported instruction 'brx.idx'" },
     { "    add.s32 %r2, %r1, %r1, %r1;", "unsupported form: 'add' takes 3 operands, found 4" },
-    { "    tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];", "textures and surfaces" },
+    { "    sured.b.add.1d.u32.trap [%rd1, {%r1}], %r1;",
+      "unsupported instruction 'sured.b.add.1d.u32.trap'" },
+    { "    tex.1d.v4.f16.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];", "unsupported tex form" },
 };
 
 START_TEST(unsupported_says_so)

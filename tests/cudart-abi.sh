@@ -69,6 +69,18 @@ int main(void) {
     V(cudaGraphNodeTypeMemcpy) V(cudaGraphNodeTypeMemset) V(cudaGraphNodeTypeHost)
     V(cudaGraphNodeTypeGraph) V(cudaGraphNodeTypeEmpty) V(cudaGraphNodeTypeWaitEvent)
     V(cudaGraphNodeTypeEventRecord)
+    S(struct cudaChannelFormatDesc) O(struct cudaChannelFormatDesc, f)
+    S(struct cudaResourceDesc) O(struct cudaResourceDesc, res) O(struct cudaResourceDesc, flags)
+    O(struct cudaResourceDesc, res.linear.desc) O(struct cudaResourceDesc, res.linear.sizeInBytes)
+    O(struct cudaResourceDesc, res.pitch2D.width) O(struct cudaResourceDesc, res.pitch2D.pitchInBytes)
+    S(struct cudaTextureDesc) O(struct cudaTextureDesc, filterMode) O(struct cudaTextureDesc, readMode)
+    O(struct cudaTextureDesc, borderColor) O(struct cudaTextureDesc, normalizedCoords)
+    O(struct cudaTextureDesc, mipmapFilterMode) O(struct cudaTextureDesc, seamlessCubemap)
+    V(cudaChannelFormatKindFloat) V(cudaArrayLayered) V(cudaArraySurfaceLoadStore)
+    V(cudaArrayCubemap) V(cudaResourceTypeLinear) V(cudaResourceTypePitch2D)
+    V(cudaAddressModeBorder) V(cudaFilterModeLinear) V(cudaReadModeNormalizedFloat)
+    V(cudaDevAttrMaxTexture1DWidth) V(cudaDevAttrMaxTexture2DLayeredLayers)
+    V(cudaDevAttrMemoryPoolsSupported) V(cudaDevAttrMemoryPoolSupportedHandleTypes)
     return 0;
 }
 C

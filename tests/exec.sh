@@ -51,6 +51,18 @@ for t in "" --no-timing; do
     [ "$(grep -c PASS "$tmp/graph.out")" -eq 9 ] || fail "exec_capi graph $t: not 9 checks"
 done
 
+# CUDA arrays, texture and surface objects (cudart/cudart_tex.c, frontend/exec/ptx_tex.c)
+for t in "" --no-timing; do
+    # shellcheck disable=SC2086
+    if ! "$SMSIM" exec -q $t -- "$EXEC_CAPI" texture >"$tmp/tex.out" 2>"$tmp/tex.err"; then
+        fail "exec_capi texture $t: exit status $?"; cat "$tmp/tex.out" "$tmp/tex.err" >&2
+    fi
+    grep -q FAIL "$tmp/tex.out" && fail "exec_capi texture $t: $(grep FAIL "$tmp/tex.out")"
+    [ "$(grep -c PASS "$tmp/tex.out")" -eq 16 ] || fail "exec_capi texture $t: not 16 checks"
+    grep -q "kernel tex2d, block 0, thread 0, pc 0x[0-9a-f]*: tex: handle 0x[0-9a-f]* names no texture object" "$tmp/tex.err" ||
+        fail "exec_capi texture $t: no message naming the bad handle"
+done
+
 # the same output bytes with and without timing, and on another GPU
 "$SMSIM" exec -q --no-timing -- "$EXEC_CAPI" plain >"$tmp/nt.out" 2>/dev/null
 cmp -s "$tmp/plain.out" "$tmp/nt.out" || fail "exec_capi: --no-timing prints something else"

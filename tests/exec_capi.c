@@ -13,6 +13,7 @@
  *                              sim.sample_launches): the results and the
  *                              counter of the 40
  *   exec_capi graph            CUDA graphs, captured and built by hand
+ *   exec_capi texture          CUDA arrays, texture and surface objects
  * Exit status 0 when every check passed.
  */
 #include <lz4.h>
@@ -69,6 +70,33 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g, unsigned lon
 cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x);
 cudaError_t cudaGraphDestroy(cudaGraph_t g);
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f);
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int dev);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool, const void *props);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, int attr, void *v);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void *v);
+cudaError_t cudaMallocArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d, size_t w,
+                            size_t h, unsigned flags);
+cudaError_t cudaMalloc3DArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d,
+                              struct cudaExtent e, unsigned flags);
+cudaError_t cudaFreeArray(cudaArray_t a);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *d, struct cudaExtent *e,
+                             unsigned *flags, cudaArray_t a);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t d, size_t wo, size_t ho, const void *src, size_t sp,
+                                size_t w, size_t h, int kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dp, cudaArray_const_t s, size_t wo, size_t ho,
+                                  size_t w, size_t h, int kind);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t, const struct cudaResourceDesc *r,
+                                    const struct cudaTextureDesc *d, const void *view);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *r, cudaTextureObject_t t);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *s, const struct cudaResourceDesc *r);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t s);
 
 /* c[i] = a[i] * scale; counter counts the threads that wrote. */
 static const char ptx[] =
@@ -96,7 +124,73 @@ static const char ptx[] =
     "  atom.global.add.u32 %r7, [mcount], 2;\n"
     "DONE:\n"
     "  ret;\n"
-    "}\n";
+    "}\n"
+    /* texture and surface objects (mode texture): thread i fetches at
+     * xy[i] (a layer or the cube direction first where the geometry has
+     * one) and writes the four components to out[4 i ..] */
+    ".visible .entry tex2d(.param .u64 po, .param .u64 pt, .param .u64 pxy, .param .u32 pn)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [po];\n  ld.param.u64 %rd2, [pt];\n  ld.param.u64 %rd3, [pxy];\n"
+    "  ld.param.u32 %r1, [pn];\n  mov.u32 %r5, %tid.x;\n"
+    "  setp.ge.s32 %p1, %r5, %r1;\n  @%p1 bra T2;\n"
+    "  mul.wide.s32 %rd4, %r5, 16;\n  add.s64 %rd5, %rd3, %rd4;\n  add.s64 %rd6, %rd1, %rd4;\n"
+    "  ld.global.v2.f32 {%f1, %f2}, [%rd5];\n"
+    "  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd2, {%f1, %f2}];\n"
+    "  st.global.v4.f32 [%rd6], {%f3, %f4, %f5, %f6};\n"
+    "T2:\n  ret;\n}\n"
+    ".visible .entry texa2d(.param .u64 po, .param .u64 pt, .param .u64 pxy, .param .u32 pn)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [po];\n  ld.param.u64 %rd2, [pt];\n  ld.param.u64 %rd3, [pxy];\n"
+    "  ld.param.u32 %r1, [pn];\n  mov.u32 %r5, %tid.x;\n"
+    "  setp.ge.s32 %p1, %r5, %r1;\n  @%p1 bra TA;\n"
+    "  mul.wide.s32 %rd4, %r5, 16;\n  add.s64 %rd5, %rd3, %rd4;\n  add.s64 %rd6, %rd1, %rd4;\n"
+    "  ld.global.u32 %r2, [%rd5];\n  ld.global.f32 %f1, [%rd5+4];\n  ld.global.f32 %f2, [%rd5+8];\n"
+    "  tex.a2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd2, {%r2, %f1, %f2, %f2}];\n"
+    "  st.global.v4.f32 [%rd6], {%f3, %f4, %f5, %f6};\n"
+    "TA:\n  ret;\n}\n"
+    ".visible .entry texcube(.param .u64 po, .param .u64 pt, .param .u64 pxy, .param .u32 pn)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [po];\n  ld.param.u64 %rd2, [pt];\n  ld.param.u64 %rd3, [pxy];\n"
+    "  ld.param.u32 %r1, [pn];\n  mov.u32 %r5, %tid.x;\n"
+    "  setp.ge.s32 %p1, %r5, %r1;\n  @%p1 bra TC;\n"
+    "  mul.wide.s32 %rd4, %r5, 16;\n  add.s64 %rd5, %rd3, %rd4;\n  add.s64 %rd6, %rd1, %rd4;\n"
+    "  ld.global.v4.f32 {%f1, %f2, %f7, %f0}, [%rd5];\n"
+    "  tex.cube.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd2, {%f1, %f2, %f7, %f7}];\n"
+    "  st.global.v4.f32 [%rd6], {%f3, %f4, %f5, %f6};\n"
+    "TC:\n  ret;\n}\n"
+    /* out[4 i ..] = tex1Dfetch<int4>(t, xy[4 i]); then txq width, height */
+    ".visible .entry tex1di(.param .u64 po, .param .u64 pt, .param .u64 pxy, .param .u32 pn)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [po];\n  ld.param.u64 %rd2, [pt];\n  ld.param.u64 %rd3, [pxy];\n"
+    "  ld.param.u32 %r1, [pn];\n  mov.u32 %r5, %tid.x;\n"
+    "  setp.ge.s32 %p1, %r5, %r1;\n  @%p1 bra TI;\n"
+    "  mul.wide.s32 %rd4, %r5, 16;\n  add.s64 %rd5, %rd3, %rd4;\n  add.s64 %rd6, %rd1, %rd4;\n"
+    "  ld.global.u32 %r2, [%rd5];\n"
+    "  tex.1d.v4.s32.s32 {%r6, %r7, %r8, %r9}, [%rd2, {%r2}];\n"
+    "  st.global.v4.u32 [%rd6], {%r6, %r7, %r8, %r9};\n"
+    "TI:\n  ret;\n}\n"
+    ".visible .entry texq(.param .u64 po, .param .u64 pt)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [po];\n  ld.param.u64 %rd2, [pt];\n"
+    "  txq.width.b32 %r1, [%rd2];\n  txq.height.b32 %r2, [%rd2];\n"
+    "  txq.normalized_coords.b32 %r3, [%rd2];\n"
+    "  st.global.v2.u32 [%rd1], {%r1, %r2};\n  st.global.u32 [%rd1+8], %r3;\n"
+    "  ret;\n}\n"
+    /* every element v of a w x h surface of u32 becomes 2 v + 1 */
+    ".visible .entry surf2x(.param .u64 ps, .param .u32 pw)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [ps];\n  ld.param.u32 %r1, [pw];\n"
+    "  mov.u32 %r2, %tid.x;\n  mov.u32 %r3, %tid.y;\n  shl.b32 %r4, %r2, 2;\n"
+    "  suld.b.2d.b32.trap {%r5}, [%rd1, {%r4, %r3}];\n"
+    "  mad.lo.u32 %r6, %r5, 2, 1;\n"
+    "  sust.b.2d.b32.trap [%rd1, {%r4, %r3}], {%r6};\n"
+    "  ret;\n}\n";
 
 static void put(unsigned char *p, uint64_t v, unsigned n)
 {
@@ -146,8 +240,14 @@ make_fatbin(const char *mode, unsigned arch)
     return fb;
 }
 
-/* The host shadows that name the kernel and the variables. */
+/* The host shadows that name the kernels and the variables. */
 static void vscale_stub(void) { }
+static void tex2d_stub(void) { }
+static void texa2d_stub(void) { }
+static void texcube_stub(void) { }
+static void tex1di_stub(void) { }
+static void texq_stub(void) { }
+static void surf2x_stub(void) { }
 static float scale_shadow;
 static unsigned counter_shadow;
 static unsigned *mcount;         /* __managed__: the runtime points it at the variable */
@@ -266,6 +366,269 @@ repeat(void)
     return fails != 0;
 }
 
+/* Launch fetch kernel k (tex2d ...) over n coordinates (4 values each)
+ * with texture t: the four components of each fetch into out. */
+static int
+fetch(void (*k)(void), cudaTextureObject_t t, const void *xy, unsigned n, float *out)
+{
+    void *dxy = NULL, *dout = NULL;
+    int ok = cudaMalloc(&dxy, 16 * n) == cudaSuccess && cudaMalloc(&dout, 16 * n) == cudaSuccess &&
+             cudaMemcpy(dxy, xy, 16 * n, cudaMemcpyHostToDevice) == cudaSuccess;
+    void *args[] = { &dout, &t, &dxy, &n };
+    dim3 g = { 1, 1, 1 }, b = { 32, 1, 1 };
+    ok = ok && cudaLaunchKernel((const void *)(uintptr_t)k, g, b, args, 0, NULL) == cudaSuccess &&
+         cudaMemcpy(out, dout, 16 * n, cudaMemcpyDeviceToHost) == cudaSuccess;
+    cudaFree(dxy);
+    cudaFree(dout);
+    return ok;
+}
+
+/* Does every fetch's first component match want[] (within tol), and the
+ * fourth (absent from a one-channel format) read 1? */
+static int
+near(const float *got, const float *want, unsigned n, float tol)
+{
+    int ok = 1;
+    for (unsigned i = 0; i < n; i++)
+        if (!(got[4 * i] >= want[i] - tol && got[4 * i] <= want[i] + tol) ||
+            got[4 * i + 1] != 0.0f || got[4 * i + 3] != 1.0f) {
+            printf("  fetch %u: %.6f, expected %.6f\n", i, got[4 * i], want[i]);
+            ok = 0;
+        }
+    return ok;
+}
+
+/* A CUDA array of floats, w x h x d (flags: layered, cube map), filled
+ * from host memory by cudaMemcpy3D; NULL if a call failed. */
+static cudaArray_t
+float_array(const void *host, size_t w, size_t h, size_t d, unsigned flags)
+{
+    struct cudaChannelFormatDesc f1 = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    struct cudaExtent e = { w, h, d };
+    struct cudaMemcpy3DParms cp;
+    memset(&cp, 0, sizeof cp);
+    cp.srcPtr = (struct cudaPitchedPtr){ (void *)(uintptr_t)host, w * sizeof(float), w, h };
+    cp.extent = e;
+    cp.kind = cudaMemcpyHostToDevice;
+    cudaArray_t a = NULL;
+    if (cudaMalloc3DArray(&a, &f1, e, flags) != cudaSuccess)
+        return NULL;
+    cp.dstArray = a;
+    return cudaMemcpy3D(&cp) == cudaSuccess ? a : NULL;
+}
+
+/* Texture and surface objects (cudart/cudart_tex.c, frontend/exec/ptx_tex.c):
+ * the expected values are worked out by hand from the CUDA C++ Programming
+ * Guide's texture fetching rules for a texture whose texel (x, y) holds
+ * x + 10 y, so that linear filtering inside it is exact. */
+static int
+textures(void)
+{
+    enum { W = 5, H = 4 };
+    float img[H][W];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            img[y][x] = (float)(x + 10 * y);
+    struct cudaChannelFormatDesc f1 = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    cudaArray_t arr = NULL;
+    expect(cudaMallocArray(&arr, &f1, W, H, 0) == cudaSuccess &&
+           cudaMemcpy2DToArray(arr, 0, 0, img, sizeof img[0], sizeof img[0], H,
+                               cudaMemcpyHostToDevice) == cudaSuccess, "a 5 x 4 float CUDA array");
+    struct cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = arr;
+    struct { int filter, addr, norm; float border; const float xy[6][2]; float want[6]; } cfg[] = {
+        { cudaFilterModePoint, cudaAddressModeClamp, 0, 0,
+          { { 0.5f, 0.5f }, { 1.25f, 2.75f }, { 4.9f, 3.9f }, { -1.3f, 0.2f }, { 6.1f, 5.0f },
+            { 2.0f, 1.0f } }, { 0, 21, 34, 0, 34, 12 } },
+        { cudaFilterModeLinear, cudaAddressModeClamp, 0, 0,
+          { { 0.5f, 0.5f }, { 1.25f, 2.75f }, { 4.9f, 3.9f }, { -1.3f, 0.2f }, { 6.1f, 5.0f },
+            { 2.0f, 1.0f } }, { 0, 23.25f, 34, 0, 34, 6.5f } },
+        /* (4.9, 3.9): weights (1 - 102/256)^2 on texel (4, 3), the rest on the border */
+        { cudaFilterModeLinear, cudaAddressModeBorder, 0, 100,
+          { { 0.5f, 0.5f }, { 1.25f, 2.75f }, { 4.9f, 3.9f }, { -1.3f, 0.2f }, { 6.1f, 5.0f },
+            { 2.0f, 1.0f } }, { 0, 23.25f, 76.116089f, 100, 100, 6.5f } },
+        { cudaFilterModePoint, cudaAddressModeWrap, 1, 0,
+          { { 0.1f, 0.1f }, { 1.1f, 0.6f }, { -0.1f, -0.1f }, { 0.5f, 0.5f }, { 0.99f, 0.99f },
+            { 2.3f, 0.3f } }, { 0, 20, 34, 22, 34, 11 } },
+        { cudaFilterModeLinear, cudaAddressModeMirror, 1, 0,
+          { { 0.5f, 0.5f }, { -0.1f, 0.125f }, { 1.1f, 0.5f }, { 1.0f, 0.25f }, { 0.5f, 0.5f },
+            { 0.5f, 0.5f } }, { 17, 0, 19, 9, 17, 17 } },
+    };
+    const char *names[] = { "point, clamp", "linear, clamp", "linear, border", "point, wrap, "
+                            "normalized", "linear, mirror, normalized" };
+    for (unsigned c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
+        struct cudaTextureDesc td;
+        memset(&td, 0, sizeof td);
+        td.addressMode[0] = td.addressMode[1] = cfg[c].addr;
+        td.filterMode = cfg[c].filter;
+        td.normalizedCoords = cfg[c].norm;
+        td.borderColor[0] = cfg[c].border;
+        cudaTextureObject_t t = 0;
+        float xy[6][4] = { { 0 } }, out[6 * 4];
+        for (int i = 0; i < 6; i++)
+            xy[i][0] = cfg[c].xy[i][0], xy[i][1] = cfg[c].xy[i][1];
+        char what[96];
+        snprintf(what, sizeof what, "tex2D %s", names[c]);
+        expect(cudaCreateTextureObject(&t, &rd, &td, NULL) == cudaSuccess && t != 0 &&
+               fetch(tex2d_stub, t, xy, 6, out) && near(out, cfg[c].want, 6, 1e-4f) &&
+               cudaDestroyTextureObject(t) == cudaSuccess, what);
+    }
+    /* txq, and the descriptors the runtime keeps */
+    struct cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.normalizedCoords = 1;
+    cudaTextureObject_t t = 0;
+    unsigned q[3] = { 0, 0, 0 }, *dq = NULL;
+    struct cudaResourceDesc back;
+    void *qargs[] = { &dq, &t };
+    dim3 one = { 1, 1, 1 };
+    expect(cudaCreateTextureObject(&t, &rd, &td, NULL) == cudaSuccess &&
+           cudaMalloc((void **)&dq, sizeof q) == cudaSuccess &&
+           cudaLaunchKernel((const void *)(uintptr_t)texq_stub, one, one, qargs, 0, NULL) ==
+           cudaSuccess && cudaMemcpy(q, dq, sizeof q, cudaMemcpyDeviceToHost) == cudaSuccess &&
+           q[0] == W && q[1] == H && q[2] == 1 &&
+           cudaGetTextureObjectResourceDesc(&back, t) == cudaSuccess &&
+           back.res.array.array == arr, "txq width, height, normalized_coords");
+    cudaDestroyTextureObject(t);
+    cudaFree(dq);
+
+    /* cudaReadModeNormalizedFloat on uchar4 */
+    unsigned char px[2][4] = { { 255, 51, 0, 128 }, { 1, 2, 3, 4 } };
+    struct cudaChannelFormatDesc u4 = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+    cudaArray_t arr4 = NULL;
+    memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeNormalizedFloat;
+    rd.res.array.array = NULL;
+    float xy4[2][4] = { { 0.5f, 0.5f }, { 1.5f, 0.5f } }, o4[8];
+    int ok = cudaMallocArray(&arr4, &u4, 2, 1, 0) == cudaSuccess &&
+             cudaMemcpy2DToArray(arr4, 0, 0, px, 8, 8, 1, cudaMemcpyHostToDevice) == cudaSuccess;
+    rd.res.array.array = arr4;
+    ok = ok && cudaCreateTextureObject(&t, &rd, &td, NULL) == cudaSuccess &&
+         fetch(tex2d_stub, t, xy4, 2, o4);
+    expect(ok && o4[0] == 1.0f && o4[1] == 51.0f / 255.0f && o4[2] == 0.0f &&
+           o4[3] == 128.0f / 255.0f && o4[4] == 1.0f / 255.0f && o4[7] == 4.0f / 255.0f,
+           "tex2D of uchar4, cudaReadModeNormalizedFloat");
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(arr4);
+
+    /* tex1Dfetch<int> from linear memory: outside it reads zero */
+    int lin[16], *dlin = NULL;
+    for (int i = 0; i < 16; i++)
+        lin[i] = 3 * i - 7;
+    int idx[5][4] = { { 0 }, { 5 }, { 15 }, { 16 }, { -1 } };
+    int io[5 * 4], iwant[5] = { -7, 8, 38, 0, 0 };
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeLinear;
+    rd.res.linear.desc = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindSigned);
+    rd.res.linear.sizeInBytes = sizeof lin;
+    memset(&td, 0, sizeof td);
+    ok = cudaMalloc((void **)&dlin, sizeof lin) == cudaSuccess &&
+         cudaMemcpy(dlin, lin, sizeof lin, cudaMemcpyHostToDevice) == cudaSuccess;
+    rd.res.linear.devPtr = dlin;
+    ok = ok && cudaCreateTextureObject(&t, &rd, &td, NULL) == cudaSuccess &&
+         fetch(tex1di_stub, t, idx, 5, (float *)io);
+    for (int i = 0; i < 5; i++)
+        ok = ok && io[4 * i] == iwant[i] && io[4 * i + 3] == (i < 3);
+    expect(ok, "tex1Dfetch<int> from linear memory");
+    cudaDestroyTextureObject(t);
+    cudaFree(dlin);
+
+    /* a layered array (cudaMemcpy3D into it): texel (x, y) of layer l holds 100 l + x + 10 y */
+    float lay[2][3][3];
+    for (int l = 0; l < 2; l++)
+        for (int y = 0; y < 3; y++)
+            for (int x = 0; x < 3; x++)
+                lay[l][y][x] = (float)(100 * l + x + 10 * y);
+    cudaArray_t larr = float_array(lay, 3, 3, 2, cudaArrayLayered);
+    ok = larr != NULL;
+    struct { int layer; float x, y, pad; } lxy[3] = { { 1, 2.5f, 1.5f, 0 }, { 0, 0.5f, 2.9f, 0 },
+                                                      { 5, 0.2f, 0.2f, 0 } };
+    float lo[12], lwant[3] = { 112, 20, 100 };
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = larr;
+    memset(&td, 0, sizeof td);
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    ok = ok && cudaCreateTextureObject(&t, &rd, &td, NULL) == cudaSuccess &&
+         fetch(texa2d_stub, t, lxy, 3, lo) && near(lo, lwant, 3, 0);
+    struct cudaExtent gext;
+    unsigned gflags = 0;
+    expect(ok && cudaArrayGetInfo(NULL, &gext, &gflags, larr) == cudaSuccess && gext.depth == 2 &&
+           gflags == cudaArrayLayered, "tex2DLayered of a layered array filled by cudaMemcpy3D");
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(larr);
+
+    /* a cube map: texel (x, y) of face f holds 10 f + x + 2 y */
+    float cube[6][2][2];
+    for (int fc = 0; fc < 6; fc++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 2; x++)
+                cube[fc][y][x] = (float)(10 * fc + x + 2 * y);
+    cudaArray_t carr = float_array(cube, 2, 2, 6, cudaArrayCubemap);
+    ok = carr != NULL;
+    float dir[5][4] = { { 1, -0.5f, -0.5f }, { 0, -1, 0 }, { -1, 0.5f, -0.5f }, { 0.2f, 0.3f, -2 },
+                        { 0.1f, 2, 0.5f } }, co[20], cwant[5] = { 3, 33, 10, 50, 23 };
+    rd.res.array.array = carr;
+    memset(&td, 0, sizeof td);
+    td.normalizedCoords = 1;
+    ok = ok && cudaCreateTextureObject(&t, &rd, &td, NULL) == cudaSuccess &&
+         fetch(texcube_stub, t, dir, 5, co) && near(co, cwant, 5, 0);
+    expect(ok, "texCubemap: faces +x, -y, -x, -z, +y");
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(carr);
+
+    /* a surface: every element v becomes 2 v + 1 */
+    unsigned sv[3][4], sback[3][4];
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++)
+            sv[y][x] = (unsigned)(x + 4 * y + 1);
+    struct cudaChannelFormatDesc u1 = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
+    cudaArray_t sarr = NULL, plain = NULL;
+    cudaSurfaceObject_t so = 0;
+    ok = cudaMallocArray(&sarr, &u1, 4, 3, cudaArraySurfaceLoadStore) == cudaSuccess &&
+         cudaMemcpy2DToArray(sarr, 0, 0, sv, 16, 16, 3, cudaMemcpyHostToDevice) == cudaSuccess;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = sarr;
+    int w4 = 4;
+    void *sargs[] = { &so, &w4 };
+    dim3 sb = { 4, 3, 1 };
+    ok = ok && cudaCreateSurfaceObject(&so, &rd) == cudaSuccess &&
+         cudaLaunchKernel((const void *)(uintptr_t)surf2x_stub, one, sb, sargs, 0, NULL) ==
+         cudaSuccess && cudaMemcpy2DFromArray(sback, 16, sarr, 0, 0, 16, 3,
+                                              cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++)
+            ok = ok && sback[y][x] == 2 * sv[y][x] + 1;
+    expect(ok && cudaDestroySurfaceObject(so) == cudaSuccess, "surf2Dread / surf2Dwrite");
+    /* what the runtime refuses */
+    ok = cudaMallocArray(&plain, &u1, 4, 3, 0) == cudaSuccess;
+    rd.res.array.array = plain;
+    expect(ok && cudaCreateSurfaceObject(&so, &rd) == cudaErrorInvalidValue,
+           "a surface of an array without cudaArraySurfaceLoadStore: cudaErrorInvalidValue");
+    memset(&td, 0, sizeof td);
+    td.sRGB = 1;
+    expect(cudaCreateTextureObject(&t, &rd, &td, NULL) == cudaErrorNotSupported,
+           "an sRGB texture: cudaErrorNotSupported");
+    struct cudaChannelFormatDesc odd = cudaCreateChannelDesc(8, 16, 0, 0, cudaChannelFormatKindSigned);
+    cudaArray_t oarr = NULL;
+    expect(cudaMallocArray(&oarr, &odd, 4, 4, 0) == cudaErrorInvalidValue,
+           "a format of unequal channels: cudaErrorInvalidValue");
+    cudaGetLastError();
+    cudaFreeArray(plain);
+    cudaFreeArray(sarr);
+    cudaFreeArray(arr);
+    /* a handle that names no texture: the kernel faults (last: it is sticky) */
+    void *junk = NULL;
+    float jxy[4] = { 0 }, jo[4];
+    expect(cudaMalloc(&junk, 256) == cudaSuccess && cudaMemset(junk, 0, 256) == cudaSuccess &&
+           !fetch(tex2d_stub, (cudaTextureObject_t)(uintptr_t)junk, jxy, 1, jo) &&
+           cudaDeviceSynchronize() != cudaSuccess, "a fetch through no texture object fails");
+    return fails != 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -274,8 +637,8 @@ main(int argc, char **argv)
     static struct cudart_fatbin_wrapper wrap;
     wrap.magic = (int)CUDART_FATBINC_MAGIC;
     wrap.version = 1;
-    const char *packing = future || strcmp(mode, "repeat") == 0 || strcmp(mode, "graph") == 0
-                          ? "plain" : mode;
+    const char *packing = future || strcmp(mode, "repeat") == 0 || strcmp(mode, "graph") == 0 ||
+                          strcmp(mode, "texture") == 0 ? "plain" : mode;
     wrap.data = (const unsigned long long *)(void *)make_fatbin(packing, future ? 100 : 80);
     void **h = __cudaRegisterFatBinary(&wrap);
     __cudaRegisterFunction(h, (const char *)(uintptr_t)vscale_stub, (char *)"vscale", "vscale",
@@ -283,7 +646,16 @@ main(int argc, char **argv)
     __cudaRegisterVar(h, (char *)&scale_shadow, (char *)"scale", "scale", 0, 4, 1, 0);
     __cudaRegisterVar(h, (char *)&counter_shadow, (char *)"counter", "counter", 0, 4, 0, 0);
     __cudaRegisterManagedVar(h, (void **)&mcount, (char *)"mcount", "mcount", 0, 4, 0, 0);
+    static const struct { void (*stub)(void); const char *name; } tk[] = {
+        { tex2d_stub, "tex2d" }, { texa2d_stub, "texa2d" }, { texcube_stub, "texcube" },
+        { tex1di_stub, "tex1di" }, { texq_stub, "texq" }, { surf2x_stub, "surf2x" },
+    };
+    for (unsigned i = 0; i < sizeof tk / sizeof tk[0]; i++)
+        __cudaRegisterFunction(h, (const char *)(uintptr_t)tk[i].stub, (char *)tk[i].name,
+                               tk[i].name, -1, NULL, NULL, NULL, NULL, NULL);
     __cudaRegisterFatBinaryEnd(h);
+    if (strcmp(mode, "texture") == 0)
+        return textures();
     if (strcmp(mode, "repeat") == 0)
         return repeat();
     if (strcmp(mode, "graph") == 0)
@@ -337,6 +709,24 @@ main(int argc, char **argv)
     struct cudaDeviceProp p;
     expect(cudaGetDeviceProperties(&p, 0) == cudaSuccess && p.multiProcessorCount > 0 &&
            p.warpSize == 32 && strstr(p.name, "smsim") != NULL, "cudaGetDeviceProperties");
+
+    /* stream-ordered allocation: the default pool and one of the program's own
+     * (attributes: 4 release threshold, 7 used now, 8 used at most) */
+    cudaMemPool_t dp = NULL, op = NULL;
+    void *m1 = NULL, *m2 = NULL;
+    unsigned long long thr = 1ull << 30, v4 = 0, used = 1, high = 0, oused = 0;
+    unsigned char props[128] = { 1 };   /* cudaMemAllocationTypePinned, device 0 */
+    expect(cudaDeviceGetDefaultMemPool(&dp, 0) == cudaSuccess &&
+           cudaMemPoolSetAttribute(dp, 4, &thr) == cudaSuccess &&
+           cudaMemPoolGetAttribute(dp, 4, &v4) == cudaSuccess && v4 == thr &&
+           cudaMallocAsync(&m1, 1000, NULL) == cudaSuccess &&
+           cudaMemPoolCreate(&op, props) == cudaSuccess &&
+           cudaMallocFromPoolAsync(&m2, 24, op, NULL) == cudaSuccess &&
+           cudaMemPoolGetAttribute(op, 7, &oused) == cudaSuccess && oused == 24 &&
+           cudaFreeAsync(m1, NULL) == cudaSuccess && cudaFree(m2) == cudaSuccess &&
+           cudaMemPoolGetAttribute(dp, 7, &used) == cudaSuccess && used == 0 &&
+           cudaMemPoolGetAttribute(dp, 8, &high) == cudaSuccess && high >= 1000 &&
+           cudaMemPoolDestroy(op) == cudaSuccess, "memory pools: default and created");
 
     /* errors the program gets back, as from NVIDIA's runtime */
     expect(cudaMemcpy(hc, (void *)(uintptr_t)0x1234, 4, cudaMemcpyDeviceToHost) ==

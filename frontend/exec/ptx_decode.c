@@ -436,18 +436,6 @@ ptx_dc_mem_operand(struct dctx *c, const struct ptx_opnd *o, struct xop *x)
     return SIM_OK;
 }
 
-/* Element i of vector operand vo: a register, a constant (PO_IMM) or '_'
- * (PO_SINK). */
-static struct ptx_opnd
-vec_elem(const struct ptx_opnd *vo, unsigned i)
-{
-    if (vo->vimm & (1u << i))
-        return (struct ptx_opnd){ .kind = PO_IMM, .imm = (int64_t)(uint32_t)vo->regs[i] };
-    if (vo->regs[i] < 0)
-        return (struct ptx_opnd){ .kind = PO_SINK, .reg = -1 };
-    return (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
-}
-
 /* cp.async (the non-bulk forms, PTX ISA 9.7.9.25): a copy of 4, 8 or 16
  * bytes from global to shared memory per thread (.cg: 16 only), the rest
  * zero-filled when a src-size smaller than the copy is given; commit_group,
@@ -565,7 +553,7 @@ decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         ptx_dc_add_src(r, x, &x->b);
     }
     for (unsigned i = 0; offs && i < n - 2; i++) {   /* into frag[5 ..] (ptx_tma.c) */
-        struct ptx_opnd co = vec_elem(&o[oi], i);
+        struct ptx_opnd co = ptx_dc_vec_elem(&o[oi], i);
         SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &co, SC_32, PT_U16, &x->frag[5 + i], false));
         ptx_dc_add_src(r, x, &x->frag[5 + i]);
     }
@@ -573,7 +561,7 @@ decode_tensor(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     x->space = PS_GENERIC;
     SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[mi], x));
     for (unsigned i = 0; i < n; i++) {
-        struct ptx_opnd co = vec_elem(&o[mi + 1], i);
+        struct ptx_opnd co = ptx_dc_vec_elem(&o[mi + 1], i);
         if (co.kind == PO_SINK)
             return ptx_dc_err(c, "cp.async.bulk.tensor: '_' as a coordinate");
         SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &co, SC_32, PT_S32, &x->frag[i], false));
@@ -1088,6 +1076,10 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     case PTXOP_WGMMA:
         SIM_FORWARD_IF_ERROR(ptx_dc_wgmma(c, in, x));
         break;
+    case PTXOP_TEX: case PTXOP_TLD4: case PTXOP_TXQ: case PTXOP_SULD: case PTXOP_SUST:
+    case PTXOP_SUQ:
+        SIM_FORWARD_IF_ERROR(ptx_dc_tex(c, in, x));
+        break;
     case PTXOP_ACTIVEMASK:
         x->kind = XK_ACTIVEMASK;
         SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_32, PT_B32, &x->d, false));
@@ -1127,7 +1119,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             return ptx_dc_err(c, "'%s' expects %u value%s", r->m->mnems[in->mnem], x->vec,
                         x->vec == 1 ? "" : "s");
         for (unsigned i = 0; i < nv; i++) {
-            struct ptx_opnd ro = vo->kind == PO_VEC ? vec_elem(vo, i) : *vo;
+            struct ptx_opnd ro = vo->kind == PO_VEC ? ptx_dc_vec_elem(vo, i) : *vo;
             if (ro.kind == PO_SINK) {
                 x->v[i].cls = SC_NONE;
                 continue;
@@ -1271,7 +1263,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             x->vec = 2;
             x->flags |= pack ? PF_WIDE : PF_HI;   /* direction marker */
             for (unsigned i = 0; i < 2; i++) {
-                struct ptx_opnd ro = vec_elem(vo, i);
+                struct ptx_opnd ro = ptx_dc_vec_elem(vo, i);
                 if (ro.kind == PO_SINK)
                     return ptx_dc_err(c, "'_' is unsupported in a vector move");
                 SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &ro, SC_32, T == SC_64 ? PT_B32 : PT_B16, &x->v[i],

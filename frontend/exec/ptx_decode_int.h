@@ -1,6 +1,7 @@
 /*
  * ptx_decode_int.h - what ptx_decode.c shares with its tensor-core part,
- * ptx_decode_mma.c (private to those two files).
+ * ptx_decode_mma.c, and the texture instructions' decoding in ptx_tex.c
+ * (private to those files).
  *
  * struct dctx is the state of one kernel's decoding: the run it fills in,
  * the body being decoded and the constant slots made so far.  The helpers
@@ -51,5 +52,20 @@ int ptx_dc_mma(struct dctx *c, const struct ptx_ins *in, struct xop *x);
 int ptx_dc_wmma_mem(struct dctx *c, const struct ptx_ins *in, struct xop *x);
 int ptx_dc_ldmatrix(struct dctx *c, const struct ptx_ins *in, struct xop *x);
 int ptx_dc_wgmma(struct dctx *c, const struct ptx_ins *in, struct xop *x);
+
+/* ptx_tex.c: tex, tld4, txq, suld, sust, suq. */
+int ptx_dc_tex(struct dctx *c, const struct ptx_ins *in, struct xop *x);
+
+/* Element i of vector operand vo: a register, a constant (PO_IMM) or '_'
+ * (PO_SINK). */
+static inline struct ptx_opnd
+ptx_dc_vec_elem(const struct ptx_opnd *vo, unsigned i)
+{
+    if (vo->vimm & (1u << i))
+        return (struct ptx_opnd){ .kind = PO_IMM, .imm = (int64_t)(uint32_t)vo->regs[i] };
+    if (vo->regs[i] < 0)
+        return (struct ptx_opnd){ .kind = PO_SINK, .reg = -1 };
+    return (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
+}
 
 #endif /* SMSIM_FRONTEND_PTX_DECODE_INT_H */

@@ -17,6 +17,7 @@
 #include "frontend/exec/ptx_wgmma.h"
 #include "frontend/exec/ptx_spin.h"
 #include "frontend/exec/ptx_sync.h"
+#include "frontend/exec/ptx_tex.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -1278,6 +1279,9 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         case XK_CLARRIVE:
         case XK_CLWAIT:
             SIM_FORWARD_IF_ERROR(ptx_cluster_exec(r, b, pw, x, m, wi, &advance, err));
+            break;
+        case XK_TEX:
+            SIM_FORWARD_IF_ERROR(ptx_tex_exec(r, b, pw, x, m, wi, err));
             break;
         case XK_WGWAIT:          /* aux: N, as WARPGROUP.DEPBAR.LE gsb0, N has it */
             wi->aux = x->vec;

@@ -203,6 +203,9 @@ enum xkind {
     XK_WGFENCE, XK_WGCOMMIT, XK_WGWAIT,   /* wgmma.fence, .commit_group, .wait_group (a) */
     XK_MAPA,                     /* mapa d, a, rank (ptx_cluster.c) */
     XK_CLARRIVE, XK_CLWAIT,      /* barrier.cluster.arrive, .wait */
+    XK_TEX,                      /* tex, tld4, txq, suld, sust, suq (ptx_tex.c): the handle at
+                                    (base, off), results or values frag[0 .. 3], coordinates
+                                    frag[4 .. 7] */
     XK_SPILL                     /* a register saved to or restored from the frame (ptxas's
                                     callee-saved registers, ptx_lower.c): only takes time, at
                                     frame address off */

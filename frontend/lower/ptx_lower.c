@@ -589,7 +589,6 @@ key_int_add(const struct lctx *L, const struct xop *x)
     return LK_IADD;
 }
 
-
 static unsigned
 key_mem(const struct xop *x)
 {
@@ -603,10 +602,8 @@ key_mem(const struct xop *x)
         case PS_CONST: return ld ? LK_LDCM : LK_ST;
         default: return ld ? LK_LD : LK_ST;
         }
-    case XK_ATOM:
-        return x->space == PS_GLOBAL ? LK_ATOMG : x->space == PS_SHARED ? LK_ATOMS : LK_ATOM;
-    default:
-        return x->space == PS_GLOBAL ? LK_REDG : x->space == PS_SHARED ? LK_ATOMS : LK_RED;
+    case XK_ATOM: return x->space == PS_GLOBAL ? LK_ATOMG : x->space == PS_SHARED ? LK_ATOMS : LK_ATOM;
+    default: return x->space == PS_GLOBAL ? LK_REDG : x->space == PS_SHARED ? LK_ATOMS : LK_RED;
     }
 }
 
@@ -859,8 +856,7 @@ key_of(const struct lctx *L, uint32_t i)
     switch (x->kind) {
     case XK_CALL:
         return L->r->sites[x->off].func == XCALL_INDIRECT ? LK_CALLABS : LK_CALL;
-    case XK_RET:
-        return L->r->funcs[L->fn[i]].save_words > 0 ? LK_RETSAVED : LK_RET;
+    case XK_RET: return L->r->funcs[L->fn[i]].save_words > 0 ? LK_RETSAVED : LK_RET;
     case XK_FRAMEADDR: return LK_IADDI;     /* IADD3 R, R1, offset */
     case XK_ALU: return key_alu(L, x);
     case XK_PARAM: return LK_PARAM;
@@ -890,6 +886,10 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_WGMMA:
         return LK_TENSOR;          /* ptx_lower_mma.c */
     case XK_WGFENCE: return LK_WGARRIVE;
+    case XK_TEX:                 /* TLD: integer coordinates (tex1Dfetch) */
+        return x->op == PTXOP_TEX ? (x->type2 == PT_S32 ? LK_TLD : LK_TEX) : x->op == PTXOP_TLD4
+               ? LK_TLD4 : x->op == PTXOP_TXQ ? LK_TXQ : x->op == PTXOP_SULD ? LK_SULD
+               : x->op == PTXOP_SUST ? LK_SUST : LK_SUQ;
     case XK_CLARRIVE: case XK_CLWAIT: return x->kind == XK_CLWAIT ? LK_CLWAIT : LK_CLARRIVE;
     case XK_WGCOMMIT: return LK_SILENT;   /* the last HGMMA's gsb0 */
     case XK_WGWAIT: return LK_WGDEPBAR;

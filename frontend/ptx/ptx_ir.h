@@ -58,7 +58,14 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_GDC_LAUNCH, PM_GDC_WAIT,                          /* griddepcontrol */
                 PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT,    /* wgmma operations */
                 PM_PREFETCH,                                         /* cp.async.bulk.prefetch */
-                PM_CL_ARRIVE, PM_CL_WAIT };                          /* barrier.cluster */
+                PM_CL_ARRIVE, PM_CL_WAIT,                            /* barrier.cluster */
+                PM_TEX_LEVEL, PM_TEX_GRAD };                         /* tex.level, tex.grad */
+
+/* Texture and surface geometries (.1d ... .acube: ptx_ins.shape of tex,
+ * tld4, suld, sust), and what txq / suq ask (ptx_ins.frag). */
+enum ptx_tgeom { TG_NONE, TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_CUBE, TG_ACUBE };
+enum ptx_tquery { TQ_NONE, TQ_WIDTH, TQ_HEIGHT, TQ_DEPTH, TQ_ARRAY_SIZE, TQ_NORMALIZED,
+                  TQ_FILTER, TQ_ADDR0, TQ_ADDR1, TQ_ADDR2, TQ_MIPMAPS, TQ_SAMPLES };
 
 /* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
  * (ptx_parse.c shape_names, ptx_mma.c dims). */
