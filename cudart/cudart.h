@@ -183,6 +183,19 @@ rt_last_error(void)
 /* Device memory at p is freed: the pool it came from (cudart_pool.c) no
  * longer counts it. */
 void rt_pool_release(const void *p);
+/* Graph memory (cudart_pool.c): an allocation node's memory is reserved
+ * when the node is made (its address fixed for the graph's life) and is
+ * live from a launch of the node until a free node, cudaFree or
+ * cudaFreeAsync frees it; it stays device memory throughout, so a later
+ * launch has it again at the same address. */
+cudaError_t rt_graph_mem_reserve(size_t bytes, void **dptr);
+cudaError_t rt_graph_mem_alloc(const void *p);
+cudaError_t rt_graph_mem_free(const void *p);
+bool rt_graph_mem_owns(const void *p);
+/* Capture of stream-ordered allocation (cudart_graph.c): the node that
+ * stands for cudaMallocAsync / cudaFreeAsync in capturing stream s. */
+cudaError_t rt_capture_alloc(cudaStream_t s, size_t bytes, void **dptr);
+cudaError_t rt_capture_free(cudaStream_t s, void *p);
 /* CUDA array a (cudart_tex.c) as pitched device memory, its element size
  * in *esize; false if a is no array. */
 bool rt_array_pitched(const void *a, struct cudaPitchedPtr *out, unsigned *esize);

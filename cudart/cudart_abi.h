@@ -116,7 +116,25 @@ enum { cudaErrorStreamCaptureUnsupported = 900, cudaErrorStreamCaptureUnmatched 
 enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
 enum { cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
        cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
-       cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7 };
+       cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7,
+       cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11 };
+
+/* struct cudaMemPoolProps: 88 bytes; struct cudaMemAllocNodeParams: 120 bytes */
+struct cudaMemPoolProps {
+    int allocType, handleTypes;
+    int locationType, locationId;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const void *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
 
 /* struct cudaKernelNodeParams: 56 bytes */
 struct cudaKernelNodeParams {

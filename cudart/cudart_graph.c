@@ -16,9 +16,12 @@
  * Invariants: a graph owns its nodes (graph->nodes[i]->index == i); an
  * executable graph owns a copy of the graph it was made from, node for
  * node, so a node of the original names the copy's node of the same
- * index (cudaGraphExecKernelNodeSetParams).  Not modelled: a launch
- * overlapping other work (there is one timeline), memory allocation and
- * conditional nodes, graphs of arrays (refused by name).
+ * index (cudaGraphExecKernelNodeSetParams).  A memory allocation node's
+ * memory is reserved when the node is made (its address is the node's for
+ * good) and is allocated when the node runs, freed by a free node or by
+ * the program (cudart.h, rt_graph_mem_*).  Not modelled: a launch
+ * overlapping other work (there is one timeline), conditional nodes,
+ * graphs of arrays (refused by name).
  */
 #include "cudart/cudart.h"
 
@@ -51,6 +54,10 @@ struct CUgraphNode_st {
         struct cudaHostNodeParams host;
         struct CUgraph_st *child;
         cudaEvent_t ev;
+        struct {
+            void *dptr;          /* memory nodes: the allocation (cudart_pool.c) */
+            size_t bytes;
+        } mem;
     } p;
 };
 
@@ -277,6 +284,10 @@ run_node(const struct CUgraphNode_st *n)
         n->p.ev->t_ns = rt.now_ns;
         n->p.ev->recorded = true;
         return cudaSuccess;
+    case cudaGraphNodeTypeMemAlloc:
+        return rt_graph_mem_alloc(n->p.mem.dptr);
+    case cudaGraphNodeTypeMemFree:
+        return rt_graph_mem_free(n->p.mem.dptr);
     default:                     /* empty, event wait: the order is the wait */
         return cudaSuccess;
     }
@@ -571,6 +582,72 @@ cudaGraphAddEventWaitNode(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaG
 }
 
 /* edges from[i] -> to[i] (CUDA 13: with optional edge data, which must be default) */
+/* Memory nodes: an allocation's address is fixed when its node is made
+ * (nodeParams->dptr); a free node names one. */
+static cudaError_t
+set_alloc(struct CUgraphNode_st *n, const void *params)
+{
+    struct cudaMemAllocNodeParams *p = (struct cudaMemAllocNodeParams *)(uintptr_t)params;
+    if (p == NULL || p->bytesize == 0)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    n->p.mem.bytes = p->bytesize;
+    cudaError_t e = rt_graph_mem_reserve(p->bytesize, &n->p.mem.dptr);
+    if (e == cudaSuccess)
+        p->dptr = n->p.mem.dptr;
+    return e;
+}
+
+static cudaError_t
+set_free(struct CUgraphNode_st *n, const void *params)
+{
+    if (!rt_graph_mem_owns(params))
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddMemFreeNode(%p): not memory a "
+                       "graph's allocation node made", params);
+    n->p.mem.dptr = (void *)(uintptr_t)params;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaGraphAddMemAllocNode(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                         size_t nd, struct cudaMemAllocNodeParams *nodeParams)
+{
+    RT_GUARD;
+    RT_REQUIRE_READY();
+    return add_with(pNode, graph, cudaGraphNodeTypeMemAlloc, deps, nd, set_alloc, nodeParams);
+}
+
+API cudaError_t
+cudaGraphAddMemFreeNode(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                        size_t nd, void *dptr)
+{
+    RT_GUARD;
+    return add_with(pNode, graph, cudaGraphNodeTypeMemFree, deps, nd, set_free, dptr);
+}
+
+API cudaError_t
+cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params)
+{
+    RT_GUARD;
+    if (node == NULL || params == NULL || node->type != cudaGraphNodeTypeMemAlloc)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    memset(params, 0, sizeof *params);
+    params->poolProps.allocType = 1;         /* cudaMemAllocationTypePinned */
+    params->poolProps.locationType = 1;      /* cudaMemLocationTypeDevice, device 0 */
+    params->bytesize = node->p.mem.bytes;
+    params->dptr = node->p.mem.dptr;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
+{
+    RT_GUARD;
+    if (node == NULL || dptr_out == NULL || node->type != cudaGraphNodeTypeMemFree)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    memcpy(dptr_out, &node->p.mem.dptr, sizeof(void *));
+    return cudaSuccess;
+}
+
 API cudaError_t
 cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                          const void *edgeData, size_t n)
@@ -838,6 +915,37 @@ rt_capture_host(cudaStream_t s, void (*fn)(void *), void *data)
     cudaError_t e = capture_node(s, cudaGraphNodeTypeHost, &n);
     if (e == cudaSuccess)
         n->p.host = (struct cudaHostNodeParams){ fn, data };
+    return e;
+}
+
+cudaError_t
+rt_capture_alloc(cudaStream_t s, size_t bytes, void **dptr)
+{
+    if (dptr == NULL || bytes == 0)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    struct CUgraphNode_st *n;
+    cudaError_t e = capture_node(s, cudaGraphNodeTypeMemAlloc, &n);
+    if (e != cudaSuccess)
+        return e;
+    n->p.mem.bytes = bytes;
+    if ((e = rt_graph_mem_reserve(bytes, &n->p.mem.dptr)) != cudaSuccess) {
+        n->type = cudaGraphNodeTypeEmpty;    /* stays, a node with no work */
+        return e;
+    }
+    *dptr = n->p.mem.dptr;
+    return cudaSuccess;
+}
+
+cudaError_t
+rt_capture_free(cudaStream_t s, void *p)
+{
+    if (!rt_graph_mem_owns(p))
+        return rt_fail(cudaErrorNotSupported, "unsupported: cudaFreeAsync(%p) in a stream capture "
+                       "of memory the capture did not allocate", p);
+    struct CUgraphNode_st *n;
+    cudaError_t e = capture_node(s, cudaGraphNodeTypeMemFree, &n);
+    if (e == cudaSuccess)
+        n->p.mem.dptr = p;
     return e;
 }
 

@@ -117,6 +117,8 @@ release(void *p, bool host_call)
     RT_REQUIRE_READY();
     if (p == NULL)
         return cudaSuccess;
+    if (!host_call && rt_graph_mem_owns(p))   /* a graph's allocation: it stays reserved */
+        return rt_graph_mem_free(p);
     uint64_t base, size;
     bool mapped;
     if (!smsim_program_lookup(rt.prog, (uint64_t)(uintptr_t)p, &base, &size, &mapped) ||
@@ -146,8 +148,7 @@ cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
     RT_GUARD;
     if (rt_capturing(stream))
-        return rt_fail(cudaErrorNotSupported, "unsupported: cudaFreeAsync in a stream capture "
-                       "(memory free nodes)");
+        return rt_capture_free(stream, devPtr);
     return release(devPtr, false);
 }
 

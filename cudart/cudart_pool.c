@@ -9,6 +9,8 @@
  * memory of its own, its reserved memory is what it has handed out, and
  * the release threshold and reuse policies are accepted and kept (read
  * back by cudaMemPoolGetAttribute) without effect on the simulation.
+ * Graph memory (allocation and free nodes, and stream-ordered allocation
+ * captured into a graph) is kept here too: see cudart.h.
  */
 #include "cudart/cudart.h"
 
@@ -51,12 +53,120 @@ rt_pool_release(const void *p)
         }
 }
 
+/* The graphs' allocations (cudart.h), and their totals: live now, live
+ * at most, reserved (every graph allocation is), reserved at most. */
+struct graph_alloc {
+    uint64_t addr, bytes;
+    bool live;
+};
+static struct graph_alloc *gallocs;
+static size_t n_gallocs, cap_gallocs;
+static uint64_t g_used, g_high, g_reserved, g_reserved_high;
+
+static struct graph_alloc *
+graph_alloc_of(const void *p)
+{
+    for (size_t i = 0; i < n_gallocs; i++)
+        if (gallocs[i].addr == (uint64_t)(uintptr_t)p)
+            return &gallocs[i];
+    return NULL;
+}
+
+bool
+rt_graph_mem_owns(const void *p)
+{
+    return p != NULL && graph_alloc_of(p) != NULL;
+}
+
+cudaError_t
+rt_graph_mem_reserve(size_t bytes, void **dptr)
+{
+    if (n_gallocs == cap_gallocs) {
+        size_t cap = cap_gallocs ? 2 * cap_gallocs : 16;
+        struct graph_alloc *a = realloc(gallocs, cap * sizeof *a);
+        if (a == NULL)
+            return rt_fail(cudaErrorMemoryAllocation, NULL);
+        gallocs = a;
+        cap_gallocs = cap;
+    }
+    cudaError_t r = cudaMalloc(dptr, bytes);
+    if (r != cudaSuccess)
+        return r;
+    gallocs[n_gallocs++] = (struct graph_alloc){ (uint64_t)(uintptr_t)*dptr, bytes, false };
+    g_reserved += bytes;
+    if (g_reserved > g_reserved_high)
+        g_reserved_high = g_reserved;
+    return cudaSuccess;
+}
+
+cudaError_t
+rt_graph_mem_alloc(const void *p)
+{
+    struct graph_alloc *a = graph_alloc_of(p);
+    if (a == NULL || a->live)
+        return rt_fail(cudaErrorInvalidValue, "a graph's allocation node at %p runs while its "
+                       "memory is still allocated (free it before launching the graph again)", p);
+    a->live = true;
+    g_used += a->bytes;
+    if (g_used > g_high)
+        g_high = g_used;
+    return cudaSuccess;
+}
+
+cudaError_t
+rt_graph_mem_free(const void *p)
+{
+    struct graph_alloc *a = graph_alloc_of(p);
+    if (a == NULL || !a->live)
+        return rt_fail(cudaErrorInvalidValue, "a free of a graph's allocation at %p that is not "
+                       "allocated (its graph has not run, or it was freed already)", p);
+    a->live = false;
+    g_used -= a->bytes;
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceGraphMemTrim(int device)
+{
+    RT_GUARD;
+    return device != 0 ? rt_fail(cudaErrorInvalidDevice, NULL) : cudaSuccess;
+}
+
+/* enum cudaGraphMemAttributeType: used now, used at most, reserved now,
+ * reserved at most (the "at most" ones may be reset to 0). */
+API cudaError_t
+cudaDeviceGetGraphMemAttribute(int device, int attr, void *value)
+{
+    RT_GUARD;
+    if (device != 0 || value == NULL || attr < 0 || attr > 3)
+        return rt_fail(device != 0 ? cudaErrorInvalidDevice : cudaErrorInvalidValue, NULL);
+    uint64_t v = attr == 0 ? g_used : attr == 1 ? g_high : attr == 2 ? g_reserved
+                                                                     : g_reserved_high;
+    memcpy(value, &v, sizeof v);
+    return cudaSuccess;
+}
+
+API cudaError_t
+cudaDeviceSetGraphMemAttribute(int device, int attr, void *value)
+{
+    RT_GUARD;
+    uint64_t v = 1;
+    if (value != NULL)
+        memcpy(&v, value, sizeof v);
+    if (device != 0 || (attr != 1 && attr != 3) || v != 0)
+        return rt_fail(device != 0 ? cudaErrorInvalidDevice : cudaErrorInvalidValue, NULL);
+    if (attr == 1)
+        g_high = g_used;
+    else
+        g_reserved_high = g_reserved;
+    return cudaSuccess;
+}
+
 static cudaError_t
 pool_malloc(void **p, size_t size, struct CUmemPoolHandle_st *pool, cudaStream_t s)
 {
     if (rt_capturing(s))
-        return rt_fail(cudaErrorNotSupported, "unsupported: a stream-ordered allocation in a "
-                       "stream capture (memory allocation nodes)");
+        return rt_capture_alloc(s, size, p);
     if (pool == NULL)
         return rt_fail(cudaErrorInvalidValue, NULL);
     cudaError_t r = cudaMalloc(p, size);

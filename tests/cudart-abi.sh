@@ -81,6 +81,9 @@ int main(void) {
     V(cudaAddressModeBorder) V(cudaFilterModeLinear) V(cudaReadModeNormalizedFloat)
     V(cudaDevAttrMaxTexture1DWidth) V(cudaDevAttrMaxTexture2DLayeredLayers)
     V(cudaDevAttrMemoryPoolsSupported) V(cudaDevAttrMemoryPoolSupportedHandleTypes)
+    S(struct cudaMemPoolProps) O(struct cudaMemPoolProps, maxSize) O(struct cudaMemPoolProps, usage)
+    S(struct cudaMemAllocNodeParams) O(struct cudaMemAllocNodeParams, bytesize)
+    O(struct cudaMemAllocNodeParams, dptr) V(cudaGraphNodeTypeMemAlloc) V(cudaGraphNodeTypeMemFree)
     return 0;
 }
 C

@@ -79,6 +79,11 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
 cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s);
 cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, int attr, void *v);
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void *v);
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                     size_t nd, struct cudaMemAllocNodeParams *p);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t *deps,
+                                    size_t nd, void *dptr);
+cudaError_t cudaDeviceGetGraphMemAttribute(int dev, int attr, void *value);
 cudaError_t cudaMallocArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d, size_t w,
                             size_t h, unsigned flags);
 cudaError_t cudaMalloc3DArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d,
@@ -321,8 +326,53 @@ graphs(void)
     for (int i = 0; i < N; i++)
         bad += hc[i] != 2.0f * (float)i;
     expect(bad == 0, "graphs: an edge added afterwards orders the copy after the kernel");
+    /* memory nodes: c2 allocated by a node, written by the kernel, copied
+     * out, freed by a node; launched twice at the same address.  Then a
+     * captured cudaMallocAsync whose memory the program frees itself. */
+    cudaGraph_t g3, g4;
+    cudaGraphExec_t x3, x4;
+    cudaGraphNode_t al, kn, cp, fr;
+    struct cudaMemAllocNodeParams ap;
+    memset(&ap, 0, sizeof ap);
+    ap.poolProps.allocType = 1;              /* pinned, on device 0 */
+    ap.poolProps.locationType = 1;
+    ap.bytesize = sizeof hc;
+    float *c2 = NULL, *c3 = NULL;
+    void *args3[] = { &a, &c2, &n };
+    unsigned long long used = 1, high = 0;
+    int ok = cudaGraphCreate(&g3, 0) == cudaSuccess &&
+             cudaGraphAddMemAllocNode(&al, g3, NULL, 0, &ap) == cudaSuccess && ap.dptr != NULL;
+    c2 = ap.dptr;
+    struct cudaKernelNodeParams kp3 = { (void *)(uintptr_t)vscale_stub, grid, block, 0, args3,
+                                        NULL };
+    memset(hc, 0, sizeof hc);
+    ok = ok && cudaGraphAddKernelNode(&kn, g3, &al, 1, &kp3) == cudaSuccess &&
+         cudaGraphAddMemcpyNode1D(&cp, g3, &kn, 1, hc, c2, sizeof hc, cudaMemcpyDeviceToHost) ==
+         cudaSuccess && cudaGraphAddMemFreeNode(&fr, g3, &cp, 1, c2) == cudaSuccess &&
+         cudaGraphInstantiate(&x3, g3, 0) == cudaSuccess && cudaGraphLaunch(x3, st) == cudaSuccess &&
+         cudaGraphLaunch(x3, st) == cudaSuccess && cudaStreamSynchronize(st) == cudaSuccess &&
+         cudaDeviceGetGraphMemAttribute(0, 0, &used) == cudaSuccess && used == 0 &&
+         cudaDeviceGetGraphMemAttribute(0, 1, &high) == cudaSuccess && high == sizeof hc;
+    bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += hc[i] != 2.0f * (float)i;
+    expect(ok && bad == 0, "graphs: allocation and free nodes, launched twice");
+    ok = cudaStreamBeginCapture(st, 0) == cudaSuccess &&
+         cudaMallocAsync((void **)&c3, sizeof hc, st) == cudaSuccess &&
+         cudaMemsetAsync(c3, 0, sizeof hc, st) == cudaSuccess &&
+         cudaStreamEndCapture(st, &g4) == cudaSuccess && cudaGraphGetNodes(g4, NULL, &nodes) ==
+         cudaSuccess && nodes == 2 && cudaGraphInstantiate(&x4, g4, 0) == cudaSuccess &&
+         cudaGraphLaunch(x4, st) == cudaSuccess &&
+         cudaDeviceGetGraphMemAttribute(0, 0, &used) == cudaSuccess && used == sizeof hc &&
+         cudaGraphLaunch(x4, st) != cudaSuccess &&     /* still allocated: refused */
+         cudaFree(c3) == cudaSuccess && cudaGraphLaunch(x4, st) == cudaSuccess &&
+         cudaFreeAsync(c3, st) == cudaSuccess;
+    cudaGetLastError();
+    expect(ok, "graphs: a captured cudaMallocAsync, freed by the program between launches");
     expect(cudaGraphExecDestroy(x1) == cudaSuccess && cudaGraphExecDestroy(x2) == cudaSuccess &&
+           cudaGraphExecDestroy(x3) == cudaSuccess && cudaGraphExecDestroy(x4) == cudaSuccess &&
            cudaGraphDestroy(g1) == cudaSuccess && cudaGraphDestroy(g2) == cudaSuccess &&
+           cudaGraphDestroy(g3) == cudaSuccess && cudaGraphDestroy(g4) == cudaSuccess &&
            cudaStreamDestroy(st) == cudaSuccess && cudaFree(a) == cudaSuccess &&
            cudaFree(c) == cudaSuccess, "graphs: destroyed");
     return fails != 0;
