@@ -221,6 +221,48 @@ START_TEST(prefetch_forms)
 }
 END_TEST
 
+/* cvt to TF32 (wmma::__float_to_tf32 is cvt.rna.tf32.f32; sm_90 adds .rn
+ * and .rz): the f32 pattern rounded at bit 13, worked out by hand for
+ * ties, the largest float, a NaN, -inf and a subnormal.  (It once went
+ * through the f16 conversion: 1.1 became 0x00000001.) */
+START_TEST(cvt_tf32)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".const .align 4 .b32 vals[8] = { 0x3F8CCCCD, 0x3F801000, 0x3F803000, 0xBF801000, "
+        "0x7F7FFFFF, 0x7FC00001, 0xFF800000, 0x00001800 };",
+        ".visible .entry k(.param .u64 p)", "{", "    .reg .pred %p<2>;", "    .reg .b32 %r<12>;",
+        "    .reg .f32 %f<2>;", "    .reg .b64 %rd<8>;",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;", "    setp.ge.u32 %p1, %r1, 8;", "    @%p1 bra DONE;",
+        "    mul.wide.u32 %rd3, %r1, 4;", "    mov.u64 %rd4, vals;", "    add.s64 %rd5, %rd4, %rd3;",
+        "    ld.const.f32 %f1, [%rd5];",
+        "    cvt.rna.tf32.f32 %r2, %f1;", "    cvt.rn.tf32.f32 %r3, %f1;",
+        "    cvt.rz.tf32.f32 %r4, %f1;", "    cvt.rna.satfinite.tf32.f32 %r5, %f1;",
+        "    mul.wide.u32 %rd6, %r1, 16;", "    add.s64 %rd7, %rd2, %rd6;",
+        "    st.global.v4.u32 [%rd7], {%r2, %r3, %r4, %r5};",
+        "DONE:", "    ret;", "}",
+    };
+    static const uint32_t want[8][4] = {
+        { 0x3F8CC000, 0x3F8CC000, 0x3F8CC000, 0x3F8CC000 },   /* 1.1: down */
+        { 0x3F802000, 0x3F800000, 0x3F800000, 0x3F802000 },   /* a tie, even below */
+        { 0x3F804000, 0x3F804000, 0x3F802000, 0x3F804000 },   /* a tie, odd below */
+        { 0xBF802000, 0xBF800000, 0xBF800000, 0xBF802000 },   /* a negative tie */
+        { 0x7F800000, 0x7F800000, 0x7F7FE000, 0x7F7FE000 },   /* FLT_MAX: to inf, or saturated */
+        { 0x7FFFFFFF, 0x7FFFFFFF, 0x7FFFFFFF, 0x7FFFFFFF },   /* NaN: canonical */
+        { 0xFF800000, 0xFF800000, 0xFF800000, 0xFF7FE000 },   /* -inf */
+        { 0x00002000, 0x00002000, 0x00000000, 0x00002000 },   /* a subnormal */
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned f = 0; f < 4; f++)
+            ck_assert_msg(out[4 * i + f] == want[i][f], "input %u form %u: %#x, expected %#x", i,
+                          f, out[4 * i + f], want[i][f]);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* ---- malformed PTX ------------------------------------------------------- */
 
 struct ptx_err {
@@ -1307,6 +1349,7 @@ ptx_suite(void)
     tcase_add_test(tc, loc_lines);
     tcase_add_test(tc, isspacep_and_long_names);
     tcase_add_test(tc, prefetch_forms);
+    tcase_add_test(tc, cvt_tf32);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

@@ -158,9 +158,45 @@ cvt_fast(struct pwarp *pw, const struct xop *x, uint32_t m)
     return false;
 }
 
+/* cvt{.rna,.rn,.rz}{.relu}{.satfinite}.tf32.f32 (PTX ISA 9.7.9.21): the
+ * f32 rounded to TF32's 10 mantissa bits, as an f32 bit pattern whose low
+ * 13 bits are zero; a NaN is the canonical 0x7fffffff; .satfinite makes
+ * an infinity the largest finite TF32 of its sign; .relu makes a negative
+ * result +0. */
+static void
+exec_cvt_tf32(struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    union r32 *D = R32(x->d);
+    const union r32 *A = R32(x->a);
+    bool sat = (x->flags & PF_SATFINITE) != 0, relu = (x->flags & PF_RELU) != 0;
+    LANES(m, {
+        uint32_t u = A[l].u;
+        if ((u & 0x7fffffffu) > 0x7f800000u) {
+            D[l].u = 0x7fffffffu;
+            continue;
+        }
+        if ((u & 0x7fffffffu) != 0x7f800000u) {   /* finite: round the magnitude */
+            if (x->rnd == PR_RNA || x->rnd == PR_NONE)
+                u += 0x1000u;
+            else if (x->rnd == PR_RN)
+                u += 0xfffu + ((u >> 13) & 1u);
+        }
+        u &= ~0x1fffu;
+        if (sat && (u & 0x7fffffffu) == 0x7f800000u)
+            u = (u & 0x80000000u) | 0x7f7fe000u;
+        if (relu && (u & 0x80000000u))
+            u = 0;
+        D[l].u = u;
+    });
+}
+
 static void
 exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
+    if (x->type == PT_TF32) {
+        exec_cvt_tf32(pw, x, m);
+        return;
+    }
     if (cvt_fast(pw, x, m))
         return;
     unsigned dt = x->type, st = x->type2;

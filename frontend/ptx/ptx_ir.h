@@ -43,7 +43,9 @@ enum ptx_space { PS_GENERIC, PS_REG, PS_CONST, PS_GLOBAL, PS_LOCAL, PS_PARAM, PS
 
 enum ptx_cmp { PC_NONE, PC_EQ, PC_NE, PC_LT, PC_LE, PC_GT, PC_GE, PC_LO, PC_LS, PC_HI, PC_HS,
                PC_EQU, PC_NEU, PC_LTU, PC_LEU, PC_GTU, PC_GEU, PC_NUM, PC_NAN };
-enum ptx_rnd { PR_NONE, PR_RN, PR_RZ, PR_RM, PR_RP, PR_RNI, PR_RZI, PR_RMI, PR_RPI };
+enum ptx_rnd { PR_NONE, PR_RN, PR_RZ, PR_RM, PR_RP,
+               PR_RNA,           /* nearest, ties away from zero (cvt.rna.tf32.f32) */
+               PR_RNI, PR_RZI, PR_RMI, PR_RPI };   /* >= PR_RNI: to an integral value */
 enum ptx_atom { PA_NONE, PA_ADD, PA_MIN, PA_MAX, PA_INC, PA_DEC, PA_AND, PA_OR, PA_XOR, PA_EXCH,
                 PA_CAS };
 enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */

@@ -83,7 +83,7 @@ static const struct mod_word mods[] = {
     { "ltu", 2, PC_LTU }, { "leu", 2, PC_LEU }, { "gtu", 2, PC_GTU }, { "geu", 2, PC_GEU },
     { "num", 2, PC_NUM }, { "nan", 2, PC_NAN },
     { "rn", 3, PR_RN }, { "rz", 3, PR_RZ }, { "rm", 3, PR_RM }, { "rp", 3, PR_RP },
-    { "rni", 3, PR_RNI }, { "rzi", 3, PR_RZI }, { "rmi", 3, PR_RMI }, { "rpi", 3, PR_RPI },
+    { "rna", 3, PR_RNA }, { "rni", 3, PR_RNI }, { "rzi", 3, PR_RZI }, { "rmi", 3, PR_RMI }, { "rpi", 3, PR_RPI },
     { "add", 4, PA_ADD }, { "min", 4, PA_MIN }, { "max", 4, PA_MAX }, { "inc", 4, PA_INC },
     { "dec", 4, PA_DEC }, { "and", 4, PA_AND }, { "or", 4, PA_OR }, { "xor", 4, PA_XOR },
     { "exch", 4, PA_EXCH }, { "cas", 4, PA_CAS },
@@ -759,6 +759,16 @@ check_cvt(const struct ptx_ins *in)
             return "cvt from .e4m3x2 or .e5m2x2 is cvt.rn{.relu}.f16x2";
         return NULL;
     }
+    if (d == PT_TF32 || s == PT_TF32) {   /* cvt.rna{.satfinite}, cvt.{rn,rz}{.relu}{.satfinite} */
+        if (d != PT_TF32 || s != PT_F32 || (in->flags & PF_SAT) ||
+            (in->rnd != PR_RNA && in->rnd != PR_RN && in->rnd != PR_RZ) ||
+            (in->rnd == PR_RNA && (in->flags & PF_RELU)))
+            return "cvt to .tf32 is cvt.rna{.satfinite}.tf32.f32 or cvt.{rn,rz}{.relu}"
+                   "{.satfinite}.tf32.f32";
+        return NULL;
+    }
+    if (in->rnd == PR_RNA)
+        return ".rna rounds only cvt.rna.tf32.f32";
     if (!hd) {
         if (in->flags & (PF_RELU | PF_SATFINITE))
             return ".relu and .satfinite need a .f16, .bf16, .f16x2 or .bf16x2 destination";
