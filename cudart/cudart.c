@@ -3,7 +3,12 @@
  * from SMSIM_EXEC_*, fat binary and kernel registration, launches, the
  * errors, and the report when the program ends.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE              /* dl_iterate_phdr */
+#endif
 #include "cudart/cudart.h"
+
+#include <link.h>
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -85,6 +90,39 @@ load_config(smsim_error *err)
 }
 
 static void at_exit(void);
+
+/* NVIDIA's closed libraries: their kernels are SASS only (no PTX smsim
+ * could run) and they reach the GPU through the driver rather than this
+ * runtime, so on smsim their calls fail.  A program linked with one is told
+ * so by name when it starts, before the library's own error. */
+static const struct { const char *prefix, *what; } closed_libs[] = {
+    { "libcublasLt.so", "cuBLASLt" }, { "libcublas.so", "cuBLAS" }, { "libcudnn", "cuDNN" },
+    { "libcufft.so", "cuFFT" }, { "libcufftw.so", "cuFFTW" },
+    { "libcurand.so", "cuRAND (the host API; curand_kernel.h's device API is PTX and runs)" },
+    { "libcusparse.so", "cuSPARSE" }, { "libcusolver", "cuSOLVER" }, { "libnpp", "NPP" },
+    { "libnvjpeg.so", "nvJPEG" }, { "libcutensor.so", "cuTENSOR" }, { "libnccl.so", "NCCL" },
+    { "libnvrtc.so", "NVRTC (run-time compilation)" }, { "libcuda.so", "the CUDA driver API" },
+};
+
+static int
+closed_lib_seen(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base != NULL ? base + 1 : info->dlpi_name;
+    for (size_t i = 0; i < sizeof closed_libs / sizeof closed_libs[0]; i++)
+        if (strncmp(base, closed_libs[i].prefix, strlen(closed_libs[i].prefix)) == 0)
+            fprintf(stderr, "smsim: exec: unsupported: the program is linked with %s, NVIDIA's "
+                    "%s: a closed library (its kernels carry no PTX, it calls the driver "
+                    "directly), so its calls fail under smsim\n", base, closed_libs[i].what);
+    return 0;
+}
+
+__attribute__((constructor)) static void
+rt_name_closed_libs(void)
+{
+    dl_iterate_phdr(closed_lib_seen, NULL);
+}
 
 cudaError_t
 rt_ready(void)
