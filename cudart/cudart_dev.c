@@ -308,11 +308,29 @@ cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
     return cudaGetDeviceProperties(p, device);
 }
 
+/* cudaLimitMallocHeapSize (2) sizes device malloc's heap, until a kernel
+ * calling malloc has been loaded (then only its size is accepted, as the
+ * driver refuses a change once the heap is in use).  The others are
+ * accepted and read back: the stack is sized by smsim from the kernel's
+ * calls, device printf writes straight to stdout (no FIFO to fill), and the
+ * device-runtime and L2 limits have nothing to act on. */
+enum { LIMIT_STACK, LIMIT_PRINTF_FIFO, LIMIT_MALLOC_HEAP, LIMIT_COUNT = 7 };
+static size_t limits[LIMIT_COUNT] = { 1024, 1u << 20, 8u << 20, 2, 2048, 0, 0 };
+
 API cudaError_t
 cudaDeviceSetLimit(int limit, size_t value)
 {
     RT_GUARD;
-    (void)limit, (void)value;
+    RT_REQUIRE_READY();
+    if (limit < 0 || limit >= LIMIT_COUNT)
+        return rt_fail(cudaErrorNotSupported, "unsupported: cudaDeviceSetLimit(%d)", limit);
+    if (limit == LIMIT_MALLOC_HEAP) {
+        smsim_error err = { 0 };
+        if (smsim_program_set_heap(rt.prog, value, &err) < 0)
+            return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetLimit(cudaLimitMallocHeapSize): "
+                           "%s", err.msg);
+    }
+    limits[limit] = value;
     return cudaSuccess;
 }
 
@@ -320,8 +338,10 @@ API cudaError_t
 cudaDeviceGetLimit(size_t *value, int limit)
 {
     RT_GUARD;
-    /* cudaLimitStackSize 0: 1 KB; printf FIFO 1 MB; heap 8 MB (the defaults) */
-    *value = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == 2 ? (8u << 20) : 0;
+    if (value == NULL || limit < 0 || limit >= LIMIT_COUNT)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    *value = limit == LIMIT_MALLOC_HEAP && rt.prog != NULL ? smsim_program_heap(rt.prog)
+                                                            : limits[limit];
     return cudaSuccess;
 }
 

@@ -367,6 +367,10 @@ int smsim_program_malloc(smsim_program *p, uint64_t bytes, const char *what, uin
 int smsim_program_map_host(smsim_program *p, void *host, uint64_t bytes, const char *what,
                            smsim_error *err);
 int smsim_program_release(smsim_program *p, uint64_t addr, void **host, smsim_error *err);
+/* The device heap device-side malloc uses (cudaLimitMallocHeapSize; 8 MB
+ * unless set): settable until a kernel that calls malloc is loaded. */
+int smsim_program_set_heap(smsim_program *p, uint64_t bytes, smsim_error *err);
+uint64_t smsim_program_heap(const smsim_program *p);
 /* The host memory behind device bytes [addr, addr + bytes) of one live
  * allocation, or NULL and err says why. */
 void *smsim_program_host(smsim_program *p, uint64_t addr, uint64_t bytes, smsim_error *err);

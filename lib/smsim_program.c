@@ -72,6 +72,18 @@ smsim_program_release(smsim_program *p, uint64_t addr, void **host, smsim_error 
     return ptx_prog_release(p->p, addr, host, SERR(err));
 }
 
+int
+smsim_program_set_heap(smsim_program *p, uint64_t bytes, smsim_error *err)
+{
+    return ptx_prog_set_heap(p->p, bytes, SERR(err));
+}
+
+uint64_t
+smsim_program_heap(const smsim_program *p)
+{
+    return ptx_prog_heap(p->p);
+}
+
 void *
 smsim_program_host(smsim_program *p, uint64_t addr, uint64_t bytes, smsim_error *err)
 {

@@ -84,6 +84,8 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *n, cudaGraph_t g, const cu
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t *deps,
                                     size_t nd, void *dptr);
 cudaError_t cudaDeviceGetGraphMemAttribute(int dev, int attr, void *value);
+cudaError_t cudaDeviceSetLimit(int limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, int limit);
 cudaError_t cudaMallocArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d, size_t w,
                             size_t h, unsigned flags);
 cudaError_t cudaMalloc3DArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d,
@@ -186,6 +188,16 @@ static const char ptx[] =
     "  txq.normalized_coords.b32 %r3, [%rd2];\n"
     "  st.global.v2.u32 [%rd1], {%r1, %r2};\n  st.global.u32 [%rd1+8], %r3;\n"
     "  ret;\n}\n"
+    /* *out = whether device malloc gave 16 MB (more than the default 8 MB heap) */
+    ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+    ".visible .entry heapk(.param .u64 po)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [po];\n  mov.u64 %rd2, 16777216;\n"
+    "  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd2;\n  .param .b64 retval0;\n"
+    "  call.uni (retval0), malloc, (param0);\n  ld.param.b64 %rd3, [retval0];\n  }\n"
+    "  setp.ne.s64 %p1, %rd3, 0;\n  selp.u32 %r1, 1, 0, %p1;\n  st.global.u32 [%rd1], %r1;\n"
+    "  ret;\n}\n"
     /* every element v of a w x h surface of u32 becomes 2 v + 1 */
     ".visible .entry surf2x(.param .u64 ps, .param .u32 pw)\n"
     "{\n"
@@ -253,6 +265,7 @@ static void texcube_stub(void) { }
 static void tex1di_stub(void) { }
 static void texq_stub(void) { }
 static void surf2x_stub(void) { }
+static void heapk_stub(void) { }
 static float scale_shadow;
 static unsigned counter_shadow;
 static unsigned *mcount;         /* __managed__: the runtime points it at the variable */
@@ -699,6 +712,7 @@ main(int argc, char **argv)
     static const struct { void (*stub)(void); const char *name; } tk[] = {
         { tex2d_stub, "tex2d" }, { texa2d_stub, "texa2d" }, { texcube_stub, "texcube" },
         { tex1di_stub, "tex1di" }, { texq_stub, "texq" }, { surf2x_stub, "surf2x" },
+        { heapk_stub, "heapk" },
     };
     for (unsigned i = 0; i < sizeof tk / sizeof tk[0]; i++)
         __cudaRegisterFunction(h, (const char *)(uintptr_t)tk[i].stub, (char *)tk[i].name,
@@ -719,6 +733,12 @@ main(int argc, char **argv)
         return fails != 0;
     }
 
+    /* cudaLimitMallocHeapSize (2): set before the module is loaded, a kernel
+     * gets 16 MB from device malloc; once loaded, the size is fixed */
+    size_t heap = 0;
+    expect(cudaDeviceSetLimit(2, 32u << 20) == cudaSuccess &&
+           cudaDeviceGetLimit(&heap, 2) == cudaSuccess && heap == 32u << 20,
+           "cudaDeviceSetLimit(cudaLimitMallocHeapSize)");
     enum { N = 1000 };
     float ha[N], hc[N];
     for (int i = 0; i < N; i++)
@@ -749,6 +769,15 @@ main(int argc, char **argv)
     unsigned cnt = 0;
     expect(cudaMemcpyFromSymbol(&cnt, &counter_shadow, 4, 0, cudaMemcpyDeviceToHost) ==
            cudaSuccess && cnt == N, "cudaMemcpyFromSymbol: the __device__ counter");
+    unsigned got16 = 0, *dgot = NULL;
+    void *hargs[] = { &dgot };
+    dim3 one1 = { 1, 1, 1 };
+    expect(cudaMalloc((void **)&dgot, 4) == cudaSuccess &&
+           cudaLaunchKernel((const void *)(uintptr_t)heapk_stub, one1, one1, hargs, 0, NULL) ==
+           cudaSuccess && cudaMemcpy(&got16, dgot, 4, cudaMemcpyDeviceToHost) == cudaSuccess &&
+           got16 == 1 && cudaDeviceSetLimit(2, 64u << 20) == cudaErrorInvalidValue,
+           "device malloc of 16 MB from a 32 MB heap; the heap's size is then fixed");
+    cudaGetLastError();
     void *sa = NULL;
     expect(cudaGetSymbolAddress(&sa, &scale_shadow) == cudaSuccess && sa != NULL,
            "cudaGetSymbolAddress");

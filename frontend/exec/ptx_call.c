@@ -634,7 +634,7 @@ run_builtin(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
             uint64_t bytes = (a[0] + 15) / 16 * 16;
             struct ptx_heap *h = r->heap;
             uint64_t p = 0;
-            if (a[0] != 0 && bytes <= PTX_HEAP_BYTES - h->used) {
+            if (a[0] != 0 && bytes <= h->size - h->used) {
                 p = h->base + h->used;
                 h->used += bytes;
             }

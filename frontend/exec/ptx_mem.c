@@ -371,6 +371,7 @@ ptx_mem_layout(struct ptx_run *r, struct sim_error *err)
     }
     if (ptx_module_calls_malloc(m)) {    /* the device heap, last */
         r->own_heap.mem = xcalloc(1, PTX_HEAP_BYTES);
+        r->own_heap.size = PTX_HEAP_BYTES;
         r->own_heap.base = PTX_GLOBAL_BASE + (sim_addr_t)r->n_regions * PTX_REGION_STRIDE;
         r->regions[r->n_regions++] = (struct region){
             .base = r->own_heap.base, .tbase = tcur, .size = PTX_HEAP_BYTES,

@@ -32,6 +32,7 @@ struct park_key {
 
 struct ptx_prog {
     struct ptx_heap heap;        /* device malloc's, made for the first module that calls it */
+    uint64_t heap_bytes;         /* its size when it is made */
     struct pblock *parked;       /* a finished run's blocks, or NULL */
     uint32_t n_parked;
     struct park_key park;
@@ -50,7 +51,27 @@ ptx_prog_new(void)
     struct ptx_prog *p = xcalloc(1, sizeof *p);
     p->next_base = PTX_PROG_BASE;
     p->tcur = PTX_GLOBAL_BASE;
+    p->heap_bytes = PTX_HEAP_BYTES;
     return p;
+}
+
+int
+ptx_prog_set_heap(struct ptx_prog *p, uint64_t bytes, struct sim_error *err)
+{
+    if (p->heap.base != 0 && bytes != p->heap.size)
+        return sim_error_set(err, SIM_ERR_USAGE, "the device heap exists already (a kernel "
+                             "calling malloc has been loaded): its size is set before that");
+    if (bytes < 16 || bytes > (UINT64_C(1) << 36))
+        return sim_error_set(err, SIM_ERR_USAGE, "a device heap of %" PRIu64 " bytes (16 bytes "
+                             "to 64 GB)", bytes);
+    p->heap_bytes = bytes;
+    return SIM_OK;
+}
+
+uint64_t
+ptx_prog_heap(const struct ptx_prog *p)
+{
+    return p->heap.base != 0 ? p->heap.size : p->heap_bytes;
 }
 
 void
@@ -334,9 +355,11 @@ ptx_prog_layout(struct ptx_prog *p, uint32_t mod, struct ptx_run *r, const uint8
                 struct sim_error *err)
 {
     const struct pmod *pm = &p->mods[mod];
-    if (p->heap.base == 0 && ptx_module_calls_malloc(pm->m))
-        SIM_FORWARD_IF_ERROR(new_region(p, PTX_HEAP_BYTES, "device heap (malloc)", RK_BUFFER,
+    if (p->heap.base == 0 && ptx_module_calls_malloc(pm->m)) {
+        SIM_FORWARD_IF_ERROR(new_region(p, p->heap_bytes, "device heap (malloc)", RK_BUFFER,
                                         &p->heap.base, NULL, err));
+        p->heap.size = p->heap_bytes;
+    }
     r->heap = &p->heap;
     r->regions = xmalloc((p->n_regions + 1) * sizeof *r->regions);
     memcpy(r->regions, p->regions, p->n_regions * sizeof *r->regions);

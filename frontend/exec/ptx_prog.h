@@ -39,6 +39,10 @@ int ptx_prog_alloc(struct ptx_prog *p, uint64_t bytes, const char *what, sim_add
 /* Let the device address `bytes` of host memory at its own address. */
 int ptx_prog_map_host(struct ptx_prog *p, void *host, uint64_t bytes, const char *what,
                       struct sim_error *err);
+/* The device heap's size (cudaLimitMallocHeapSize), which can be set until
+ * the heap is made (the first layout of a module that calls malloc). */
+int ptx_prog_set_heap(struct ptx_prog *p, uint64_t bytes, struct sim_error *err);
+uint64_t ptx_prog_heap(const struct ptx_prog *p);
 /* Free the allocation (or unmap the host memory) starting at addr;
  * *host_out (if not NULL) is the host memory of a mapped one. */
 int ptx_prog_release(struct ptx_prog *p, sim_addr_t addr, void **host_out,

@@ -88,12 +88,14 @@ struct xfunc {
 enum xbuiltin { XB_NONE, XB_VPRINTF, XB_ASSERTFAIL, XB_MALLOC, XB_FREE };
 
 /* The device heap device-side malloc allocates from (a global region):
- * CUDA's default cudaLimitMallocHeapSize, 8 MB.  Allocations are 16-byte
- * aligned and never reused (free is accepted and does nothing); an
- * exhausted heap returns NULL, as CUDA's does. */
+ * CUDA's default cudaLimitMallocHeapSize, 8 MB, unless a program sets
+ * another before the heap is made (ptx_prog_set_heap).  Allocations are
+ * 16-byte aligned and never reused (free is accepted and does nothing);
+ * an exhausted heap returns NULL, as CUDA's does. */
 #define PTX_HEAP_BYTES (UINT64_C(8) << 20)
 struct ptx_heap {
     sim_addr_t base;             /* device address of its region (0: none) */
+    uint64_t size;               /* bytes */
     uint64_t used;
     uint8_t *mem;                /* its memory, when the run owns it (a launch file's) */
 };
