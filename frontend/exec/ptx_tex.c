@@ -112,8 +112,9 @@ ptx_tex_check(const struct ptx_tex *t, const char **why)
     else if (t->filter == 1 && t->ckind != 2 && !t->read_float)
         *why = "linear filtering needs a float result: a float format or "
                "cudaReadModeNormalizedFloat";
-    else if (t->read_float && (t->ckind == 2 || t->bits == 32))
-        *why = "cudaReadModeNormalizedFloat applies to 8- and 16-bit integer formats only";
+    else if (t->read_float && t->ckind != 2 && t->bits == 32)
+        *why = "cudaReadModeNormalizedFloat applies to 8- and 16-bit integer formats (and "
+               "reads float formats as they are), not to 32-bit integers";
     return *why == NULL;
 }
 
@@ -374,7 +375,7 @@ channel(const struct ptx_tex *t, const uint8_t *p, unsigned c, bool as_float)
     }
     if (!as_float)
         return (uint32_t)v;
-    if (t->read_float) {
+    if (t->read_float) {         /* (a float format never comes here: read as it is) */
         float m = t->bits == 8 ? (t->ckind == 0 ? 127.0f : 255.0f)
                                : (t->ckind == 0 ? 32767.0f : 65535.0f);
         o.f = fmaxf((float)v / m, -1.0f);
