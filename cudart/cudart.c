@@ -37,6 +37,21 @@ rt_mutex_init(void)
     pthread_mutexattr_destroy(&a);
 }
 
+void *
+rt_grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    uint32_t c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(p, (size_t)c * elem);
+    if (q == NULL)
+        abort();
+    *cap = c;
+    return q;
+}
+
 int
 rt_lock(void)
 {

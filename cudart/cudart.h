@@ -136,6 +136,11 @@ rt_stream(cudaStream_t s)
     return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread ? NULL : s;
 }
 
+/* Array p of elements of elem bytes, with room for at least need of them
+ * (*cap, doubled as needed); out of memory aborts, as the simulator's own
+ * allocations do. */
+void *rt_grow(void *p, uint32_t *cap, uint32_t need, size_t elem);
+
 /* Take the runtime's lock until the enclosing function returns. */
 int rt_lock(void);
 void rt_unlock(int *guard);

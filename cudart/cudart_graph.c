@@ -81,21 +81,6 @@ struct CUgraphExec_st {
     uint32_t *order;             /* the nodes' replay order */
 };
 
-static void *
-grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    uint32_t c = *cap ? *cap : 8;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(p, (size_t)c * elem);
-    if (q == NULL)
-        abort();
-    *cap = c;
-    return q;
-}
-
 static void node_free(struct CUgraphNode_st *n);
 static struct CUgraph_st *graph_clone(const struct CUgraph_st *g);
 
@@ -138,11 +123,11 @@ add_node(struct CUgraph_st *g, int type, struct CUgraphNode_st *const *deps, siz
     n->graph = g;
     n->type = type;
     n->index = g->n;
-    n->deps = grow(NULL, &n->cap_deps, (uint32_t)nd, sizeof *n->deps);
+    n->deps = rt_grow(NULL, &n->cap_deps, (uint32_t)nd, sizeof *n->deps);
     if (nd > 0)
         memcpy(n->deps, deps, nd * sizeof *deps);
     n->n_deps = (uint32_t)nd;
-    g->nodes = grow(g->nodes, &g->cap, g->n + 1, sizeof *g->nodes);
+    g->nodes = rt_grow(g->nodes, &g->cap, g->n + 1, sizeof *g->nodes);
     g->nodes[g->n++] = n;
     *out = n;
     return cudaSuccess;
@@ -393,7 +378,7 @@ clone_node(struct CUgraph_st *g, const struct CUgraphNode_st *n)
     } else if (n->type == cudaGraphNodeTypeGraph) {
         c->p.child = graph_clone(n->p.child);
     }
-    g->nodes = grow(g->nodes, &g->cap, g->n + 1, sizeof *g->nodes);
+    g->nodes = rt_grow(g->nodes, &g->cap, g->n + 1, sizeof *g->nodes);
     g->nodes[g->n++] = c;
 }
 
@@ -407,7 +392,7 @@ graph_clone(const struct CUgraph_st *g)
         clone_node(c, g->nodes[i]);
     for (uint32_t i = 0; i < g->n; i++) {  /* (cudaGraphAddDependencies: any index) */
         struct CUgraphNode_st *n = c->nodes[i];
-        n->deps = grow(NULL, &n->cap_deps, n->n_deps, sizeof *n->deps);
+        n->deps = rt_grow(NULL, &n->cap_deps, n->n_deps, sizeof *n->deps);
         for (uint32_t d = 0; d < n->n_deps; d++)
             n->deps[d] = c->nodes[g->nodes[i]->deps[d]->index];
     }
@@ -660,7 +645,7 @@ cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const c
         struct CUgraphNode_st *t = to[i];
         if (from[i] == NULL || t == NULL || from[i]->graph != graph || t->graph != graph)
             return rt_fail(cudaErrorInvalidValue, NULL);
-        t->deps = grow(t->deps, &t->cap_deps, t->n_deps + 1, sizeof *t->deps);
+        t->deps = rt_grow(t->deps, &t->cap_deps, t->n_deps + 1, sizeof *t->deps);
         t->deps[t->n_deps++] = from[i];
     }
     return cudaSuccess;
@@ -850,7 +835,7 @@ rt_capturing(cudaStream_t s)
 static void
 set_tail(struct CUstream_st *s, struct CUgraphNode_st *const *nodes, uint32_t n)
 {
-    s->tail = grow(s->tail, &s->cap_tail, n + 1, sizeof *s->tail);
+    s->tail = rt_grow(s->tail, &s->cap_tail, n + 1, sizeof *s->tail);
     if (n > 0)
         memmove(s->tail, nodes, n * sizeof *nodes);
     s->n_tail = n;
@@ -991,7 +976,7 @@ rt_capture_wait(cudaStream_t s, cudaEvent_t ev)
     if (st->capture == NULL) {   /* the stream joins the capture */
         st->capture = g;
         st->n_tail = 0;
-        g->joined = grow(g->joined, &g->cap_joined, g->n_joined + 1, sizeof *g->joined);
+        g->joined = rt_grow(g->joined, &g->cap_joined, g->n_joined + 1, sizeof *g->joined);
         g->joined[g->n_joined++] = st;
     }
     for (uint32_t i = 0; i < ev->n_tail; i++) {
@@ -999,7 +984,7 @@ rt_capture_wait(cudaStream_t s, cudaEvent_t ev)
         for (uint32_t j = 0; j < st->n_tail && !have; j++)
             have = st->tail[j] == ev->tail[i];
         if (!have) {
-            st->tail = grow(st->tail, &st->cap_tail, st->n_tail + 1, sizeof *st->tail);
+            st->tail = rt_grow(st->tail, &st->cap_tail, st->n_tail + 1, sizeof *st->tail);
             st->tail[st->n_tail++] = ev->tail[i];
         }
     }
@@ -1040,7 +1025,7 @@ cudaStreamBeginCapture(cudaStream_t stream, int mode)
     s->capture->capture_id = ++capture_ids;
     s->capture->origin = s;
     s->n_tail = 0;
-    active = grow(active, &cap_active, n_active + 1, sizeof *active);
+    active = rt_grow(active, &cap_active, n_active + 1, sizeof *active);
     active[n_active++] = s->capture;
     return cudaSuccess;
 }

@@ -39,7 +39,7 @@ struct pool_alloc {
 static struct CUmemPoolHandle_st default_pool = { { 1, 1, 1 }, 0, 0, 0 };
 static struct CUmemPoolHandle_st *current = &default_pool;
 static struct pool_alloc *allocs;
-static size_t n_allocs, cap_allocs;
+static uint32_t n_allocs, cap_allocs;
 
 void
 rt_pool_release(const void *p)
@@ -60,7 +60,7 @@ struct graph_alloc {
     bool live;
 };
 static struct graph_alloc *gallocs;
-static size_t n_gallocs, cap_gallocs;
+static uint32_t n_gallocs, cap_gallocs;
 static uint64_t g_used, g_high, g_reserved, g_reserved_high;
 
 static struct graph_alloc *
@@ -81,14 +81,7 @@ rt_graph_mem_owns(const void *p)
 cudaError_t
 rt_graph_mem_reserve(size_t bytes, void **dptr)
 {
-    if (n_gallocs == cap_gallocs) {
-        size_t cap = cap_gallocs ? 2 * cap_gallocs : 16;
-        struct graph_alloc *a = realloc(gallocs, cap * sizeof *a);
-        if (a == NULL)
-            return rt_fail(cudaErrorMemoryAllocation, NULL);
-        gallocs = a;
-        cap_gallocs = cap;
-    }
+    gallocs = rt_grow(gallocs, &cap_gallocs, n_gallocs + 1, sizeof *gallocs);
     cudaError_t r = cudaMalloc(dptr, bytes);
     if (r != cudaSuccess)
         return r;
@@ -172,14 +165,7 @@ pool_malloc(void **p, size_t size, struct CUmemPoolHandle_st *pool, cudaStream_t
     cudaError_t r = cudaMalloc(p, size);
     if (r != cudaSuccess)
         return r;
-    if (n_allocs == cap_allocs) {
-        size_t cap = cap_allocs ? 2 * cap_allocs : 64;
-        struct pool_alloc *a = realloc(allocs, cap * sizeof *a);
-        if (a == NULL)
-            return rt_fail(cudaErrorMemoryAllocation, NULL);
-        allocs = a;
-        cap_allocs = cap;
-    }
+    allocs = rt_grow(allocs, &cap_allocs, n_allocs + 1, sizeof *allocs);
     allocs[n_allocs++] = (struct pool_alloc){ (uint64_t)(uintptr_t)*p, size, pool };
     pool->used += size;
     if (pool->used > pool->high)
@@ -201,12 +187,22 @@ cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool, cudaStream_
     return pool_malloc(ptr, size, pool, stream);
 }
 
+/* The device-pool calls' arguments: a pool (or where to put one) and device 0. */
+static cudaError_t
+pool_device(const void *pool, int device)
+{
+    if (pool == NULL || device != 0)
+        return rt_fail(pool == NULL ? cudaErrorInvalidValue : cudaErrorInvalidDevice, NULL);
+    return cudaSuccess;
+}
+
 API cudaError_t
 cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
 {
     RT_GUARD;
-    if (pool == NULL || device != 0)
-        return rt_fail(pool == NULL ? cudaErrorInvalidValue : cudaErrorInvalidDevice, NULL);
+    cudaError_t e = pool_device(pool, device);
+    if (e != cudaSuccess)
+        return e;
     *pool = &default_pool;
     return cudaSuccess;
 }
@@ -215,8 +211,9 @@ API cudaError_t
 cudaDeviceGetMemPool(cudaMemPool_t *pool, int device)
 {
     RT_GUARD;
-    if (pool == NULL || device != 0)
-        return rt_fail(pool == NULL ? cudaErrorInvalidValue : cudaErrorInvalidDevice, NULL);
+    cudaError_t e = pool_device(pool, device);
+    if (e != cudaSuccess)
+        return e;
     *pool = current;
     return cudaSuccess;
 }
@@ -225,8 +222,9 @@ API cudaError_t
 cudaDeviceSetMemPool(int device, cudaMemPool_t pool)
 {
     RT_GUARD;
-    if (pool == NULL || device != 0)
-        return rt_fail(pool == NULL ? cudaErrorInvalidValue : cudaErrorInvalidDevice, NULL);
+    cudaError_t e = pool_device(pool, device);
+    if (e != cudaSuccess)
+        return e;
     current = pool;
     return cudaSuccess;
 }

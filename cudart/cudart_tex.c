@@ -42,7 +42,7 @@ struct rt_object {
     struct cudaTextureDesc tex;
 };
 static struct rt_object *objects;
-static size_t n_objects, cap_objects;
+static uint32_t n_objects, cap_objects;
 
 API struct cudaChannelFormatDesc
 cudaCreateChannelDesc(int x, int y, int z, int w, int f)
@@ -131,16 +131,6 @@ cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
 {
     RT_GUARD;
     return array_new(array, desc, extent, flags);
-}
-
-API cudaError_t
-cudaMallocMipmappedArray(void **array, const struct cudaChannelFormatDesc *desc,
-                         struct cudaExtent extent, unsigned levels, unsigned flags)
-{
-    RT_GUARD;
-    (void)array, (void)desc, (void)extent, (void)levels, (void)flags;
-    return rt_fail(cudaErrorNotSupported, "unsupported: cudaMallocMipmappedArray (mipmapped "
-                   "textures are not simulated)");
 }
 
 API cudaError_t
@@ -432,14 +422,7 @@ object_new(const struct smsim_texture *t, const struct cudaResourceDesc *res,
     if (h == NULL)
         return rt_fail(cudaErrorUnknown, "%s", err.msg);
     memcpy(h, bytes, sizeof bytes);
-    if (n_objects == cap_objects) {
-        size_t cap = cap_objects ? 2 * cap_objects : 16;
-        struct rt_object *o = realloc(objects, cap * sizeof *o);
-        if (o == NULL)
-            return rt_fail(cudaErrorMemoryAllocation, NULL);
-        objects = o;
-        cap_objects = cap;
-    }
+    objects = rt_grow(objects, &cap_objects, n_objects + 1, sizeof *objects);
     struct rt_object *o = &objects[n_objects++];
     memset(o, 0, sizeof *o);
     o->handle = (unsigned long long)(uintptr_t)d;

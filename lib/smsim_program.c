@@ -279,11 +279,12 @@ smsim_texture_encode(const struct smsim_texture *t, void *out, smsim_error *err)
     for (unsigned i = 0; i < 3; i++)
         x.addr[i] = (uint8_t)(t->address_mode[i] > 255 ? 255 : t->address_mode[i]);
     memcpy(x.border, t->border, sizeof x.border);
-    const char *why;
-    if (t->channels > 4 || t->bits > 32 || t->dims > 3 || t->filter > 255 || !ptx_tex_check(&x, &why))
+    /* the narrowing above keeps only what ptx_tex_check can then judge */
+    const char *why = t->channels > 4 || t->bits > 32 || t->dims > 3 || t->filter > 255
+                      ? "out of range" : NULL;
+    if (why != NULL || !ptx_tex_check(&x, &why))
         return smsim_error_set(err, SMSIM_ERR_FORMAT, "%s: %s", t->surface ? "surface" : "texture",
-                               t->channels > 4 || t->bits > 32 || t->dims > 3 || t->filter > 255
-                               ? "out of range" : why);
+                               why);
     ptx_tex_encode(&x, out);
     return SMSIM_OK;
 }

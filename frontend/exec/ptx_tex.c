@@ -256,7 +256,6 @@ struct texrun {
     struct ptx_tex t;
     uint8_t *mem;                /* host memory of the resource's first byte */
     sim_addr_t taddr;            /* its timing-model address */
-    uint64_t extent;
 };
 
 static int
@@ -295,11 +294,11 @@ load_object(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
                  t->layered ? " layered" : "", t->cube ? " cube map" : "");
         return texerr(r, b, pw, x, l, err, SIM_ERR_FORMAT, msg);
     }
-    tr->extent = ptx_tex_extent(t);
-    if (tr->extent > UINT32_MAX)
+    uint64_t extent = ptx_tex_extent(t);
+    if (extent > UINT32_MAX)
         return texerr(r, b, pw, x, l, err, SIM_ERR_UNSUPPORTED, "a resource over 4 GB");
     SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, t->base,
-                                         (unsigned)tr->extent, x, &ac, err));
+                                         (unsigned)extent, x, &ac, err));
     tr->mem = ac.p;
     tr->taddr = ac.taddr;
     return SIM_OK;
