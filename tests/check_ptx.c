@@ -14,6 +14,7 @@
  * (.version 4.x, sm_30, BB labels, '$' in names, shared symbols moved into
  * registers) and constructs the suite kernels do not use.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,107 @@ START_TEST(cvt_tf32)
         for (unsigned f = 0; f < 4; f++)
             ck_assert_msg(out[4 * i + f] == want[i][f], "input %u form %u: %#x, expected %#x", i,
                           f, out[4 * i + f], want[i][f]);
+    inst_source_destroy(&src);
+}
+END_TEST
+
+/* The per-type fast paths of setp, selp, cvt and the f32 operations
+ * against C references, converged (every lane) and under a guard (odd
+ * lanes only: the per-lane loop): ordered and unordered comparisons with
+ * a NaN, saturating and rounding conversions of out-of-range values, a
+ * tie, -0 and infinity. */
+static uint32_t
+fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint32_t
+cmp_bits(float a, float b)
+{
+    bool un = isnan(a) || isnan(b);
+    return (uint32_t)(un || a < b) | (uint32_t)(!un && a >= b) << 1 |
+           (uint32_t)(un || a != b) << 2 | (uint32_t)(!un && a != b) << 3 |
+           (uint32_t)(!un && a == b) << 4 | (uint32_t)(un || a == b) << 5;
+}
+
+static uint32_t
+sat_int(double v, bool sgn)
+{
+    if (isnan(v))
+        return 0;
+    if (sgn)
+        return v <= -2147483648.0 ? 0x80000000u : v >= 2147483648.0 ? 0x7fffffffu
+               : (uint32_t)(int32_t)v;
+    return v <= 0 ? 0 : v >= 4294967296.0 ? 0xffffffffu : (uint32_t)v;
+}
+
+START_TEST(float_fast_paths)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".const .align 4 .b32 vals[8] = { 0x3FC00000, 0xC0200000, 0x40200000, 0x7FC00000, "
+        "0x4F32D05E, 0xCF32D05E, 0x80000000, 0x7F800000 };",
+        ".visible .entry k(.param .u64 p0, .param .u64 p)", "{",
+        "    .reg .pred %p<10>;", "    .reg .b32 %r<30>;", "    .reg .f32 %f<8>;",
+        "    .reg .b64 %rd<12>;",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;", "    and.b32 %r2, %r1, 7;", "    mad.lo.u32 %r3, %r1, 5, 3;",
+        "    and.b32 %r3, %r3, 7;", "    mov.u64 %rd3, vals;", "    mul.wide.u32 %rd4, %r2, 4;",
+        "    add.s64 %rd5, %rd3, %rd4;", "    ld.const.f32 %f1, [%rd5];",
+        "    mul.wide.u32 %rd6, %r3, 4;", "    add.s64 %rd7, %rd3, %rd6;",
+        "    ld.const.f32 %f2, [%rd7];",
+        "    and.b32 %r4, %r1, 1;", "    setp.eq.u32 %p9, %r4, 1;",
+        "    setp.ltu.f32 %p1, %f1, %f2;", "    setp.ge.f32 %p2, %f1, %f2;",
+        "    setp.neu.f32 %p3, %f1, %f2;", "    setp.ne.f32 %p4, %f1, %f2;",
+        "    setp.eq.f32 %p5, %f1, %f2;", "    setp.equ.f32 %p6, %f1, %f2;",
+        "    selp.u32 %r5, 1, 0, %p1;", "    selp.u32 %r6, 2, 0, %p2;",
+        "    selp.u32 %r7, 4, 0, %p3;", "    selp.u32 %r8, 8, 0, %p4;",
+        "    selp.u32 %r9, 16, 0, %p5;", "    selp.u32 %r10, 32, 0, %p6;",
+        "    or.b32 %r11, %r5, %r6;", "    or.b32 %r11, %r11, %r7;", "    or.b32 %r11, %r11, %r8;",
+        "    or.b32 %r11, %r11, %r9;", "    or.b32 %r11, %r11, %r10;",
+        "    cvt.rzi.s32.f32 %r12, %f1;", "    cvt.rmi.u32.f32 %r13, %f1;",
+        "    cvt.rni.f32.f32 %f3, %f1;", "    div.rn.f32 %f4, %f1, %f2;",
+        "    setp.gtu.f32 %p7, %f1, %f2;", "    selp.b32 %r14, %r12, %r13, %p7;",
+        "    mov.u32 %r15, 0;", "    mov.u32 %r16, 0;",
+        "    @%p9 setp.ltu.f32 %p1, %f1, %f2;", "    @%p9 setp.ge.f32 %p2, %f1, %f2;",
+        "    @%p9 selp.u32 %r15, 1, 0, %p1;", "    @%p9 selp.u32 %r17, 2, 0, %p2;",
+        "    @%p9 or.b32 %r15, %r15, %r17;", "    @%p9 cvt.rzi.s32.f32 %r16, %f1;",
+        "    mul.wide.u32 %rd8, %r1, 32;", "    add.s64 %rd9, %rd2, %rd8;",
+        "    mov.b32 %r18, %f3;", "    mov.b32 %r19, %f4;",
+        "    st.global.v4.u32 [%rd9], {%r11, %r12, %r13, %r18};",
+        "    st.global.v4.u32 [%rd9+16], {%r19, %r14, %r15, %r16};",
+        "    ret;", "}",
+    };
+    static const uint32_t vals[8] = { 0x3FC00000, 0xC0200000, 0x40200000, 0x7FC00000,
+                                      0x4F32D05E, 0xCF32D05E, 0x80000000, 0x7F800000 };
+    struct inst_source src;
+    testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], "arg = out2 buffer u32 256 zeros", &src);
+    const uint32_t *out = (const uint32_t *)ptx_source_launch(&src)->args[1].data;
+    for (unsigned t = 0; t < 32; t++) {
+        float a, b;
+        memcpy(&a, &vals[t & 7], 4);
+        memcpy(&b, &vals[(t * 5 + 3) & 7], 4);
+        const uint32_t *o = out + 8 * t;
+        uint32_t rz = sat_int(trunc(a), true), rm = sat_int(floor(a), false);
+        bool gtu = isnan(a) || isnan(b) || a > b;
+        ck_assert_msg(o[0] == cmp_bits(a, b), "lane %u compare %#x, expected %#x", t, o[0],
+                      cmp_bits(a, b));
+        ck_assert_msg(o[1] == rz, "lane %u cvt.rzi.s32 %#x, expected %#x", t, o[1], rz);
+        ck_assert_msg(o[2] == rm, "lane %u cvt.rmi.u32 %#x, expected %#x", t, o[2], rm);
+        float ri = nearbyintf(a), q = a / b;
+        ck_assert_msg(isnan(a) ? (o[3] & 0x7fffffffu) > 0x7f800000u : o[3] == fbits(ri),
+                      "lane %u cvt.rni.f32 %#x, expected %#x", t, o[3], fbits(ri));
+        ck_assert_msg(isnan(q) ? (o[4] & 0x7fffffffu) > 0x7f800000u : o[4] == fbits(q),
+                      "lane %u div %#x, expected %#x", t, o[4], fbits(q));
+        ck_assert_msg(o[5] == (gtu ? rz : rm), "lane %u selp %#x", t, o[5]);
+        uint32_t odd = t & 1;
+        ck_assert_msg(o[6] == (odd ? cmp_bits(a, b) & 3 : 0), "lane %u guarded compare %#x", t,
+                      o[6]);
+        ck_assert_msg(o[7] == (odd ? rz : 0), "lane %u guarded cvt %#x", t, o[7]);
+    }
     inst_source_destroy(&src);
 }
 END_TEST
@@ -1350,6 +1452,7 @@ ptx_suite(void)
     tcase_add_test(tc, isspacep_and_long_names);
     tcase_add_test(tc, prefetch_forms);
     tcase_add_test(tc, cvt_tf32);
+    tcase_add_test(tc, float_fast_paths);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

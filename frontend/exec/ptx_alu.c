@@ -155,6 +155,29 @@ cvt_fast(struct pwarp *pw, const struct xop *x, uint32_t m)
         LANES(m, { D[l].u = (uint32_t)A[l].u; });
         return true;
     }
+    /* float to a 32-bit integer, and f32 rounded to an integral f32: as
+     * exec_cvt's lanes compute them, without their per-lane type switches */
+    unsigned rnd = x->rnd ? x->rnd : PR_RZI;
+    if ((dt == PT_U32 || dt == PT_S32) && st == PT_F32) {
+        union r32 *D = R32(x->d);
+        const union r32 *A = R32(x->a);
+        bool sgn = dt == PT_S32;
+        LANES(m, { D[l].u = (uint32_t)to_int(round_int(A[l].f, rnd), sgn, 32); });
+        return true;
+    }
+    if ((dt == PT_U32 || dt == PT_S32) && st == PT_F64) {
+        union r32 *D = R32(x->d);
+        const union r64 *A = R64(x->a);
+        bool sgn = dt == PT_S32;
+        LANES(m, { D[l].u = (uint32_t)to_int(round_int(A[l].d, rnd), sgn, 32); });
+        return true;
+    }
+    if (dt == PT_F32 && st == PT_F32 && x->rnd >= PR_RNI) {
+        union r32 *D = R32(x->d);
+        const union r32 *A = R32(x->a);
+        LANES(m, { D[l].f = (float)round_int(A[l].f, x->rnd); });
+        return true;
+    }
     return false;
 }
 
@@ -314,6 +337,30 @@ cmp_int(uint64_t a, uint64_t b, bool sgn, unsigned c)
         } \
     } while (0)
 
+/* The same for float arrays A and B (member f or d), as ptx_cmp_float
+ * decides each lane: an ordered comparison fails on a NaN, an unordered
+ * one (the U forms) holds. */
+#define FCMP_LANES(f, op, un) \
+    CMP_LANES((isnan(A[l].f) || isnan(B[l].f)) ? (un) : (A[l].f op B[l].f))
+#define FLOAT_COMPARE(f) \
+    do { \
+        switch (x->cmp) { \
+        case PC_EQ: FCMP_LANES(f, ==, false); break; \
+        case PC_NE: FCMP_LANES(f, !=, false); break; \
+        case PC_LT: FCMP_LANES(f, <, false); break; \
+        case PC_LE: FCMP_LANES(f, <=, false); break; \
+        case PC_GT: FCMP_LANES(f, >, false); break; \
+        case PC_GE: FCMP_LANES(f, >=, false); break; \
+        case PC_EQU: FCMP_LANES(f, ==, true); break; \
+        case PC_NEU: FCMP_LANES(f, !=, true); break; \
+        case PC_LTU: FCMP_LANES(f, <, true); break; \
+        case PC_LEU: FCMP_LANES(f, <=, true); break; \
+        case PC_GTU: FCMP_LANES(f, >, true); break; \
+        case PC_GEU: FCMP_LANES(f, >=, true); break; \
+        default: LANES(m, { if (ptx_cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; }); \
+        } \
+    } while (0)
+
 /* Lanes of m for which "a cmp b" holds (type t). */
 static uint32_t
 compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
@@ -321,10 +368,10 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     uint32_t res = 0;
     if (t == PT_F32) {
         const union r32 *A = R32(x->a), *B = R32(x->b);
-        LANES(m, { if (ptx_cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; });
+        FLOAT_COMPARE(f);
     } else if (t == PT_F64) {
         const union r64 *A = R64(x->a), *B = R64(x->b);
-        LANES(m, { if (ptx_cmp_float(A[l].d, B[l].d, x->cmp)) res |= 1u << l; });
+        FLOAT_COMPARE(d);
     } else if (t == PT_F16) {
         LANES(m, {
             double a = as_double(pw, &x->a, t, l), b = as_double(pw, &x->b, t, l);
@@ -367,6 +414,8 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     }
     return res;
 }
+#undef FLOAT_COMPARE
+#undef FCMP_LANES
 #undef INT_COMPARE
 #undef CMP_ORD
 #undef CMP_LANES
@@ -811,6 +860,13 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
         case PTXOP_ABS: LANES(m, { D[l].f = fabsf(A[l].f); }); return;
         case PTXOP_MIN: LANES(m, { D[l].f = fminf(A[l].f, B[l].f); }); return;
         case PTXOP_MAX: LANES(m, { D[l].f = fmaxf(A[l].f, B[l].f); }); return;
+        /* the rest as f32_op computes them, without its per-lane switch */
+        case PTXOP_DIV: LANES(m, { D[l].f = A[l].f / B[l].f; }); return;
+        case PTXOP_SQRT: LANES(m, { D[l].f = sqrtf(A[l].f); }); return;
+        case PTXOP_RSQRT: LANES(m, { D[l].f = 1.0f / sqrtf(A[l].f); }); return;
+        case PTXOP_RCP: LANES(m, { D[l].f = 1.0f / A[l].f; }); return;
+        case PTXOP_EX2: LANES(m, { D[l].f = exp2f(A[l].f); }); return;
+        case PTXOP_LG2: LANES(m, { D[l].f = log2f(A[l].f); }); return;
         default: break;
         }
     }
@@ -822,6 +878,13 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
         case PTXOP_SUB: LANES(m, { D[l].d = A[l].d - B[l].d; }); return;
         case PTXOP_MUL: LANES(m, { D[l].d = A[l].d * B[l].d; }); return;
         case PTXOP_FMA: case PTXOP_MAD: LANES(m, { D[l].d = fma(A[l].d, B[l].d, C[l].d); }); return;
+        case PTXOP_DIV: LANES(m, { D[l].d = A[l].d / B[l].d; }); return;
+        case PTXOP_NEG: LANES(m, { D[l].d = -A[l].d; }); return;
+        case PTXOP_ABS: LANES(m, { D[l].d = fabs(A[l].d); }); return;
+        case PTXOP_MIN: LANES(m, { D[l].d = fmin(A[l].d, B[l].d); }); return;
+        case PTXOP_MAX: LANES(m, { D[l].d = fmax(A[l].d, B[l].d); }); return;
+        case PTXOP_SQRT: LANES(m, { D[l].d = sqrt(A[l].d); }); return;
+        case PTXOP_RCP: LANES(m, { D[l].d = 1.0 / A[l].d; }); return;
         default: break;
         }
     }
@@ -1103,6 +1166,18 @@ ptx_alu_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     }
     case PTXOP_SELP: {
         uint32_t c = pred_src(pw, x, &x->c, 2);
+        if (x->d.cls == SC_32 && x->a.cls == SC_32 && x->b.cls == SC_32) {
+            union r32 *D = R32(x->d);
+            const union r32 *A = R32(x->a), *B = R32(x->b);
+            LANES(m, { D[l].u = ((c >> l) & 1) ? A[l].u : B[l].u; });
+            return;
+        }
+        if (x->d.cls == SC_64 && x->a.cls == SC_64 && x->b.cls == SC_64) {
+            union r64 *D = R64(x->d);
+            const union r64 *A = R64(x->a), *B = R64(x->b);
+            LANES(m, { D[l].u = ((c >> l) & 1) ? A[l].u : B[l].u; });
+            return;
+        }
         LANES(m, { lane_set(pw, &x->d, l, ((c >> l) & 1) ? lane_get(pw, &x->a, l) : lane_get(pw, &x->b, l)); });
         return;
     }

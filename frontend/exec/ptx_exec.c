@@ -12,6 +12,7 @@
 #include "frontend/exec/ptx_cluster.h"
 #include "frontend/exec/ptx_half.h"
 #include "frontend/exec/ptx_lanes.h"
+#include "frontend/exec/ptx_ldst.h"
 #include "frontend/exec/ptx_mem.h"
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_wgmma.h"
@@ -23,267 +24,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
-
-/* The address lane l accesses (ptx_lanes.h lane_slot_addr: [%r + 8] with
- * a 32-bit %r = 0xfffffffc is address 4); with no base register, a
- * function's frame variable is at its frame pointer plus the offset. */
-static inline sim_addr_t
-lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
-{
-    bool narrow = x->space == PS_SHARED || x->space == PS_LOCAL || x->space == PS_PARAM;
-    if ((x->flags & PF_FRAME) && x->base.cls == SC_NONE) {
-        uint64_t a = pw->cs.fp + (uint64_t)x->off;
-        return narrow ? (uint32_t)a : a;
-    }
-    return lane_slot_addr(pw, &x->base, x->off, l, narrow);
-}
-
-/* eb (1, 2, 4 or 8) bytes at p, with memcpy of a constant size (inlined). */
-static inline uint64_t
-load_le(const uint8_t *p, unsigned eb)
-{
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    switch (eb) {
-    case 1: memcpy(&u8, p, 1); return u8;
-    case 2: memcpy(&u16, p, 2); return u16;
-    case 4: memcpy(&u32, p, 4); return u32;
-    default: memcpy(&u64, p, 8); return u64;
-    }
-}
-
-static inline void
-store_le(uint8_t *p, uint64_t v, unsigned eb)
-{
-    uint8_t u8 = (uint8_t)v;
-    uint16_t u16 = (uint16_t)v;
-    uint32_t u32 = (uint32_t)v;
-    switch (eb) {
-    case 1: memcpy(p, &u8, 1); break;
-    case 2: memcpy(p, &u16, 2); break;
-    case 4: memcpy(p, &u32, 4); break;
-    default: memcpy(p, &v, 8); break;
-    }
-}
-
-/* One element of a converged load or store, 4 or 8 bytes, into or from a
- * register of its size: lane l's at base + off[l]. */
-static inline __attribute__((always_inline)) void
-move_sized(struct pwarp *pw, const struct slot *d, bool ld, unsigned eb, uint8_t *base,
-           const sim_addr_t *off)
-{
-    if (eb == 4) {
-        union r32 *V = R32(*d);
-        if (ld)
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(&V[l].u, base + off[l], 4);
-        else
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(base + off[l], &V[l].u, 4);
-    } else {
-        union r64 *V = R64(*d);
-        if (ld)
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(&V[l].u, base + off[l], 8);
-        else
-            for (unsigned l = 0; l < 32; l++)
-                memcpy(base + off[l], &V[l].u, 8);
-    }
-}
-
-/* Whether slot d is a register of an eb-byte element's size. */
-static inline bool
-sized(const struct slot *d, unsigned eb)
-{
-    return (eb == 4 && d->cls == SC_32) || (eb == 8 && d->cls == SC_64);
-}
-
-/* The data moves of a converged load or store (move_lanes) other than a
- * scalar one into a register of its size: element by element, as
- * exec_mem does (sign- or zero-extended per type, sinks skipped). */
-static void
-move_lanes_elems(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *base,
-                 const sim_addr_t *off)
-{
-    bool ld = x->kind == XK_LD;
-    for (unsigned v = 0; v < x->vec; v++) {
-        const struct slot *d = &x->v[v];
-        uint8_t *at = base + v * eb;
-        if (ld && d->cls == SC_NONE)
-            continue;
-        if (sized(d, eb)) {
-            move_sized(pw, d, ld, eb, at, off);
-            continue;
-        }
-        for (unsigned l = 0; l < 32; l++) {
-            if (ld)
-                lane_set(pw, d, l, lane_extend(load_le(at + off[l], eb), x->type));
-            else
-                store_le(at + off[l], lane_get(pw, d, l), eb);
-        }
-    }
-}
-
-/* The lanes' data moves of a converged load or store whose lane l
- * touches base + off[l]: the common scalar access into a register of its
- * size inline, the rest element by element. */
-static inline __attribute__((always_inline)) void
-move_lanes(struct pwarp *pw, const struct xop *x, unsigned eb, uint8_t *base,
-           const sim_addr_t *off)
-{
-    if (x->vec == 1 && sized(&x->v[0], eb))
-        move_sized(pw, &x->v[0], x->kind == XK_LD, eb, base, off);
-    else
-        move_lanes_elems(pw, x, eb, base, off);
-}
-
-/* exec_mem_fast for a converged warp whose address is one register plus
- * an offset (most accesses of most kernels): the 32 addresses are formed
- * in one straight loop and checked together -- alignment to the access's
- * size, and that all of them fall in the block's shared window or in one
- * global allocation (a generic address: either) -- before the data
- * moves.  The same results as the lane by lane path; 0 sends x there
- * (which reports what is wrong). */
-static int
-exec_mem_converged(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
-                   struct warp_inst *wi, unsigned eb)
-{
-    unsigned bytes = eb * x->vec;
-    if (eb > 8 || bytes > 16)
-        return 0;
-    uint64_t bits = 0, lo = UINT64_MAX, hi = 0;
-    unsigned space = x->space;
-    if (x->base.cls == SC_32) {         /* a 32-bit register's sum wraps at 2^32 */
-        const union r32 *A = R32(x->base);
-        uint32_t off = (uint32_t)x->off, bits32 = 0, lo32 = UINT32_MAX, hi32 = 0;
-        for (unsigned l = 0; l < 32; l++) {
-            uint32_t a = A[l].u + off;
-            wi->addr[l] = a;
-            bits32 |= a;
-            lo32 = a < lo32 ? a : lo32;
-            hi32 = a > hi32 ? a : hi32;
-        }
-        bits = bits32;
-        lo = lo32;
-        hi = hi32;
-    } else {
-        const union r64 *A = R64(x->base);
-        uint64_t off = (uint64_t)x->off, mask = space == PS_SHARED ? UINT32_MAX : UINT64_MAX;
-        for (unsigned l = 0; l < 32; l++) {
-            uint64_t a = (A[l].u + off) & mask;   /* the shared window is 32-bit */
-            wi->addr[l] = a;
-            bits |= a;
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-        }
-    }
-    if ((bits & (bytes - 1)) != 0)
-        return 0;
-    if (space == PS_GENERIC && lo >= PTX_SHARED_WINDOW &&
-        hi < PTX_SHARED_WINDOW + PTX_WINDOW_SIZE) {
-        for (unsigned l = 0; l < 32; l++)
-            wi->addr[l] -= PTX_SHARED_WINDOW;
-        lo -= PTX_SHARED_WINDOW;
-        hi -= PTX_SHARED_WINDOW;
-        space = PS_SHARED;
-    }
-    if (space == PS_SHARED) {
-        if (hi + bytes > r->shared_bytes)
-            return 0;
-        move_lanes(pw, x, eb, b->smem, wi->addr);
-        wi->space = SIM_SPACE_SHARED;
-        wi->width = (uint8_t)bytes;
-        return 1;
-    }
-    if (space != PS_GLOBAL && space != PS_CONST && space != PS_GENERIC)
-        return 0;
-    /* one allocation holds lo .. hi: so every lane's address (no window
-     * of a generic address lies in an allocation) */
-    const struct region *g = ptx_mem_region(r, lo, bytes);
-    if (g == NULL || hi - g->base + bytes > g->size || g->watch)
-        return 0;
-    for (unsigned l = 0; l < 32; l++)     /* offsets into it, then timing-model addresses */
-        wi->addr[l] -= g->base;
-    move_lanes(pw, x, eb, g->ptr, wi->addr);
-    for (unsigned l = 0; l < 32; l++)
-        wi->addr[l] += g->tbase;
-    wi->space = space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
-    wi->width = (uint8_t)bytes;
-    return 1;
-}
-
-/* Fast path: a scalar 4- or 8-byte load or store to an explicit shared,
- * global or const address, the bulk of memory instructions.  Returns 1 if
- * it handled x; 0 to take the general path (which also reports errors). */
-static int
-exec_mem_fast(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
-              uint32_t m, struct warp_inst *wi)
-{
-    if (x->kind != XK_LD && x->kind != XK_ST)
-        return 0;
-    unsigned eb = ptx_type_bytes(x->type);
-    if (m == FULL && !(x->flags & PF_FRAME) && x->base.cls != SC_NONE)
-        return exec_mem_converged(r, b, pw, x, wi, eb);
-    if (x->vec != 1 || (eb != 4 && eb != 8) || x->v[0].cls != (eb == 4 ? SC_32 : SC_64))
-        return 0;
-    uint8_t *ptr[32];
-    uint32_t mm = m;
-    if (x->space == PS_SHARED) {
-        while (mm != 0) {
-            unsigned l = (unsigned)__builtin_ctz(mm);
-            mm &= mm - 1;
-            sim_addr_t a = lane_addr(pw, x, l);
-            if (a + eb > r->shared_bytes || (a & (eb - 1)) != 0)
-                return 0;
-            ptr[l] = b->smem + a;
-            wi->addr[l] = a;
-        }
-        wi->space = SIM_SPACE_SHARED;
-    } else if (x->space == PS_GLOBAL || x->space == PS_CONST) {
-        while (mm != 0) {
-            unsigned l = (unsigned)__builtin_ctz(mm);
-            mm &= mm - 1;
-            sim_addr_t a = lane_addr(pw, x, l);
-            const struct region *g = &r->regions[r->last_region];
-            if (r->n_regions == 0 || a < g->base || a - g->base + eb > g->size) {
-                g = ptx_mem_region(r, a, eb);
-                if (g == NULL)
-                    return 0;
-            }
-            if ((a & (eb - 1)) != 0 || g->watch)
-                return 0;
-            ptr[l] = g->ptr + (a - g->base);
-            wi->addr[l] = g->tbase + (a - g->base);
-        }
-        wi->space = x->space == PS_CONST ? SIM_SPACE_CONST : SIM_SPACE_GLOBAL;
-    } else {
-        return 0;
-    }
-    wi->width = (uint8_t)eb;
-    if (eb == 4) {
-        union r32 *V = R32(x->v[0]);
-        if (x->kind == XK_LD)
-            LANES(m, { memcpy(&V[l].u, ptr[l], 4); });
-        else
-            LANES(m, { memcpy(ptr[l], &V[l].u, 4); });
-    } else {
-        union r64 *V = R64(x->v[0]);
-        if (x->kind == XK_LD)
-            LANES(m, { memcpy(&V[l].u, ptr[l], 8); });
-        else
-            LANES(m, { memcpy(ptr[l], &V[l].u, 8); });
-    }
-    return 1;
-}
 
 static int
 exec_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
          struct warp_inst *wi, struct sim_error *err)
 {
-    if (exec_mem_fast(r, b, pw, x, m, wi))
+    if (ptx_ldst_fast(r, b, pw, x, m, wi))
         return SIM_OK;
     unsigned eb = ptx_type_bytes(x->type);
     unsigned nv = x->vec;
@@ -840,6 +588,8 @@ sr_template(struct ptx_run *r)
     if (r->sr_tmpl == NULL)
         r->sr_tmpl = xmalloc((size_t)SR_COUNT * 32 * sizeof *r->sr_tmpl);
     r->sr_tmpl_for = r->launches;
+    static _Atomic uint64_t serials;
+    r->sr_serial = atomic_fetch_add(&serials, 1) + 1;
     /* %total_smem_size: the user's shared memory in allocation units (256
      * bytes on sm_3x .. sm_7x, 128 on the others; ISA section 10.30) */
     uint32_t user_smem = r->shared_static + ln->smem;
@@ -890,51 +640,16 @@ sr_template(struct ptx_run *r)
     }
 }
 
+/* The read-only slots of warp w of a slot: the special registers common
+ * to the launch (sr_template) with the warp's thread and warp ids, and
+ * the constants; written once per launch (pw->sr_serial). */
 static void
-init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
+init_warp_constants(struct ptx_run *r, struct pwarp *pw, unsigned w)
 {
     const struct launch *ln = r->l;
-    memset(pw->r32, 0, (size_t)r->nvar32 * 32 * sizeof *pw->r32);
-    memset(pw->r64, 0, (size_t)r->nvar64 * 32 * sizeof *pw->r64);
-    memset(pw->pred, 0, r->nvarp * sizeof *pw->pred);
-    memset(pw->loop_iter, 0, (r->n_unroll + 1) * sizeof *pw->loop_iter);
-    pw->async_groups = 0;
-    pw->bulk_groups = 0;
-    pw->wgmma_groups = 0;
-    pw->wgmma_seq = 0;
-    pw->cl_arrives = pw->cl_waits = 0;
-    pw->poll = -1;
-    memset(pw->bred_gen, 0, sizeof pw->bred_gen);
-    pw->bred_pc = -1;
-    pw->bars = 0;
-    pw->nbar = -1;
-    pw->bar_pending = false;
-    pw->bar_counted = false;
-    pw->finished = false;
-    ptx_spin_reset(pw);
     union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
-    if (r->sr_tmpl == NULL || r->sr_tmpl_for != r->launches)
-        sr_template(r);
     memcpy(sr, r->sr_tmpl, (size_t)SR_COUNT * 32 * sizeof *sr);
-    /* what differs between warps: the thread and warp ids, the block's */
     uint32_t bx = ln->block[0], by = ln->block[1];
-    uint32_t block_v[SR_COUNT];
-    static const uint8_t block_sr[] = { SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID,
-                                        SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,
-                                        SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y,
-                                        SR_CLUSTER_CTAID_Z, SR_CLUSTER_CTARANK };
-    block_v[SR_CTAID_X] = b->ctaid[0];
-    block_v[SR_CTAID_Y] = b->ctaid[1];
-    block_v[SR_CTAID_Z] = b->ctaid[2];
-    block_v[SR_SMID] = b->sm;
-    for (unsigned d = 0; d < 3; d++) {
-        block_v[SR_CLUSTERID_X + d] = b->ctaid[d] / r->cluster[d];
-        block_v[SR_CLUSTER_CTAID_X + d] = b->ctaid[d] % r->cluster[d];
-    }
-    block_v[SR_CLUSTER_CTARANK] = ptx_cluster_rank(r, b);
-    for (unsigned i = 0; i < sizeof block_sr; i++)
-        for (unsigned l = 0; l < 32; l++)
-            sr[(size_t)block_sr[i] * 32 + l].u = block_v[block_sr[i]];
     for (unsigned l = 0; l < 32; l++) {
         uint32_t t = w * 32 + l;
         sr[(size_t)SR_TID_X * 32 + l].u = t % bx;
@@ -958,6 +673,54 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     memcpy(pw->r64 + (size_t)r->nvar64 * 32, r->tmpl64, (size_t)nc64 * 32 * sizeof *r->tmpl64);
     for (uint32_t i = r->nvarp; i < r->npred; i++)
         pw->pred[i] = r->constp[i - r->nvarp];
+    pw->sr_serial = r->sr_serial;
+}
+
+static void
+init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
+{
+    memset(pw->r32, 0, (size_t)r->nvar32 * 32 * sizeof *pw->r32);
+    memset(pw->r64, 0, (size_t)r->nvar64 * 32 * sizeof *pw->r64);
+    memset(pw->pred, 0, r->nvarp * sizeof *pw->pred);
+    memset(pw->loop_iter, 0, (r->n_unroll + 1) * sizeof *pw->loop_iter);
+    pw->async_groups = 0;
+    pw->bulk_groups = 0;
+    pw->wgmma_groups = 0;
+    pw->wgmma_seq = 0;
+    pw->cl_arrives = pw->cl_waits = 0;
+    pw->poll = -1;
+    memset(pw->bred_gen, 0, sizeof pw->bred_gen);
+    pw->bred_pc = -1;
+    pw->bars = 0;
+    pw->nbar = -1;
+    pw->bar_pending = false;
+    pw->bar_counted = false;
+    pw->finished = false;
+    ptx_spin_reset(pw);
+    union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
+    if (r->sr_tmpl == NULL || r->sr_tmpl_for != r->launches)
+        sr_template(r);
+    /* the rest of the special registers, and the constants, are read-only:
+     * written once per launch into a slot's warp; then the block's */
+    if (pw->sr_serial != r->sr_serial)
+        init_warp_constants(r, pw, w);
+    uint32_t block_v[SR_COUNT];
+    static const uint8_t block_sr[] = { SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID,
+                                        SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,
+                                        SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y,
+                                        SR_CLUSTER_CTAID_Z, SR_CLUSTER_CTARANK };
+    block_v[SR_CTAID_X] = b->ctaid[0];
+    block_v[SR_CTAID_Y] = b->ctaid[1];
+    block_v[SR_CTAID_Z] = b->ctaid[2];
+    block_v[SR_SMID] = b->sm;
+    for (unsigned d = 0; d < 3; d++) {
+        block_v[SR_CLUSTERID_X + d] = b->ctaid[d] / r->cluster[d];
+        block_v[SR_CLUSTER_CTAID_X + d] = b->ctaid[d] % r->cluster[d];
+    }
+    block_v[SR_CLUSTER_CTARANK] = ptx_cluster_rank(r, b);
+    for (unsigned i = 0; i < sizeof block_sr; i++)
+        for (unsigned l = 0; l < 32; l++)
+            sr[(size_t)block_sr[i] * 32 + l].u = block_v[block_sr[i]];
     uint32_t threads = r->tpb - w * 32;
     uint32_t valid = threads >= 32 ? FULL : (1u << threads) - 1;
     pw->sp = 1;

@@ -58,6 +58,20 @@ lane_slot_addr(const struct pwarp *pw, const struct slot *s, int64_t off, unsign
     return narrow ? (uint32_t)a : a;
 }
 
+/* The address lane l accesses (ptx_lanes.h lane_slot_addr: [%r + 8] with
+ * a 32-bit %r = 0xfffffffc is address 4); with no base register, a
+ * function's frame variable is at its frame pointer plus the offset. */
+static inline sim_addr_t
+lane_addr(const struct pwarp *pw, const struct xop *x, unsigned l)
+{
+    bool narrow = x->space == PS_SHARED || x->space == PS_LOCAL || x->space == PS_PARAM;
+    if ((x->flags & PF_FRAME) && x->base.cls == SC_NONE) {
+        uint64_t a = pw->cs.fp + (uint64_t)x->off;
+        return narrow ? (uint32_t)a : a;
+    }
+    return lane_slot_addr(pw, &x->base, x->off, l, narrow);
+}
+
 /* Sign- or zero-extend the low bytes of v per type t to 64 bits. */
 static inline uint64_t
 lane_extend(uint64_t v, unsigned t)

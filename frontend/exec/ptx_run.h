@@ -219,23 +219,48 @@ enum xkind {
 enum xctl { XC_NONE, XC_BRANCH, XC_SYNC, XC_ENTRY /* the kernel's first operation */ };
 
 struct xop {
+    /* what every operation reads as it executes and issues, first: a few
+     * cache lines (the kernel's operations are an array run through again
+     * and again) */
     uint8_t kind;                /* enum xkind */
+    uint8_t space;               /* enum ptx_space of a memory access */
     uint16_t op;                 /* enum ptx_op */
     uint8_t type, type2, cmp, rnd, atom, mode, vec;
-    uint8_t space;               /* enum ptx_space of a memory access */
     uint8_t xmod;                /* PX_* of the instruction (ptx_ir.h); XK_BULK also
                                     PX_SHARED_DST */
     uint32_t flags;              /* PF_* */
     int32_t guard;               /* predicate slot, -1 if none */
     uint8_t guard_neg;
     uint8_t negmask;             /* bit i: predicate source i (a, b, c, e) is negated */
-    struct slot d, d2, a, b, c, e;   /* destination(s), sources */
-    struct slot v[4];            /* vector registers of ld/st */
+    /* what the timing model sees */
+    uint8_t opclass;             /* enum sim_opclass */
+    uint8_t iflags;              /* SIM_IF_* */
+    struct slot d, a, b, c;      /* destination, sources */
     struct slot base;            /* memory base register (SC_NONE: absolute) */
     int64_t off;                 /* memory offset (symbol address included; with PF_FRAME
                                     relative to the running function's frame); XK_CALL: the
                                     call site */
-    struct slot frag[32];        /* mma, wmma: fragment registers (ptx_mma.h) */
+    uint16_t opcode;             /* index in the run's opcode-name table */
+    uint8_t n_dst, n_src;
+    uint8_t stall;               /* static stall count (ptx_sched.c), warp_inst.stall */
+    /* the SASS-level view (ptx_lower.c; an unlowered kernel: head, not silent) */
+    bool silent;                 /* executes functionally, issues nothing (ptxas folded it) */
+    bool head;                   /* completes a PTX instruction (counted in ptx.insts) */
+    uint8_t unroll;              /* control of a loop ptxas unrolls: its number + 1 (0: none) */
+    uint32_t spc;                /* byte offset of the operation in the kernel as issued (the
+                                    warp_inst pc): 16 per issued operation, with a gap after an
+                                    expansion's branch over its slow path */
+    int32_t target, reconv;      /* branch target and reconvergence point */
+    uint16_t dst[SIM_MAX_DST], src[SIM_MAX_SRC];
+    struct slot v[4];            /* vector registers of ld/st */
+    struct slot d2;              /* a second destination (setp's) */
+    /* the rest: operands and views few operations have */
+    struct slot e;
+    bool ids_truncated;          /* more register operands than dst[]/src[] hold */
+    uint8_t npipe;               /* enum sass_npipe of the operation (sass.inst_pipe_*) */
+    uint8_t vbytes;              /* a load ptxas merged with its neighbours: bytes per lane of
+                                    the merged access (0: its own) */
+    uint8_t ctl;                 /* enum xctl: a branch or convergence point of an expansion */
     uint8_t ctype, btype;        /* mma, wmma.mma: C's and B's types (x->type: D's, type2: A's) */
     uint8_t shape;               /* enum ptx_shape */
     uint8_t part, nparts;        /* a wmma load/store or mma ptxas splits (ptx_lower_mma.c):
@@ -247,30 +272,11 @@ struct xop {
     int64_t off2;                /* ... and offset */
     struct slot base3;           /* cp.async.bulk: its mbarrier's base register ... */
     int64_t off3;                /* ... and offset */
-    int32_t target, reconv;      /* branch target and reconvergence point */
     uint32_t line;               /* PTX source line */
-    /* what the timing model sees */
-    uint16_t opcode;             /* index in the run's opcode-name table */
-    uint8_t opclass;             /* enum sim_opclass */
-    uint8_t iflags;              /* SIM_IF_* */
-    uint8_t n_dst, n_src;
-    uint8_t stall;               /* static stall count (ptx_sched.c), warp_inst.stall */
-    bool ids_truncated;          /* more register operands than dst[]/src[] hold */
-    uint16_t dst[SIM_MAX_DST], src[SIM_MAX_SRC];
-    /* the SASS-level view (ptx_lower.c; an unlowered kernel: head, not silent) */
-    bool silent;                 /* executes functionally, issues nothing (ptxas folded it) */
-    bool head;                   /* completes a PTX instruction (counted in ptx.insts) */
-    uint8_t npipe;               /* enum sass_npipe of the operation (sass.inst_pipe_*) */
-    uint8_t vbytes;              /* a load ptxas merged with its neighbours: bytes per lane of
-                                    the merged access (0: its own) */
-    uint8_t ctl;                 /* enum xctl: a branch or convergence point of an expansion */
-    uint8_t unroll;              /* control of a loop ptxas unrolls: its number + 1 (0: none) */
-    uint32_t spc;                /* byte offset of the operation in the kernel as issued (the
-                                    warp_inst pc): 16 per issued operation, with a gap after an
-                                    expansion's branch over its slow path */
     uint32_t seq;                /* its index before ptx_schedule() (verify_order) */
     uint8_t n_fdst, n_fsrc;      /* the PTX registers it writes and reads (functional order) */
     uint16_t fdst[SIM_MAX_DST], fsrc[SIM_MAX_SRC];
+    struct slot frag[32];        /* mma, wmma: fragment registers (ptx_mma.h) */
 };
 
 /* SIMT stack entries one function's divergence may use (the stack grows by
@@ -338,6 +344,8 @@ struct pwarp {
     uint32_t exited;             /* lanes that have executed exit/ret */
     uint32_t carry;              /* per-lane carry flag (add.cc / addc) */
     uint64_t icount;             /* warp instructions executed (the %clock proxy) */
+    uint64_t sr_serial;          /* the ptx_run.sr_serial its read-only slots (special
+                                    registers, constants) hold; 0: none */
     uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
     uint32_t async_groups;       /* cp.async groups committed (frontend/async.h) */
     uint32_t bulk_groups;        /* cp.async.bulk groups committed (frontend/async.h) */
@@ -483,6 +491,7 @@ struct ptx_run {
     union r32 *sr_tmpl;          /* special registers common to the launch's warps [SR_COUNT x 32]
                                     (ptx_exec.c), built for launch sr_tmpl_for */
     uint32_t sr_tmpl_for;
+    uint64_t sr_serial;          /* that template's number, unique in the process (not 0) */
     uint64_t grid_ws;            /* a cooperative launch: its grid-sync workspace's device
                                     address (%envreg1:%envreg2); 0: not cooperative */
     bool uses_grid_ws;           /* the kernel reads %envreg1 or %envreg2 (grid syncs) */
