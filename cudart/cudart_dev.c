@@ -29,6 +29,22 @@ field_u64(const char *name)
     return strtoull(buf, NULL, 10);
 }
 
+/* The memory clock the runtime reports, in kHz: the one at which two
+ * transfers per clock over dram.bus_bits give dram.bandwidth_gbps, as the
+ * CUDA samples turn it back into bandwidth (2 x clock x width / 8); 0
+ * when the config gives no width. */
+static int
+memory_clock_khz(void)
+{
+    uint64_t bits = field_u64("dram.bus_bits");
+    long i = smsim_config_field_index("dram.bandwidth_gbps");
+    if (bits == 0 || i < 0)
+        return 0;
+    char buf[SMSIM_CONFIG_VALUE_MAX];
+    smsim_config_value(rt.cfg, (size_t)i, buf, sizeof buf);
+    return (int)(strtod(buf, NULL) * 1e6 * 4.0 / (double)bits + 0.5);
+}
+
 API cudaError_t
 cudaGetDeviceCount(int *count)
 {
@@ -174,6 +190,10 @@ attribute(int attr, int *ok)
     case cudaDevAttrWarpSize: return 32;
     case cudaDevAttrMaxRegistersPerBlock: return (int)field_u64("sm.max_regs_per_block");
     case cudaDevAttrClockRate: return (int)(g->clock_mhz * 1000.0);
+    case cudaDevAttrMemoryClockRate: *ok = memory_clock_khz() > 0; return memory_clock_khz();
+    case cudaDevAttrGlobalMemoryBusWidth:
+        *ok = field_u64("dram.bus_bits") > 0;
+        return (int)field_u64("dram.bus_bits");
     case cudaDevAttrMultiProcessorCount: return (int)g->sm_count;
     case cudaDevAttrMaxPitch: return 2147483647;
     case cudaDevAttrTextureAlignment:
@@ -286,6 +306,7 @@ cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     p->asyncEngineCount = 2;
     p->unifiedAddressing = 1;
     p->l2CacheSize = attribute(cudaDevAttrL2CacheSize, &ok);
+    p->memoryBusWidth = attribute(cudaDevAttrGlobalMemoryBusWidth, &ok);
     p->maxThreadsPerMultiProcessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, &ok);
     p->globalL1CacheSupported = p->localL1CacheSupported = 1;
     p->sharedMemPerMultiprocessor = (size_t)attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor,

@@ -52,6 +52,7 @@ int main(void) {
     V(cudaDevAttrMaxSharedMemoryPerBlockOptin) V(cudaDevAttrClusterLaunch)
     V(cudaDevAttrReservedSharedMemoryPerBlock) V(cudaDevAttrMaxBlocksPerMultiprocessor)
     V(cudaDevAttrConcurrentManagedAccess) V(cudaDevAttrL2CacheSize)
+    V(cudaDevAttrMemoryClockRate) V(cudaDevAttrGlobalMemoryBusWidth)
     S(struct cudaKernelNodeParams) O(struct cudaKernelNodeParams, gridDim)
     O(struct cudaKernelNodeParams, blockDim) O(struct cudaKernelNodeParams, sharedMemBytes)
     O(struct cudaKernelNodeParams, kernelParams) O(struct cudaKernelNodeParams, extra)

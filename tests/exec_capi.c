@@ -17,6 +17,7 @@
  * Exit status 0 when every check passed.
  */
 #include <lz4.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ cudaError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, 
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int dev);
+cudaError_t cudaDeviceGetAttribute(int *value, int attr, int dev);
 const char *cudaGetErrorName(cudaError_t e);
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
@@ -788,6 +790,17 @@ main(int argc, char **argv)
     struct cudaDeviceProp p;
     expect(cudaGetDeviceProperties(&p, 0) == cudaSuccess && p.multiProcessorCount > 0 &&
            p.warpSize == 32 && strstr(p.name, "smsim") != NULL, "cudaGetDeviceProperties");
+    /* the 5120-bit HBM (dram.bus_bits) of the H100 and of the A100 (the
+     * two configs tests/exec.sh runs this under) at the clock that gives
+     * their 3350 and 1555 GB/s (dram.bandwidth_gbps) as the CUDA samples
+     * compute it */
+    int mclk = 0, mbus = 0;
+    expect(cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, 0) == cudaSuccess &&
+           cudaDeviceGetAttribute(&mbus, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess &&
+           mbus == 5120 && p.memoryBusWidth == 5120 &&
+           (fabs(2.0 * mclk * (mbus / 8) / 1e6 - 3350.0) < 1.0 ||
+            fabs(2.0 * mclk * (mbus / 8) / 1e6 - 1555.0) < 1.0),
+           "memory clock and bus width give the configured bandwidth");
 
     /* stream-ordered allocation: the default pool and one of the program's own
      * (attributes: 4 release threshold, 7 used now, 8 used at most) */
