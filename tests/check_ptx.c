@@ -365,6 +365,58 @@ START_TEST(float_fast_paths)
 }
 END_TEST
 
+/* .ftz on f32 (PTX ISA 9.7.3): subnormal inputs and results flushed to a
+ * zero of their sign, in arithmetic, comparisons and conversions; the same
+ * operations without it keep the subnormals.  1e-40 and -1e-40 are
+ * subnormal, 1e-20 squared is. */
+START_TEST(ftz_f32)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 p)", "{", "    .reg .pred %p<4>;", "    .reg .b32 %r<20>;",
+        "    .reg .f32 %f<20>;", "    .reg .f64 %fd<2>;", "    .reg .b64 %rd<4>;",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;", "    setp.ne.u32 %p3, %r1, 0;", "    @%p3 bra DONE;",
+        "    mov.b32 %f1, 0x000116C2;", "    mov.b32 %f2, 0x800116C2;", "    mov.f32 %f3, 0f1E3CE508;",
+        "    add.ftz.f32 %f4, %f1, 0f00000000;", "    add.f32 %f5, %f1, 0f00000000;",
+        "    mul.ftz.f32 %f6, %f3, %f3;", "    mul.f32 %f7, %f3, %f3;",
+        "    min.ftz.f32 %f8, %f1, 0f3F800000;", "    neg.ftz.f32 %f9, %f1;",
+        "    fma.rn.ftz.f32 %f10, %f3, %f3, 0f00000000;",
+        "    cvt.ftz.f32.f32 %f11, %f1;", "    cvt.rmi.ftz.s32.f32 %r2, %f2;",
+        "    cvt.rmi.s32.f32 %r3, %f2;", "    cvt.f64.f32 %fd1, %f1;",
+        "    cvt.rn.ftz.f32.f64 %f12, %fd1;",
+        "    setp.gt.ftz.f32 %p1, %f1, 0f00000000;", "    setp.gt.f32 %p2, %f1, 0f00000000;",
+        "    selp.u32 %r4, 1, 0, %p1;", "    selp.u32 %r5, 2, 0, %p2;", "    or.b32 %r6, %r4, %r5;",
+        "    mov.b32 %r7, %f4;", "    mov.b32 %r8, %f5;", "    mov.b32 %r9, %f6;",
+        "    mov.b32 %r10, %f7;", "    mov.b32 %r11, %f8;", "    mov.b32 %r12, %f9;",
+        "    mov.b32 %r13, %f10;", "    mov.b32 %r14, %f11;", "    mov.b32 %r15, %f12;",
+        "    st.global.v4.u32 [%rd2], {%r7, %r8, %r9, %r10};",
+        "    st.global.v4.u32 [%rd2+16], {%r11, %r12, %r13, %r14};",
+        "    st.global.v4.u32 [%rd2+32], {%r15, %r2, %r3, %r6};",
+        "DONE:", "    ret;", "}",
+    };
+    float sq = 1e-20f * 1e-20f;
+    uint32_t sqb;
+    memcpy(&sqb, &sq, 4);
+    const uint32_t want[12] = {
+        0x00000000, 0x000116C2,   /* add: flushed input, kept */
+        0x00000000, sqb,          /* mul: flushed result, the subnormal product */
+        0x00000000, 0x80000000,   /* min(flushed, 1); neg of a flushed input is -0 */
+        0x00000000, 0x00000000,   /* fma's result, cvt.f32.f32's */
+        0x00000000,               /* cvt.f32.f64: a subnormal result */
+        0, 0xFFFFFFFFu,           /* floor of -1e-40: of -0 with .ftz, else -1 */
+        2,                        /* 1e-40 > 0 only without .ftz */
+    };
+    ck_assert_uint_ne(sqb & 0x7f800000u, 0x7f800000u);
+    ck_assert_uint_eq(sqb & 0x7f800000u, 0);    /* the product is subnormal */
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    for (unsigned i = 0; i < 12; i++)
+        ck_assert_msg(out[i] == want[i], "result %u: %#x, expected %#x", i, out[i], want[i]);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* ---- malformed PTX ------------------------------------------------------- */
 
 struct ptx_err {
@@ -1453,6 +1505,7 @@ ptx_suite(void)
     tcase_add_test(tc, prefetch_forms);
     tcase_add_test(tc, cvt_tf32);
     tcase_add_test(tc, float_fast_paths);
+    tcase_add_test(tc, ftz_f32);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

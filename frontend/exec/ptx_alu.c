@@ -82,6 +82,19 @@ round_int(double v, unsigned rnd)
     }
 }
 
+/* .ftz on f32 (PTX ISA 9.7.3): a subnormal input or result is flushed to
+ * zero of its sign. */
+static float
+ftzf(float v, bool ftz)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    if (ftz && (u & 0x7f800000u) == 0)
+        u &= 0x80000000u;
+    memcpy(&v, &u, 4);
+    return v;
+}
+
 /* Value of type t in lane l as a double (for conversions). */
 static double
 as_double(const struct pwarp *pw, const struct slot *s, unsigned t, unsigned l)
@@ -110,7 +123,7 @@ static bool
 cvt_fast(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     unsigned dt = x->type, st = x->type2;
-    if ((x->flags & PF_SAT) || x->a.cls != (ptx_type_bytes(st) == 8 ? SC_64 : SC_32) ||
+    if ((x->flags & (PF_SAT | PF_FTZ)) || x->a.cls != (ptx_type_bytes(st) == 8 ? SC_64 : SC_32) ||
         x->d.cls != (ptx_type_bytes(dt) == 8 ? SC_64 : SC_32))
         return false;                /* a wider register (PTX ISA 9.4.1): exec_cvt's lanes */
     if (dt == PT_F64 && st == PT_F32) {
@@ -225,6 +238,8 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
     unsigned dt = x->type, st = x->type2;
     bool df = ptx_type_is_float(dt), sf = ptx_type_is_float(st);
     bool sat = (x->flags & PF_SAT) != 0;
+    /* .ftz: an f32 source and an f32 result are flushed */
+    bool ftz_in = (x->flags & PF_FTZ) && st == PT_F32, ftz_out = (x->flags & PF_FTZ) && dt == PT_F32;
     int old = 0;
     bool set_rnd = df && (x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP);
     if (set_rnd) {
@@ -245,12 +260,17 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
             out = lane_extend(out, dt);
         } else if (!df) {
             /* float to integer */
-            double v = round_int(as_double(pw, &x->a, st, l), x->rnd ? x->rnd : PR_RZI);
+            double a = as_double(pw, &x->a, st, l);
+            if (ftz_in)
+                a = ftzf((float)a, true);
+            double v = round_int(a, x->rnd ? x->rnd : PR_RZI);
             out = to_int(v, ptx_type_is_signed(dt), ptx_type_bytes(dt) * 8);
         } else {
             double v;
             if (sf) {
                 v = as_double(pw, &x->a, st, l);
+                if (ftz_in)
+                    v = ftzf((float)v, true);
                 if (x->rnd >= PR_RNI)
                     v = round_int(v, x->rnd);
             } else if (st == PT_U64 || st == PT_B64) {
@@ -279,7 +299,7 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
                 memcpy(&out, &v, 8);
             } else if (dt == PT_F32) {
                 volatile double vd = v;
-                float f = (float)vd;
+                float f = ftzf((float)vd, ftz_out);
                 uint32_t u;
                 memcpy(&u, &f, 4);
                 out = u;
@@ -366,7 +386,11 @@ static uint32_t
 compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
 {
     uint32_t res = 0;
-    if (t == PT_F32) {
+    if (t == PT_F32 && (x->flags & PF_FTZ)) {
+        const union r32 *A = R32(x->a), *B = R32(x->b);
+        LANES(m, { if (ptx_cmp_float(ftzf(A[l].f, true), ftzf(B[l].f, true), x->cmp))
+                       res |= 1u << l; });
+    } else if (t == PT_F32) {
         const union r32 *A = R32(x->a), *B = R32(x->b);
         FLOAT_COMPARE(f);
     } else if (t == PT_F64) {
@@ -847,8 +871,9 @@ __attribute__((target_clones("fma", "default"))) static void
 float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
 {
     bool sat = (x->flags & PF_SAT) != 0;
+    bool ftz = k == K_F32 && (x->flags & PF_FTZ) != 0;
     bool dir = x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP;
-    if (k == K_F32 && !dir && !sat) {
+    if (k == K_F32 && !dir && !sat && !ftz) {
         union r32 *D = R32(x->d);
         const union r32 *A = R32(x->a), *B = R32(x->b), *C = R32(x->c);
         switch (x->op) {
@@ -906,10 +931,10 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
     } else {
         unsigned t = k == K_F16 ? PT_F16 : PT_F32;
         LANES(m, {
-            float a = (float)as_double(pw, &x->a, t, l);
-            float b = x->b.cls ? (float)as_double(pw, &x->b, t, l) : 0;
-            float c = x->c.cls ? (float)as_double(pw, &x->c, t, l) : 0;
-            float v = satf(f32_op(x->op, a, b, c), sat);
+            float a = ftzf((float)as_double(pw, &x->a, t, l), ftz);
+            float b = x->b.cls ? ftzf((float)as_double(pw, &x->b, t, l), ftz) : 0;
+            float c = x->c.cls ? ftzf((float)as_double(pw, &x->c, t, l), ftz) : 0;
+            float v = satf(ftzf(f32_op(x->op, a, b, c), ftz), sat);
             uint32_t u;
             if (k == K_F16) {
                 u = ptx_half_from_float(v);
