@@ -417,6 +417,36 @@ START_TEST(ftz_f32)
 }
 END_TEST
 
+/* ld.param.v4 (thrust's fill functor reads its byte value as one): four
+ * elements of a struct parameter, bytes into 16-bit registers and halves,
+ * each zero-extended. */
+START_TEST(param_v4)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 p, .param .align 4 .b8 s[4], .param .align 8 .b8 t[8])",
+        "{", "    .reg .b16 %rs<10>;", "    .reg .b32 %r<10>;", "    .reg .b64 %rd<4>;",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    ld.param.v4.u8 {%rs1, %rs2, %rs3, %rs4}, [s];",
+        "    ld.param.v4.u16 {%rs5, %rs6, %rs7, %rs8}, [t];",
+        "    cvt.u32.u16 %r1, %rs1;", "    cvt.u32.u16 %r2, %rs2;", "    cvt.u32.u16 %r3, %rs3;",
+        "    cvt.u32.u16 %r4, %rs4;", "    cvt.u32.u16 %r5, %rs5;", "    cvt.u32.u16 %r6, %rs6;",
+        "    cvt.u32.u16 %r7, %rs7;", "    cvt.u32.u16 %r8, %rs8;",
+        "    st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};",
+        "    st.global.v4.u32 [%rd2+16], {%r5, %r6, %r7, %r8};",
+        "    ret;", "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0],
+                                          "arg = s u32 0xF1030201\narg = t u64 0x8004000300020001",
+                                          &src);
+    static const uint32_t want[8] = { 1, 2, 3, 0xF1, 1, 2, 3, 0x8004 };
+    for (unsigned i = 0; i < 8; i++)
+        ck_assert_msg(out[i] == want[i], "element %u: %#x, expected %#x", i, out[i], want[i]);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* ---- malformed PTX ------------------------------------------------------- */
 
 struct ptx_err {
@@ -1506,6 +1536,7 @@ ptx_suite(void)
     tcase_add_test(tc, cvt_tf32);
     tcase_add_test(tc, float_fast_paths);
     tcase_add_test(tc, ftz_f32);
+    tcase_add_test(tc, param_v4);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

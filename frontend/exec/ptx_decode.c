@@ -725,7 +725,8 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 }
 
 /* A load from the parameter space at a fixed offset becomes a move of
- * constants (the parameter values are known for the launch). */
+ * constants (the parameter values are known for the launch): element i
+ * of a vector (at most 4) into d, d2, v[2], v[3] from a, b, c, e. */
 static int
 decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
@@ -733,14 +734,14 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     unsigned eb = ptx_type_bytes(in->type);
     const struct ptx_opnd *vo = &in->o[0];
     unsigned nv = vo->kind == PO_VEC ? vo->nvec : 1;
-    if (nv > 2)
-        return ptx_dc_err(c, "ld.param with more than 2 vector elements is unsupported");
+    if (nv > 4)
+        return ptx_dc_err(c, "ld.param with more than 4 vector elements");
     if (x->off < 0 || (uint64_t)x->off + (uint64_t)eb * nv > c->body->param_bytes)
         return ptx_dc_err(c, "ld.param reads outside the parameter space");
     x->kind = XK_PARAM;
     x->vec = (uint8_t)nv;
-    struct slot *dst[2] = { &x->d, &x->d2 };
-    struct slot *val[2] = { &x->a, &x->b };
+    struct slot *dst[4] = { &x->d, &x->d2, &x->v[2], &x->v[3] };
+    struct slot *val[4] = { &x->a, &x->b, &x->c, &x->e };
     for (unsigned i = 0; i < nv; i++) {
         uint64_t v = 0;
         memcpy(&v, r->param_blob + x->off + (int64_t)i * eb, eb);
