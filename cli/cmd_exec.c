@@ -20,7 +20,7 @@
 static void
 usage(FILE *out)
 {
-    fputs("usage: smsim exec [--config GPU] [--set KEY=VALUE]... [--no-timing]\n"
+    fputs("usage: smsim exec [--config GPU] [--set KEY=VALUE]... [--no-timing] [--sample]\n"
           "                  [--stats-json FILE] [--windows K --windows-out FILE] [-j N]\n"
           "                  [--quiet] [--keep-ptx] [--cudart DIR] -- PROGRAM [ARG]...\n\n"
           "Run a CUDA program compiled with `nvcc -cudart shared` and PTX embedded\n"
@@ -31,6 +31,9 @@ usage(FILE *out)
           "  -c, --config GPU    the GPU (a name in configs/, or a .cfg path; default h100)\n"
           "  -s, --set K=V       override a config field (repeatable)\n"
           "  --no-timing         execute the kernels functionally only (as `smsim emulate`)\n"
+          "  --sample            sampled simulation of each kernel, as `smsim run --sample`\n"
+          "                      (sim.sample; launch sampling of repeats is on either way:\n"
+          "                      sim.sample_launches)\n"
           "  --stats-json FILE   write every statistic as JSON when the program ends\n"
           "  --windows K         per-window statistics over windows of K warp instructions\n"
           "  --windows-out FILE  where they go: CSV, or JSON Lines if FILE ends in .jsonl\n"
@@ -94,6 +97,7 @@ cmd_exec(int argc, char **argv)
         { "config", required_argument, NULL, 'c' },
         { "set", required_argument, NULL, 's' },
         { "no-timing", no_argument, NULL, 'N' },
+        { "sample", no_argument, NULL, 'A' },
         { "stats-json", required_argument, NULL, 'J' },
         { "windows", required_argument, NULL, 'w' },
         { "windows-out", required_argument, NULL, 'W' },
@@ -117,18 +121,20 @@ cmd_exec(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "+c:s:j:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': config = optarg; break;
+        case 'A':                    /* --sample: a --set of its own */
         case 's': {
-            size_t l = strlen(optarg);
-            if (strchr(optarg, '\n') != NULL) {
-                rc = cli_usage("exec", "--set %s: a value on one line", optarg);
+            const char *kv = c == 'A' ? "sim.sample=true" : optarg;
+            size_t l = strlen(kv);
+            if (strchr(kv, '\n') != NULL) {
+                rc = cli_usage("exec", "--set %s: a value on one line", kv);
                 goto out;
             }
             sets = cli_xrealloc(sets, sets_len + l + 2);
-            memcpy(sets + sets_len, optarg, l);
+            memcpy(sets + sets_len, kv, l);
             sets_len += l;
             sets[sets_len++] = '\n';
             sets[sets_len] = '\0';
-            setv[n_sets++] = optarg;
+            setv[n_sets++] = kv;
             break;
         }
         case 'N': no_timing = true; break;

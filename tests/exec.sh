@@ -79,6 +79,10 @@ grep -q "copy host to device, 4000 bytes" "$tmp/report" || fail "exec report: no
 grep -q "0.063  copy host to device, 4000 bytes" "$tmp/report" ||
     fail "exec report: a 4000-byte copy does not take 4000 / 63 GB/s"
 grep -q '"cycles": [1-9]' "$tmp/s.json" || fail "exec --stats-json: no cycles"
+# --sample is run's: sim.sample on, each kernel's report says whether it was sampled
+"$SMSIM" exec --sample -- "$EXEC_CAPI" plain >"$tmp/sm.out" 2>"$tmp/sm.err" || fail "exec --sample"
+grep -q "^  sampled       no, simulated in full" "$tmp/sm.err" || fail "exec --sample: no sampling line"
+cmp -s "$tmp/plain.out" "$tmp/sm.out" || fail "exec --sample: the program prints something else"
 # the same statistics and windows for -j 1 and -j 2
 for j in 1 2; do
     "$SMSIM" exec -q -j $j --stats-json "$tmp/j$j.json" --windows 200 --windows-out "$tmp/w$j.csv" \
