@@ -629,6 +629,15 @@ poll_ready(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now)
     return now >= wp->poll_since + limit;
 }
 
+/* The lane-slots pipe p of scheduler s has taken: its own, or, for an
+ * SM-wide DPU (pipe.dpu.per_sm), the count every sub-partition shares. */
+static inline uint64_t *
+pipe_busy(struct sm *sm, struct sm_sched *s, unsigned p)
+{
+    return p == SIM_PIPE_DPU && sm->k->dpu_per_sm ? &sm->sched[0].pipe_busy[p]
+                                            : &s->pipe_busy[p];
+}
+
 /* Can buffered entry wi of warp w issue at now, its older entries aside
  * (fetch latency, operands, pipe)?  SM_R_ISSUED, or the reason and *retry. */
 static inline int
@@ -662,9 +671,9 @@ check_entry(struct sm *sm, struct sm_sched *s, uint8_t w, const struct ib_meta *
         return SM_R_ISSUED;
     }
     unsigned p = k->pipe[wi->opclass];
-    uint64_t lanes = k->lanes[p];
-    if (s->pipe_busy[p] >= (now + 1) * lanes) {
-        *retry = s->pipe_busy[p] / lanes;
+    uint64_t lanes = k->lanes[p], busy = *pipe_busy(sm, s, p);
+    if (busy >= (now + 1) * lanes) {
+        *retry = busy / lanes;
         return SM_R_PIPE_BUSY;
     }
     return SM_R_ISSUED;
@@ -744,9 +753,9 @@ check_issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now, bool 
         /* the same window, whose candidates only waited for one pipe:
          * only the pipe can have changed */
         unsigned p = wp->pwait - 1u;
-        uint64_t lanes = k->lanes[p];
-        if (s->pipe_busy[p] >= (now + 1) * lanes) {
-            *retry = s->pipe_busy[p] / lanes;
+        uint64_t lanes = k->lanes[p], busy = *pipe_busy(sm, s, p);
+        if (busy >= (now + 1) * lanes) {
+            *retry = busy / lanes;
             return SM_R_PIPE_BUSY;
         }
         wp->pick = 0;            /* the head waited for the pipe: it goes first */
@@ -879,8 +888,10 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     sim_cycle_t ready = now + k->latency[opc];
     if (opc == SIM_OPC_WGMMA)    /* queued to the tensor core, not through the pipe */
         ready = wgmma_issue(sm, s, w, wi, now, &cost);
-    else
-        s->pipe_busy[p] = (s->pipe_busy[p] > floor_slots ? s->pipe_busy[p] : floor_slots) + cost;
+    else {
+        uint64_t *busy = pipe_busy(sm, s, p);
+        *busy = (*busy > floor_slots ? *busy : floor_slots) + cost;
+    }
     if (p == SIM_PIPE_DPU && k->dpu_holds_issue) {  /* fed lanes-wide: nothing else issues */
         sim_cycle_t *h = &sm->issue_hold[s - sm->sched];
         *h = max_c(*h, now + (k->cost[opc] + k->lanes[p] - 1) / k->lanes[p]);

@@ -317,6 +317,8 @@ struct sm_costs {
     uint32_t lanes[SIM_PIPE_COUNT];
     uint32_t lookahead;              /* issue window of the running kernel (1 = in order) */
     bool dpu_holds_issue;            /* pipe.dpu.holds_issue */
+    bool dpu_per_sm;                 /* pipe.dpu.per_sm: the DPU's lane-slots are counted in
+                                        sched[0].pipe_busy for every sub-partition */
 };
 
 /* sm.c */

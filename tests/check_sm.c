@@ -284,6 +284,33 @@ START_TEST(test_dpu_holds_issue)
 }
 END_TEST
 
+/* pipe.dpu.per_sm: the DPU lanes are the SM's.  Four warps, one in each
+ * of four partitions, each issue n independent FP64 instructions: with 2
+ * lanes a partition they run side by side (16 cycles each, the last at
+ * 16 (n - 1), its result 8 later); with 2 lanes for the SM they take them
+ * in turn (the last of 4n at 16 (4n - 1)).  One warp's dependent chain
+ * runs at the latency when it exceeds the 16 cycles (45 n), and at the
+ * occupancy when not (latency 8: 16 (n - 1) + 8). */
+START_TEST(test_dpu_per_sm)
+{
+    for (uint64_t n = 1; n <= 40; n += 13) {
+        struct sim_config c;
+        struct chain ch = { n, SIM_OPC_FP64, false, 0 };
+        struct testlib_kernel k = { "dpu4", 1, 128, 32, 0, gen_chain, &ch };
+        testlib_small_config(&c, "sm.subpartitions = 4; op.fp64.latency = 8; pipe.dpu.lanes = 2");
+        ck_assert_uint_eq(testlib_cycles(&c, &k), 16 * (n - 1) + 8);
+        testlib_small_config(&c, "sm.subpartitions = 4; op.fp64.latency = 8; pipe.dpu.lanes = 2;"
+                                 "pipe.dpu.per_sm = true");
+        ck_assert_uint_eq(testlib_cycles(&c, &k), 16 * (4 * n - 1) + 8);
+        ck_assert_uint_eq(chain_cycles("op.fp64.latency = 45; pipe.dpu.lanes = 2;"
+                                       "pipe.dpu.per_sm = true", n, SIM_OPC_FP64, true), 45 * n);
+        ck_assert_uint_eq(chain_cycles("op.fp64.latency = 8; pipe.dpu.lanes = 2;"
+                                       "pipe.dpu.per_sm = true", n, SIM_OPC_FP64, true),
+                          16 * (n - 1) + 8);
+    }
+}
+END_TEST
+
 START_TEST(test_dual_issue)
 {
     /* Kepler-like: 48 FP32 lanes per scheduler, two dispatch units: 3 per 2 cycles */
@@ -1525,6 +1552,7 @@ sm_suite(void)
     tcase_add_test(tc, test_sfu_ex2_own_latency);
     tcase_add_test(tc, test_dual_issue);
     tcase_add_test(tc, test_dpu_holds_issue);
+    tcase_add_test(tc, test_dpu_per_sm);
     tcase_add_test(tc, test_taken_branch_penalty_exact);
     tcase_add_test(tc, test_lookahead_issues_past_a_stall);
     tcase_add_test(tc, test_lookahead_respects_every_hazard);
