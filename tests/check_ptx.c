@@ -551,6 +551,31 @@ START_TEST(runtime_errors)
 }
 END_TEST
 
+/* A read past the end of a __constant__ variable (HeCBench's lci reads
+ * one element past its table) names constant memory and the variable. */
+START_TEST(const_out_of_bounds)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".const .align 4 .b32 tab[4] = { 1, 2, 3, 4 };",
+        ".visible .entry k(.param .u64 p)", "{", "    .reg .b32 %r<4>;", "    .reg .b64 %rd<6>;",
+        "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;", "    mul.wide.u32 %rd3, %r1, 4;", "    mov.u64 %rd4, tab;",
+        "    add.s64 %rd5, %rd4, %rd3;", "    ld.const.u32 %r2, [%rd5];",
+        "    add.s64 %rd5, %rd2, %rd3;", "    st.global.u32 [%rd5], %r2;", "    ret;", "}",
+    };
+    struct inst_source src;
+    struct sim_error err = { 0 };
+    struct record_totals tot;
+    testlib_ptx_open(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    ck_assert_int_ne(record_emulate(&src, &tot, &err), SIM_OK);
+    ck_assert_msg(strstr(err.msg, "out-of-bounds constant-memory read of 4 bytes 0 bytes past the "
+                                  "end of") != NULL && strstr(err.msg, "tab") != NULL,
+                  "%s", err.msg);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 /* ---- bad launch files ---------------------------------------------------- */
 
 struct launch_err {
@@ -1537,6 +1562,7 @@ ptx_suite(void)
     tcase_add_test(tc, float_fast_paths);
     tcase_add_test(tc, ftz_f32);
     tcase_add_test(tc, param_v4);
+    tcase_add_test(tc, const_out_of_bounds);
     tcase_add_loop_test(tc, malformed_ptx, 0, (int)(sizeof ptx_errs / sizeof ptx_errs[0]));
     tcase_add_test(tc, runtime_errors);
     tcase_add_loop_test(tc, bad_launch, 0, (int)(sizeof launch_errs / sizeof launch_errs[0]));

@@ -73,28 +73,30 @@ global_fault(struct ptx_run *r, const struct xop *x, const struct pblock *b, uns
     const struct region *below = lo > 0 ? &r->regions[lo - 1] : NULL;
     const char *dir = x->kind == XK_ST || x->kind == XK_WSTORE || x->kind == XK_STMATRIX ? "write"
                       : x->kind == XK_ATOM || x->kind == XK_RED ? "atomic" : "read";
+    /* ld.const names its space; a generic or global access is global memory */
+    const char *sp = x->space == PS_CONST ? "constant-memory" : "global-memory";
     if (below != NULL && a - below->base < PTX_REGION_STRIDE / 2) {
         uint64_t off = a - below->base;
         char line[32] = "";
         if (below->line > 0)
             snprintf(line, sizeof line, ", %s:%u", r->l->path, below->line);
         if (off < below->size)
-            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes at offset %"
+            snprintf(what, sizeof what, "out-of-bounds %s %s of %u bytes at offset %"
                      PRIu64 " of %s %s (%" PRIu64 " bytes%s): it runs %" PRIu64 " bytes past "
-                     "the end", dir, bytes, off, region_kinds[below->kind], below->name,
+                     "the end", sp, dir, bytes, off, region_kinds[below->kind], below->name,
                      below->size, line, off + bytes - below->size);
         else
-            snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64
-                     " bytes past the end of %s %s (%" PRIu64 " bytes%s)", dir, bytes,
+            snprintf(what, sizeof what, "out-of-bounds %s %s of %u bytes %" PRIu64
+                     " bytes past the end of %s %s (%" PRIu64 " bytes%s)", sp, dir, bytes,
                      off - below->size, region_kinds[below->kind], below->name, below->size, line);
     } else if (lo < r->n_regions && r->regions[lo].base - a <= PTX_REGION_STRIDE / 2) {
         const struct region *above = &r->regions[lo];
-        snprintf(what, sizeof what, "out-of-bounds global-memory %s of %u bytes %" PRIu64 " bytes "
-                 "before the start of %s %s", dir, bytes, above->base - a,
+        snprintf(what, sizeof what, "out-of-bounds %s %s of %u bytes %" PRIu64 " bytes "
+                 "before the start of %s %s", sp, dir, bytes, above->base - a,
                  region_kinds[above->kind], above->name);
     } else {
-        snprintf(what, sizeof what, "global-memory %s of %u bytes outside every allocation (a "
-                 "null or stray pointer)", dir, bytes);
+        snprintf(what, sizeof what, "%s %s of %u bytes outside every allocation (a "
+                 "null or stray pointer)", sp, dir, bytes);
     }
     return mem_error(r, x, b, w, l, what, a, err);
 }
