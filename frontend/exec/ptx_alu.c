@@ -239,7 +239,8 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
     bool df = ptx_type_is_float(dt), sf = ptx_type_is_float(st);
     bool sat = (x->flags & PF_SAT) != 0;
     /* .ftz: an f32 source and an f32 result are flushed */
-    bool ftz_in = (x->flags & PF_FTZ) && st == PT_F32, ftz_out = (x->flags & PF_FTZ) && dt == PT_F32;
+    bool ftz = (x->flags & PF_FTZ) != 0;
+    bool ftz_in = ftz && st == PT_F32, ftz_out = ftz && dt == PT_F32;
     int old = 0;
     bool set_rnd = df && (x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP);
     if (set_rnd) {
