@@ -335,9 +335,27 @@ cmp_int(uint64_t a, uint64_t b, bool sgn, unsigned c)
     }
 }
 
+/* 1 << l, from a table: the vectorised compare ANDs it with its masks */
+static const uint32_t lane_bit[32] = {
+    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+    1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+};
+
+/* For a converged warp one straight loop of selects from lane_bit (which
+ * the compiler vectorises: compare, AND, OR), else lane by lane. */
+#define CMP_LANES(expr) \
+    do { \
+        if (m == FULL) { \
+            for (unsigned l = 0; l < 32; l++) \
+                res |= (expr) ? lane_bit[l] : 0; \
+        } else { \
+            LANES(m, { if (expr) res |= 1u << l; }); \
+        } \
+    } while (0)
 /* The lanes (into res) of m whose A[l] cmp B[l] holds, A and B arrays of
  * union r32 or union r64: one switch for both widths (.s when sgn). */
-#define CMP_LANES(expr) LANES(m, { if (expr) res |= 1u << l; })
 #define CMP_ORD(op, sgn) \
     do { if (sgn) CMP_LANES(A[l].s op B[l].s); else CMP_LANES(A[l].u op B[l].u); } while (0)
 #define INT_COMPARE(sgn) \
@@ -360,24 +378,26 @@ cmp_int(uint64_t a, uint64_t b, bool sgn, unsigned c)
 
 /* The same for float arrays A and B (member f or d), as ptx_cmp_float
  * decides each lane: an ordered comparison fails on a NaN, an unordered
- * one (the U forms) holds. */
-#define FCMP_LANES(f, op, un) \
-    CMP_LANES((isnan(A[l].f) || isnan(B[l].f)) ? (un) : (A[l].f op B[l].f))
+ * one (the U forms) holds.  C's own comparisons are IEEE's: <, <=, >, >=
+ * and == are false on a NaN and != true, so each form is one comparison
+ * or its negation (NE ordered: < or >), with no NaN test (so that
+ * CMP_LANES's converged loop vectorises). */
+#define FCMP_LANES(f, expr) CMP_LANES(expr)
 #define FLOAT_COMPARE(f) \
     do { \
         switch (x->cmp) { \
-        case PC_EQ: FCMP_LANES(f, ==, false); break; \
-        case PC_NE: FCMP_LANES(f, !=, false); break; \
-        case PC_LT: FCMP_LANES(f, <, false); break; \
-        case PC_LE: FCMP_LANES(f, <=, false); break; \
-        case PC_GT: FCMP_LANES(f, >, false); break; \
-        case PC_GE: FCMP_LANES(f, >=, false); break; \
-        case PC_EQU: FCMP_LANES(f, ==, true); break; \
-        case PC_NEU: FCMP_LANES(f, !=, true); break; \
-        case PC_LTU: FCMP_LANES(f, <, true); break; \
-        case PC_LEU: FCMP_LANES(f, <=, true); break; \
-        case PC_GTU: FCMP_LANES(f, >, true); break; \
-        case PC_GEU: FCMP_LANES(f, >=, true); break; \
+        case PC_EQ: FCMP_LANES(f, A[l].f == B[l].f); break; \
+        case PC_NE: FCMP_LANES(f, A[l].f < B[l].f || A[l].f > B[l].f); break; \
+        case PC_LT: FCMP_LANES(f, A[l].f < B[l].f); break; \
+        case PC_LE: FCMP_LANES(f, A[l].f <= B[l].f); break; \
+        case PC_GT: FCMP_LANES(f, A[l].f > B[l].f); break; \
+        case PC_GE: FCMP_LANES(f, A[l].f >= B[l].f); break; \
+        case PC_EQU: FCMP_LANES(f, !(A[l].f < B[l].f || A[l].f > B[l].f)); break; \
+        case PC_NEU: FCMP_LANES(f, A[l].f != B[l].f); break; \
+        case PC_LTU: FCMP_LANES(f, !(A[l].f >= B[l].f)); break; \
+        case PC_LEU: FCMP_LANES(f, !(A[l].f > B[l].f)); break; \
+        case PC_GTU: FCMP_LANES(f, !(A[l].f <= B[l].f)); break; \
+        case PC_GEU: FCMP_LANES(f, !(A[l].f < B[l].f)); break; \
         default: LANES(m, { if (ptx_cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; }); \
         } \
     } while (0)
