@@ -266,8 +266,8 @@ END_TEST
 
 /* The per-type fast paths of setp, selp, cvt and the f32 operations
  * against C references, converged (every lane) and under a guard (odd
- * lanes only: the per-lane loop): ordered and unordered comparisons with
- * a NaN, saturating and rounding conversions of out-of-range values, a
+ * lanes only: the per-lane loop): all twelve ordered and unordered
+ * comparisons, with a NaN and with equal operands, saturating and rounding conversions of out-of-range values, a
  * tie, -0 and infinity. */
 static uint32_t
 fbits(float f)
@@ -283,7 +283,10 @@ cmp_bits(float a, float b)
     bool un = isnan(a) || isnan(b);
     return (uint32_t)(un || a < b) | (uint32_t)(!un && a >= b) << 1 |
            (uint32_t)(un || a != b) << 2 | (uint32_t)(!un && a != b) << 3 |
-           (uint32_t)(!un && a == b) << 4 | (uint32_t)(un || a == b) << 5;
+           (uint32_t)(!un && a == b) << 4 | (uint32_t)(un || a == b) << 5 |
+           (uint32_t)(!un && a < b) << 6 | (uint32_t)(!un && a <= b) << 7 |
+           (uint32_t)(!un && a > b) << 8 | (uint32_t)(un || a <= b) << 9 |
+           (uint32_t)(un || a > b) << 10 | (uint32_t)(un || a >= b) << 11;
 }
 
 static uint32_t
@@ -307,7 +310,7 @@ START_TEST(float_fast_paths)
         "    .reg .pred %p<10>;", "    .reg .b32 %r<30>;", "    .reg .f32 %f<8>;",
         "    .reg .b64 %rd<12>;",
         "    ld.param.u64 %rd1, [p];", "    cvta.to.global.u64 %rd2, %rd1;",
-        "    mov.u32 %r1, %tid.x;", "    and.b32 %r2, %r1, 7;", "    mad.lo.u32 %r3, %r1, 5, 3;",
+        "    mov.u32 %r1, %tid.x;", "    and.b32 %r2, %r1, 7;", "    shr.u32 %r3, %r1, 2;",
         "    and.b32 %r3, %r3, 7;", "    mov.u64 %rd3, vals;", "    mul.wide.u32 %rd4, %r2, 4;",
         "    add.s64 %rd5, %rd3, %rd4;", "    ld.const.f32 %f1, [%rd5];",
         "    mul.wide.u32 %rd6, %r3, 4;", "    add.s64 %rd7, %rd3, %rd6;",
@@ -321,6 +324,14 @@ START_TEST(float_fast_paths)
         "    selp.u32 %r9, 16, 0, %p5;", "    selp.u32 %r10, 32, 0, %p6;",
         "    or.b32 %r11, %r5, %r6;", "    or.b32 %r11, %r11, %r7;", "    or.b32 %r11, %r11, %r8;",
         "    or.b32 %r11, %r11, %r9;", "    or.b32 %r11, %r11, %r10;",
+        "    setp.lt.f32 %p1, %f1, %f2;", "    selp.u32 %r5, 64, 0, %p1;",
+        "    setp.le.f32 %p1, %f1, %f2;", "    selp.u32 %r6, 128, 0, %p1;",
+        "    setp.gt.f32 %p1, %f1, %f2;", "    selp.u32 %r7, 256, 0, %p1;",
+        "    setp.leu.f32 %p1, %f1, %f2;", "    selp.u32 %r8, 512, 0, %p1;",
+        "    setp.gtu.f32 %p1, %f1, %f2;", "    selp.u32 %r9, 1024, 0, %p1;",
+        "    setp.geu.f32 %p1, %f1, %f2;", "    selp.u32 %r10, 2048, 0, %p1;",
+        "    or.b32 %r11, %r11, %r5;", "    or.b32 %r11, %r11, %r6;", "    or.b32 %r11, %r11, %r7;",
+        "    or.b32 %r11, %r11, %r8;", "    or.b32 %r11, %r11, %r9;", "    or.b32 %r11, %r11, %r10;",
         "    cvt.rzi.s32.f32 %r12, %f1;", "    cvt.rmi.u32.f32 %r13, %f1;",
         "    cvt.rni.f32.f32 %f3, %f1;", "    div.rn.f32 %f4, %f1, %f2;",
         "    setp.gtu.f32 %p7, %f1, %f2;", "    selp.b32 %r14, %r12, %r13, %p7;",
@@ -342,7 +353,7 @@ START_TEST(float_fast_paths)
     for (unsigned t = 0; t < 32; t++) {
         float a, b;
         memcpy(&a, &vals[t & 7], 4);
-        memcpy(&b, &vals[(t * 5 + 3) & 7], 4);
+        memcpy(&b, &vals[(t >> 2) & 7], 4);      /* lanes 0 and 10: a == b */
         const uint32_t *o = out + 8 * t;
         uint32_t rz = sat_int(trunc(a), true), rm = sat_int(floor(a), false);
         bool gtu = isnan(a) || isnan(b) || a > b;
