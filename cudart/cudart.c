@@ -37,6 +37,17 @@ rt_mutex_init(void)
     pthread_mutexattr_destroy(&a);
 }
 
+double
+rt_config_number(const char *name)
+{
+    long i = smsim_config_field_index(name);
+    if (i < 0)
+        return 0;
+    char buf[SMSIM_CONFIG_VALUE_MAX];
+    smsim_config_value(rt.cfg, (size_t)i, buf, sizeof buf);
+    return strtod(buf, NULL);
+}
+
 void *
 rt_grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
@@ -170,28 +181,11 @@ rt_ready(void)
                               l > 6 && strcmp(wo + l - 6, ".jsonl") == 0);
         }
     }
-    char buf[SMSIM_CONFIG_VALUE_MAX];
-    long fi = smsim_config_field_index("host.link_gbps");
-    rt.host_gbps = 0;
-    if (fi >= 0) {
-        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
-        rt.host_gbps = strtod(buf, NULL);
-    }
-    fi = smsim_config_field_index("host.link_latency_us");
-    if (fi >= 0) {
-        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
-        rt.host_latency_ns = strtod(buf, NULL) * 1000.0;
-    }
-    fi = smsim_config_field_index("sim.sample_launches");
-    if (fi >= 0 && rt.sim != NULL) {
-        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
-        rt.sample_launches = (uint32_t)strtoul(buf, NULL, 10);
-    }
-    fi = smsim_config_field_index("sim.sample_tolerance");
-    if (fi >= 0) {
-        smsim_config_value(rt.cfg, (size_t)fi, buf, sizeof buf);
-        rt.sample_tol = strtod(buf, NULL);
-    }
+    rt.host_gbps = rt_config_number("host.link_gbps");
+    rt.host_latency_ns = rt_config_number("host.link_latency_us") * 1000.0;
+    if (rt.sim != NULL)
+        rt.sample_launches = (uint32_t)rt_config_number("sim.sample_launches");
+    rt.sample_tol = rt_config_number("sim.sample_tolerance");
     atexit(at_exit);
     return cudaSuccess;
 }

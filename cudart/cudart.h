@@ -141,6 +141,10 @@ rt_stream(cudaStream_t s)
  * allocations do. */
 void *rt_grow(void *p, uint32_t *cap, uint32_t need, size_t elem);
 
+/* The loaded config's value of field `name` (a number); 0 when there is no
+ * such field. */
+double rt_config_number(const char *name);
+
 /* Take the runtime's lock until the enclosing function returns. */
 int rt_lock(void);
 void rt_unlock(int *guard);

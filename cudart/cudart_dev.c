@@ -18,15 +18,11 @@
 /* Runtime and driver version this runtime stands in for (CUDA 13.0). */
 #define CUDART_VERSION_NUMBER 13000
 
+/* An integer config field (every one is far below 2^53: exact as a double) */
 static uint64_t
 field_u64(const char *name)
 {
-    long i = smsim_config_field_index(name);
-    if (i < 0)
-        return 0;
-    char buf[SMSIM_CONFIG_VALUE_MAX];
-    smsim_config_value(rt.cfg, (size_t)i, buf, sizeof buf);
-    return strtoull(buf, NULL, 10);
+    return (uint64_t)rt_config_number(name);
 }
 
 /* The memory clock the runtime reports, in kHz: the one at which two
@@ -37,12 +33,9 @@ static int
 memory_clock_khz(void)
 {
     uint64_t bits = field_u64("dram.bus_bits");
-    long i = smsim_config_field_index("dram.bandwidth_gbps");
-    if (bits == 0 || i < 0)
+    if (bits == 0)
         return 0;
-    char buf[SMSIM_CONFIG_VALUE_MAX];
-    smsim_config_value(rt.cfg, (size_t)i, buf, sizeof buf);
-    return (int)(strtod(buf, NULL) * 1e6 * 4.0 / (double)bits + 0.5);
+    return (int)(rt_config_number("dram.bandwidth_gbps") * 1e6 * 4.0 / (double)bits + 0.5);
 }
 
 API cudaError_t
@@ -190,10 +183,16 @@ attribute(int attr, int *ok)
     case cudaDevAttrWarpSize: return 32;
     case cudaDevAttrMaxRegistersPerBlock: return (int)field_u64("sm.max_regs_per_block");
     case cudaDevAttrClockRate: return (int)(g->clock_mhz * 1000.0);
-    case cudaDevAttrMemoryClockRate: *ok = memory_clock_khz() > 0; return memory_clock_khz();
-    case cudaDevAttrGlobalMemoryBusWidth:
-        *ok = field_u64("dram.bus_bits") > 0;
-        return (int)field_u64("dram.bus_bits");
+    case cudaDevAttrMemoryClockRate: {
+        int khz = memory_clock_khz();
+        *ok = khz > 0;
+        return khz;
+    }
+    case cudaDevAttrGlobalMemoryBusWidth: {
+        int bits = (int)field_u64("dram.bus_bits");
+        *ok = bits > 0;
+        return bits;
+    }
     case cudaDevAttrMultiProcessorCount: return (int)g->sm_count;
     case cudaDevAttrMaxPitch: return 2147483647;
     case cudaDevAttrTextureAlignment:

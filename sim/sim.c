@@ -115,7 +115,7 @@ derive_costs(struct sim *s)
     }
     s->costs.lookahead = 1;
     s->costs.dpu_holds_issue = c->pipe_dpu_holds_issue;
-    s->costs.dpu_per_sm = c->pipe_dpu_per_sm;
+    s->costs.per_sm[SIM_PIPE_DPU] = c->pipe_dpu_per_sm;
 }
 
 sim *
@@ -715,7 +715,7 @@ run_kernel(struct sim *s, struct sim_error *err)
         sm->st.warp_slot_cycles += cycles * c->sm_max_warps;
         for (unsigned p = 0; p < SIM_PIPE_COUNT; p++)
             sm->st.pipe_avail[p] += cycles * s->costs.lanes[p] *
-                                    (p == SIM_PIPE_DPU && s->costs.dpu_per_sm ? 1 : sm->n_sched);
+                                    (s->costs.per_sm[p] ? 1 : sm->n_sched);
     }
     s->g_cycles += cycles;
     s->g_kernels++;

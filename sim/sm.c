@@ -629,13 +629,13 @@ poll_ready(struct sm *sm, uint8_t w, const struct ib_meta *wi, sim_cycle_t now)
     return now >= wp->poll_since + limit;
 }
 
-/* The lane-slots pipe p of scheduler s has taken: its own, or, for an
- * SM-wide DPU (pipe.dpu.per_sm), the count every sub-partition shares. */
+/* The lane-slots pipe p of scheduler s has taken: its own, or, for a
+ * pipe whose lanes are the SM's (costs.per_sm), the count every
+ * sub-partition shares. */
 static inline uint64_t *
 pipe_busy(struct sm *sm, struct sm_sched *s, unsigned p)
 {
-    return p == SIM_PIPE_DPU && sm->k->dpu_per_sm ? &sm->sched[0].pipe_busy[p]
-                                            : &s->pipe_busy[p];
+    return sm->k->per_sm[p] ? &sm->sched[0].pipe_busy[p] : &s->pipe_busy[p];
 }
 
 /* Can buffered entry wi of warp w issue at now, its older entries aside

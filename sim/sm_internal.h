@@ -317,8 +317,9 @@ struct sm_costs {
     uint32_t lanes[SIM_PIPE_COUNT];
     uint32_t lookahead;              /* issue window of the running kernel (1 = in order) */
     bool dpu_holds_issue;            /* pipe.dpu.holds_issue */
-    bool dpu_per_sm;                 /* pipe.dpu.per_sm: the DPU's lane-slots are counted in
-                                        sched[0].pipe_busy for every sub-partition */
+    bool per_sm[SIM_PIPE_COUNT];     /* the pipe's lanes are the SM's (pipe.dpu.per_sm): its
+                                        lane-slots are counted in sched[0].pipe_busy for every
+                                        sub-partition */
 };
 
 /* sm.c */

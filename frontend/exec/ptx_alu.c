@@ -382,22 +382,21 @@ static const uint32_t lane_bit[32] = {
  * and == are false on a NaN and != true, so each form is one comparison
  * or its negation (NE ordered: < or >), with no NaN test (so that
  * CMP_LANES's converged loop vectorises). */
-#define FCMP_LANES(f, expr) CMP_LANES(expr)
 #define FLOAT_COMPARE(f) \
     do { \
         switch (x->cmp) { \
-        case PC_EQ: FCMP_LANES(f, A[l].f == B[l].f); break; \
-        case PC_NE: FCMP_LANES(f, A[l].f < B[l].f || A[l].f > B[l].f); break; \
-        case PC_LT: FCMP_LANES(f, A[l].f < B[l].f); break; \
-        case PC_LE: FCMP_LANES(f, A[l].f <= B[l].f); break; \
-        case PC_GT: FCMP_LANES(f, A[l].f > B[l].f); break; \
-        case PC_GE: FCMP_LANES(f, A[l].f >= B[l].f); break; \
-        case PC_EQU: FCMP_LANES(f, !(A[l].f < B[l].f || A[l].f > B[l].f)); break; \
-        case PC_NEU: FCMP_LANES(f, A[l].f != B[l].f); break; \
-        case PC_LTU: FCMP_LANES(f, !(A[l].f >= B[l].f)); break; \
-        case PC_LEU: FCMP_LANES(f, !(A[l].f > B[l].f)); break; \
-        case PC_GTU: FCMP_LANES(f, !(A[l].f <= B[l].f)); break; \
-        case PC_GEU: FCMP_LANES(f, !(A[l].f < B[l].f)); break; \
+        case PC_EQ: CMP_LANES(A[l].f == B[l].f); break; \
+        case PC_NE: CMP_LANES(A[l].f < B[l].f || A[l].f > B[l].f); break; \
+        case PC_LT: CMP_LANES(A[l].f < B[l].f); break; \
+        case PC_LE: CMP_LANES(A[l].f <= B[l].f); break; \
+        case PC_GT: CMP_LANES(A[l].f > B[l].f); break; \
+        case PC_GE: CMP_LANES(A[l].f >= B[l].f); break; \
+        case PC_EQU: CMP_LANES(!(A[l].f < B[l].f || A[l].f > B[l].f)); break; \
+        case PC_NEU: CMP_LANES(A[l].f != B[l].f); break; \
+        case PC_LTU: CMP_LANES(!(A[l].f >= B[l].f)); break; \
+        case PC_LEU: CMP_LANES(!(A[l].f > B[l].f)); break; \
+        case PC_GTU: CMP_LANES(!(A[l].f <= B[l].f)); break; \
+        case PC_GEU: CMP_LANES(!(A[l].f < B[l].f)); break; \
         default: LANES(m, { if (ptx_cmp_float(A[l].f, B[l].f, x->cmp)) res |= 1u << l; }); \
         } \
     } while (0)
@@ -460,7 +459,6 @@ compare(const struct pwarp *pw, const struct xop *x, unsigned t, uint32_t m)
     return res;
 }
 #undef FLOAT_COMPARE
-#undef FCMP_LANES
 #undef INT_COMPARE
 #undef CMP_ORD
 #undef CMP_LANES

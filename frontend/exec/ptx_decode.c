@@ -726,7 +726,7 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 
 /* A load from the parameter space at a fixed offset becomes a move of
  * constants (the parameter values are known for the launch): element i
- * of a vector (at most 4) into d, d2, v[2], v[3] from a, b, c, e. */
+ * of a vector (at most 4) into XOP_PARAM_DST from XOP_PARAM_VAL. */
 static int
 decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 {
@@ -740,26 +740,25 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         return ptx_dc_err(c, "ld.param reads outside the parameter space");
     x->kind = XK_PARAM;
     x->vec = (uint8_t)nv;
-    struct slot *dst[4] = { &x->d, &x->d2, &x->v[2], &x->v[3] };
-    struct slot *val[4] = { &x->a, &x->b, &x->c, &x->e };
     for (unsigned i = 0; i < nv; i++) {
+        struct slot *dst = XOP_PARAM_DST(x, i), *val = XOP_PARAM_VAL(x, i);
         uint64_t v = 0;
         memcpy(&v, r->param_blob + x->off + (int64_t)i * eb, eb);
         struct ptx_opnd ro = *vo;
         if (vo->kind == PO_VEC) {
             if (vo->regs[i] < 0) {
-                dst[i]->cls = SC_NONE;
+                dst->cls = SC_NONE;
                 continue;
             }
             ro = (struct ptx_opnd){ .kind = PO_REG, .reg = vo->regs[i] };
         }
         if (ro.kind != PO_REG)
             return ptx_dc_err(c, "ld.param needs a register destination");
-        SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, in->type, true, false, dst[i]));
+        SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, in->type, true, false, dst));
         v = lane_extend(v, in->type);
-        val[i]->cls = dst[i]->cls;
-        val[i]->idx = dst[i]->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
-        ptx_dc_add_dst(r, x, dst[i]);
+        val->cls = dst->cls;
+        val->idx = dst->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
+        ptx_dc_add_dst(r, x, dst);
     }
     return SIM_OK;
 }

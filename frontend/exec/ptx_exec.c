@@ -867,11 +867,9 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         case XK_ALU:
             ptx_alu_exec(pw, x, m);
             break;
-        case XK_PARAM:               /* ptx_decode.c decode_param_load: up to 4 elements */
+        case XK_PARAM:
             for (unsigned v = 0; v < x->vec; v++) {
-                const struct slot *dst[4] = { &x->d, &x->d2, &x->v[2], &x->v[3] };
-                const struct slot *val[4] = { &x->a, &x->b, &x->c, &x->e };
-                const struct slot *d = dst[v], *a = val[v];
+                const struct slot *d = XOP_PARAM_DST(x, v), *a = XOP_PARAM_VAL(x, v);
                 if (d->cls == SC_NONE)
                     continue;
                 LANES(m, { lane_set(pw, d, l, lane_get(pw, a, l)); });

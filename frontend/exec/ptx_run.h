@@ -279,6 +279,12 @@ struct xop {
     struct slot frag[32];        /* mma, wmma: fragment registers (ptx_mma.h) */
 };
 
+/* Element i (< 4) of an ld.param, a move of the launch's constants
+ * (ptx_decode.c decode_param_load): its destination d, d2, v[2], v[3] and
+ * its value's constant slot a, b, c, e. */
+#define XOP_PARAM_DST(x, i) ((i) == 0 ? &(x)->d : (i) == 1 ? &(x)->d2 : &(x)->v[i])
+#define XOP_PARAM_VAL(x, i) ((i) == 0 ? &(x)->a : (i) == 1 ? &(x)->b : (i) == 2 ? &(x)->c : &(x)->e)
+
 /* SIMT stack entries one function's divergence may use (the stack grows by
  * that much per call) */
 #define PTX_STACK_MAX 72
