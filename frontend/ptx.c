@@ -12,6 +12,7 @@
 #include "frontend/exec/ptx_call.h"
 #include "frontend/exec/ptx_exec.h"
 #include "frontend/exec/ptx_mem.h"
+#include "frontend/exec/ptx_regalloc.h"
 #include "frontend/exec/ptx_prog.h"
 #include "frontend/exec/ptx_sync.h"
 #include "frontend/ptx/ptx_parse.h"
@@ -56,6 +57,7 @@ px_kernel_begin(void *ctx, uint32_t max_slots, uint32_t n_sms, struct sim_error 
     struct ptx_run *r = ctx;
     (void)err;
     r->n_sms = n_sms;
+    ptx_regalloc(r);             /* once: after lowering, before any block's storage */
     if (r->prog != NULL)
         ptx_prog_adopt_blocks(r->prog, r);
     if (max_slots > r->n_slots) {
@@ -173,6 +175,11 @@ px_set_target(void *ctx, unsigned cc)
     r->cc = cc;
     if (r->scheduled)
         return;
+    if (r->regs_packed) {        /* lowering reads the decoder's slots */
+        sim_error_set(&r->target_err, SIM_ERR_INTERNAL, "%s: kernel %s: lowered after its "
+                      "registers were packed", r->l->path, r->k->name);
+        return;
+    }
     resolve_regs(r, cc);
     if (cc >= 90 && cc < 100 && r->target_err.code == 0) {
         r->scheduled = true;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "frontend/exec/ptx_run.h"
 #include "frontend/launch.h"
 #include "frontend/ptx.h"
 #include "frontend/record.h"
@@ -80,6 +81,95 @@ launch_case(unsigned at, const char *repl, const char *extra)
     testlib_write_lines("k.ptx", BASE_PTX, BASE_PTX_LINES, 0, NULL, NULL);
     testlib_write_lines("k.launch", BASE_LAUNCH, BASE_LAUNCH_LINES, at, repl, extra);
 }
+
+/* The register file packed by liveness (ptx_regalloc.h): registers on
+ * disjoint paths of a divergent branch (%r3 odd lanes, %r4 even ones) and
+ * short-lived ones in a loop may share a slot; a register read before any
+ * write on one path (%r6: 0 on the even lanes) and one first written
+ * under a guard (%r7: 0 on lanes >= 16, registers start at zero) must
+ * not share one with the registers before them.  Lane l writes
+ * r5 + r6 + 1000 * r7 + 10000 * 4l, the same with and without packing,
+ * emulated and lowered for sm_90; and packed, the kernel's sixteen
+ * 32-bit registers need fewer slots. */
+static const char *const regalloc_ptx[] = {
+    ".version 8.0", ".target sm_80", ".address_size 64",
+    ".visible .entry k(.param .u64 p)", "{",
+    "    .reg .pred %p<4>;", "    .reg .b32 %r<16>;", "    .reg .b64 %rd<4>;",
+    "    ld.param.u64 %rd1, [p];",
+    "    cvta.to.global.u64 %rd2, %rd1;",
+    "    mov.u32 %r1, %tid.x;",
+    "    and.b32 %r2, %r1, 1;",
+    "    setp.eq.u32 %p1, %r2, 0;",
+    "    @%p1 bra EVEN;",
+    "    mul.lo.u32 %r3, %r1, 3;",
+    "    add.u32 %r5, %r3, 100;",
+    "    mov.u32 %r6, 7;",
+    "    bra.uni JOIN;",
+    "EVEN:",
+    "    mul.lo.u32 %r4, %r1, 5;",
+    "    add.u32 %r5, %r4, 200;",
+    "JOIN:",
+    "    setp.lt.u32 %p2, %r1, 16;",
+    "    @%p2 mov.u32 %r7, 9;",
+    "    mov.u32 %r8, 0;",
+    "    mov.u32 %r9, 0;",
+    "LOOP:",
+    "    add.u32 %r8, %r8, %r1;",
+    "    add.u32 %r10, %r9, 1;",
+    "    mov.u32 %r9, %r10;",
+    "    setp.lt.u32 %p3, %r9, 4;",
+    "    @%p3 bra LOOP;",
+    "    add.u32 %r11, %r5, %r6;",
+    "    mad.lo.u32 %r12, %r7, 1000, %r11;",
+    "    mad.lo.u32 %r13, %r8, 10000, %r12;",
+    "    mul.wide.u32 %rd3, %r1, 4;",
+    "    add.s64 %rd3, %rd2, %rd3;",
+    "    st.global.u32 [%rd3], %r13;",
+    "    ret;", "}",
+};
+
+static void
+check_regalloc(const struct launch *l, sim *s, void *ctx)
+{
+    (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (uint32_t i = 0; i < 32; i++) {
+        uint32_t r5 = i % 2 ? 3 * i + 100 : 5 * i + 200, r6 = i % 2 ? 7 : 0;
+        uint32_t want = r5 + r6 + 1000 * (i < 16 ? 9 : 0) + 10000 * 4 * i;
+        ck_assert_msg(out[i] == want, "lane %u: %u, expected %u (%s, %s)", i, out[i], want,
+                      s ? "lowered" : "emulated", getenv("SMSIM_REGALLOC") ? "one slot each"
+                                                                           : "packed");
+    }
+}
+
+START_TEST(regalloc_shares_slots)
+{
+    const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                   "arg = out buffer u32 32 zeros" };
+    for (int packed = 0; packed <= 1; packed++) {
+        if (!packed)
+            setenv("SMSIM_REGALLOC", "0", 1);
+        testlib_emulate_and_run(regalloc_ptx, sizeof regalloc_ptx / sizeof regalloc_ptx[0],
+                                launch, sizeof launch / sizeof launch[0], "gpu.cc = 90",
+                                check_regalloc, NULL);
+        unsetenv("SMSIM_REGALLOC");
+    }
+    /* packed: the slots of the sixteen %r, the special register read
+     * (%tid.x) and the constants */
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.launch", testlib_dir);
+    struct inst_source src;
+    sim *s;
+    testlib_launch_run(path, NULL, &src, &s);
+    const struct ptx_run *r = src.ctx;
+    ck_assert_msg(r->regs_packed && r->nvar32 < 16 && r->nvar32 >= 4,
+                  "%u slots for the 16 32-bit registers", r->nvar32);
+    ck_assert_uint_eq(r->sr_slot[SR_TID_X], r->nvar32);
+    ck_assert_uint_eq(r->sr_slot[SR_CTAID_X], UINT32_MAX);
+    ck_assert_uint_eq(r->cbase32, r->nvar32 + 1);
+    inst_source_destroy(&src);
+}
+END_TEST
 
 START_TEST(base_runs)
 {
@@ -1600,6 +1690,7 @@ ptx_suite(void)
     tcase_add_test(tc, unsupported_per_kernel);
     tcase_add_test(tc, mma_malformed);
     tcase_add_test(tc, initialisers);
+    tcase_add_test(tc, regalloc_shares_slots);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -235,17 +235,45 @@ on_signal(int sig)
 
 /* ---- the differential run ---------------------------------------------------- */
 
-/* How the two runs of the program in dir compare: 0 the same, 1 different
- * outputs, 2 it fails as written (a generator bug), 3 it fails lowered;
- * the message into msg. */
+/* The first word where a and b differ, described into msg: 0 none. */
+static int
+differ(const char *path, const struct result *a, const struct result *b, const char *how_b,
+       char *msg, size_t n)
+{
+    if (a->len != b->len) {
+        snprintf(msg, n, "%zu output bytes as written, %zu %s", a->len, b->len, how_b);
+        return 1;
+    }
+    for (size_t i = 0; i + 4 <= a->len; i += 4) {
+        uint32_t x, y;
+        memcpy(&x, a->bytes + i, 4);
+        memcpy(&y, b->bytes + i, 4);
+        if (x != y) {
+            char where[128];
+            locate(path, i, where, sizeof where);
+            snprintf(msg, n, "outputs differ: %s is %#x as written, %#x %s", where, x, y, how_b);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* How the runs of the program in dir compare: as written with every
+ * register in a slot of its own (the reference), lowered for sm_90, and
+ * as written with the register file packed (ptx_regalloc.h; the lowered
+ * run packs too).  0 the same, 1 different outputs, 2 it fails as written
+ * (a generator bug), 3 it fails lowered or packed; the message into msg. */
 static int
 compare(const char *dir, char *msg, size_t n, uint64_t *insts)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/k.launch", dir);
-    struct result a, b;
+    struct result a, b, c;
     struct sim_error err = { 0 };
-    if (run_once(path, 0, &a, &err) < 0) {
+    setenv("SMSIM_REGALLOC", "0", 1);
+    int rc = run_once(path, 0, &a, &err);
+    unsetenv("SMSIM_REGALLOC");
+    if (rc < 0) {
         snprintf(msg, n, "fails as written: %s", err.msg);
         return 2;
     }
@@ -254,29 +282,20 @@ compare(const char *dir, char *msg, size_t n, uint64_t *insts)
         snprintf(msg, n, "fails lowered for sm_90: %s", err.msg);
         return 3;
     }
-    if (insts != NULL)
-        *insts += a.warp_insts + b.warp_insts;
-    int rc = 0;
-    if (a.len != b.len) {
-        snprintf(msg, n, "%zu output bytes as written, %zu lowered", a.len, b.len);
-        rc = 1;
-    } else {
-        for (size_t i = 0; i + 4 <= a.len; i += 4) {
-            uint32_t x, y;
-            memcpy(&x, a.bytes + i, 4);
-            memcpy(&y, b.bytes + i, 4);
-            if (x != y) {
-                char where[128];
-                locate(path, i, where, sizeof where);
-                snprintf(msg, n, "outputs differ: %s is %#x as written, %#x lowered", where, x,
-                         y);
-                rc = 1;
-                break;
-            }
-        }
+    if (run_once(path, 0, &c, &err) < 0) {
+        free(a.bytes);
+        free(b.bytes);
+        snprintf(msg, n, "fails with its registers packed: %s", err.msg);
+        return 3;
     }
+    if (insts != NULL)
+        *insts += a.warp_insts + b.warp_insts + c.warp_insts;
+    rc = differ(path, &a, &b, "lowered", msg, n);
+    if (rc == 0)
+        rc = differ(path, &a, &c, "with its registers packed", msg, n);
     free(a.bytes);
     free(b.bytes);
+    free(c.bytes);
     return rc;
 }
 

@@ -41,51 +41,6 @@ ptx_dc_err(struct dctx *c, const char *fmt, ...)
     return sim_error_set(c->err, SIM_ERR_FORMAT, "%s:%u: %s", c->r->m->path, c->line, msg);
 }
 
-/* ---- constants ---------------------------------------------------------- */
-
-static uint32_t
-const32(struct dctx *c, uint32_t v)
-{
-    for (uint32_t i = 0; i < c->n_c32; i++)
-        if (c->c32[i].u == v)
-            return c->r->nvar32 + SR_COUNT + i;
-    if (c->n_c32 == c->cap_c32) {
-        c->cap_c32 = c->cap_c32 ? 2 * c->cap_c32 : 16;
-        c->c32 = xrealloc(c->c32, c->cap_c32 * sizeof *c->c32);
-    }
-    c->c32[c->n_c32].u = v;
-    return c->r->nvar32 + SR_COUNT + c->n_c32++;
-}
-
-static uint32_t
-const64(struct dctx *c, uint64_t v)
-{
-    for (uint32_t i = 0; i < c->n_c64; i++)
-        if (c->c64[i].u == v)
-            return c->r->nvar64 + i;
-    if (c->n_c64 == c->cap_c64) {
-        c->cap_c64 = c->cap_c64 ? 2 * c->cap_c64 : 16;
-        c->c64 = xrealloc(c->c64, c->cap_c64 * sizeof *c->c64);
-    }
-    c->c64[c->n_c64].u = v;
-    return c->r->nvar64 + c->n_c64++;
-}
-
-static uint32_t
-constp(struct dctx *c, bool v)
-{
-    uint32_t m = v ? 0xffffffffu : 0;
-    for (uint32_t i = 0; i < c->n_cp; i++)
-        if (c->cp[i] == m)
-            return c->r->nvarp + i;
-    if (c->n_cp == c->cap_cp) {
-        c->cap_cp = c->cap_cp ? 2 * c->cap_cp : 4;
-        c->cp = xrealloc(c->cp, c->cap_cp * sizeof *c->cp);
-    }
-    c->cp[c->n_cp] = m;
-    return c->r->nvarp + c->n_cp++;
-}
-
 /* ---- operands ----------------------------------------------------------- */
 
 static uint8_t
@@ -259,15 +214,15 @@ ptx_dc_opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, 
     case PO_FUNC:
         if (want != SC_64)
             return ptx_dc_err(c, "a function's address is 64 bits");
-        out->idx = const64(c, PTX_FUNC_BASE + 16 * (uint64_t)o->sym);
+        out->idx = ptx_dc_const64(c, PTX_FUNC_BASE + 16 * (uint64_t)o->sym);
         return SIM_OK;
     case PO_IMM:
         if (want == SC_PRED)
-            out->idx = constp(c, o->imm != 0);
+            out->idx = ptx_dc_constp(c, o->imm != 0);
         else if (want == SC_64)
-            out->idx = const64(c, imm_value(o, t));
+            out->idx = ptx_dc_const64(c, imm_value(o, t));
         else
-            out->idx = const32(c, (uint32_t)imm_value(o, t));
+            out->idx = ptx_dc_const32(c, (uint32_t)imm_value(o, t));
         return SIM_OK;
     case PO_SREG:
         if (ptx_opclass_sreg_is_clock(o->sreg))
@@ -277,7 +232,7 @@ ptx_dc_opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, 
             /* a launch without an explicit cluster (smsim has no cluster launch) */
             if (want != SC_PRED)
                 return ptx_dc_err(c, "%%is_explicit_cluster is a predicate");
-            out->idx = constp(c, false);
+            out->idx = ptx_dc_constp(c, false);
             return SIM_OK;
         }
         if (want != SC_32)
@@ -295,9 +250,9 @@ ptx_dc_opnd(struct dctx *c, const struct ptx_opnd *o, uint8_t want, unsigned t, 
         SIM_FORWARD_IF_ERROR(sym_value(c, o->sym, &v));
         v += (uint64_t)o->imm;
         if (want == SC_64)
-            out->idx = const64(c, v);
+            out->idx = ptx_dc_const64(c, v);
         else if (want == SC_32)
-            out->idx = const32(c, (uint32_t)v);
+            out->idx = ptx_dc_const32(c, (uint32_t)v);
         else
             return ptx_dc_err(c, "a symbol address is not a predicate");
         return SIM_OK;
@@ -620,8 +575,8 @@ decode_sync(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         ptx_dc_add_dst(r, x, &x->d);
         SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], SC_64, PT_B64, &x->a, false));
         ptx_dc_add_src(r, x, &x->a);
-        x->b = (struct slot){ SC_32, const32(c, PTX_MB_PENDING_POS) };
-        x->c = (struct slot){ SC_32, const32(c, PTX_MB_COUNT_BITS) };
+        x->b = (struct slot){ SC_32, ptx_dc_const32(c, PTX_MB_PENDING_POS) };
+        x->c = (struct slot){ SC_32, ptx_dc_const32(c, PTX_MB_COUNT_BITS) };
         return SIM_OK;
     }
     if (in->op == PTXOP_MBARRIER) {
@@ -757,7 +712,7 @@ decode_param_load(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         SIM_FORWARD_IF_ERROR(data_opnd(c, &ro, in->type, true, false, dst));
         v = lane_extend(v, in->type);
         val->cls = dst->cls;
-        val->idx = dst->cls == SC_64 ? const64(c, v) : const32(c, (uint32_t)v);
+        val->idx = dst->cls == SC_64 ? ptx_dc_const64(c, v) : ptx_dc_const32(c, (uint32_t)v);
         ptx_dc_add_dst(r, x, dst);
     }
     return SIM_OK;
@@ -1464,6 +1419,8 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
             }
         }
     }
+    free(c.h32);
+    free(c.h64);
     if (rc < 0) {
         free(c.c32);
         free(c.c64);
@@ -1471,6 +1428,9 @@ ptx_decode_kernel(struct ptx_run *r, struct sim_error *err)
         return rc;
     }
     r->n32 = r->nvar32 + SR_COUNT + c.n_c32;
+    r->cbase32 = r->nvar32 + SR_COUNT;
+    for (unsigned i = 0; i < SR_COUNT; i++)
+        r->sr_slot[i] = r->sreg_base + i;
     r->n64 = r->nvar64 + c.n_c64;
     r->npred = r->nvarp + c.n_cp;
     r->const32 = c.c32;

@@ -25,12 +25,23 @@ struct dctx {
     uint32_t n_c32, cap_c32;
     union r64 *c64;
     uint32_t n_c64, cap_c64;
+    uint32_t *h32, *h64;         /* open-addressed indexes of c32, c64: position + 1 (0 free),
+                                    2 * cap entries */
     uint32_t *cp;
     uint32_t n_cp, cap_cp;
     bool reserved_smem;          /* an instruction reads a %reserved_smem_offset_* */
 };
 
 int ptx_dc_err(struct dctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ptx_decode_const.c: the slot of constant v (32-bit, 64-bit, or a
+ * predicate all true or all false), added to the kernel's if new.  The
+ * slots number after the variables (and, 32-bit, the special registers),
+ * in the order values first appear; a hash index keeps the lookups of a
+ * kernel with thousands of them linear. */
+uint32_t ptx_dc_const32(struct dctx *c, uint32_t v);
+uint32_t ptx_dc_const64(struct dctx *c, uint64_t v);
+uint32_t ptx_dc_constp(struct dctx *c, bool v);
 
 /* Decode operand o to a slot of class want for a value of type t.
  * allow_sink: '_' is accepted (a destination that is discarded). */

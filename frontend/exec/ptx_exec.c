@@ -578,6 +578,11 @@ bred_finish(struct ptx_run *r, struct pblock *b, struct pwarp *pw)
 
 /* ---- blocks and steps ------------------------------------------------------ */
 
+/* The 32 lanes of special register i in warp pw, or NULL when the kernel
+ * never reads it (its registers packed: ptx_regalloc.h). */
+#define SR_LANES(r, pw, i) \
+    ((r)->sr_slot[i] == UINT32_MAX ? NULL : (pw)->r32 + (size_t)(r)->sr_slot[i] * 32)
+
 /* The special registers of a launch's warps, per lane, as far as they are
  * the same for every warp (init_warp sets the thread, warp and block ids
  * over them): built at the launch's first warp, again at each repeat. */
@@ -647,17 +652,25 @@ static void
 init_warp_constants(struct ptx_run *r, struct pwarp *pw, unsigned w)
 {
     const struct launch *ln = r->l;
-    union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
-    memcpy(sr, r->sr_tmpl, (size_t)SR_COUNT * 32 * sizeof *sr);
+    for (unsigned i = 0; i < SR_COUNT; i++)
+        if (r->sr_slot[i] != UINT32_MAX)
+            memcpy(pw->r32 + (size_t)r->sr_slot[i] * 32, r->sr_tmpl + (size_t)i * 32,
+                   32 * sizeof *r->sr_tmpl);
     uint32_t bx = ln->block[0], by = ln->block[1];
+    union r32 *tx = SR_LANES(r, pw, SR_TID_X), *ty = SR_LANES(r, pw, SR_TID_Y);
+    union r32 *tz = SR_LANES(r, pw, SR_TID_Z), *wid = SR_LANES(r, pw, SR_WARPID);
     for (unsigned l = 0; l < 32; l++) {
         uint32_t t = w * 32 + l;
-        sr[(size_t)SR_TID_X * 32 + l].u = t % bx;
-        sr[(size_t)SR_TID_Y * 32 + l].u = (t / bx) % by;
-        sr[(size_t)SR_TID_Z * 32 + l].u = t / (bx * by);
-        sr[(size_t)SR_WARPID * 32 + l].u = w;
+        if (tx != NULL)
+            tx[l].u = t % bx;
+        if (ty != NULL)
+            ty[l].u = (t / bx) % by;
+        if (tz != NULL)
+            tz[l].u = t / (bx * by);
+        if (wid != NULL)
+            wid[l].u = w;
     }
-    uint32_t nc32 = r->n32 - r->nvar32 - SR_COUNT, nc64 = r->n64 - r->nvar64;
+    uint32_t nc32 = r->n32 - r->cbase32, nc64 = r->n64 - r->nvar64;
     if (r->tmpl32 == NULL) {
         /* first warp of the launch: replicate the constants once */
         r->tmpl32 = xmalloc(((size_t)nc32 + 1) * 32 * sizeof *r->tmpl32);
@@ -669,7 +682,7 @@ init_warp_constants(struct ptx_run *r, struct pwarp *pw, unsigned w)
             for (unsigned l = 0; l < 32; l++)
                 r->tmpl64[(size_t)i * 32 + l] = r->const64[i];
     }
-    memcpy(pw->r32 + (size_t)(r->nvar32 + SR_COUNT) * 32, r->tmpl32, (size_t)nc32 * 32 * sizeof *r->tmpl32);
+    memcpy(pw->r32 + (size_t)r->cbase32 * 32, r->tmpl32, (size_t)nc32 * 32 * sizeof *r->tmpl32);
     memcpy(pw->r64 + (size_t)r->nvar64 * 32, r->tmpl64, (size_t)nc64 * 32 * sizeof *r->tmpl64);
     for (uint32_t i = r->nvarp; i < r->npred; i++)
         pw->pred[i] = r->constp[i - r->nvarp];
@@ -697,7 +710,6 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->bar_counted = false;
     pw->finished = false;
     ptx_spin_reset(pw);
-    union r32 *sr = pw->r32 + (size_t)r->sreg_base * 32;
     if (r->sr_tmpl == NULL || r->sr_tmpl_for != r->launches)
         sr_template(r);
     /* the rest of the special registers, and the constants, are read-only:
@@ -718,9 +730,11 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
         block_v[SR_CLUSTER_CTAID_X + d] = b->ctaid[d] % r->cluster[d];
     }
     block_v[SR_CLUSTER_CTARANK] = ptx_cluster_rank(r, b);
-    for (unsigned i = 0; i < sizeof block_sr; i++)
-        for (unsigned l = 0; l < 32; l++)
-            sr[(size_t)block_sr[i] * 32 + l].u = block_v[block_sr[i]];
+    for (unsigned i = 0; i < sizeof block_sr; i++) {
+        union r32 *v = SR_LANES(r, pw, block_sr[i]);
+        for (unsigned l = 0; v != NULL && l < 32; l++)
+            v[l].u = block_v[block_sr[i]];
+    }
     uint32_t threads = r->tpb - w * 32;
     uint32_t valid = threads >= 32 ? FULL : (1u << threads) - 1;
     pw->sp = 1;
@@ -745,8 +759,10 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
             b->warps[w].r64 = xmalloc((size_t)r->n64 * 32 * sizeof(union r64) + 1);
             b->warps[w].pred = xmalloc((size_t)r->npred * sizeof(uint32_t) + 1);
             b->warps[w].loop_iter = xcalloc(r->n_unroll + 1, sizeof(uint32_t));
-            b->warps[w].stk_cap = PTX_STACK_MAX;
-            b->warps[w].stk = xmalloc(PTX_STACK_MAX * sizeof(struct simt_entry));
+            /* grows as divergence nests (exec_one, ptx_call.c), to
+             * PTX_STACK_MAX a function */
+            b->warps[w].stk_cap = PTX_STACK_START;
+            b->warps[w].stk = xmalloc(PTX_STACK_START * sizeof(struct simt_entry));
         }
         b->allocated = true;
     }

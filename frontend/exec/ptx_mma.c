@@ -522,10 +522,13 @@ frag_base(const struct xop *x, const struct ptx_mma_desc *d, unsigned f)
     return &x->frag[f == 'd' ? 0 : f == 'a' ? nd : f == 'b' ? nd + na : nd + na + nb];
 }
 
-/* Read fragment f of every lane into mat[row][col]. */
+/* Read fragment f of every lane into mat[row][col]: of the lanes in m;
+ * a lane outside m (the ISA leaves an mma.sync of a diverged warp
+ * undefined) gives zeros, not whatever its registers hold, which would
+ * depend on how the register file is laid out (ptx_regalloc.h). */
 static void
 read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc *d, unsigned f,
-          double mat[32][32])
+          uint32_t m, double mat[32][32])
 {
     const struct slot *regs = frag_base(x, d, f);
     unsigned t = ptx_mma_frag_type(d, f);
@@ -541,7 +544,7 @@ read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc
     /* register by register: its 32 lanes are adjacent in memory */
     for (unsigned i = 0; i < n; i++)
         for (unsigned lane = 0; lane < 32; lane++) {
-            uint32_t v = (uint32_t)lane_get(pw, &regs[el[i].reg], lane);
+            uint32_t v = m >> lane & 1 ? (uint32_t)lane_get(pw, &regs[el[i].reg], lane) : 0;
             mat[el[i].row + dr[lane]][el[i].col + dc[lane]] = elem_value(v, t, el[i].sub);
         }
 }
@@ -554,9 +557,9 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     static _Thread_local double A[32][32], B[32][32], C[32][32];
     static _Thread_local struct ptx_mma_vec Ao[32], Bo[32];
     bool conv = false;
-    read_frag(pw, x, &d, 'a', A);
-    read_frag(pw, x, &d, 'b', B);
-    read_frag(pw, x, &d, 'c', C);
+    read_frag(pw, x, &d, 'a', m, A);
+    read_frag(pw, x, &d, 'b', m, B);
+    read_frag(pw, x, &d, 'c', m, C);
     const struct slot *D = frag_base(x, &d, 'd');
     unsigned dist, nregs = ptx_mma_frag_regs(&d, 'd', &dist);
     bool integer = d.dtype == PT_S32;

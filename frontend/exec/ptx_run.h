@@ -288,6 +288,7 @@ struct xop {
 /* SIMT stack entries one function's divergence may use (the stack grows by
  * that much per call) */
 #define PTX_STACK_MAX 72
+#define PTX_STACK_START 8        /* entries a warp's stack starts with (it grows) */
 /* ptxas unrolls a small counted loop 4 times (ptx_lower.c): its control
  * (counter, compare, branch) issues once per PTX_UNROLL iterations */
 #define PTX_UNROLL 4
@@ -489,7 +490,7 @@ struct ptx_run {
     uint32_t n_wslots, cap_wslots;
     uint32_t n32, n64, npred;    /* slots per warp register file */
     uint32_t nvar32, nvar64, nvarp; /* of which ordinary registers (zeroed at warp start) */
-    union r32 *const32;          /* constant slots' values [n32 - nvar32 - SR_COUNT] */
+    union r32 *const32;          /* constant slots' values [n32 - cbase32] */
     union r64 *const64;          /* [n64 - nvar64] */
     uint32_t *constp;            /* [npred - nvarp] */
     union r32 *tmpl32;           /* constants replicated over 32 lanes, ready to copy */
@@ -501,7 +502,11 @@ struct ptx_run {
     uint64_t grid_ws;            /* a cooperative launch: its grid-sync workspace's device
                                     address (%envreg1:%envreg2); 0: not cooperative */
     bool uses_grid_ws;           /* the kernel reads %envreg1 or %envreg2 (grid syncs) */
-    uint32_t sreg_base;          /* r32 slot of special register 0 */
+    uint32_t sreg_base;          /* r32 slot of special register 0 as decoded (what lowering
+                                    reads; packing moves them: sr_slot) */
+    uint32_t sr_slot[SR_COUNT];  /* r32 slot of special register i; UINT32_MAX: the packed
+                                    kernel never reads it (ptx_regalloc.c) */
+    uint32_t cbase32;            /* r32 slot of the first constant (const32[0]) */
     uint32_t cluster[3];         /* blocks per cluster (1, 1, 1: none) */
     uint32_t cluster_size;
     struct pcluster *clusters;   /* cap_clusters entries (>= n_slots: a cluster per running
@@ -559,6 +564,8 @@ struct ptx_run {
     uint32_t n_spinning;         /* of which spinning since mem_epoch last moved */
     bool scheduled;              /* x[] is lowered and in the static schedule of the target
                                     (ptx_lower.c, ptx_sched.c) */
+    bool regs_packed;            /* the register slots are packed (ptx_regalloc.c): slots no
+                                    longer map to the decoder's register ids */
     struct sim_error target_err; /* a failure of that, returned by the next next_kernel() */
 };
 

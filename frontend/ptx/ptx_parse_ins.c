@@ -378,8 +378,10 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
 static uint8_t
 sreg_lookup(const char *w)
 {
+    /* the second character first: most operands are registers (%r12),
+     * which it tells from nearly every name without a call */
     for (size_t i = 0; i < SIM_ARRAY_LEN(sreg_names); i++)
-        if (strcmp(sreg_names[i].name, w) == 0)
+        if (sreg_names[i].name[1] == w[1] && strcmp(sreg_names[i].name, w) == 0)
             return sreg_names[i].sreg;
     char *end;
     if (strncmp(w, "%envreg", 7) == 0 && isdigit((unsigned char)w[7])) {
@@ -615,9 +617,11 @@ intern_mnem(struct parser *ps, const char *text, uint16_t *out)
 static int
 find_op(const char *base)
 {
-    for (unsigned i = 0; i < PTXOP_COUNT; i++)
-        if (strcmp(ptx_op_name(i), base) == 0)
+    for (unsigned i = 0; i < PTXOP_COUNT; i++) {
+        const char *n = ptx_op_name(i);
+        if (n[0] == base[0] && strcmp(n, base) == 0)
             return (int)i;
+    }
     return -1;
 }
 

@@ -1,0 +1,534 @@
+/*
+ * ptx_regalloc.c - the functional register file packed by liveness (see
+ * ptx_regalloc.h).
+ *
+ * Steps, each linear in the kernel (or n log n):
+ *   1. every operation's register reads and whole-register writes
+ *      (op_regs: keys 0 .. nvar32 - 1 the 32-bit registers, then the
+ *      64-bit ones; predicates stay as they are: 4 bytes a warp each);
+ *   2. basic blocks and their predecessors;
+ *   3. for each register, its hull: the operations that touch it, and the
+ *      block boundaries where it is live, found by walking back from each
+ *      read to the writes that reach it (each block visited once per
+ *      register);
+ *   4. interval partitioning of the hulls, per class, lowest free slot
+ *      first (deterministic: the same kernel gives the same file);
+ *   5. every slot field of every operation renumbered.
+ */
+#include "frontend/exec/ptx_regalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/error.h"
+#include "frontend/exec/ptx_mma.h"
+
+#define OPREGS_MAX 64            /* slot fields of one xop, with its fragment */
+
+struct opregs {
+    uint32_t rd[OPREGS_MAX], kl[OPREGS_MAX];
+    unsigned nr, nk;
+    uint32_t pin;                /* a register live everywhere, or UINT32_MAX */
+};
+
+static void
+add(uint32_t *list, unsigned *n, uint32_t k)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (list[i] == k)
+            return;
+    if (*n < OPREGS_MAX)
+        list[(*n)++] = k;
+}
+
+/* The key of slot s if it is an ordinary 32- or 64-bit register, else
+ * UINT32_MAX. */
+static uint32_t
+key_of(const struct ptx_run *r, const struct slot *s)
+{
+    if (s->cls == SC_32 && s->idx < r->nvar32)
+        return s->idx;
+    if (s->cls == SC_64 && s->idx < r->nvar64)
+        return r->nvar32 + s->idx;
+    return UINT32_MAX;
+}
+
+static void
+rd(const struct ptx_run *r, struct opregs *o, const struct slot *s)
+{
+    uint32_t k = key_of(r, s);
+    if (k != UINT32_MAX)
+        add(o->rd, &o->nr, k);
+}
+
+static void
+kill(const struct ptx_run *r, struct opregs *o, const struct slot *s, bool whole)
+{
+    uint32_t k = key_of(r, s);
+    if (k != UINT32_MAX)
+        add(whole ? o->kl : o->rd, whole ? &o->nk : &o->nr, k);
+}
+
+/* A wmma.load (whole, or part x->part of a split one: ptx_exec.c
+ * exec_wmma_mem): the registers it overwrites whole in every lane, and
+ * those it updates in part (read); the others it does not write. */
+static void
+wload_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o, bool whole)
+{
+    struct ptx_mma_desc d;
+    ptx_mma_desc_of(x, &d);
+    unsigned f = x->atom, es = ptx_mma_esize(x->type);
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    struct ptx_frag_part parts[PTX_PARTS_MAX];
+    unsigned dist, nregs = ptx_mma_frag_regs(&d, f, &dist);
+    unsigned n = ptx_mma_frag(&d, f, 0, el);
+    const struct ptx_frag_part *part = NULL;
+    if (x->nparts > 0) {
+        unsigned np = ptx_mma_parts(&d, f, x->flags & PF_COLMAJOR, x->space == PS_SHARED, parts);
+        part = x->part < np ? &parts[x->part] : NULL;
+    }
+    /* per distinct register: the elements the operation writes (bit sub) */
+    uint32_t subs[PTX_FRAG_MAX] = { 0 };
+    unsigned cnt = part != NULL ? part->nelem : n;
+    for (unsigned q = 0; q < cnt; q++) {
+        const struct ptx_frag_elem *e = &el[part != NULL ? part->elem[q] : q];
+        if (e->reg < PTX_FRAG_MAX)
+            subs[e->reg] |= 1u << e->sub;
+    }
+    uint32_t full = es == 0 || es >= 4 ? 1u : (1u << (4 / es)) - 1;
+    for (unsigned i = 0; i < nregs && i < PTX_FRAG_MAX; i++) {
+        unsigned b = dist ? i % dist : 0;
+        if (subs[b] == 0)
+            continue;            /* not written: its value is read but unused */
+        bool covered = whole && subs[b] == full;
+        kill(r, o, &x->frag[i], covered);
+        if (!covered && i != b)
+            rd(r, o, &x->frag[b]);   /* a repeat copies its base register */
+    }
+}
+
+/* Step 1: what x reads and what it overwrites whole. */
+static void
+op_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o)
+{
+    o->nr = o->nk = 0;
+    o->pin = UINT32_MAX;
+    if (x->kind == XK_TIMING || x->kind == XK_SPILL)
+        return;                  /* they execute nothing */
+    bool whole = x->guard < 0;
+    bool dest_written = false, vec_written = false;
+    switch (x->kind) {
+    case XK_ALU:
+        dest_written = true;
+        vec_written = x->d.cls == SC_NONE;   /* a mov that unpacks */
+        break;
+    case XK_LD:
+        dest_written = vec_written = true;
+        break;
+    case XK_PARAM:               /* elements i < vec: XOP_PARAM_DST(x, i) <- constants */
+        for (unsigned i = 0; i < x->vec && i < 4; i++)
+            kill(r, o, XOP_PARAM_DST(x, i), whole);
+        for (unsigned i = x->vec; i < 4; i++)
+            rd(r, o, XOP_PARAM_DST(x, i));
+        return;                  /* the values are constant slots */
+    case XK_MOVE_CLOCK: case XK_ATOM: case XK_SHFL: case XK_VOTE: case XK_ACTIVEMASK:
+        dest_written = true;
+        break;
+    default:
+        break;
+    }
+    /* the kill fields first: a field both read and written is a read */
+    if (dest_written) {
+        kill(r, o, &x->d, whole);
+        kill(r, o, &x->d2, whole);
+    }
+    for (unsigned i = 0; i < 4; i++)
+        if (vec_written)
+            kill(r, o, &x->v[i], whole);
+    const struct slot *reads[] = { &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2, &x->base3 };
+    for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++)
+        rd(r, o, reads[i]);
+    if (!dest_written) {
+        rd(r, o, &x->d);
+        rd(r, o, &x->d2);
+    }
+    for (unsigned i = 0; i < 4; i++)
+        if (!vec_written)
+            rd(r, o, &x->v[i]);
+    /* the fragment */
+    const unsigned nf = sizeof x->frag / sizeof x->frag[0];
+    switch (x->kind) {
+    case XK_MMA:
+    case XK_WMMA: {
+        if (x->nparts > 0 && x->part + 1 < x->nparts)
+            break;               /* an earlier tile computes nothing (ptx_exec.c) */
+        struct ptx_mma_desc d;
+        unsigned dist;
+        ptx_mma_desc_of(x, &d);
+        unsigned nd = ptx_mma_frag_regs(&d, 'd', &dist);
+        for (unsigned i = 0; i < nf; i++)
+            if (i < nd)
+                kill(r, o, &x->frag[i], whole);
+            else
+                rd(r, o, &x->frag[i]);
+        break;
+    }
+    case XK_WLOAD:
+        wload_regs(r, x, o, whole);
+        break;
+    case XK_LDMATRIX:
+        for (unsigned i = 0; i < nf; i++)
+            kill(r, o, &x->frag[i], whole && x->nparts == 0 && i < x->vec);
+        break;
+    default:
+        for (unsigned i = 0; i < nf; i++)
+            rd(r, o, &x->frag[i]);
+        break;
+    }
+    /* a shuffle reads its source in other lanes, which may be inactive
+     * (undefined in the ISA): they read what the register held there last,
+     * as if it had a slot of its own, so it has one */
+    if (x->kind == XK_SHFL)
+        o->pin = key_of(r, &x->a);
+    /* a slot both overwritten and read is live before: keep it a read */
+    for (unsigned i = 0; i < o->nk; i++)
+        for (unsigned j = 0; j < o->nr; j++)
+            if (o->kl[i] == o->rd[j]) {
+                o->kl[i--] = o->kl[--o->nk];
+                break;
+            }
+}
+
+/* Can the packing be done on r? */
+static bool
+eligible(const struct ptx_run *r)
+{
+    const char *env = getenv("SMSIM_REGALLOC");
+    if (env != NULL && strcmp(env, "0") == 0)
+        return false;
+    if (r->n_funcs != 1 || r->n_wslots != 0 || r->n_x == 0)
+        return false;
+    for (uint32_t i = 0; i < r->n_x; i++)
+        if (r->x[i].kind == XK_CALL || r->x[i].kind == XK_WGMMA)
+            return false;
+    return true;
+}
+
+/* Does control go past operation x to the next one? */
+static bool
+falls_through(const struct xop *x)
+{
+    bool stop = x->kind == XK_BRA || x->kind == XK_EXIT || x->kind == XK_TRAP ||
+                x->kind == XK_RET;
+    return !stop || x->guard >= 0;
+}
+
+/* The latest position in list[0 .. n) (sorted) in [lo, hi), or -1. */
+static int64_t
+latest_in(const uint32_t *list, uint32_t n, uint32_t lo, uint32_t hi)
+{
+    uint32_t a = 0, b = n;       /* first element >= hi */
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (list[mid] < hi)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a > 0 && list[a - 1] >= lo ? (int64_t)list[a - 1] : -1;
+}
+
+/* A min-heap of (end, slot) pairs, or of slots alone (end 0). */
+struct heap {
+    uint64_t *v;
+    uint32_t n;
+};
+
+static void
+heap_push(struct heap *h, uint64_t x)
+{
+    uint32_t i = h->n++;
+    while (i > 0 && h->v[(i - 1) / 2] > x) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = x;
+}
+
+static uint64_t
+heap_pop(struct heap *h)
+{
+    uint64_t top = h->v[0], x = h->v[--h->n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+            c++;
+        if (h->v[c] >= x)
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n > 0)
+        h->v[i] = x;
+    return top;
+}
+
+struct byhull {
+    uint32_t lo, key;
+};
+
+static int
+cmp_hull(const void *pa, const void *pb)
+{
+    const struct byhull *a = pa, *b = pb;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* Step 4: slots for keys [k0, k1) from their hulls; returns the count. */
+static uint32_t
+partition(uint32_t k0, uint32_t k1, const uint32_t *lo, const uint32_t *hi, uint32_t *map)
+{
+    uint32_t n = 0;
+    struct byhull *order = xmalloc(((size_t)(k1 - k0) + 1) * sizeof *order);
+    for (uint32_t k = k0; k < k1; k++)
+        if (lo[k] != UINT32_MAX)
+            order[n++] = (struct byhull){ lo[k], k };
+    qsort(order, n, sizeof *order, cmp_hull);
+    struct heap active = { xmalloc(((size_t)n + 1) * sizeof(uint64_t)), 0 };
+    struct heap free_ = { xmalloc(((size_t)n + 1) * sizeof(uint64_t)), 0 };
+    uint32_t slots = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = order[i].key;
+        while (active.n > 0 && (active.v[0] >> 32) < lo[k])
+            heap_push(&free_, (uint32_t)heap_pop(&active));
+        uint32_t s = free_.n > 0 ? (uint32_t)heap_pop(&free_) : slots++;
+        map[k] = s;
+        heap_push(&active, (uint64_t)hi[k] << 32 | s);
+    }
+    free(order);
+    free(active.v);
+    free(free_.v);
+    return slots;
+}
+
+/* Step 5: the new slot of every 32-bit slot (variables: map; the
+ * special registers read, in order; the constants after them) and of
+ * every 64-bit one. */
+struct renum {
+    const uint32_t *map;         /* variables' keys to slots */
+    uint32_t sr[SR_COUNT];       /* special register to slot (UINT32_MAX: unread) */
+    uint32_t c32, c64;           /* slots of the first 32- and 64-bit constants */
+};
+
+static void
+renumber(const struct ptx_run *r, struct slot *s, const struct renum *t)
+{
+    if (s->cls == SC_32) {
+        if (s->idx < r->nvar32)
+            s->idx = t->map[s->idx];
+        else if (s->idx < r->nvar32 + SR_COUNT)
+            s->idx = t->sr[s->idx - r->nvar32];
+        else
+            s->idx = s->idx - r->nvar32 - SR_COUNT + t->c32;
+    } else if (s->cls == SC_64) {
+        s->idx = s->idx < r->nvar64 ? t->map[r->nvar32 + s->idx] : s->idx - r->nvar64 + t->c64;
+    }
+}
+
+/* The slot fields of x (struct xop), for the renumbering. */
+static unsigned
+slots_of(struct xop *x, struct slot **all)
+{
+    struct slot *f[] = { &x->d, &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2, &x->base3,
+                         &x->d2, &x->v[0], &x->v[1], &x->v[2], &x->v[3] };
+    unsigned n = 0;
+    for (unsigned j = 0; j < sizeof f / sizeof f[0]; j++)
+        all[n++] = f[j];
+    for (unsigned j = 0; j < sizeof x->frag / sizeof x->frag[0]; j++)
+        all[n++] = &x->frag[j];
+    return n;
+}
+
+void
+ptx_regalloc(struct ptx_run *r)
+{
+    if (r->regs_packed)
+        return;
+    r->regs_packed = true;
+    if (!eligible(r))
+        return;
+    uint32_t n = r->n_x, nk = r->nvar32 + r->nvar64;
+    if (nk == 0)
+        return;
+    /* step 1, with the operations per key (CSR): writes and reads */
+    struct opregs o;
+    uint32_t *kstart = xcalloc((size_t)nk + 1, sizeof *kstart);
+    uint32_t *ustart = xcalloc((size_t)nk + 1, sizeof *ustart);
+    uint32_t *lo = xmalloc((size_t)nk * sizeof *lo), *hi = xcalloc(nk, sizeof *hi);
+    for (uint32_t k = 0; k < nk; k++)
+        lo[k] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        op_regs(r, &r->x[i], &o);
+        for (unsigned j = 0; j < o.nk; j++)
+            kstart[o.kl[j] + 1]++;
+        for (unsigned j = 0; j < o.nr; j++)
+            ustart[o.rd[j] + 1]++;
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        kstart[k + 1] += kstart[k];
+        ustart[k + 1] += ustart[k];
+    }
+    uint32_t *kpos = xmalloc(((size_t)kstart[nk] + 1) * sizeof *kpos);
+    uint32_t *upos = xmalloc(((size_t)ustart[nk] + 1) * sizeof *upos);
+    uint32_t *kfill = xmalloc((size_t)nk * sizeof *kfill), *ufill = xmalloc((size_t)nk * sizeof *ufill);
+    memcpy(kfill, kstart, (size_t)nk * sizeof *kfill);
+    memcpy(ufill, ustart, (size_t)nk * sizeof *ufill);
+    for (uint32_t i = 0; i < n; i++) {   /* in order: each list sorted */
+        op_regs(r, &r->x[i], &o);
+        for (unsigned j = 0; j < o.nk; j++)
+            kpos[kfill[o.kl[j]]++] = i;
+        for (unsigned j = 0; j < o.nr; j++)
+            upos[ufill[o.rd[j]]++] = i;
+        if (o.pin != UINT32_MAX) {
+            lo[o.pin] = 0;
+            hi[o.pin] = n - 1;
+        }
+    }
+    /* step 2: blocks (bstart[b] .. bstart[b + 1] - 1), the block of each
+     * operation, and each block's predecessors (CSR) */
+    uint8_t *leader = xcalloc((size_t)n + 1, 1);
+    leader[0] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct xop *x = &r->x[i];
+        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < n)
+            leader[x->target] = 1;
+        if (x->kind == XK_BRA || !falls_through(x) || x->kind == XK_EXIT || x->kind == XK_TRAP ||
+            x->kind == XK_RET)
+            leader[i + 1] = 1;
+    }
+    uint32_t nb = 0;
+    uint32_t *blk = xmalloc((size_t)n * sizeof *blk);
+    for (uint32_t i = 0; i < n; i++) {
+        nb += leader[i];
+        blk[i] = nb - 1;
+    }
+    uint32_t *bstart = xmalloc(((size_t)nb + 1) * sizeof *bstart);
+    for (uint32_t i = 0; i < n; i++)
+        if (leader[i])
+            bstart[blk[i]] = i;
+    bstart[nb] = n;
+    uint32_t *pstart = xcalloc((size_t)nb + 1, sizeof *pstart);
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t *pfill = pass ? xmalloc(((size_t)nb + 1) * sizeof *pfill) : NULL;
+        uint32_t *pred = NULL;
+        if (pass) {
+            memcpy(pfill, pstart, ((size_t)nb + 1) * sizeof *pfill);
+            pred = xmalloc(((size_t)pstart[nb] + 1) * sizeof *pred);
+        }
+        for (uint32_t b = 0; b < nb; b++) {
+            const struct xop *x = &r->x[bstart[b + 1] - 1];
+            uint32_t succ[2], ns = 0;
+            if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < n)
+                succ[ns++] = blk[x->target];
+            if (falls_through(x) && bstart[b + 1] < n)
+                succ[ns++] = b + 1;
+            for (uint32_t s = 0; s < ns; s++) {
+                if (pass)
+                    pred[pfill[succ[s]]++] = b;
+                else
+                    pstart[succ[s] + 1]++;
+            }
+        }
+        if (!pass) {
+            for (uint32_t b = 0; b < nb; b++)
+                pstart[b + 1] += pstart[b];
+            continue;
+        }
+        free(pfill);
+        /* step 3: hulls */
+        uint32_t *seen = xcalloc(nb, sizeof *seen);   /* key + 1: live into the block */
+        uint32_t *work = xmalloc(((size_t)nb + 1) * sizeof *work);
+        for (uint32_t k = 0; k < nk; k++) {
+            const uint32_t *kl = kpos + kstart[k];
+            uint32_t nkl = kstart[k + 1] - kstart[k], nw = 0;
+#define COVER(p) do { uint32_t p_ = (p); lo[k] = p_ < lo[k] ? p_ : lo[k]; \
+                      hi[k] = p_ > hi[k] ? p_ : hi[k]; } while (0)
+            for (uint32_t j = 0; j < nkl; j++)
+                COVER(kl[j]);
+            for (uint32_t j = ustart[k]; j < ustart[k + 1]; j++) {
+                uint32_t u = upos[j], b = blk[u];
+                COVER(u);
+                if (seen[b] == k + 1 || latest_in(kl, nkl, bstart[b], u) >= 0)
+                    continue;
+                seen[b] = k + 1;  /* live into b: its start, and each predecessor's end */
+                work[nw++] = b;
+            }
+            while (nw > 0) {
+                uint32_t b = work[--nw];
+                COVER(bstart[b]);
+                for (uint32_t q = pstart[b]; q < pstart[b + 1]; q++) {
+                    uint32_t p = pred[q];
+                    COVER(bstart[p + 1] - 1);
+                    if (seen[p] == k + 1 || latest_in(kl, nkl, bstart[p], bstart[p + 1]) >= 0)
+                        continue;
+                    seen[p] = k + 1;
+                    work[nw++] = p;
+                }
+            }
+#undef COVER
+        }
+        free(seen);
+        free(work);
+        free(pred);
+    }
+    /* step 4 */
+    uint32_t *map = xcalloc(nk, sizeof *map);
+    uint32_t p32 = partition(0, r->nvar32, lo, hi, map);
+    uint32_t p64 = partition(r->nvar32, nk, lo, hi, map);
+    /* step 5: the special registers the kernel reads after the variables,
+     * then the constants */
+    struct renum t = { .map = map };
+    struct slot *all[OPREGS_MAX];
+    uint32_t used = 0;
+    for (unsigned i = 0; i < SR_COUNT; i++)
+        t.sr[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        for (unsigned j = 0, ns = slots_of(&r->x[i], all); j < ns; j++)
+            if (all[j]->cls == SC_32 && all[j]->idx >= r->nvar32 &&
+                all[j]->idx < r->nvar32 + SR_COUNT)
+                t.sr[all[j]->idx - r->nvar32] = 0;
+    for (unsigned i = 0; i < SR_COUNT; i++)
+        if (t.sr[i] == 0)
+            t.sr[i] = p32 + used++;
+    t.c32 = p32 + used;
+    t.c64 = p64;
+    for (uint32_t i = 0; i < n; i++)
+        for (unsigned j = 0, ns = slots_of(&r->x[i], all); j < ns; j++)
+            renumber(r, all[j], &t);
+    r->n32 = r->n32 - r->nvar32 - SR_COUNT + p32 + used;
+    r->n64 = r->n64 - r->nvar64 + p64;
+    r->nvar32 = p32;
+    r->nvar64 = p64;
+    r->cbase32 = t.c32;
+    memcpy(r->sr_slot, t.sr, sizeof r->sr_slot);
+    r->funcs[0].n32 = p32;
+    r->funcs[0].n64 = p64;
+    free(map);
+    free(kstart);
+    free(ustart);
+    free(kpos);
+    free(upos);
+    free(kfill);
+    free(ufill);
+    free(leader);
+    free(blk);
+    free(bstart);
+    free(pstart);
+    free(lo);
+    free(hi);
+}
