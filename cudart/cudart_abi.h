@@ -118,7 +118,15 @@ enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
 enum { cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
        cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
        cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7,
-       cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11 };
+       cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11,
+       cudaGraphNodeTypeConditional = 13 };
+enum { cudaStreamAddCaptureDependencies = 0, cudaStreamSetCaptureDependencies = 1 };
+
+/* Conditional nodes (CUDA 12.4+): a handle names a condition value the
+ * device sets (cudaGraphSetConditional) */
+typedef unsigned long long cudaGraphConditionalHandle;
+enum { cudaGraphCondAssignDefault = 1 };
+enum { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
 
 /* struct cudaMemPoolProps: 88 bytes; struct cudaMemAllocNodeParams: 120 bytes */
 struct cudaMemPoolProps {
@@ -236,6 +244,39 @@ struct cudaMemsetParams {
 struct cudaHostNodeParams {
     void (*fn)(void *);
     void *userData;
+};
+
+/* struct cudaConditionalNodeParams: 24 bytes */
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    int type;                    /* cudaGraphCondType* */
+    unsigned size;               /* bodies: If 1 or 2, While 1, Switch >= 1 */
+    cudaGraph_t *phGraph_out;    /* set by the runtime: the bodies, owned by the node */
+};
+
+/* struct cudaGraphNodeParams (cudaGraphAddNode): 256 bytes, the union at 16 */
+struct cudaGraphNodeParams {
+    int type;                    /* cudaGraphNodeType* */
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParams kernel;         /* cudaKernelNodeParamsV2: the same */
+        struct {
+            int flags, reserved[3];
+            struct cudaMemcpy3DParms copyParams;
+        } memcpy;
+        struct cudaMemsetParams memset;             /* cudaMemsetParamsV2: the same */
+        struct cudaHostNodeParams host;             /* cudaHostNodeParamsV2: the same */
+        struct {
+            cudaGraph_t graph;
+            int ownership;
+        } graph;
+        struct {
+            cudaEvent_t event;
+        } eventWait, eventRecord;
+        struct cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
 };
 
 /* cudaGraphExecUpdateResultInfo: 24 bytes */

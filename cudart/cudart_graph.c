@@ -19,12 +19,18 @@
  * index (cudaGraphExecKernelNodeSetParams).  A memory allocation node's
  * memory is reserved when the node is made (its address is the node's for
  * good) and is allocated when the node runs, freed by a free node or by
- * the program (cudart.h, rt_graph_mem_*).  Not modelled: a launch
- * overlapping other work (there is one timeline), conditional nodes,
+ * the program (cudart.h, rt_graph_mem_*).  A conditional node's handle
+ * is a word of device memory the runtime allocates: the device writes it
+ * (cudaGraphSetConditional, a builtin of frontend/exec/ptx_call.c) and the
+ * node reads it when it runs, then runs its bodies (If: body 0 if it is
+ * not zero, else body 1 if there is one; While: body 0 until it reads
+ * zero; Switch: body n for the value n, none past the last).  Not
+ * modelled: a launch overlapping other work (there is one timeline),
  * graphs of arrays (refused by name).
  */
 #include "cudart/cudart.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +64,21 @@ struct CUgraphNode_st {
             void *dptr;          /* memory nodes: the allocation (cudart_pool.c) */
             size_t bytes;
         } mem;
+        struct {
+            uint64_t handle;     /* the condition's device address */
+            int type;            /* cudaGraphCondType* */
+            uint32_t size;
+            struct CUgraph_st **body;    /* [size], owned */
+        } cond;
     } p;
+};
+
+/* A conditional handle of a graph: its word, and the value it is given
+ * at each launch (with cudaGraphCondAssignDefault). */
+struct cond_handle {
+    uint64_t addr;
+    uint32_t dflt;
+    bool assign;
 };
 
 struct CUgraph_st {
@@ -70,6 +90,10 @@ struct CUgraph_st {
     struct CUstream_st *origin;
     struct CUstream_st **joined;
     uint32_t n_joined, cap_joined;
+    bool into;                   /* captured into by cudaStreamBeginCaptureToGraph: the
+                                    program's graph, kept when the capture ends */
+    struct cond_handle *conds;   /* its conditional handles */
+    uint32_t n_conds, cap_conds;
 };
 
 /* The graphs being captured (few at a time), by capture id. */
@@ -92,6 +116,7 @@ graph_free(struct CUgraph_st *g)
     for (uint32_t i = 0; i < g->n; i++)
         node_free(g->nodes[i]);
     free(g->nodes);
+    free(g->conds);
     free(g);
 }
 
@@ -102,6 +127,11 @@ node_free(struct CUgraphNode_st *n)
         free(n->p.k.args);
     else if (n->type == cudaGraphNodeTypeGraph)
         graph_free(n->p.child);
+    else if (n->type == cudaGraphNodeTypeConditional) {
+        for (uint32_t i = 0; i < n->p.cond.size; i++)
+            graph_free(n->p.cond.body[i]);
+        free(n->p.cond.body);
+    }
     free(n->deps);
     free(n);
 }
@@ -235,6 +265,65 @@ set_host(struct CUgraphNode_st *n, const void *params)
 static cudaError_t run_graph(const struct CUgraph_st *g, const uint32_t *order);
 static cudaError_t capture_node(cudaStream_t stream, int type, struct CUgraphNode_st **out);
 
+/* The value of conditional handle h (a word of device memory). */
+static cudaError_t
+cond_value(uint64_t h, uint32_t *v)
+{
+    smsim_error err = { 0 };
+    const void *p = smsim_program_host(rt.prog, h, 4, &err);
+    if (p == NULL)
+        return rt_fail(cudaErrorInvalidValue, "a conditional node's handle: %s", err.msg);
+    memcpy(v, p, 4);
+    return cudaSuccess;
+}
+
+/* A conditional node: its bodies as its condition says. */
+static cudaError_t
+run_conditional(const struct CUgraphNode_st *n)
+{
+    uint32_t v;
+    cudaError_t e = cond_value(n->p.cond.handle, &v);
+    if (e != cudaSuccess)
+        return e;
+    switch (n->p.cond.type) {
+    case cudaGraphCondTypeIf:
+        if (v != 0)
+            return run_graph(n->p.cond.body[0], NULL);
+        return n->p.cond.size > 1 ? run_graph(n->p.cond.body[1], NULL) : cudaSuccess;
+    case cudaGraphCondTypeWhile:
+        while (v != 0 && e == cudaSuccess) {
+            e = run_graph(n->p.cond.body[0], NULL);
+            if (e == cudaSuccess)
+                e = cond_value(n->p.cond.handle, &v);
+        }
+        return e;
+    default:                     /* Switch */
+        return v < n->p.cond.size ? run_graph(n->p.cond.body[v], NULL) : cudaSuccess;
+    }
+}
+
+/* At a launch: the handles of g, and of the graphs inside it, that take
+ * their default value. */
+static void
+cond_defaults(const struct CUgraph_st *g)
+{
+    for (uint32_t i = 0; i < g->n_conds; i++)
+        if (g->conds[i].assign) {
+            smsim_error err = { 0 };
+            void *p = smsim_program_host(rt.prog, g->conds[i].addr, 4, &err);
+            if (p != NULL)
+                memcpy(p, &g->conds[i].dflt, 4);
+        }
+    for (uint32_t i = 0; i < g->n; i++) {
+        const struct CUgraphNode_st *n = g->nodes[i];
+        if (n->type == cudaGraphNodeTypeGraph)
+            cond_defaults(n->p.child);
+        else if (n->type == cudaGraphNodeTypeConditional)
+            for (uint32_t b = 0; b < n->p.cond.size; b++)
+                cond_defaults(n->p.cond.body[b]);
+    }
+}
+
 /* Carry out node n. */
 static cudaError_t
 run_node(const struct CUgraphNode_st *n)
@@ -273,6 +362,8 @@ run_node(const struct CUgraphNode_st *n)
         return rt_graph_mem_alloc(n->p.mem.dptr);
     case cudaGraphNodeTypeMemFree:
         return rt_graph_mem_free(n->p.mem.dptr);
+    case cudaGraphNodeTypeConditional:
+        return run_conditional(n);
     default:                     /* empty, event wait: the order is the wait */
         return cudaSuccess;
     }
@@ -377,6 +468,12 @@ clone_node(struct CUgraph_st *g, const struct CUgraphNode_st *n)
         memcpy(c->p.k.args, n->p.k.args, n->p.k.bytes);
     } else if (n->type == cudaGraphNodeTypeGraph) {
         c->p.child = graph_clone(n->p.child);
+    } else if (n->type == cudaGraphNodeTypeConditional) {
+        c->p.cond.body = malloc(n->p.cond.size * sizeof *c->p.cond.body);
+        if (c->p.cond.body == NULL)
+            abort();
+        for (uint32_t i = 0; i < n->p.cond.size; i++)
+            c->p.cond.body[i] = graph_clone(n->p.cond.body[i]);
     }
     g->nodes = rt_grow(g->nodes, &g->cap, g->n + 1, sizeof *g->nodes);
     g->nodes[g->n++] = c;
@@ -388,6 +485,11 @@ graph_clone(const struct CUgraph_st *g)
     struct CUgraph_st *c = calloc(1, sizeof *c);
     if (c == NULL)
         abort();
+    if (g->n_conds > 0) {
+        c->conds = rt_grow(NULL, &c->cap_conds, g->n_conds, sizeof *c->conds);
+        memcpy(c->conds, g->conds, g->n_conds * sizeof *c->conds);
+        c->n_conds = g->n_conds;
+    }
     for (uint32_t i = 0; i < g->n; i++)
         clone_node(c, g->nodes[i]);
     for (uint32_t i = 0; i < g->n; i++) {  /* (cudaGraphAddDependencies: any index) */
@@ -701,6 +803,106 @@ cudaGraphClone(cudaGraph_t *pClone, cudaGraph_t graph)
     return cudaSuccess;
 }
 
+/* ---- conditional nodes and cudaGraphAddNode -------------------------------------------- */
+
+_Static_assert(sizeof(struct cudaGraphNodeParams) == 256 &&
+               offsetof(struct cudaGraphNodeParams, conditional) == 16 &&
+               sizeof(struct cudaConditionalNodeParams) == 24,
+               "struct cudaGraphNodeParams as CUDA 13's driver_types.h lays it out");
+
+API cudaError_t
+cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle, cudaGraph_t graph,
+                                 unsigned defaultLaunchValue, unsigned flags)
+{
+    RT_GUARD;
+    RT_REQUIRE_READY();
+    if (pHandle == NULL || graph == NULL || (flags & ~(unsigned)cudaGraphCondAssignDefault))
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    uint64_t a;
+    smsim_error err = { 0 };
+    if (smsim_program_malloc(rt.prog, 4, "a conditional handle", &a, &err) < 0)
+        return rt_fail(cudaErrorMemoryAllocation, "%s", err.msg);
+    graph->conds = rt_grow(graph->conds, &graph->cap_conds, graph->n_conds + 1,
+                           sizeof *graph->conds);
+    graph->conds[graph->n_conds++] = (struct cond_handle){ a, defaultLaunchValue,
+                                                           (flags & cudaGraphCondAssignDefault) != 0 };
+    *pHandle = a;
+    return cudaSuccess;
+}
+
+/* A conditional node of p's kind and size, with its empty bodies. */
+static cudaError_t
+set_conditional(struct CUgraphNode_st *n, const void *params)
+{
+    const struct cudaConditionalNodeParams *p = params;
+    bool known = false;
+    for (uint32_t i = 0; i < n->graph->n_conds && !known; i++)
+        known = n->graph->conds[i].addr == p->handle;
+    if (!known)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddNode: the conditional handle was "
+                       "not created for this graph (cudaGraphConditionalHandleCreate)");
+    if ((p->type == cudaGraphCondTypeIf && (p->size < 1 || p->size > 2)) ||
+        (p->type == cudaGraphCondTypeWhile && p->size != 1) ||
+        (p->type == cudaGraphCondTypeSwitch && p->size < 1) ||
+        p->type < cudaGraphCondTypeIf || p->type > cudaGraphCondTypeSwitch)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddNode: a conditional node of type %d "
+                       "with %u bodies", p->type, p->size);
+    n->p.cond.handle = p->handle;
+    n->p.cond.type = p->type;
+    n->p.cond.size = p->size;
+    n->p.cond.body = calloc(p->size, sizeof *n->p.cond.body);
+    if (n->p.cond.body == NULL)
+        abort();
+    for (uint32_t i = 0; i < p->size; i++) {
+        n->p.cond.body[i] = calloc(1, sizeof *n->p.cond.body[i]);
+        if (n->p.cond.body[i] == NULL)
+            abort();
+    }
+    return cudaSuccess;
+}
+
+/* Any node by its parameters (CUDA 12.2+).  Edge data (programmatic
+ * dependencies, ports) is taken as plain dependencies: work runs one item
+ * at a time here, so the order is the same. */
+API cudaError_t
+cudaGraphAddNode(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                 const void *edgeData, size_t nd, struct cudaGraphNodeParams *p)
+{
+    RT_GUARD;
+    RT_REQUIRE_READY();
+    (void)edgeData;
+    if (pNode == NULL || p == NULL)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel:
+        return add_with(pNode, graph, p->type, deps, nd, set_kernel_params, &p->kernel);
+    case cudaGraphNodeTypeMemcpy:
+        return add_with(pNode, graph, p->type, deps, nd, set_copy3d, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset:
+        return add_with(pNode, graph, p->type, deps, nd, set_memset, &p->memset);
+    case cudaGraphNodeTypeHost:
+        return add_with(pNode, graph, p->type, deps, nd, set_host, &p->host);
+    case cudaGraphNodeTypeGraph:
+        return cudaGraphAddChildGraphNode(pNode, graph, deps, nd, p->graph.graph);
+    case cudaGraphNodeTypeEmpty:
+        return add_node(graph, p->type, deps, nd, pNode);
+    case cudaGraphNodeTypeWaitEvent:
+    case cudaGraphNodeTypeEventRecord:
+        return add_event_node(pNode, graph, deps, nd, p->eventWait.event, p->type);
+    case cudaGraphNodeTypeConditional: {
+        cudaError_t e = add_with(pNode, graph, p->type, deps, nd, set_conditional,
+                                 &p->conditional);
+        if (e == cudaSuccess)
+            p->conditional.phGraph_out = (*pNode)->p.cond.body;
+        return e;
+    }
+    default:
+        return rt_fail(cudaErrorNotSupported, "cudaGraphAddNode: unsupported: a node of type "
+                       "%d (kernel, memcpy, memset, host, child graph, empty, event and "
+                       "conditional nodes are carried out)", p->type);
+    }
+}
+
 /* ---- executable graphs ---------------------------------------------------------------- */
 
 static cudaError_t
@@ -808,6 +1010,7 @@ cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t stream)
             n->p.child = graph_clone(x->g);
         return e;
     }
+    cond_defaults(x->g);
     return run_graph(x->g, x->order);
 }
 
@@ -1030,6 +1233,71 @@ cudaStreamBeginCapture(cudaStream_t stream, int mode)
     return cudaSuccess;
 }
 
+/* Capture into graph, an existing graph the program keeps, after deps. */
+API cudaError_t
+cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                              const void *edgeData, size_t nd, int mode)
+{
+    RT_GUARD;
+    (void)mode;
+    (void)edgeData;              /* ordinary dependencies (cudaGraphAddNode) */
+    RT_REQUIRE_READY();
+    struct CUstream_st *s = rt_stream(stream);
+    if (s == NULL)
+        return rt_fail(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCaptureToGraph: the "
+                       "legacy default stream cannot be captured");
+    if (graph == NULL || (nd > 0 && deps == NULL))
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    if (s->capture != NULL || graph->capture_id != 0)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamBeginCaptureToGraph: the stream or the "
+                       "graph is capturing already");
+    for (size_t i = 0; i < nd; i++)
+        if (deps[i] == NULL || deps[i]->graph != graph)
+            return rt_fail(cudaErrorInvalidValue, "cudaStreamBeginCaptureToGraph: a dependency "
+                           "is not a node of the graph");
+    s->capture = graph;
+    graph->capture_id = ++capture_ids;
+    graph->origin = s;
+    graph->into = true;
+    set_tail(s, deps, (uint32_t)nd);
+    active = rt_grow(active, &cap_active, n_active + 1, sizeof *active);
+    active[n_active++] = graph;
+    return cudaSuccess;
+}
+
+/* The capture's next work depends on deps (Set), or on them too (Add). */
+API cudaError_t
+cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *deps,
+                                    const void *edgeData, size_t nd, unsigned flags)
+{
+    RT_GUARD;
+    (void)edgeData;
+    struct CUstream_st *s = rt_stream(stream);
+    if (s == NULL || s->capture == NULL)
+        return rt_fail(cudaErrorIllegalState, "cudaStreamUpdateCaptureDependencies: the stream "
+                       "is not capturing");
+    if ((nd > 0 && deps == NULL) || flags > cudaStreamSetCaptureDependencies)
+        return rt_fail(cudaErrorInvalidValue, NULL);
+    for (size_t i = 0; i < nd; i++)
+        if (deps[i] == NULL || deps[i]->graph != s->capture)
+            return rt_fail(cudaErrorInvalidValue, "cudaStreamUpdateCaptureDependencies: a node "
+                           "is not of the stream's capture graph");
+    if (flags == cudaStreamSetCaptureDependencies) {
+        set_tail(s, deps, (uint32_t)nd);
+        return cudaSuccess;
+    }
+    for (size_t i = 0; i < nd; i++) {
+        bool have = false;
+        for (uint32_t j = 0; j < s->n_tail && !have; j++)
+            have = s->tail[j] == deps[i];
+        if (!have) {
+            s->tail = rt_grow(s->tail, &s->cap_tail, s->n_tail + 1, sizeof *s->tail);
+            s->tail[s->n_tail++] = deps[i];
+        }
+    }
+    return cudaSuccess;
+}
+
 API cudaError_t
 cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
@@ -1056,9 +1324,11 @@ cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     g->capture_id = 0;
     s->capture = NULL;
     s->n_tail = 0;
+    bool into = g->into;
+    g->into = false;
     if (pGraph != NULL)
         *pGraph = g;
-    else
+    else if (!into)              /* (a graph captured into is the program's) */
         graph_free(g);
     return cudaSuccess;
 }
@@ -1133,4 +1403,19 @@ cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, int *status, unsigned long lo
                               const void **edgeData, size_t *numDeps)
 {
     return cudaStreamGetCaptureInfo(stream, status, id, graph, deps, edgeData, numDeps);
+}
+
+API cudaError_t
+cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                   const cudaGraphNode_t *deps, const void *edgeData, size_t nd,
+                                   int mode)
+{
+    return cudaStreamBeginCaptureToGraph(stream, graph, deps, edgeData, nd, mode);
+}
+
+API cudaError_t
+cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *deps,
+                                         const void *edgeData, size_t nd, unsigned flags)
+{
+    return cudaStreamUpdateCaptureDependencies(stream, deps, edgeData, nd, flags);
 }

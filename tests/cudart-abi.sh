@@ -85,6 +85,15 @@ int main(void) {
     S(struct cudaMemPoolProps) O(struct cudaMemPoolProps, maxSize) O(struct cudaMemPoolProps, usage)
     S(struct cudaMemAllocNodeParams) O(struct cudaMemAllocNodeParams, bytesize)
     O(struct cudaMemAllocNodeParams, dptr) V(cudaGraphNodeTypeMemAlloc) V(cudaGraphNodeTypeMemFree)
+    S(struct cudaGraphNodeParams) O(struct cudaGraphNodeParams, kernel)
+    O(struct cudaGraphNodeParams, memcpy.copyParams) O(struct cudaGraphNodeParams, memset.height)
+    O(struct cudaGraphNodeParams, host.userData) O(struct cudaGraphNodeParams, graph.graph)
+    O(struct cudaGraphNodeParams, eventRecord.event) O(struct cudaGraphNodeParams, reserved2)
+    S(struct cudaConditionalNodeParams) O(struct cudaConditionalNodeParams, type)
+    O(struct cudaConditionalNodeParams, size) O(struct cudaConditionalNodeParams, phGraph_out)
+    V(cudaGraphNodeTypeConditional) V(cudaGraphCondAssignDefault) V(cudaGraphCondTypeIf)
+    V(cudaGraphCondTypeWhile) V(cudaGraphCondTypeSwitch) V(cudaStreamSetCaptureDependencies)
+    S(cudaGraphConditionalHandle)
     return 0;
 }
 C

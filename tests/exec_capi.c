@@ -12,7 +12,8 @@
  *   exec_capi repeat           one launch shape 40 times (launch sampling,
  *                              sim.sample_launches): the results and the
  *                              counter of the 40
- *   exec_capi graph            CUDA graphs, captured and built by hand
+ *   exec_capi graph            CUDA graphs, captured and built by hand;
+ *                              conditional nodes (if/else, while, switch)
  *   exec_capi texture          CUDA arrays, texture and surface objects
  * Exit status 0 when every check passed.
  */
@@ -72,6 +73,18 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g, unsigned lon
 cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x);
 cudaError_t cudaGraphDestroy(cudaGraph_t g);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *h, cudaGraph_t g,
+                                             unsigned dflt, unsigned flags);
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t *deps,
+                             const void *edges, size_t nd, struct cudaGraphNodeParams *p);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long long *id,
+                                     cudaGraph_t *g, const cudaGraphNode_t **deps,
+                                     const void **edges, size_t *nd);
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps,
+                                                const void *edges, size_t nd, unsigned flags);
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g,
+                                          const cudaGraphNode_t *deps, const void *edges,
+                                          size_t nd, int mode);
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f);
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
@@ -209,6 +222,25 @@ static const char ptx[] =
     "  suld.b.2d.b32.trap {%r5}, [%rd1, {%r4, %r3}];\n"
     "  mad.lo.u32 %r6, %r5, 2, 1;\n"
     "  sust.b.2d.b32.trap [%rd1, {%r4, %r3}], {%r6};\n"
+    "  ret;\n}\n"
+    /* conditional graph nodes: condk decrements *pc and sets the handle to
+     * what is left (a while loop's body); setk sets it to *pv */
+    ".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
+    ".visible .entry condk(.param .u64 pc, .param .u64 ph)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [pc];\n  ld.param.u64 %rd2, [ph];\n  cvta.to.global.u64 %rd3, %rd1;\n"
+    "  ld.global.u32 %r1, [%rd3];\n  sub.u32 %r2, %r1, 1;\n  st.global.u32 [%rd3], %r2;\n"
+    "  {\n  .param .b64 p0;\n  .param .b32 p1;\n  st.param.b64 [p0], %rd2;\n"
+    "  st.param.b32 [p1], %r2;\n  call.uni cudaGraphSetConditional, (p0, p1);\n  }\n"
+    "  ret;\n}\n"
+    ".visible .entry setk(.param .u64 ph, .param .u64 pv)\n"
+    "{\n"
+    "  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [ph];\n  ld.param.u64 %rd2, [pv];\n  cvta.to.global.u64 %rd3, %rd2;\n"
+    "  ld.global.u32 %r1, [%rd3];\n"
+    "  {\n  .param .b64 p0;\n  .param .b32 p1;\n  st.param.b64 [p0], %rd1;\n"
+    "  st.param.b32 [p1], %r1;\n  call.uni cudaGraphSetConditional, (p0, p1);\n  }\n"
     "  ret;\n}\n";
 
 static void put(unsigned char *p, uint64_t v, unsigned n)
@@ -268,6 +300,8 @@ static void tex1di_stub(void) { }
 static void texq_stub(void) { }
 static void surf2x_stub(void) { }
 static void heapk_stub(void) { }
+static void condk_stub(void) { }
+static void setk_stub(void) { }
 static float scale_shadow;
 static unsigned counter_shadow;
 static unsigned *mcount;         /* __managed__: the runtime points it at the variable */
@@ -390,6 +424,139 @@ graphs(void)
            cudaGraphDestroy(g3) == cudaSuccess && cudaGraphDestroy(g4) == cudaSuccess &&
            cudaStreamDestroy(st) == cudaSuccess && cudaFree(a) == cudaSuccess &&
            cudaFree(c) == cudaSuccess, "graphs: destroyed");
+    return fails != 0;
+}
+
+/* Conditional nodes (CUDA 12.4+): a while loop whose body kernel counts
+ * *w down and sets the condition to what is left (the handle's default, 1,
+ * assigned at each launch); an if/else captured from a stream, whose
+ * bodies are filled by capturing into them; a switch. */
+static int
+conditionals(void)
+{
+    unsigned *w = NULL, *v = NULL, *flag = NULL, hw = 0, hf = 0;
+    cudaStream_t st;
+    expect(cudaMalloc((void **)&w, 4) == cudaSuccess && cudaMalloc((void **)&v, 4) ==
+           cudaSuccess && cudaMalloc((void **)&flag, 4) == cudaSuccess &&
+           cudaStreamCreate(&st) == cudaSuccess, "conditionals: set-up");
+    dim3 one = { 1, 1, 1 };
+    /* while */
+    cudaGraph_t g;
+    cudaGraphExec_t x;
+    cudaGraphConditionalHandle h;
+    cudaGraphNode_t cn, kn;
+    struct cudaGraphNodeParams cp, kp;
+    memset(&cp, 0, sizeof cp);
+    memset(&kp, 0, sizeof kp);
+    int ok = cudaGraphCreate(&g, 0) == cudaSuccess &&
+             cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault) ==
+             cudaSuccess;
+    cp.type = cudaGraphNodeTypeConditional;
+    cp.conditional.handle = h;
+    cp.conditional.type = cudaGraphCondTypeWhile;
+    cp.conditional.size = 1;
+    ok = ok && cudaGraphAddNode(&cn, g, NULL, NULL, 0, &cp) == cudaSuccess &&
+         cp.conditional.phGraph_out != NULL;
+    void *cargs[] = { &w, &h };
+    kp.type = cudaGraphNodeTypeKernel;
+    kp.kernel = (struct cudaKernelNodeParams){ (void *)(uintptr_t)condk_stub, one, one, 0, cargs,
+                                               NULL };
+    hw = 5;
+    ok = ok && cudaGraphAddNode(&kn, cp.conditional.phGraph_out[0], NULL, NULL, 0, &kp) ==
+         cudaSuccess && cudaGraphInstantiate(&x, g, 0) == cudaSuccess &&
+         cudaMemcpy(w, &hw, 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaGraphLaunch(x, st) == cudaSuccess && cudaMemcpy(&hw, w, 4, cudaMemcpyDeviceToHost) ==
+         cudaSuccess && hw == 0;
+    hw = 3;
+    ok = ok && cudaMemcpy(w, &hw, 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaGraphLaunch(x, st) == cudaSuccess && cudaMemcpy(&hw, w, 4, cudaMemcpyDeviceToHost) ==
+         cudaSuccess && hw == 0;
+    expect(ok, "conditionals: a while node runs its body until the device clears it, twice");
+    /* if/else, captured: setk -> if [flag = 1 | flag = 2] -> flag += 16 */
+    cudaGraph_t g2;
+    cudaGraphExec_t x2;
+    cudaGraphConditionalHandle h2;
+    const cudaGraphNode_t *deps = NULL;
+    size_t nd = 0;
+    void *sargs[] = { &h2, &v };
+    ok = cudaStreamBeginCapture(st, 0) == cudaSuccess &&
+         cudaStreamGetCaptureInfo(st, NULL, NULL, &g2, NULL, NULL, NULL) == cudaSuccess &&
+         cudaGraphConditionalHandleCreate(&h2, g2, 0, 0) == cudaSuccess &&
+         cudaLaunchKernel((const void *)(uintptr_t)setk_stub, one, one, sargs, 0, st) ==
+         cudaSuccess &&
+         cudaStreamGetCaptureInfo(st, NULL, NULL, &g2, &deps, NULL, &nd) == cudaSuccess && nd == 1;
+    memset(&cp, 0, sizeof cp);
+    cp.type = cudaGraphNodeTypeConditional;
+    cp.conditional.handle = h2;
+    cp.conditional.type = cudaGraphCondTypeIf;
+    cp.conditional.size = 2;
+    ok = ok && cudaGraphAddNode(&cn, g2, deps, NULL, nd, &cp) == cudaSuccess &&
+         cudaStreamUpdateCaptureDependencies(st, &cn, NULL, 1, 1) == cudaSuccess &&
+         cudaMemsetAsync((char *)flag + 1, 16, 1, st) == cudaSuccess &&
+         cudaStreamEndCapture(st, &g2) == cudaSuccess;
+    cudaGraph_t then = ok ? cp.conditional.phGraph_out[0] : NULL;
+    cudaGraph_t other = ok ? cp.conditional.phGraph_out[1] : NULL;
+    ok = ok && cudaStreamBeginCaptureToGraph(st, then, NULL, NULL, 0, 0) == cudaSuccess &&
+         cudaMemsetAsync(flag, 1, 1, st) == cudaSuccess &&
+         cudaStreamEndCapture(st, NULL) == cudaSuccess &&
+         cudaStreamBeginCaptureToGraph(st, other, NULL, NULL, 0, 0) == cudaSuccess &&
+         cudaMemsetAsync(flag, 2, 1, st) == cudaSuccess &&
+         cudaStreamEndCapture(st, NULL) == cudaSuccess &&
+         cudaGraphInstantiate(&x2, g2, 0) == cudaSuccess;
+    unsigned got[2] = { 0, 0 };
+    for (unsigned c = 0; c < 2 && ok; c++) {
+        hf = 0;
+        ok = cudaMemcpy(v, &c, 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaMemcpy(flag, &hf, 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaGraphLaunch(x2, st) == cudaSuccess &&
+             cudaMemcpy(&got[c], flag, 4, cudaMemcpyDeviceToHost) == cudaSuccess;
+    }
+    expect(ok && got[0] == 0x1002 && got[1] == 0x1001,
+           "conditionals: if/else captured, its bodies captured into, the node between");
+    /* switch of three bodies: body i sets the flag to 10 + i; 5 runs none */
+    cudaGraph_t g3;
+    cudaGraphExec_t x3;
+    cudaGraphConditionalHandle h3;
+    cudaGraphNode_t sn, mn;
+    ok = cudaGraphCreate(&g3, 0) == cudaSuccess &&
+         cudaGraphConditionalHandleCreate(&h3, g3, 0, 0) == cudaSuccess;
+    void *s3args[] = { &h3, &v };
+    memset(&kp, 0, sizeof kp);
+    kp.type = cudaGraphNodeTypeKernel;
+    kp.kernel = (struct cudaKernelNodeParams){ (void *)(uintptr_t)setk_stub, one, one, 0, s3args,
+                                               NULL };
+    memset(&cp, 0, sizeof cp);
+    cp.type = cudaGraphNodeTypeConditional;
+    cp.conditional.handle = h3;
+    cp.conditional.type = cudaGraphCondTypeSwitch;
+    cp.conditional.size = 3;
+    ok = ok && cudaGraphAddNode(&kn, g3, NULL, NULL, 0, &kp) == cudaSuccess &&
+         cudaGraphAddNode(&sn, g3, &kn, NULL, 1, &cp) == cudaSuccess;
+    for (unsigned i = 0; i < 3 && ok; i++) {
+        struct cudaGraphNodeParams mp;
+        memset(&mp, 0, sizeof mp);
+        mp.type = cudaGraphNodeTypeMemset;
+        mp.memset = (struct cudaMemsetParams){ flag, 0, 10 + i, 4, 1, 1 };
+        ok = cudaGraphAddNode(&mn, cp.conditional.phGraph_out[i], NULL, NULL, 0, &mp) ==
+             cudaSuccess;
+    }
+    ok = ok && cudaGraphInstantiate(&x3, g3, 0) == cudaSuccess;
+    unsigned sw[4] = { 0, 1, 2, 5 }, res[4] = { 0, 0, 0, 0 };
+    for (unsigned c = 0; c < 4 && ok; c++) {
+        hf = 99;
+        ok = cudaMemcpy(v, &sw[c], 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaMemcpy(flag, &hf, 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaGraphLaunch(x3, st) == cudaSuccess &&
+             cudaMemcpy(&res[c], flag, 4, cudaMemcpyDeviceToHost) == cudaSuccess;
+    }
+    expect(ok && res[0] == 10 && res[1] == 11 && res[2] == 12 && res[3] == 99,
+           "conditionals: a switch runs body n for n, none past the last");
+    expect(cudaGraphExecDestroy(x) == cudaSuccess && cudaGraphExecDestroy(x2) == cudaSuccess &&
+           cudaGraphExecDestroy(x3) == cudaSuccess && cudaGraphDestroy(g) == cudaSuccess &&
+           cudaGraphDestroy(g2) == cudaSuccess && cudaGraphDestroy(g3) == cudaSuccess &&
+           cudaStreamDestroy(st) == cudaSuccess && cudaFree(w) == cudaSuccess &&
+           cudaFree(v) == cudaSuccess && cudaFree(flag) == cudaSuccess,
+           "conditionals: destroyed");
     return fails != 0;
 }
 
@@ -714,7 +881,7 @@ main(int argc, char **argv)
     static const struct { void (*stub)(void); const char *name; } tk[] = {
         { tex2d_stub, "tex2d" }, { texa2d_stub, "texa2d" }, { texcube_stub, "texcube" },
         { tex1di_stub, "tex1di" }, { texq_stub, "texq" }, { surf2x_stub, "surf2x" },
-        { heapk_stub, "heapk" },
+        { heapk_stub, "heapk" }, { condk_stub, "condk" }, { setk_stub, "setk" },
     };
     for (unsigned i = 0; i < sizeof tk / sizeof tk[0]; i++)
         __cudaRegisterFunction(h, (const char *)(uintptr_t)tk[i].stub, (char *)tk[i].name,
@@ -725,7 +892,7 @@ main(int argc, char **argv)
     if (strcmp(mode, "repeat") == 0)
         return repeat();
     if (strcmp(mode, "graph") == 0)
-        return graphs();
+        return graphs() | conditionals();
     dim3 grid1 = { 1, 1, 1 }, block1 = { 32, 1, 1 };
     if (future) {                /* nothing loads: the launch says why */
         void *none[] = { NULL, NULL, NULL };

@@ -20,6 +20,7 @@
 
 #include "frontend/exec/ptx_lanes.h"
 #include "frontend/exec/ptx_mem.h"
+#include "frontend/exec/ptx_spin.h"
 
 static uint32_t
 align_to(uint64_t x, uint32_t a)
@@ -167,14 +168,17 @@ link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
         builtin = XB_MALLOC;
     else if (!f->defined && strcmp(f->name, "free") == 0 && f->n_params == 1 && f->n_rets == 0)
         builtin = XB_FREE;
+    else if (!f->defined && strcmp(f->name, "cudaGraphSetConditional") == 0 &&
+             f->n_params == 2 && f->n_rets == 0)
+        builtin = XB_SETCOND;
     if (builtin == XB_MALLOC && r->heap->base == 0)
         return sim_error_set(err, SIM_ERR_INTERNAL, "kernel %s calls malloc but has no heap",
                              r->k->name);
     if (!f->defined && builtin == XB_NONE)
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: kernel %s calls %s, which "
                              "the module declares but does not define (unsupported: "
-                             "runtime functions other than printf, assert, malloc and free "
-                             "are not simulated)",
+                             "runtime functions other than printf, assert, malloc, free "
+                             "and cudaGraphSetConditional are not simulated)",
                              m->path, call_line(b, (uint32_t)c), r->k->name, f->name);
     if (f->unsupported != NULL && c < 0)
         return SIM_OK;
@@ -616,7 +620,8 @@ lane_printf(struct ptx_run *r, struct pblock *b, const struct pwarp *pw, unsigne
 /* Carry out runtime function callee (a builtin) for lanes m at call x:
  * printf prints each lane's line, in lane order, and returns the number of
  * arguments it read; a failed assert is the kernel's error, as the GPU's
- * trap is; malloc takes each lane's bytes from the heap in lane order. */
+ * trap is; malloc takes each lane's bytes from the heap in lane order;
+ * cudaGraphSetConditional writes a conditional node's value. */
 static int
 run_builtin(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
             const struct xcallsite *site, const struct xfunc *callee, uint32_t m,
@@ -644,6 +649,18 @@ run_builtin(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
         }
         if (callee->builtin == XB_FREE)
             continue;
+        if (callee->builtin == XB_SETCOND) {
+            /* the handle is the address of the condition's word (the
+             * runtime's, cudart/cudart_graph.c): each lane writes it, in
+             * lane order (concurrent calls: undefined in CUDA) */
+            struct ptx_access ac;
+            uint32_t v = (uint32_t)a[1];
+            SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GENERIC, a[0], 4, x, &ac,
+                                                 err));
+            memcpy(ac.p, &v, 4);
+            ptx_spin_memory_changed(r);
+            continue;
+        }
         if (callee->builtin == XB_VPRINTF) {
             int parsed;
             SIM_FORWARD_IF_ERROR(lane_printf(r, b, pw, l, a[0], a[1], x, &parsed, err));

@@ -85,7 +85,7 @@ struct xfunc {
  * printf's vprintf(format, arguments), assert's __assertfail(message,
  * file, line, function, char size), and the device heap's malloc(size)
  * and free(pointer) (new and delete call them). */
-enum xbuiltin { XB_NONE, XB_VPRINTF, XB_ASSERTFAIL, XB_MALLOC, XB_FREE };
+enum xbuiltin { XB_NONE, XB_VPRINTF, XB_ASSERTFAIL, XB_MALLOC, XB_FREE, XB_SETCOND };
 
 /* The device heap device-side malloc allocates from (a global region):
  * CUDA's default cudaLimitMallocHeapSize, 8 MB, unless a program sets
