@@ -24,6 +24,8 @@
 #include "frontend/exec/ptx_mma.h"
 
 #define OPREGS_MAX 64            /* slot fields of one xop, with its fragment */
+_Static_assert(13 + sizeof ((struct xop *)0)->frag / sizeof(struct slot) <= OPREGS_MAX,
+               "every slot field of an xop fits an opregs list (op_regs, slots_of)");
 
 struct opregs {
     uint32_t rd[OPREGS_MAX], kl[OPREGS_MAX];
