@@ -22,6 +22,7 @@
 
 #include "sim/error.h"
 #include "frontend/exec/ptx_mma.h"
+#include "frontend/exec/ptx_wgmma.h"
 
 #define OPREGS_MAX 64            /* slot fields of one xop, with its fragment */
 _Static_assert(13 + sizeof ((struct xop *)0)->frag / sizeof(struct slot) <= OPREGS_MAX,
@@ -31,6 +32,7 @@ struct opregs {
     uint32_t rd[OPREGS_MAX], kl[OPREGS_MAX];
     unsigned nr, nk;
     uint32_t pin;                /* a register live everywhere, or UINT32_MAX */
+    bool pin_all;                /* every register named is live everywhere */
 };
 
 static void
@@ -115,6 +117,7 @@ op_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o)
 {
     o->nr = o->nk = 0;
     o->pin = UINT32_MAX;
+    o->pin_all = false;
     if (x->kind == XK_TIMING || x->kind == XK_SPILL)
         return;                  /* they execute nothing */
     bool whole = x->guard < 0;
@@ -187,6 +190,10 @@ op_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o)
             rd(r, o, &x->frag[i]);
         break;
     }
+    /* a warpgroup MMA reads A and writes D in all 32 lanes (ptx_wgmma.c),
+     * whatever the mask: its registers keep slots of their own */
+    if (x->kind == XK_WGMMA)
+        o->pin_all = true;       /* (D, up to 128 registers: pin_wslots) */
     /* a shuffle reads its source in other lanes, which may be inactive
      * (undefined in the ISA): they read what the register held there last,
      * as if it had a slot of its own, so it has one */
@@ -201,6 +208,22 @@ op_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o)
             }
 }
 
+/* A warpgroup MMA's D registers (r->wslots), live everywhere. */
+static void
+pin_wslots(const struct ptx_run *r, const struct xop *x, uint32_t *lo, uint32_t *hi, uint32_t n)
+{
+    struct ptx_wgmma_desc d;
+    ptx_wgmma_desc_of(r, x, &d);
+    unsigned nd = ptx_wgmma_d_regs(&d);
+    for (unsigned i = 0; i < nd && (uint64_t)x->off + i < r->n_wslots; i++) {
+        uint32_t k = key_of(r, &r->wslots[x->off + i]);
+        if (k != UINT32_MAX) {
+            lo[k] = 0;
+            hi[k] = n - 1;
+        }
+    }
+}
+
 /* Can the packing be done on r? */
 static bool
 eligible(const struct ptx_run *r)
@@ -208,10 +231,10 @@ eligible(const struct ptx_run *r)
     const char *env = getenv("SMSIM_REGALLOC");
     if (env != NULL && strcmp(env, "0") == 0)
         return false;
-    if (r->n_funcs != 1 || r->n_wslots != 0 || r->n_x == 0)
+    if (r->n_funcs != 1 || r->n_x == 0)
         return false;
     for (uint32_t i = 0; i < r->n_x; i++)
-        if (r->x[i].kind == XK_CALL || r->x[i].kind == XK_WGMMA)
+        if (r->x[i].kind == XK_CALL)
             return false;
     return true;
 }
@@ -400,6 +423,16 @@ ptx_regalloc(struct ptx_run *r)
             lo[o.pin] = 0;
             hi[o.pin] = n - 1;
         }
+        for (unsigned j = 0; j < o.nr && o.pin_all; j++) {
+            lo[o.rd[j]] = 0;
+            hi[o.rd[j]] = n - 1;
+        }
+        for (unsigned j = 0; j < o.nk && o.pin_all; j++) {
+            lo[o.kl[j]] = 0;
+            hi[o.kl[j]] = n - 1;
+        }
+        if (r->x[i].kind == XK_WGMMA)
+            pin_wslots(r, &r->x[i], lo, hi, n);
     }
     /* step 2: blocks (bstart[b] .. bstart[b + 1] - 1), the block of each
      * operation, and each block's predecessors (CSR) */
@@ -512,6 +545,8 @@ ptx_regalloc(struct ptx_run *r)
     for (uint32_t i = 0; i < n; i++)
         for (unsigned j = 0, ns = slots_of(&r->x[i], all); j < ns; j++)
             renumber(r, all[j], &t);
+    for (uint32_t i = 0; i < r->n_wslots; i++)
+        renumber(r, &r->wslots[i], &t);
     r->n32 = r->n32 - r->nvar32 - SR_COUNT + p32 + used;
     r->n64 = r->n64 - r->nvar64 + p64;
     r->nvar32 = p32;

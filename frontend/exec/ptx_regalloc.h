@@ -26,10 +26,12 @@
  * what a kernel computes: the slots of registers live into the kernel's
  * entry are zeroed at a warp's start as before.
  *
- * Kernels that call functions (the save stack copies a function's slot
- * range), that hold wgmma accumulators (r->wslots) or that the decoder
- * marks otherwise are left as they are.  SMSIM_REGALLOC=0 in the
- * environment turns the packing off (for comparisons).
+ * Registers that other lanes read whatever their mask (a shuffle's
+ * source) and a warpgroup MMA's registers (it reads A and writes D in all
+ * 32 lanes) keep a slot of their own for the whole kernel.  Kernels that
+ * call functions (the save stack copies a function's slot range) are left
+ * as they are.  SMSIM_REGALLOC=0 in the environment turns the packing off
+ * (for comparisons).
  */
 #ifndef SMSIM_FRONTEND_PTX_REGALLOC_H
 #define SMSIM_FRONTEND_PTX_REGALLOC_H
