@@ -31,8 +31,8 @@ _Static_assert(13 + sizeof ((struct xop *)0)->frag / sizeof(struct slot) <= OPRE
 struct opregs {
     uint32_t rd[OPREGS_MAX], kl[OPREGS_MAX];
     unsigned nr, nk;
-    uint32_t pin;                /* a register live everywhere, or UINT32_MAX */
-    bool pin_all;                /* every register named is live everywhere */
+    uint32_t pn[OPREGS_MAX];     /* registers live everywhere (slots of their own) */
+    unsigned np;
 };
 
 static void
@@ -115,9 +115,7 @@ wload_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o, bool 
 static void
 op_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o)
 {
-    o->nr = o->nk = 0;
-    o->pin = UINT32_MAX;
-    o->pin_all = false;
+    o->nr = o->nk = o->np = 0;
     if (x->kind == XK_TIMING || x->kind == XK_SPILL)
         return;                  /* they execute nothing */
     bool whole = x->guard < 0;
@@ -191,14 +189,17 @@ op_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o)
         break;
     }
     /* a warpgroup MMA reads A and writes D in all 32 lanes (ptx_wgmma.c),
-     * whatever the mask: its registers keep slots of their own */
-    if (x->kind == XK_WGMMA)
-        o->pin_all = true;       /* (D, up to 128 registers: pin_wslots) */
-    /* a shuffle reads its source in other lanes, which may be inactive
-     * (undefined in the ISA): they read what the register held there last,
-     * as if it had a slot of its own, so it has one */
-    if (x->kind == XK_SHFL)
-        o->pin = key_of(r, &x->a);
+     * whatever the mask, and a shuffle reads its source in other lanes,
+     * which may be inactive (undefined in the ISA): what they read there
+     * is what the register last held, as if it had a slot of its own, so
+     * it has one (a wgmma's D, up to 128 registers: pin_wslots) */
+    if (x->kind == XK_WGMMA) {
+        memcpy(o->pn, o->rd, o->nr * sizeof *o->rd);
+        memcpy(o->pn + o->nr, o->kl, o->nk * sizeof *o->kl);
+        o->np = o->nr + o->nk;
+    }
+    if (x->kind == XK_SHFL && key_of(r, &x->a) != UINT32_MAX)
+        o->pn[o->np++] = key_of(r, &x->a);
     /* a slot both overwritten and read is live before: keep it a read */
     for (unsigned i = 0; i < o->nk; i++)
         for (unsigned j = 0; j < o->nr; j++)
@@ -206,6 +207,14 @@ op_regs(const struct ptx_run *r, const struct xop *x, struct opregs *o)
                 o->kl[i--] = o->kl[--o->nk];
                 break;
             }
+}
+
+/* Key k is live everywhere. */
+static void
+pin(uint32_t k, uint32_t n, uint32_t *lo, uint32_t *hi)
+{
+    lo[k] = 0;
+    hi[k] = n - 1;
 }
 
 /* A warpgroup MMA's D registers (r->wslots), live everywhere. */
@@ -217,10 +226,8 @@ pin_wslots(const struct ptx_run *r, const struct xop *x, uint32_t *lo, uint32_t 
     unsigned nd = ptx_wgmma_d_regs(&d);
     for (unsigned i = 0; i < nd && (uint64_t)x->off + i < r->n_wslots; i++) {
         uint32_t k = key_of(r, &r->wslots[x->off + i]);
-        if (k != UINT32_MAX) {
-            lo[k] = 0;
-            hi[k] = n - 1;
-        }
+        if (k != UINT32_MAX)
+            pin(k, n, lo, hi);
     }
 }
 
@@ -239,13 +246,18 @@ eligible(const struct ptx_run *r)
     return true;
 }
 
+/* Does operation x end a basic block (a branch, or the end of lanes)? */
+static bool
+ends_block(const struct xop *x)
+{
+    return x->kind == XK_BRA || x->kind == XK_EXIT || x->kind == XK_TRAP || x->kind == XK_RET;
+}
+
 /* Does control go past operation x to the next one? */
 static bool
 falls_through(const struct xop *x)
 {
-    bool stop = x->kind == XK_BRA || x->kind == XK_EXIT || x->kind == XK_TRAP ||
-                x->kind == XK_RET;
-    return !stop || x->guard >= 0;
+    return !ends_block(x) || x->guard >= 0;
 }
 
 /* The latest position in list[0 .. n) (sorted) in [lo, hi), or -1. */
@@ -379,6 +391,137 @@ slots_of(struct xop *x, struct slot **all)
     return n;
 }
 
+/* Step 2: the basic blocks of x[0 .. n) and their predecessors. */
+struct cfg {
+    uint32_t nb;
+    uint32_t *blk;               /* [n] the block of each operation */
+    uint32_t *bstart;            /* [nb + 1] block b is bstart[b] .. bstart[b + 1] - 1 */
+    uint32_t *pstart, *pred;     /* block b's predecessors: pred[pstart[b] .. pstart[b + 1]) */
+};
+
+static void
+cfg_build(const struct ptx_run *r, struct cfg *g)
+{
+    uint32_t n = r->n_x;
+    uint8_t *leader = xcalloc((size_t)n + 1, 1);
+    leader[0] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct xop *x = &r->x[i];
+        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < n)
+            leader[x->target] = 1;
+        if (ends_block(x))
+            leader[i + 1] = 1;
+    }
+    g->nb = 0;
+    g->blk = xmalloc((size_t)n * sizeof *g->blk);
+    for (uint32_t i = 0; i < n; i++) {
+        g->nb += leader[i];
+        g->blk[i] = g->nb - 1;
+    }
+    g->bstart = xmalloc(((size_t)g->nb + 1) * sizeof *g->bstart);
+    for (uint32_t i = 0; i < n; i++)
+        if (leader[i])
+            g->bstart[g->blk[i]] = i;
+    g->bstart[g->nb] = n;
+    free(leader);
+    /* the successors of each block's last operation, counted, then listed */
+    g->pstart = xcalloc((size_t)g->nb + 1, sizeof *g->pstart);
+    g->pred = NULL;
+    uint32_t *fill = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t b = 0; b < g->nb; b++) {
+            const struct xop *x = &r->x[g->bstart[b + 1] - 1];
+            uint32_t succ[2], ns = 0;
+            if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < n)
+                succ[ns++] = g->blk[x->target];
+            if (falls_through(x) && g->bstart[b + 1] < n)
+                succ[ns++] = b + 1;
+            for (uint32_t k = 0; k < ns; k++) {
+                if (pass)
+                    g->pred[fill[succ[k]]++] = b;
+                else
+                    g->pstart[succ[k] + 1]++;
+            }
+        }
+        if (pass)
+            break;
+        for (uint32_t b = 0; b < g->nb; b++)
+            g->pstart[b + 1] += g->pstart[b];
+        fill = xmalloc(((size_t)g->nb + 1) * sizeof *fill);
+        memcpy(fill, g->pstart, ((size_t)g->nb + 1) * sizeof *fill);
+        g->pred = xmalloc(((size_t)g->pstart[g->nb] + 1) * sizeof *g->pred);
+    }
+    free(fill);
+}
+
+static void
+cfg_free(struct cfg *g)
+{
+    free(g->blk);
+    free(g->bstart);
+    free(g->pstart);
+    free(g->pred);
+}
+
+/* The operations of each key (CSR over keys, positions ascending). */
+struct csr {
+    uint32_t *start;             /* [nk + 1] */
+    uint32_t *pos;
+};
+
+/* A list of (key, position) pairs in ascending position, grouped by key. */
+static void
+csr_build(const uint32_t *key, const uint32_t *pos, size_t n, uint32_t nk, struct csr *c)
+{
+    c->start = xcalloc((size_t)nk + 1, sizeof *c->start);
+    c->pos = xmalloc((n + 1) * sizeof *c->pos);
+    for (size_t i = 0; i < n; i++)
+        c->start[key[i] + 1]++;
+    for (uint32_t k = 0; k < nk; k++)
+        c->start[k + 1] += c->start[k];
+    uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
+    memcpy(fill, c->start, ((size_t)nk + 1) * sizeof *fill);
+    for (size_t i = 0; i < n; i++)
+        c->pos[fill[key[i]]++] = pos[i];
+    free(fill);
+}
+
+/* Step 3: key k's hull [lo[k], hi[k]] grows to cover its live points:
+ * walking back from each read to the writes that reach it, a block it is
+ * live into covers its start and each predecessor's end. */
+static void
+hull(uint32_t k, const struct cfg *g, const struct csr *kills, const struct csr *reads,
+     uint32_t *seen, uint32_t *work, uint32_t *lo, uint32_t *hi)
+{
+    const uint32_t *kl = kills->pos + kills->start[k];
+    uint32_t nkl = kills->start[k + 1] - kills->start[k], nw = 0;
+#define COVER(p) do { uint32_t p_ = (p); lo[k] = p_ < lo[k] ? p_ : lo[k]; \
+                      hi[k] = p_ > hi[k] ? p_ : hi[k]; } while (0)
+    for (uint32_t j = 0; j < nkl; j++)
+        COVER(kl[j]);
+    for (uint32_t j = reads->start[k]; j < reads->start[k + 1]; j++) {
+        uint32_t u = reads->pos[j], b = g->blk[u];
+        COVER(u);
+        if (seen[b] == k + 1 || latest_in(kl, nkl, g->bstart[b], u) >= 0)
+            continue;
+        seen[b] = k + 1;         /* live into b */
+        work[nw++] = b;
+    }
+    while (nw > 0) {
+        uint32_t b = work[--nw];
+        COVER(g->bstart[b]);
+        for (uint32_t q = g->pstart[b]; q < g->pstart[b + 1]; q++) {
+            uint32_t p = g->pred[q];
+            COVER(g->bstart[p + 1] - 1);
+            if (seen[p] == k + 1 || latest_in(kl, nkl, g->bstart[p], g->bstart[p + 1]) >= 0)
+                continue;
+            seen[p] = k + 1;
+            work[nw++] = p;
+        }
+    }
+#undef COVER
+}
+
 void
 ptx_regalloc(struct ptx_run *r)
 {
@@ -390,137 +533,62 @@ ptx_regalloc(struct ptx_run *r)
     uint32_t n = r->n_x, nk = r->nvar32 + r->nvar64;
     if (nk == 0)
         return;
-    /* step 1, with the operations per key (CSR): writes and reads */
-    struct opregs o;
-    uint32_t *kstart = xcalloc((size_t)nk + 1, sizeof *kstart);
-    uint32_t *ustart = xcalloc((size_t)nk + 1, sizeof *ustart);
+    /* step 1: each operation's kills and reads as (key, position) pairs
+     * in program order; the pinned keys' hulls are the whole kernel */
     uint32_t *lo = xmalloc((size_t)nk * sizeof *lo), *hi = xcalloc(nk, sizeof *hi);
     for (uint32_t k = 0; k < nk; k++)
         lo[k] = UINT32_MAX;
+    size_t cap = 4 * (size_t)n + OPREGS_MAX, nkp = 0, nrp = 0;
+    uint32_t *kkey = xmalloc(cap * sizeof *kkey), *kat = xmalloc(cap * sizeof *kat);
+    uint32_t *rkey = xmalloc(cap * sizeof *rkey), *rat = xmalloc(cap * sizeof *rat);
+    size_t kcap = cap, rcap = cap;
+    struct opregs o;
     for (uint32_t i = 0; i < n; i++) {
         op_regs(r, &r->x[i], &o);
-        for (unsigned j = 0; j < o.nk; j++)
-            kstart[o.kl[j] + 1]++;
-        for (unsigned j = 0; j < o.nr; j++)
-            ustart[o.rd[j] + 1]++;
-    }
-    for (uint32_t k = 0; k < nk; k++) {
-        kstart[k + 1] += kstart[k];
-        ustart[k + 1] += ustart[k];
-    }
-    uint32_t *kpos = xmalloc(((size_t)kstart[nk] + 1) * sizeof *kpos);
-    uint32_t *upos = xmalloc(((size_t)ustart[nk] + 1) * sizeof *upos);
-    uint32_t *kfill = xmalloc((size_t)nk * sizeof *kfill), *ufill = xmalloc((size_t)nk * sizeof *ufill);
-    memcpy(kfill, kstart, (size_t)nk * sizeof *kfill);
-    memcpy(ufill, ustart, (size_t)nk * sizeof *ufill);
-    for (uint32_t i = 0; i < n; i++) {   /* in order: each list sorted */
-        op_regs(r, &r->x[i], &o);
-        for (unsigned j = 0; j < o.nk; j++)
-            kpos[kfill[o.kl[j]]++] = i;
-        for (unsigned j = 0; j < o.nr; j++)
-            upos[ufill[o.rd[j]]++] = i;
-        if (o.pin != UINT32_MAX) {
-            lo[o.pin] = 0;
-            hi[o.pin] = n - 1;
+        if (nkp + o.nk > kcap) {
+            kcap = 2 * (nkp + o.nk);
+            kkey = xrealloc(kkey, kcap * sizeof *kkey);
+            kat = xrealloc(kat, kcap * sizeof *kat);
         }
-        for (unsigned j = 0; j < o.nr && o.pin_all; j++) {
-            lo[o.rd[j]] = 0;
-            hi[o.rd[j]] = n - 1;
+        if (nrp + o.nr > rcap) {
+            rcap = 2 * (nrp + o.nr);
+            rkey = xrealloc(rkey, rcap * sizeof *rkey);
+            rat = xrealloc(rat, rcap * sizeof *rat);
         }
-        for (unsigned j = 0; j < o.nk && o.pin_all; j++) {
-            lo[o.kl[j]] = 0;
-            hi[o.kl[j]] = n - 1;
+        for (unsigned j = 0; j < o.nk; j++, nkp++) {
+            kkey[nkp] = o.kl[j];
+            kat[nkp] = i;
         }
+        for (unsigned j = 0; j < o.nr; j++, nrp++) {
+            rkey[nrp] = o.rd[j];
+            rat[nrp] = i;
+        }
+        for (unsigned j = 0; j < o.np; j++)
+            pin(o.pn[j], n, lo, hi);
         if (r->x[i].kind == XK_WGMMA)
             pin_wslots(r, &r->x[i], lo, hi, n);
     }
-    /* step 2: blocks (bstart[b] .. bstart[b + 1] - 1), the block of each
-     * operation, and each block's predecessors (CSR) */
-    uint8_t *leader = xcalloc((size_t)n + 1, 1);
-    leader[0] = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        const struct xop *x = &r->x[i];
-        if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < n)
-            leader[x->target] = 1;
-        if (x->kind == XK_BRA || !falls_through(x) || x->kind == XK_EXIT || x->kind == XK_TRAP ||
-            x->kind == XK_RET)
-            leader[i + 1] = 1;
-    }
-    uint32_t nb = 0;
-    uint32_t *blk = xmalloc((size_t)n * sizeof *blk);
-    for (uint32_t i = 0; i < n; i++) {
-        nb += leader[i];
-        blk[i] = nb - 1;
-    }
-    uint32_t *bstart = xmalloc(((size_t)nb + 1) * sizeof *bstart);
-    for (uint32_t i = 0; i < n; i++)
-        if (leader[i])
-            bstart[blk[i]] = i;
-    bstart[nb] = n;
-    uint32_t *pstart = xcalloc((size_t)nb + 1, sizeof *pstart);
-    for (int pass = 0; pass < 2; pass++) {
-        uint32_t *pfill = pass ? xmalloc(((size_t)nb + 1) * sizeof *pfill) : NULL;
-        uint32_t *pred = NULL;
-        if (pass) {
-            memcpy(pfill, pstart, ((size_t)nb + 1) * sizeof *pfill);
-            pred = xmalloc(((size_t)pstart[nb] + 1) * sizeof *pred);
-        }
-        for (uint32_t b = 0; b < nb; b++) {
-            const struct xop *x = &r->x[bstart[b + 1] - 1];
-            uint32_t succ[2], ns = 0;
-            if (x->kind == XK_BRA && x->target >= 0 && (uint32_t)x->target < n)
-                succ[ns++] = blk[x->target];
-            if (falls_through(x) && bstart[b + 1] < n)
-                succ[ns++] = b + 1;
-            for (uint32_t s = 0; s < ns; s++) {
-                if (pass)
-                    pred[pfill[succ[s]]++] = b;
-                else
-                    pstart[succ[s] + 1]++;
-            }
-        }
-        if (!pass) {
-            for (uint32_t b = 0; b < nb; b++)
-                pstart[b + 1] += pstart[b];
-            continue;
-        }
-        free(pfill);
-        /* step 3: hulls */
-        uint32_t *seen = xcalloc(nb, sizeof *seen);   /* key + 1: live into the block */
-        uint32_t *work = xmalloc(((size_t)nb + 1) * sizeof *work);
-        for (uint32_t k = 0; k < nk; k++) {
-            const uint32_t *kl = kpos + kstart[k];
-            uint32_t nkl = kstart[k + 1] - kstart[k], nw = 0;
-#define COVER(p) do { uint32_t p_ = (p); lo[k] = p_ < lo[k] ? p_ : lo[k]; \
-                      hi[k] = p_ > hi[k] ? p_ : hi[k]; } while (0)
-            for (uint32_t j = 0; j < nkl; j++)
-                COVER(kl[j]);
-            for (uint32_t j = ustart[k]; j < ustart[k + 1]; j++) {
-                uint32_t u = upos[j], b = blk[u];
-                COVER(u);
-                if (seen[b] == k + 1 || latest_in(kl, nkl, bstart[b], u) >= 0)
-                    continue;
-                seen[b] = k + 1;  /* live into b: its start, and each predecessor's end */
-                work[nw++] = b;
-            }
-            while (nw > 0) {
-                uint32_t b = work[--nw];
-                COVER(bstart[b]);
-                for (uint32_t q = pstart[b]; q < pstart[b + 1]; q++) {
-                    uint32_t p = pred[q];
-                    COVER(bstart[p + 1] - 1);
-                    if (seen[p] == k + 1 || latest_in(kl, nkl, bstart[p], bstart[p + 1]) >= 0)
-                        continue;
-                    seen[p] = k + 1;
-                    work[nw++] = p;
-                }
-            }
-#undef COVER
-        }
-        free(seen);
-        free(work);
-        free(pred);
-    }
+    struct csr kills, reads;
+    csr_build(kkey, kat, nkp, nk, &kills);
+    csr_build(rkey, rat, nrp, nk, &reads);
+    free(kkey);
+    free(kat);
+    free(rkey);
+    free(rat);
+    /* steps 2 and 3 */
+    struct cfg g;
+    cfg_build(r, &g);
+    uint32_t *seen = xcalloc(g.nb, sizeof *seen);   /* key + 1: live into the block */
+    uint32_t *work = xmalloc(((size_t)g.nb + 1) * sizeof *work);
+    for (uint32_t k = 0; k < nk; k++)
+        hull(k, &g, &kills, &reads, seen, work, lo, hi);
+    free(seen);
+    free(work);
+    cfg_free(&g);
+    free(kills.start);
+    free(kills.pos);
+    free(reads.start);
+    free(reads.pos);
     /* step 4 */
     uint32_t *map = xcalloc(nk, sizeof *map);
     uint32_t p32 = partition(0, r->nvar32, lo, hi, map);
@@ -556,16 +624,6 @@ ptx_regalloc(struct ptx_run *r)
     r->funcs[0].n32 = p32;
     r->funcs[0].n64 = p64;
     free(map);
-    free(kstart);
-    free(ustart);
-    free(kpos);
-    free(upos);
-    free(kfill);
-    free(ufill);
-    free(leader);
-    free(blk);
-    free(bstart);
-    free(pstart);
     free(lo);
     free(hi);
 }
