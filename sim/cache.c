@@ -1,10 +1,13 @@
 /*
  * cache.c - tag array (see cache.h).  Invariant: lines of set s occupy
- * lines[s * ways .. s * ways + ways - 1], and tags[i] == lines[i].tag: the
- * tags are also kept apart, densely, so that a lookup reads one or two host
- * cache lines per set instead of every way's whole entry.  Likewise the
- * LRU stamps: lru[i] is 0 exactly when lines[i] is empty (valid == 0),
- * else its last-use stamp (larger = more recent).
+ * lines[s * ways .. s * ways + ways - 1], and tags[i] is the tag of
+ * lines[i]: the tags are kept apart, densely, so that a lookup reads one or
+ * two host cache lines per set instead of every way's whole entry.
+ * Likewise the LRU stamps: lru[i] is 0 exactly when lines[i] is empty
+ * (valid == 0), else its last-use stamp (larger = more recent).  Stamps
+ * are 32-bit; when the clock would wrap, each set's stamps are replaced by
+ * their ranks (1 .. ways), which keeps every set's order and so every
+ * replacement decision.
  */
 #include "sim/cache.h"
 
@@ -14,12 +17,12 @@
 
 struct cache {
     struct cache_line *lines;
-    uint64_t *tags;              /* [sets * ways] copy of lines[].tag */
-    uint64_t *lru;               /* [sets * ways] last-use stamps, 0 = empty */
+    uint64_t *tags;              /* [sets * ways] the lines' tags */
+    uint32_t *lru;               /* [sets * ways] last-use stamps, 0 = empty */
     uint32_t *set_epoch;         /* [sets] the invalidation a set was last cleared for */
     uint32_t sets, ways;
     uint32_t epoch;              /* invalidations so far (cache_invalidate_all) */
-    uint64_t stamp;              /* LRU clock */
+    uint32_t stamp;              /* LRU clock: the latest stamp given */
 };
 
 /* Invalidation is lazy: cache_invalidate_all counts an epoch, and a set is
@@ -36,6 +39,48 @@ fresh(cache *c, uint32_t set)
     memset(&c->tags[base], 0, c->ways * sizeof *c->tags);
     memset(&c->lru[base], 0, c->ways * sizeof *c->lru);
     c->set_epoch[set] = c->epoch;
+}
+
+/* Renumber every current set's stamps by rank, oldest 1 (the clock is
+ * about to wrap); sets not cleared since the last invalidation are
+ * cleared when next looked at, whatever their stamps. */
+static void
+renumber(cache *c)
+{
+    uint32_t top = 0, *rank = xcalloc(c->ways, sizeof *rank);
+    for (uint32_t set = 0; set < c->sets; set++) {
+        if (c->set_epoch[set] != c->epoch)
+            continue;
+        uint32_t *u = &c->lru[(size_t)set * c->ways];
+        for (uint32_t w = 0; w < c->ways; w++) {
+            rank[w] = 0;
+            if (u[w] == 0)
+                continue;
+            for (uint32_t v = 0; v < c->ways; v++)
+                rank[w] += u[v] != 0 && u[v] <= u[w];
+        }
+        for (uint32_t w = 0; w < c->ways; w++) {
+            u[w] = rank[w];
+            top = rank[w] > top ? rank[w] : top;
+        }
+    }
+    free(rank);
+    c->stamp = top;
+}
+
+/* The next LRU stamp. */
+static inline uint32_t
+tick(cache *c)
+{
+    if (__builtin_expect(c->stamp == UINT32_MAX, 0))
+        renumber(c);
+    return ++c->stamp;
+}
+
+void
+cache_set_clock(cache *c, uint32_t stamp)
+{
+    c->stamp = stamp;
 }
 
 cache *
@@ -99,7 +144,7 @@ cache_find(cache *c, uint32_t set, uint64_t tag)
     if (w == c->ways)
         return NULL;
     size_t i = (size_t)set * c->ways + w;
-    c->lru[i] = ++c->stamp;
+    c->lru[i] = tick(c);
     return &c->lines[i];
 }
 
@@ -130,7 +175,7 @@ cache_victim(cache *c, uint32_t set)
         return NULL;
     fresh(c, set);
     size_t base = (size_t)set * c->ways;
-    const uint64_t *u = &c->lru[base];
+    const uint32_t *u = &c->lru[base];
     uint32_t best = 0;
     for (uint32_t w = 0; w < c->ways; w++) {
         if (u[w] == 0)
@@ -145,13 +190,18 @@ void
 cache_install(cache *c, struct cache_line *l, uint64_t tag)
 {
     size_t i = (size_t)(l - c->lines);
-    l->tag = tag;
     c->tags[i] = tag;
     l->valid = 0;
     l->dirty = 0;
     l->partial = 0;
     l->fill = 0;
-    c->lru[i] = ++c->stamp;
+    c->lru[i] = tick(c);
+}
+
+uint64_t
+cache_line_tag(const cache *c, const struct cache_line *l)
+{
+    return c->tags[l - c->lines];
 }
 
 void

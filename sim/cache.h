@@ -11,14 +11,18 @@
 
 #include "sim/types.h"
 
+/* 16 bytes: with the tag and the LRU stamp kept apart (cache.c), a line
+ * costs 28 bytes of host memory; the H100's L1s and L2 hold 0.7 million. */
 struct cache_line {
-    uint64_t tag;                /* line address (byte address / line size) */
     sim_cycle_t fill;            /* cycle the latest fill of this line arrives */
-    uint32_t valid;              /* sector bit mask; 0 = empty line */
-    uint32_t dirty;              /* sector bit mask */
     uint32_t partial;            /* the L2's: bytes written so far into each sector written
                                     partially and never fetched, 8 bits a sector (mem.c) */
+    uint16_t valid;              /* sector bit mask; 0 = empty line */
+    uint16_t dirty;              /* sector bit mask */
 };
+
+/* Sectors a line may have at most (the width of valid and dirty). */
+#define CACHE_MAX_SECTORS 16
 
 typedef struct cache cache;
 
@@ -42,6 +46,9 @@ struct cache_line *cache_peek(cache *c, uint32_t set, uint64_t tag);
 struct cache_line *cache_victim(cache *c, uint32_t set);
 void cache_install(cache *c, struct cache_line *l, uint64_t tag);
 
+/* The tag l was installed with. */
+uint64_t cache_line_tag(const cache *c, const struct cache_line *l);
+
 /* Remove the sectors in mask from line l (a line left with none is empty
  * and the first candidate for replacement).  Callers must not clear
  * l->valid bits themselves. */
@@ -54,6 +61,10 @@ void cache_prefetch(const cache *c, uint32_t set);
 
 /* Drop every line (kernel boundary for the L1). */
 void cache_invalidate_all(cache *c);
+
+/* For tests: set the LRU clock, which counts uses in 32 bits and
+ * renumbers the stamps when it wraps (replacement is unchanged by it). */
+void cache_set_clock(cache *c, uint32_t stamp);
 
 /* A bijective 64-bit mix used for set, slice and channel selection. */
 static inline uint64_t

@@ -6,6 +6,7 @@
  * parse_value(), so every stored value has passed its range check.
  */
 #include "sim/config.h"
+#include "sim/cache.h"
 #include "sim/kvfile.h"
 
 #include <ctype.h>
@@ -425,10 +426,10 @@ check_cache(const char *name, uint32_t size_kb, uint32_t ways, uint32_t line, ui
         return sim_error_set(err, SIM_ERR_CONFIG,
                              "%s.line_size (%u) and %s.sector_size (%u) must be powers of two",
                              name, line, name, sector);
-    if (line % sector != 0 || line / sector > 32)
+    if (line % sector != 0 || line / sector > CACHE_MAX_SECTORS)
         return sim_error_set(err, SIM_ERR_CONFIG,
-                             "%s.line_size (%u) must be a multiple of %s.sector_size (%u), at most 32 sectors",
-                             name, line, name, sector);
+                             "%s.line_size (%u) must be a multiple of %s.sector_size (%u), at most %u sectors",
+                             name, line, name, sector, CACHE_MAX_SECTORS);
     if (size_kb == 0)
         return SIM_OK;
     uint64_t bytes = (uint64_t)size_kb * 1024;

@@ -446,7 +446,7 @@ l1_store(struct ldst *u, uint32_t set, uint64_t line, uint32_t mask, bool wb, ui
     if (l == NULL && wb) {
         l = cache_victim(u->l1, set);
         if (l->valid != 0 && l->dirty != 0) {
-            *vtag = l->tag;
+            *vtag = cache_line_tag(u->l1, l);
             *vdirty = l->dirty;
         }
         cache_install(u->l1, l, line);

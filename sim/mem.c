@@ -325,7 +325,7 @@ write_back(mem *m, struct cache_line *l, uint64_t t)
     uint32_t gr = m->group_sectors > 1 ? sim_popc32(dram_groups(m, pm, 0)) : nr;
     uint32_t gw = m->group_sectors > 1 ? sim_popc32(dram_groups(m, l->dirty, 0)) : nd;
     uint64_t occ = (uint64_t)(gr + gw) * m->chan_occ;
-    uint64_t start = chan_reserve(m, channel_of(m, l->tag), t + m->dram_half, occ);
+    uint64_t start = chan_reserve(m, channel_of(m, cache_line_tag(m->l2, l)), t + m->dram_half, occ);
     m->st.dram_read_bytes += (uint64_t)nr * m->sector_bytes;
     m->st.dram_write_bytes += (uint64_t)nd * m->sector_bytes;
     if (nr != 0)
@@ -562,7 +562,7 @@ mem_preload(mem *m, sim_addr_t addr, uint64_t bytes)
         uint64_t line = a / line_bytes;
         uint32_t set = (uint32_t)(cache_mix(line) % m->sets);
         struct cache_line *l = l2_line(m, set, line, 0);
-        l->valid = (uint32_t)((UINT64_C(1) << m->sectors_per_line) - 1);
+        l->valid = (uint16_t)((1u << m->sectors_per_line) - 1);
     }
 }
 

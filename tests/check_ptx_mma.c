@@ -26,6 +26,7 @@ warp_init(struct warp *w)
 {
     memset(w, 0, sizeof *w);
     w->pw.r32 = w->r;
+    w->pw.kb32 = NREG;           /* no constant slots */
 }
 
 static void

@@ -646,8 +646,9 @@ sr_template(struct ptx_run *r)
 }
 
 /* The read-only slots of warp w of a slot: the special registers common
- * to the launch (sr_template) with the warp's thread and warp ids, and
- * the constants; written once per launch (pw->sr_serial). */
+ * to the launch (sr_template) with the warp's thread and warp ids, written
+ * once per launch (pw->sr_serial); and the constants, which the launch's
+ * warps share (tmpl32, tmpl64: 32 lanes a constant, made at its first). */
 static void
 init_warp_constants(struct ptx_run *r, struct pwarp *pw, unsigned w)
 {
@@ -682,8 +683,10 @@ init_warp_constants(struct ptx_run *r, struct pwarp *pw, unsigned w)
             for (unsigned l = 0; l < 32; l++)
                 r->tmpl64[(size_t)i * 32 + l] = r->const64[i];
     }
-    memcpy(pw->r32 + (size_t)r->cbase32 * 32, r->tmpl32, (size_t)nc32 * 32 * sizeof *r->tmpl32);
-    memcpy(pw->r64 + (size_t)r->nvar64 * 32, r->tmpl64, (size_t)nc64 * 32 * sizeof *r->tmpl64);
+    pw->k32 = r->tmpl32;
+    pw->k64 = r->tmpl64;
+    pw->kb32 = r->cbase32;
+    pw->kb64 = r->nvar64;
     for (uint32_t i = r->nvarp; i < r->npred; i++)
         pw->pred[i] = r->constp[i - r->nvarp];
     pw->sr_serial = r->sr_serial;
@@ -755,8 +758,8 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
         b->local = xcalloc((size_t)r->local_bytes * r->tpb + 1, 1);
         b->warps = xcalloc(r->wpb, sizeof *b->warps);
         for (uint32_t w = 0; w < r->wpb; w++) {
-            b->warps[w].r32 = xmalloc((size_t)r->n32 * 32 * sizeof(union r32) + 1);
-            b->warps[w].r64 = xmalloc((size_t)r->n64 * 32 * sizeof(union r64) + 1);
+            b->warps[w].r32 = xmalloc((size_t)r->cbase32 * 32 * sizeof(union r32) + 1);
+            b->warps[w].r64 = xmalloc((size_t)r->nvar64 * 32 * sizeof(union r64) + 1);
             b->warps[w].pred = xmalloc((size_t)r->npred * sizeof(uint32_t) + 1);
             b->warps[w].loop_iter = xcalloc(r->n_unroll + 1, sizeof(uint32_t));
             /* grows as divergence nests (exec_one, ptx_call.c), to

@@ -27,14 +27,29 @@
         } \
     } while (0)
 
-#define R32(s) (pw->r32 + (size_t)(s).idx * 32)
-#define R64(s) (pw->r64 + (size_t)(s).idx * 32)
+/* The 32 lanes of 32-bit slot i, 64-bit slot i: the warp's own, or a
+ * constant shared by the launch's warps (never written: the decoder gives
+ * constants only to operands that are read). */
+static inline union r32 *
+slot32(const struct pwarp *pw, uint32_t i)
+{
+    return i < pw->kb32 ? pw->r32 + (size_t)i * 32 : (union r32 *)(pw->k32 + (size_t)(i - pw->kb32) * 32);
+}
+
+static inline union r64 *
+slot64(const struct pwarp *pw, uint32_t i)
+{
+    return i < pw->kb64 ? pw->r64 + (size_t)i * 32 : (union r64 *)(pw->k64 + (size_t)(i - pw->kb64) * 32);
+}
+
+#define R32(s) slot32(pw, (s).idx)
+#define R64(s) slot64(pw, (s).idx)
 
 /* Raw bits of slot s in lane l. */
 static inline uint64_t
 lane_get(const struct pwarp *pw, const struct slot *s, unsigned l)
 {
-    return s->cls == SC_64 ? pw->r64[(size_t)s->idx * 32 + l].u : pw->r32[(size_t)s->idx * 32 + l].u;
+    return s->cls == SC_64 ? slot64(pw, s->idx)[l].u : slot32(pw, s->idx)[l].u;
 }
 
 static inline void
@@ -53,8 +68,8 @@ static inline sim_addr_t
 lane_slot_addr(const struct pwarp *pw, const struct slot *s, int64_t off, unsigned l, bool narrow)
 {
     if (s->cls == SC_32)
-        return (uint32_t)(pw->r32[(size_t)s->idx * 32 + l].u + (uint32_t)off);
-    uint64_t a = (s->cls == SC_64 ? pw->r64[(size_t)s->idx * 32 + l].u : 0) + (uint64_t)off;
+        return (uint32_t)(slot32(pw, s->idx)[l].u + (uint32_t)off);
+    uint64_t a = (s->cls == SC_64 ? slot64(pw, s->idx)[l].u : 0) + (uint64_t)off;
     return narrow ? (uint32_t)a : a;
 }
 

@@ -341,8 +341,12 @@ struct simt_entry {
 };
 
 struct pwarp {
-    union r32 *r32;              /* [n32 slots][32 lanes] */
-    union r64 *r64;              /* [n64 slots][32 lanes] */
+    union r32 *r32;              /* [kb32 slots][32 lanes]: variables, special registers */
+    union r64 *r64;              /* [kb64 slots][32 lanes] */
+    const union r32 *k32;        /* the launch's constant slots kb32 .. n32 - 1 (ptx_run.tmpl32),
+                                    read-only and shared by its warps */
+    const union r64 *k64;        /* kb64 .. n64 - 1 (ptx_run.tmpl64) */
+    uint32_t kb32, kb64;         /* the first constant slots (ptx_run.cbase32, .nvar64) */
     uint32_t *pred;              /* [npred slots] lane masks */
     struct simt_entry *stk;      /* the SIMT stack, stk_cap entries */
     int sp;                      /* entries on the stack */
