@@ -361,6 +361,7 @@ tensor_out(const struct launch *l, const char *name, int idx, char kind)
     switch (kind) {
     case 'f': return ((const float *)d)[idx];
     case 'h': return ptx_half_to_float(((const uint16_t *)d)[idx]);
+    case 'd': return ((const double *)d)[idx];
     default: return ((const int32_t *)d)[idx];
     }
 }
@@ -368,7 +369,7 @@ tensor_out(const struct launch *l, const char *name, int idx, char kind)
 static const struct {
     const char *kernel;
     int m, n, k;
-    char out;                    /* f f32, h f16, i s32 */
+    char out;                    /* f f32, h f16, i s32, d f64 */
     int (*fa)(int), (*fb)(int);
     int64_t cscale;
     bool satfinite;
@@ -383,12 +384,15 @@ static const struct {
     { "wmma_s8_16x16x16_rc", 16, 16, 16, 'i', t_ident, t_ident, 1, false },
     { "wmma_u8_32x8x16_rr", 32, 8, 16, 'i', t_u8, t_u8, 1, false },
     { "wmma_tf32_16x16x8_rc", 16, 16, 8, 'f', t_ident, t_ident, 1, false },
+    { "wmma_f64_8x8x4_rc", 8, 8, 4, 'd', t_ident, t_ident, 1, false },
     { "mma_f16_16816", 16, 8, 16, 'f', t_ident, t_ident, 1, false },
     { "mma_f16acc_16816", 16, 8, 16, 'h', t_ident, t_ident, 1, false },
     { "mma_bf16_1688", 16, 8, 8, 'f', t_ident, t_ident, 1, false },
     { "mma_tf32_1684", 16, 8, 4, 'f', t_ident, t_ident, 1, false },
     { "mma_s8_16832", 16, 8, 32, 'i', t_s8x30, t_s8x50, 100000000, true },
     { "mma_u8s8_16816", 16, 8, 16, 'i', t_u8p200, t_ident, 1, false },
+    { "mma_f64_884", 8, 8, 4, 'd', t_ident, t_ident, 1, false },
+    { "mma_f64_1688", 16, 8, 8, 'd', t_ident, t_ident, 1, false },
 };
 
 /* Each tensor kernel's D (row-major) against the plain product. */

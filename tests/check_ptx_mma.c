@@ -15,10 +15,12 @@
 #include "testlib.h"
 
 #define NREG 40
+#define NREG64 24
 
 struct warp {
     struct pwarp pw;
     union r32 r[NREG * 32];
+    union r64 d[NREG64 * 32];
 };
 
 static void
@@ -26,7 +28,23 @@ warp_init(struct warp *w)
 {
     memset(w, 0, sizeof *w);
     w->pw.r32 = w->r;
+    w->pw.r64 = w->d;
     w->pw.kb32 = NREG;           /* no constant slots */
+    w->pw.kb64 = NREG64;
+}
+
+static double
+get64(const struct warp *w, unsigned reg, unsigned lane)
+{
+    double f;
+    memcpy(&f, &w->d[reg * 32 + lane].u, 8);
+    return f;
+}
+
+static void
+set64(struct warp *w, unsigned reg, unsigned lane, double f)
+{
+    memcpy(&w->d[reg * 32 + lane].u, &f, 8);
 }
 
 static void
@@ -183,6 +201,91 @@ END_TEST
 
 /* Lanes outside the mask keep their D registers (their fragments are
  * still read). */
+/* .f64 (PTX ISA 9.7.14.5, "Matrix Fragments for mma.m8n8k4 with .f64"
+ * and mma.m16n8k4/k8/k16 .f64), g = lane / 4, t = lane % 4:
+ *   m8n8k4:  a0 (g, t); b0 (t, g); c0 c1 (g, 2t .. 2t+1);
+ *   m16n8kK: a_i (g + 8 (i % 2), t + 4 (i / 2)); b_i (t + 4 i, g);
+ *            c0 c1 (g, 2t ..), c2 c3 (g + 8, 2t ..).
+ * Small values whose products and sums are exact in double, and one,
+ * D (1, 0), that tells a chain of fused multiply-adds in k order, rounded
+ * to nearest (x->rnd 0: .rn), from products rounded before they are
+ * summed. */
+static double
+fa(unsigned i, unsigned k)
+{
+    if (i == 1)                  /* row 1: (1 + 2^-30, 0, 0, ..) */
+        return k == 0 ? 1.0 + 0x1p-30 : 0.0;
+    return aval(i, k) / 8.0;
+}
+
+static double
+fb(unsigned k, unsigned j)
+{
+    return k == 0 && j == 0 ? 1.0 + 0x1p-30 : bval(k, j) * 3.0;
+}
+
+/* C (1, 0) = -1: D (1, 0) = 2^-29 + 2^-60 when the product is fused with
+ * C, 2^-29 when it is rounded first */
+static double
+fc(unsigned i, unsigned j)
+{
+    return i == 1 && j == 0 ? -1.0 : cval(i, j) + 0.5;
+}
+
+static void
+mma_f64_case(unsigned shape, unsigned M, unsigned K)
+{
+    static struct warp w;
+    warp_init(&w);
+    unsigned na = M * K / 32, nb = K / 4, nc = M / 4;
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned g = lane >> 2, t = lane & 3;
+        for (unsigned i = 0; i < na; i++)
+            set64(&w, 4 + i, lane, M == 8 ? fa(g, t) : fa(g + 8 * (i % 2), t + 4 * (i / 2)));
+        for (unsigned i = 0; i < nb; i++)
+            set64(&w, 4 + na + i, lane, fb(t + 4 * i, g));
+        for (unsigned i = 0; i < nc; i++)
+            set64(&w, 4 + na + nb + i, lane, fc(g + 8 * (i / 2), 2 * t + (i & 1)));
+    }
+    struct xop x;
+    memset(&x, 0, sizeof x);
+    x.kind = XK_MMA;
+    x.shape = (uint8_t)shape;
+    x.type = x.ctype = x.type2 = x.btype = PT_F64;
+    unsigned at = 0;
+    for (unsigned i = 0; i < nc; i++)
+        x.frag[at++] = (struct slot){ SC_64, i };
+    for (unsigned i = 0; i < na + nb + nc; i++)
+        x.frag[at++] = (struct slot){ SC_64, 4 + i };    /* A, B, C */
+    struct ptx_mma_desc d;
+    const char *why;
+    ptx_mma_desc_of(&x, &d);
+    ck_assert_msg(ptx_mma_supported(&d, &why), "m%un8k%u .f64: %s", M, K, why);
+    ptx_mma_exec(&w.pw, &x, UINT32_MAX);
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned g = lane >> 2, t = lane & 3;
+        for (unsigned i = 0; i < nc; i++) {
+            unsigned row = g + 8 * (i / 2), col = 2 * t + (i & 1);
+            double want = fc(row, col);
+            for (unsigned k = 0; k < K; k++)
+                want = fma(fa(row, k), fb(k, col), want);
+            if (row == 1 && col == 0)
+                ck_assert(want == 0x1p-29 + 0x1p-60);
+            ck_assert_msg(get64(&w, i, lane) == want, "m%un8k%u lane %u d%u: %.17g, want %.17g",
+                          M, K, lane, i, get64(&w, i, lane), want);
+        }
+    }
+}
+
+START_TEST(mma_f64)
+{
+    mma_f64_case(SH_M8N8K4, 8, 4);
+    mma_f64_case(SH_M16N8K4, 16, 4);
+    mma_f64_case(SH_M16N8K8, 16, 8);
+    mma_f64_case(SH_M16N8K16, 16, 16);
+}
+END_TEST
+
 START_TEST(mma_mask)
 {
     static struct warp w;
@@ -489,6 +592,7 @@ mma_suite(void)
     tcase_add_test(tc, tf32_step_rules);
     tcase_add_test(tc, f16_bf16_step_rules);
     tcase_add_test(tc, mma_m16n8k16_f16);
+    tcase_add_test(tc, mma_f64);
     tcase_add_test(tc, mma_mask);
     tcase_add_test(tc, wmma_layout_covers);
     tcase_add_test(tc, mma_frag_shift);

@@ -9,9 +9,11 @@
 
 #include <string.h>
 
-/* Decode fragment operand o ({r0, ..}) of n registers into slots. */
+/* Decode fragment operand o ({r0, ..}) of n registers of element type t
+ * (.f64: 64-bit registers, else 32-bit) into slots. */
 static int
-frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, const char *what, struct slot *out)
+frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, unsigned t, const char *what,
+          struct slot *out)
 {
     unsigned have = o->kind == PO_VEC ? o->nvec : o->kind == PO_REG ? 1 : 0;
     if (have != n)
@@ -21,7 +23,8 @@ frag_regs(struct dctx *c, const struct ptx_opnd *o, unsigned n, const char *what
         struct ptx_opnd ro = { .kind = PO_REG, .reg = o->kind == PO_VEC ? o->regs[i] : o->reg };
         if (ro.reg < 0)
             return ptx_dc_err(c, "'_' in a %s fragment", what);
-        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &ro, SC_32, PT_B32, &out[i], false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &ro, t == PT_F64 ? SC_64 : SC_32,
+                                         t == PT_F64 ? PT_F64 : PT_B32, &out[i], false));
     }
     return SIM_OK;
 }
@@ -61,7 +64,8 @@ ptx_dc_mma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     for (unsigned k = 0; k < 4; k++) {
         n[k] = ptx_mma_frag_regs(&d, (unsigned)fr[k], &dist[k]);
         unsigned base = d.wmma ? wbase[k] : at;
-        SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[k], n[k], what[k], &x->frag[base]));
+        SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[k], n[k], ptx_mma_frag_type(&d, (unsigned)fr[k]),
+                                       what[k], &x->frag[base]));
         at += n[k];
     }
     x->kind = d.wmma ? XK_WMMA : XK_MMA;
@@ -71,6 +75,7 @@ ptx_dc_mma(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     x->btype = d.btype;
     x->ctype = d.ctype;
     x->flags = in->flags;
+    x->rnd = d.atype == PT_F64 ? in->rnd : 0;   /* .f64 only: .rn .rz .rm .rp */
     const struct slot *D = &x->frag[0];
     const struct slot *A = &x->frag[d.wmma ? PTX_WMMA_A : n[0]];
     const struct slot *B = &x->frag[d.wmma ? PTX_WMMA_B : n[0] + n[1]];
@@ -100,21 +105,25 @@ ptx_dc_wmma_mem(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     struct ptx_mma_desc d;
     memset(&d, 0, sizeof d);
     d.wmma = true;
-    if (!ptx_mma_shape_dims(in->shape, &d.m, &d.n, &d.k) || in->shape < SH_M16N16K16 ||
-        in->shape > SH_M16N16K8)
-        return ptx_dc_err(c, "wmma needs a shape: .m16n16k16, .m32n8k16, .m8n32k16 or .m16n16k8");
+    if (!ptx_mma_shape_dims(in->shape, &d.m, &d.n, &d.k) ||
+        ((in->shape < SH_M16N16K16 || in->shape > SH_M16N16K8) && in->shape != SH_M8N8K4))
+        return ptx_dc_err(c, "wmma needs a shape: .m16n16k16, .m32n8k16, .m8n32k16, .m16n16k8 or "
+                          ".m8n8k4");
     unsigned t = in->type;
     bool ab = f == 'a' || f == 'b';
-    bool tf32_shape = in->shape == SH_M16N16K8;
-    bool ok = ab ? (tf32_shape ? t == PT_TF32
+    bool tf32_shape = in->shape == SH_M16N16K8, f64_shape = in->shape == SH_M8N8K4;
+    bool ok = f64_shape ? t == PT_F64
+            : ab ? (tf32_shape ? t == PT_TF32
                                : (t == PT_F16 || t == PT_BF16 || t == PT_S8 || t == PT_U8))
                  : (tf32_shape ? t == PT_F32 : (t == PT_F32 || t == PT_F16 || t == PT_S32));
     if (!ok)
         return ptx_dc_err(c, "unsupported wmma.%s.%c type '.%s' for .%ux%ux%u (A/B: .f16 .bf16 .s8 "
-                    ".u8, or .tf32 for m16n16k8; C/D: .f32 .f16 .s32, or .f32 for m16n16k8)",
+                    ".u8, or .tf32 for m16n16k8; C/D: .f32 .f16 .s32, or .f32 for m16n16k8; "
+                    ".f64 for m8n8k4)",
                     load ? "load" : "store", f, ptx_type_name(t), d.m, d.n, d.k);
-    x->type2 = x->btype = ab ? (uint8_t)t : (uint8_t)(tf32_shape ? PT_TF32 : PT_F16);
-    x->ctype = ab ? (uint8_t)PT_F32 : (uint8_t)t;
+    x->type2 = x->btype = ab ? (uint8_t)t
+                             : (uint8_t)(f64_shape ? PT_F64 : tf32_shape ? PT_TF32 : PT_F16);
+    x->ctype = ab ? (uint8_t)(f64_shape ? PT_F64 : PT_F32) : (uint8_t)t;
     x->type = (uint8_t)t;
     x->shape = in->shape;
     x->kind = load ? XK_WLOAD : XK_WSTORE;
@@ -123,7 +132,7 @@ ptx_dc_wmma_mem(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     const struct ptx_opnd *mo = load ? &o[1] : &o[0], *fo = load ? &o[0] : &o[1];
     x->space = in->space;
     SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, mo, x));
-    SIM_FORWARD_IF_ERROR(frag_regs(c, fo, nregs, load ? "loaded" : "stored", &x->frag[0]));
+    SIM_FORWARD_IF_ERROR(frag_regs(c, fo, nregs, t, load ? "loaded" : "stored", &x->frag[0]));
     x->atom = (uint8_t)f;
     x->flags = in->flags;
     x->iflags = load ? SIM_IF_LOAD : SIM_IF_STORE;
@@ -157,8 +166,8 @@ ptx_dc_ldmatrix(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         return ptx_dc_err(c, "%s accesses shared memory", load ? "ldmatrix" : "stmatrix");
     x->space = in->space;
     SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &in->o[load ? 1 : 0], x));
-    SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[load ? 0 : 1], in->vec, load ? "loaded" : "stored",
-                                   &x->frag[0]));
+    SIM_FORWARD_IF_ERROR(frag_regs(c, &in->o[load ? 0 : 1], in->vec, PT_B32,
+                                   load ? "loaded" : "stored", &x->frag[0]));
     x->kind = load ? XK_LDMATRIX : XK_STMATRIX;
     x->shape = in->shape;
     x->type = PT_B16;

@@ -120,10 +120,17 @@ exec_cp_async(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
 /* One element of a wmma fragment to or from memory at p: element el of
  * type size es bytes. */
 static inline void
-wmma_elem(uint8_t *p, const struct ptx_frag_elem *el, unsigned es, bool load, uint32_t *regs)
+wmma_elem(uint8_t *p, const struct ptx_frag_elem *el, unsigned es, bool load, uint64_t *regs)
 {
+    if (es == 8) {               /* .f64: a whole 64-bit register */
+        if (load)
+            memcpy(&regs[el->reg], p, 8);
+        else
+            memcpy(p, &regs[el->reg], 8);
+        return;
+    }
     unsigned sh = 8 * es * el->sub;
-    uint32_t mask = es == 4 ? UINT32_MAX : (1u << (8 * es)) - 1;
+    uint64_t mask = es == 4 ? UINT32_MAX : (1u << (8 * es)) - 1;
     /* fixed-size copies: a memcpy of es bytes into a wider variable is a
      * call, and reading the variable back stalls on the narrower store */
     if (load) {
@@ -139,7 +146,7 @@ wmma_elem(uint8_t *p, const struct ptx_frag_elem *el, unsigned es, bool load, ui
         }
         regs[el->reg] = (regs[el->reg] & ~(mask << sh)) | (v & mask) << sh;
     } else {
-        uint32_t v = (regs[el->reg] >> sh) & mask;
+        uint32_t v = (uint32_t)((regs[el->reg] >> sh) & mask);
         if (es == 2) {
             uint16_t h = (uint16_t)v;
             memcpy(p, &h, 2);
@@ -218,9 +225,9 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         unsigned dr, dc;
         ptx_mma_frag_shift(&d, f, l, &dr, &dc);
         uint64_t shift = ptx_mma_offset(dr, dc, col_major, ld, es);
-        uint32_t regs[PTX_FRAG_MAX];
+        uint64_t regs[PTX_FRAG_MAX];
         for (unsigned i = 0; i < dist; i++)
-            regs[i] = (uint32_t)lane_get(pw, &x->frag[i], l);
+            regs[i] = lane_get(pw, &x->frag[i], l);
         struct ptx_access ac = { NULL, SIM_SPACE_GLOBAL, 0, 0, NULL };
         sim_addr_t first = 0;
         /* the lane's elements resolved at once when they lie in one

@@ -4,6 +4,7 @@
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_half.h"
 
+#include <fenv.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 /* ORDER SHAPE (enum ptx_shape) */
 static const uint8_t dims[SH_COUNT][3] = {
     { 0, 0, 0 }, { 16, 8, 4 }, { 16, 8, 8 }, { 16, 8, 16 }, { 16, 8, 32 }, { 16, 16, 16 },
-    { 32, 8, 16 }, { 8, 32, 16 }, { 16, 16, 8 }, { 8, 8, 0 },
+    { 32, 8, 16 }, { 8, 32, 16 }, { 16, 16, 8 }, { 8, 8, 0 }, { 8, 8, 4 },
 };
 
 bool
@@ -62,14 +63,14 @@ per_reg(unsigned t)
 unsigned
 ptx_mma_esize(unsigned t)
 {
-    return is_int8(t) ? 1 : is_half(t) ? 2 : 4;
+    return is_int8(t) ? 1 : is_half(t) ? 2 : t == PT_F64 ? 8 : 4;
 }
 
 /* The K of one tensor-core tile for input type t (wmma). */
 static unsigned
 tile_k(unsigned t)
 {
-    return t == PT_TF32 ? 8 : 16;
+    return t == PT_TF32 ? 8 : t == PT_F64 ? 4 : 16;
 }
 
 bool
@@ -77,10 +78,14 @@ ptx_mma_supported(const struct ptx_mma_desc *d, const char **why)
 {
     unsigned a = d->atype, b = d->btype, c = d->ctype, dt = d->dtype;
     bool ok;
+    bool f64 = a == PT_F64 && b == PT_F64 && c == PT_F64 && dt == PT_F64 && !d->satfinite;
     if (!d->wmma) {
         *why = "mma.sync.aligned .row.col: m16n8k4 / m16n8k8 .f32.tf32.tf32.f32; m16n8k8 / "
                "m16n8k16 .f16 (f32 or f16 C and D) and .f32.bf16.bf16.f32; m16n8k16 / m16n8k32 "
-               ".s32.{s8,u8}.{s8,u8}.s32";
+               ".s32.{s8,u8}.{s8,u8}.s32; m8n8k4 and m16n8k4 / m16n8k8 / m16n8k16 .f64";
+        if (a == PT_F64)
+            return f64 && ((d->m == 8 && d->n == 8 && d->k == 4) ||
+                           (d->m == 16 && d->n == 8 && (d->k == 4 || d->k == 8 || d->k == 16)));
         if (d->m != 16 || d->n != 8)
             return false;
         if (a == PT_TF32)
@@ -97,7 +102,9 @@ ptx_mma_supported(const struct ptx_mma_desc *d, const char **why)
         return ok && (!d->satfinite || dt == PT_S32);
     }
     *why = "wmma .m16n16k16 / .m32n8k16 / .m8n32k16 with .f16 (f32 or f16 C and D), .bf16 "
-           "(f32) or .s8/.u8 (s32) inputs; .m16n16k8 with .tf32 (f32)";
+           "(f32) or .s8/.u8 (s32) inputs; .m16n16k8 with .tf32 (f32); .m8n8k4 with .f64";
+    if (a == PT_F64)
+        return f64 && d->m == 8 && d->n == 8 && d->k == 4;
     bool big = d->m * d->n == 256 && d->k == 16 &&
                ((d->m == 16 && d->n == 16) || (d->m == 32 && d->n == 8) || (d->m == 8 && d->n == 32));
     if (a == PT_F16)
@@ -493,12 +500,18 @@ f32_of(uint32_t u)
     return f;
 }
 
-/* Element sub of a 32-bit register value v of type t, as a double
- * (integers: exactly). */
+/* Element sub of a register value v of type t, as a double (integers:
+ * exactly). */
 static double
-elem_value(uint32_t v, unsigned t, unsigned sub)
+elem_value(uint64_t v64, unsigned t, unsigned sub)
 {
+    uint32_t v = (uint32_t)v64;
     switch (t) {
+    case PT_F64: {
+        double f;
+        memcpy(&f, &v64, 8);
+        return f;
+    }
     case PT_F16: return ptx_half_to_float((uint16_t)(v >> (16 * sub)));
     case PT_BF16: return f32_of((v >> (16 * sub)) << 16);
     case PT_TF32: return f32_of(v & 0xffffe000u);
@@ -544,7 +557,7 @@ read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc
     /* register by register: its 32 lanes are adjacent in memory */
     for (unsigned i = 0; i < n; i++)
         for (unsigned lane = 0; lane < 32; lane++) {
-            uint32_t v = m >> lane & 1 ? (uint32_t)lane_get(pw, &regs[el[i].reg], lane) : 0;
+            uint64_t v = m >> lane & 1 ? lane_get(pw, &regs[el[i].reg], lane) : 0;
             mat[el[i].row + dr[lane]][el[i].col + dc[lane]] = elem_value(v, t, el[i].sub);
         }
 }
@@ -565,14 +578,25 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     bool integer = d.dtype == PT_S32;
     struct ptx_frag_elem el[PTX_FRAG_MAX];
     unsigned n = ptx_mma_frag(&d, 'd', 0, el);
+    /* .f64: a chain of fused multiply-adds in k order, each rounded as
+     * x->rnd says (.rn when not given) */
+    bool f64 = d.atype == PT_F64;
+    int old_round = fegetround();
+    if (f64 && x->rnd != 0 && x->rnd != PR_RN)
+        fesetround(x->rnd == PR_RZ ? FE_TOWARDZERO : x->rnd == PR_RM ? FE_DOWNWARD : FE_UPWARD);
     LANES(m, {
         unsigned dr, dc;
         ptx_mma_frag_shift(&d, 'd', l, &dr, &dc);
-        uint32_t out[PTX_FRAG_MAX] = { 0 };
+        uint64_t out[PTX_FRAG_MAX] = { 0 };
         for (unsigned i = 0; i < n; i++) {
             unsigned row = el[i].row + dr, col = el[i].col + dc;
-            uint32_t u;
-            if (integer) {
+            uint64_t u;
+            if (f64) {
+                double s = C[row][col];
+                for (unsigned k = 0; k < d.k; k++)
+                    s = fma(A[row][k], B[k][col], s);
+                memcpy(&u, &s, 8);
+            } else if (integer) {
                 int64_t s = (int64_t)C[row][col];
                 for (unsigned k = 0; k < d.k; k++)
                     s += (int64_t)A[row][k] * (int64_t)B[k][col];
@@ -597,25 +621,31 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                 }
                 bool h = d.dtype == PT_F16;
                 float f = ptx_mma_dot(&Ao[row], &Bo[col], kk, false, (float)C[row][col], h);
+                uint32_t u32;
                 if (h)
-                    u = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);   /* exact */
+                    u32 = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);   /* exact */
                 else
-                    memcpy(&u, &f, 4);
+                    memcpy(&u32, &f, 4);
+                u = u32;
             } else {
                 double s = C[row][col];
                 for (unsigned k = 0; k < d.k; k++)
                     s += A[row][k] * B[k][col];
                 float f = (float)s;
+                uint32_t u32;
                 if (d.dtype == PT_F16)
-                    u = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);
+                    u32 = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);
                 else
-                    memcpy(&u, &f, 4);
+                    memcpy(&u32, &f, 4);
+                u = u32;
             }
             out[el[i].reg] |= u;
         }
         for (unsigned r = 0; r < nregs; r++)
             lane_set(pw, &D[r], l, out[r % dist]);
     });
+    if (fegetround() != old_round)
+        fesetround(old_round);
 }
 
 /* ---- fragment loads and stores --------------------------------------------- */
@@ -661,11 +691,12 @@ ptx_mma_parts(const struct ptx_mma_desc *d, unsigned f, bool col_major, bool sha
             struct ptx_frag_part *q = np ? &out[np - 1] : NULL;
             uint64_t here = ptx_mma_offset(el[i].row, el[i].col, col_major, ld, es);
             bool merge = false;
-            if (q != NULL && q->width == 4 && (j - i) * es == 4 && q->nelem > 0) {
+            unsigned w = (j - i) * es;
+            if (q != NULL && (w == 4 || w == 8) && q->width == w && q->nelem > 0) {
                 const struct ptx_frag_elem *last = &el[q->elem[q->nelem - 1]];
                 const struct ptx_frag_elem *first = &el[q->elem[0]];
                 merge = ptx_mma_offset(last->row, last->col, col_major, ld, es) + es == here &&
-                        ptx_mma_offset(first->row, first->col, col_major, ld, es) % 8 == 0;
+                        ptx_mma_offset(first->row, first->col, col_major, ld, es) % (2 * w) == 0;
             }
             if (!merge) {
                 q = &out[np++];

@@ -14,7 +14,9 @@
  *               f16: register r holds row g + 8 r, columns 2 t, 2 t + 1.
  * Supported mma.sync shapes: m16n8k4 and m16n8k8 .tf32, m16n8k8 and
  * m16n8k16 .f16/.bf16 (f32 or, for .f16, f16 accumulators), m16n8k16 and
- * m16n8k32 .s8/.u8 (s32 accumulators, .satfinite).
+ * m16n8k32 .s8/.u8 (s32 accumulators, .satfinite), m8n8k4 and
+ * m16n8k4/k8/k16 .f64 (a 64-bit register an element, laid out as .tf32's
+ * A and B and .f32's C and D; M = 8: the upper half of the m16 tile).
  *
  * A wmma fragment's layout is left to the implementation by the ISA.  This
  * one is what ptxas builds wmma from on sm_80 and later: the m16n8kK mma
@@ -23,11 +25,12 @@
  * is one HMMA/IMMA per tile.  Registers are numbered tile by tile; a
  * fragment the ISA gives more registers than it has elements (f16 A and B:
  * always 8) repeats them.  Shapes m16n16k16, m32n8k16, m8n32k16 (f16,
- * bf16, s8, u8) and m16n16k8 (tf32).
+ * bf16, s8, u8), m16n16k8 (tf32) and m8n8k4 (f64: one m8n8k4 mma).
  *
  * Products are exact in double precision (integers: in 64 bits) and summed
  * there; D is rounded once (f32, f16) or wrapped / saturated (s32), so
- * results agree with the GPU up to the order of its accumulation.  tf32
+ * results agree with the GPU up to the order of its accumulation.  f64: C
+ * then one fused multiply-add per k, in k order, rounded per x->rnd.  tf32
  * inputs keep the top 19 bits of the f32 pattern, as the tensor core reads
  * them.
  */
@@ -52,8 +55,8 @@
 struct ptx_mma_desc {
     bool wmma;
     uint8_t m, n, k;
-    uint8_t atype, btype;        /* PT_F16, PT_BF16, PT_TF32, PT_S8, PT_U8 */
-    uint8_t ctype, dtype;        /* PT_F32, PT_F16, PT_S32 */
+    uint8_t atype, btype;        /* PT_F16, PT_BF16, PT_TF32, PT_S8, PT_U8, PT_F64 */
+    uint8_t ctype, dtype;        /* PT_F32, PT_F16, PT_S32, PT_F64 */
     bool satfinite;              /* s32: saturate instead of wrapping */
 };
 

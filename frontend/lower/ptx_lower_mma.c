@@ -29,6 +29,10 @@ void
 ptx_lower_mma_mnemonic(const struct ptx_mma_desc *d, char *buf, size_t n)
 {
     unsigned k = d->k;
+    if (d->atype == PT_F64) {    /* DMMA.884 (wmma .m8n8k4 too), DMMA.16816 ... */
+        snprintf(buf, n, "DMMA.%u%u%u", d->m, d->n, k);
+        return;
+    }
     if (d->wmma)                 /* one tile: K of the m16n8 mma it is made of */
         k = d->atype == PT_TF32 ? 8 : 16;
     if (d->atype == PT_S8 || d->atype == PT_U8) {

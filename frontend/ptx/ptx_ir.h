@@ -72,7 +72,7 @@ enum ptx_tquery { TQ_NONE, TQ_WIDTH, TQ_HEIGHT, TQ_DEPTH, TQ_ARRAY_SIZE, TQ_NORM
 /* Matrix shapes of mma, wmma, ldmatrix and stmatrix.  ORDER SHAPE
  * (ptx_parse.c shape_names, ptx_mma.c dims). */
 enum ptx_shape { SH_NONE, SH_M16N8K4, SH_M16N8K8, SH_M16N8K16, SH_M16N8K32, SH_M16N16K16,
-                 SH_M32N8K16, SH_M8N32K16, SH_M16N16K8, SH_M8N8, SH_COUNT,
+                 SH_M32N8K16, SH_M8N32K16, SH_M16N16K8, SH_M8N8, SH_M8N8K4, SH_COUNT,
                  SH_M64 = SH_COUNT };   /* wgmma .m64nNkK: N / 8 in ptx_ins.vec, K in frag */
 
 /* Modifiers of bulk copies (ptx_ins.xmod). */

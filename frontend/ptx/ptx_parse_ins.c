@@ -106,7 +106,7 @@ static const struct mod_word mods[] = {
 /* ORDER SHAPE (enum ptx_shape) */
 static const char *const shape_names[SH_COUNT] = {
     "", "m16n8k4", "m16n8k8", "m16n8k16", "m16n8k32", "m16n16k16", "m32n8k16", "m8n32k16",
-    "m16n16k8", "m8n8"
+    "m16n16k8", "m8n8", "m8n8k4"
 };
 
 /* The words of texture and surface instructions (tex, tld4, txq, suld,
@@ -227,8 +227,8 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
                 return SIM_OK;
             }
         return ptx_parse_unsupported(ps, "unsupported shape '.%s' on '%s' (supported: mma .m16n8k4 "
-                           ".m16n8k8 .m16n8k16 .m16n8k32; wmma .m16n16k16 .m32n8k16 .m8n32k16 "
-                           ".m16n16k8; ldmatrix/stmatrix .m8n8)", w, ptx_op_name(ins->op));
+                           ".m16n8k8 .m16n8k16 .m16n8k32, .m8n8k4 (.f64); wmma .m16n16k16 "
+                           ".m32n8k16 .m8n32k16 .m16n16k8, .m8n8k4 (.f64); ldmatrix/stmatrix .m8n8)", w, ptx_op_name(ins->op));
     }
     if ((ins->op == PTXOP_LDMATRIX || ins->op == PTXOP_STMATRIX) && w[0] == 'x' &&
         (strcmp(w, "x1") == 0 || strcmp(w, "x2") == 0 || strcmp(w, "x4") == 0)) {

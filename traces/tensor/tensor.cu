@@ -57,6 +57,7 @@ WMMA_KERNEL(wmma_bf16_16x16x16_rc, 16, 16, 16, __nv_bfloat16, row_major, col_maj
 WMMA_KERNEL(wmma_bf16_8x32x16_rr, 8, 32, 16, __nv_bfloat16, row_major, row_major, float)
 WMMA_KERNEL(wmma_s8_16x16x16_rc, 16, 16, 16, signed char, row_major, col_major, int)
 WMMA_KERNEL(wmma_u8_32x8x16_rr, 32, 8, 16, unsigned char, row_major, row_major, int)
+WMMA_KERNEL(wmma_f64_8x8x4_rc, 8, 8, 4, double, row_major, col_major, double)
 
 // wmma tf32 m16n16k8: the fragments are f32 in memory (exact small integers)
 extern "C" __global__ void wmma_tf32_16x16x8_rc(float *a, float *b, float *c, float *d)
@@ -176,6 +177,39 @@ extern "C" __global__ void mma_tf32_1684(float *d)
                  : "=f"(r[0]), "=f"(r[1]), "=f"(r[2]), "=f"(r[3])
                  : "r"(__float_as_uint(a0)), "r"(__float_as_uint(a1)), "r"(__float_as_uint(b0)),
                    "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+    for (int q = 0; q < 4; q++)
+        d[(g + 8 * (q >> 1)) * 8 + 2 * t + (q & 1)] = r[q];
+}
+
+// f64 (DMMA): m8n8k4 a0 (g, t), b0 (t, g), c0 c1 (g, 2t ..); m16n8k8
+// a_i (g + 8 (i % 2), t + 4 (i / 2)), b_i (t + 4 i, g), c_i (g + 8 (i / 2), 2t + i % 2)
+extern "C" __global__ void mma_f64_884(double *d)
+{
+    int lane = threadIdx.x, g = lane >> 2, t = lane & 3;
+    double r0, r1;
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "=d"(r0), "=d"(r1)
+                 : "d"((double)aval(g, t)), "d"((double)bval(t, g)),
+                   "d"((double)cval(g, 2 * t)), "d"((double)cval(g, 2 * t + 1)));
+    d[g * 8 + 2 * t] = r0;
+    d[g * 8 + 2 * t + 1] = r1;
+}
+
+extern "C" __global__ void mma_f64_1688(double *d)
+{
+    int lane = threadIdx.x, g = lane >> 2, t = lane & 3;
+    double a[4], b[2], c[4], r[4];
+    for (int i = 0; i < 4; i++) {
+        a[i] = (double)aval(g + 8 * (i % 2), t + 4 * (i / 2));
+        c[i] = (double)cval(g + 8 * (i / 2), 2 * t + (i % 2));
+    }
+    for (int i = 0; i < 2; i++)
+        b[i] = (double)bval(t + 4 * i, g);
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+                 "{%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
+                 : "=d"(r[0]), "=d"(r[1]), "=d"(r[2]), "=d"(r[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]),
+                   "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
     for (int q = 0; q < 4; q++)
         d[(g + 8 * (q >> 1)) * 8 + 2 * t + (q & 1)] = r[q];
 }
