@@ -168,6 +168,11 @@ enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1, SIM_BULK_TENSOR = 2, SIM_B
 #define SIM_WGMMA_A_SHARED (1u << 16)
 #define SIM_WGMMA_N(aux) ((aux) & 0x1ffu)
 
+/* An FP64 tensor-core MMA (SIM_OPC_TENSOR_DP): aux = its work in
+ * DMMA.884 units (M / 8 x K / 4: 1, 2, 4 or 8; 0 counts as 1), which
+ * multiplies op.tensor_dp.interval. */
+#define SIM_DMMA_UNITS(aux) ((aux) > 1 ? (aux) : 1u)
+
 /* One dynamic warp instruction, as the model sees it. */
 struct warp_inst {
     uint32_t pc;                 /* byte offset of the instruction in the kernel */

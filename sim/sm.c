@@ -886,6 +886,8 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     uint64_t floor_slots = now * (uint64_t)k->lanes[p];
     uint64_t cost = k->cost[opc];
     sim_cycle_t ready = now + k->latency[opc];
+    if (opc == SIM_OPC_TENSOR_DP)    /* a multiple of a DMMA.884's work */
+        cost *= SIM_DMMA_UNITS(mt->aux);
     if (opc == SIM_OPC_WGMMA)    /* queued to the tensor core, not through the pipe */
         ready = wgmma_issue(sm, s, w, wi, now, &cost);
     else {
@@ -894,7 +896,7 @@ issue(struct sm *sm, struct sm_sched *s, uint8_t w, sim_cycle_t now)
     }
     if (p == SIM_PIPE_DPU && k->dpu_holds_issue) {  /* fed lanes-wide: nothing else issues */
         sim_cycle_t *h = &sm->issue_hold[s - sm->sched];
-        *h = max_c(*h, now + (k->cost[opc] + k->lanes[p] - 1) / k->lanes[p]);
+        *h = max_c(*h, now + (cost + k->lanes[p] - 1) / k->lanes[p]);
     }
     const struct sim_observer *ob = sm->obs;
     if (ob->on_issue != NULL)

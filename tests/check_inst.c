@@ -23,12 +23,13 @@ START_TEST(test_tables_round_trip)
     /* the .smt format depends on this order (ORDER OPCLASS) */
     ck_assert_str_eq(inst_opclass_name(0), "nop");
     ck_assert_str_eq(inst_opclass_name(SIM_OPC_MEM), "mem");
-    ck_assert_int_eq(SIM_OPC_COUNT, 27);
+    ck_assert_int_eq(SIM_OPC_COUNT, 28);
     ck_assert_str_eq(inst_opclass_name(SIM_OPC_SFU_EX2), "sfu_ex2");   /* appended in .smt 1.1 */
     ck_assert_str_eq(inst_opclass_name(SIM_OPC_SETP), "setp");         /* appended in .smt 1.2 */
     ck_assert_str_eq(inst_opclass_name(SIM_OPC_TENSOR_HALF), "tensor_half");   /* .smt 1.3 */
     ck_assert_str_eq(inst_opclass_name(SIM_OPC_INT_WIDE), "int_wide");         /* .smt 1.4 */
     ck_assert_str_eq(inst_opclass_name(SIM_OPC_WGMMA), "wgmma");               /* .smt 1.5 */
+    ck_assert_str_eq(inst_opclass_name(SIM_OPC_TENSOR_DP), "tensor_dp");       /* .smt 1.6 */
     ck_assert_str_eq(inst_space_name(SIM_SPACE_SHARED), "shared");
 }
 END_TEST

@@ -105,6 +105,14 @@ START_TEST(modifiers)
                       SIM_IF_STORE | SIM_IF_ATOMIC);
     ck_assert_uint_eq(dec(SASS_TURING, "ULDC.64").opclass, SIM_OPC_UNIFORM);
     ck_assert_uint_eq(dec(SASS_AMPERE, "HMMA.16816.F32").opclass, SIM_OPC_TENSOR);
+    /* DMMA: tensor_dp, its work in DMMA.884 units (M / 8 x K / 4) */
+    ck_assert_uint_eq(dec(SASS_AMPERE, "DMMA.884").opclass, SIM_OPC_TENSOR_DP);
+    ck_assert_uint_eq(dec(SASS_AMPERE, "DMMA.884").units, 1);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "DMMA.1684").units, 2);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "DMMA.1688").units, 4);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "DMMA.16816").units, 8);
+    ck_assert_uint_eq(dec(SASS_HOPPER, "DMMA").units, 1);
+    ck_assert_uint_eq(dec(SASS_AMPERE, "HMMA.16816.F32").units, 0);
     ck_assert_uint_eq(dec(SASS_AMPERE, "LDGSTS.E.BYPASS.128").width, 16);
     /* LDGSTS .BYPASS is cp.async.cg: L1 bypassed */
     ck_assert_uint_eq(dec(SASS_AMPERE, "LDGSTS.E.BYPASS.128").flags, SIM_IF_LOAD | SIM_IF_BYPASS_L1);
@@ -328,6 +336,17 @@ START_TEST(encode_picks_shapes)
     wi.n_src = 3;
     ck_assert_int_eq(sass_encode(SASS_AMPERE, &wi, "HMMA", mn, sizeof mn, &why), 0);
     ck_assert_str_eq(mn, "HMMA.16816.F32");
+    /* DMMA by its work (aux) */
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_TENSOR_DP;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "DMMA.884");
+    wi.aux = 8;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "DMMA.16816");
+    wi.aux = 4;
+    ck_assert_int_eq(sass_encode(SASS_HOPPER, &wi, NULL, mn, sizeof mn, &why), 0);
+    ck_assert_str_eq(mn, "DMMA.1688");
     /* LDSM by its matrices */
     memset(&wi, 0, sizeof wi);
     wi.opclass = SIM_OPC_MEM;

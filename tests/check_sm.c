@@ -15,6 +15,7 @@ struct chain {
     unsigned opclass;
     bool dependent;              /* each reads the previous one's result */
     uint32_t mask;
+    uint32_t aux;                /* warp_inst.aux of each */
 };
 
 static int
@@ -35,17 +36,24 @@ gen_chain(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst
         tl_alu(wi, c->opclass, (int)(10 + k % 200), 1, 2);
     if (c->mask)
         wi->active_mask = c->mask;
+    wi->aux = c->aux;
     return 1;
+}
+
+static uint64_t
+chain_aux_cycles(const char *cfgtext, uint64_t n, unsigned opclass, bool dep, uint32_t aux)
+{
+    struct sim_config c;
+    struct chain ch = { n, opclass, dep, 0, aux };
+    struct testlib_kernel k = { "chain", 1, 32, 32, 0, gen_chain, &ch };
+    testlib_small_config(&c, cfgtext);
+    return testlib_cycles(&c, &k);
 }
 
 static uint64_t
 chain_cycles(const char *cfgtext, uint64_t n, unsigned opclass, bool dep)
 {
-    struct sim_config c;
-    struct chain ch = { n, opclass, dep, 0 };
-    struct testlib_kernel k = { "chain", 1, 32, 32, 0, gen_chain, &ch };
-    testlib_small_config(&c, cfgtext);
-    return testlib_cycles(&c, &k);
+    return chain_aux_cycles(cfgtext, n, opclass, dep, 0);
 }
 
 /* ---- latency and throughput ------------------------------------------- */
@@ -78,7 +86,7 @@ static uint64_t
 blocks_cycles(const char *cfgtext, uint32_t blocks, uint32_t threads)
 {
     struct sim_config c;
-    struct chain ch = { 1, SIM_OPC_FP32, true, 0 };
+    struct chain ch = { 1, SIM_OPC_FP32, true, 0, 0 };
     struct testlib_kernel k = { "blocks", blocks, threads, 32, 0, gen_chain, &ch };
     char buf[512];
     snprintf(buf, sizeof buf, "op.fp32.latency = 4; %s", cfgtext);
@@ -182,7 +190,7 @@ START_TEST(test_stall_counts)
         ck_assert_uint_eq(testlib_cycles(&c, &k), want);
     }
     /* a stall shorter than a dependence changes nothing: the scoreboard waits */
-    struct chain ch = { 50, SIM_OPC_FP32, true, 0 };
+    struct chain ch = { 50, SIM_OPC_FP32, true, 0, 0 };
     struct testlib_kernel k = { "chain", 1, 32, 32, 0, gen_chain, &ch };
     ck_assert_uint_eq(testlib_cycles(&c, &k), 50 * 4);
 }
@@ -220,6 +228,26 @@ START_TEST(test_int_wide_rate)
     /* a latency longer than the interval still decides a chain */
     ck_assert_uint_eq(chain_cycles("op.int_wide.latency = 3; op.int_wide.interval = 4", 10,
                                    SIM_OPC_INT_WIDE, true), 4 * 9 + 3);
+}
+END_TEST
+
+/* tensor_dp (DMMA): op.tensor_dp.interval is a DMMA.884's; aux gives an
+ * instruction's work in such units (DMMA.1688 4, DMMA.16816 8), and the
+ * tensor pipe is held that many intervals.  Independent: interval x
+ * units apart; dependent: the latency, or the pipe when it is longer. */
+START_TEST(test_tensor_dp_units)
+{
+    const char *cfg = "op.tensor_dp.latency = 10; op.tensor_dp.interval = 8";
+    for (uint64_t n = 1; n <= 100; n *= 10) {
+        ck_assert_uint_eq(chain_aux_cycles(cfg, n, SIM_OPC_TENSOR_DP, false, 0), 8 * (n - 1) + 10);
+        ck_assert_uint_eq(chain_aux_cycles(cfg, n, SIM_OPC_TENSOR_DP, false, 1), 8 * (n - 1) + 10);
+        ck_assert_uint_eq(chain_aux_cycles(cfg, n, SIM_OPC_TENSOR_DP, false, 8), 64 * (n - 1) + 10);
+        ck_assert_uint_eq(chain_aux_cycles(cfg, n, SIM_OPC_TENSOR_DP, true, 1), 10 * n);
+        ck_assert_uint_eq(chain_aux_cycles(cfg, n, SIM_OPC_TENSOR_DP, true, 2), 16 * (n - 1) + 10);
+    }
+    /* aux means nothing to the other tensor classes */
+    ck_assert_uint_eq(chain_aux_cycles("op.tensor.latency = 10; op.tensor.interval = 8", 10,
+                                       SIM_OPC_TENSOR, false, 8), 8 * 9 + 10);
 }
 END_TEST
 
@@ -295,7 +323,7 @@ START_TEST(test_dpu_per_sm)
 {
     for (uint64_t n = 1; n <= 40; n += 13) {
         struct sim_config c;
-        struct chain ch = { n, SIM_OPC_FP64, false, 0 };
+        struct chain ch = { n, SIM_OPC_FP64, false, 0, 0 };
         struct testlib_kernel k = { "dpu4", 1, 128, 32, 0, gen_chain, &ch };
         testlib_small_config(&c, "sm.subpartitions = 4; op.fp64.latency = 8; pipe.dpu.lanes = 2");
         ck_assert_uint_eq(testlib_cycles(&c, &k), 16 * (n - 1) + 8);
@@ -329,7 +357,7 @@ END_TEST
 START_TEST(test_divergence_halves_lanes_not_slots)
 {
     struct sim_config c;
-    struct chain full = { 64, SIM_OPC_FP32, true, 0 }, half = { 64, SIM_OPC_FP32, true, 0x0000ffffu };
+    struct chain full = { 64, SIM_OPC_FP32, true, 0, 0 }, half = { 64, SIM_OPC_FP32, true, 0x0000ffffu, 0 };
     struct testlib_kernel kf = { "full", 1, 32, 32, 0, gen_chain, &full };
     struct testlib_kernel kh = { "half", 1, 32, 32, 0, gen_chain, &half };
     struct testlib_kernel both[2] = { kf, kh };
@@ -872,7 +900,7 @@ static uint64_t
 waves(const char *cfgtext, uint32_t regs, uint32_t smem, uint32_t blocks, uint32_t *bps)
 {
     struct sim_config c;
-    struct chain ch = { 100, SIM_OPC_FP32, true, 0 };
+    struct chain ch = { 100, SIM_OPC_FP32, true, 0, 0 };
     struct testlib_kernel k = { "waves", blocks, 256, regs, smem, gen_chain, &ch };
     struct inst_source src;
     char text[512];
@@ -1212,7 +1240,7 @@ END_TEST
 
 START_TEST(test_kernel_that_cannot_launch)
 {
-    struct chain ch = { 1, SIM_OPC_FP32, true, 0 };
+    struct chain ch = { 1, SIM_OPC_FP32, true, 0, 0 };
     struct testlib_kernel k = { "huge", 1, 1024, 255, 0, gen_chain, &ch };
     expect_run_error(&k, SIM_ERR_FORMAT, "registers");
 }
@@ -1223,7 +1251,7 @@ END_TEST
 START_TEST(test_registers_clamped_to_the_limit)
 {
     struct sim_config c;
-    struct chain ch = { 4, SIM_OPC_FP32, true, 0 };
+    struct chain ch = { 4, SIM_OPC_FP32, true, 0, 0 };
     struct testlib_kernel k = { "big", 8, 256, 200, 0, gen_chain, &ch };
     struct inst_source src;
     testlib_small_config(&c, "sm.max_regs_per_thread = 63; sm.registers = 65536");
@@ -1254,7 +1282,7 @@ END_TEST
 START_TEST(test_max_cycles_truncates)
 {
     struct sim_config c;
-    struct chain ch = { 1000, SIM_OPC_FP32, true, 0 };
+    struct chain ch = { 1000, SIM_OPC_FP32, true, 0, 0 };
     struct testlib_kernel k = { "long", 4, 32, 32, 0, gen_chain, &ch };
     struct inst_source src;
     testlib_small_config(&c, "op.fp32.latency = 4; sim.max_cycles = 500");
@@ -1544,6 +1572,7 @@ sm_suite(void)
     tcase_add_test(tc, test_dependent_chain_exact);
     tcase_add_test(tc, test_block_dispatch_interval);
     tcase_add_test(tc, test_int_wide_rate);
+    tcase_add_test(tc, test_tensor_dp_units);
     tcase_add_test(tc, test_warp_launch_serial);
     tcase_add_test(tc, test_stall_counts);
     tcase_add_test(tc, test_reference_scheduler_same_results);

@@ -970,6 +970,8 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         case XK_WMMA:
             if (x->part + 1 >= x->nparts) /* a split wmma: its last tile computes all */
                 ptx_mma_exec(pw, x, m);
+            if (x->opclass == SIM_OPC_TENSOR_DP)   /* M / 8 x K / 4 DMMA.884s' work */
+                wi->aux = ptx_mma_dmma_units(x);
             break;
         case XK_WLOAD:
         case XK_WSTORE:

@@ -562,6 +562,15 @@ read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc
         }
 }
 
+unsigned
+ptx_mma_dmma_units(const struct xop *x)
+{
+    uint8_t m, n, k;
+    if (!ptx_mma_shape_dims(x->shape, &m, &n, &k))
+        return 1;
+    return (m / 8u) * (k / 4u);
+}
+
 void
 ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
 {

@@ -105,6 +105,10 @@ unsigned ptx_mma_tiles(const struct ptx_mma_desc *d);
 void ptx_mma_tile_regs(const struct ptx_mma_desc *d, unsigned i, uint8_t *a, unsigned *na,
                        uint8_t *b, unsigned *nb, uint8_t *c, unsigned *nc);
 
+/* The work of .f64 mma or wmma x in DMMA.884 units (M / 8 x K / 4; the
+ * warp_inst aux of SIM_OPC_TENSOR_DP, sim/inst.h). */
+unsigned ptx_mma_dmma_units(const struct xop *x);
+
 /* Execute mma.sync or wmma.mma x for the lanes of m (every lane's
  * fragments are read: the instructions are warp-wide). */
 void ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m);

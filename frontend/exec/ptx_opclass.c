@@ -61,11 +61,12 @@ ptx_opclass_of(const struct ptx_ins *in)
     case PTXOP_CP:
         return in->mode == PM_NONE ? SIM_OPC_MEM : SIM_OPC_NOP;
     case PTXOP_MMA:
-        return SIM_OPC_TENSOR;
+        return in->type == PT_F64 ? SIM_OPC_TENSOR_DP : SIM_OPC_TENSOR;
     case PTXOP_WGMMA:
         return in->mode == PM_WG_MMA ? SIM_OPC_WGMMA : SIM_OPC_NOP;
     case PTXOP_WMMA:
-        return in->mode == PM_WMMA ? SIM_OPC_TENSOR : SIM_OPC_MEM;
+        return in->mode != PM_WMMA ? SIM_OPC_MEM
+               : in->type == PT_F64 ? SIM_OPC_TENSOR_DP : SIM_OPC_TENSOR;
     case PTXOP_MBARRIER:         /* pending_count reads a register, not the barrier */
         return in->mode == PM_MB_PENDING ? SIM_OPC_INT : SIM_OPC_MEM;
     case PTXOP_LDMATRIX: case PTXOP_STMATRIX:

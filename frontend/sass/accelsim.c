@@ -832,6 +832,8 @@ parse_inst(struct as_src *s, char *line, struct warp_inst *wi, struct sim_error 
     wi->opcode = me->d.op;
     wi->opclass = me->d.opclass;
     wi->flags = me->d.flags;
+    if (me->d.opclass == SIM_OPC_TENSOR_DP)
+        wi->aux = me->d.units;   /* its work in DMMA.884 units (sim/inst.h) */
     if (wi->flags & SIM_IF_BARRIER)
         wi->opclass = SIM_OPC_BARRIER;
     /* sources */

@@ -22,6 +22,7 @@ struct sass_decoded {
     uint8_t mem;                 /* enum sass_mem */
     uint8_t flags;               /* SIM_IF_* (model flags), after modifiers */
     uint8_t width;               /* bytes per lane from a width modifier, 0 if none */
+    uint8_t units;               /* SIM_OPC_TENSOR_DP: the warp_inst aux (sim/inst.h), else 0 */
 };
 
 #endif /* SMSIM_FRONTEND_SASS_DECODED_H */

@@ -139,7 +139,8 @@ width_of(const char *t, size_t n)
  * twice, INT4 four times: A100/H100 datasheets), so HMMA.16816,
  * HMMA.1688.TF32 and IMMA.16832 are one unit; HMMA.1688 (f16), HMMA.1684
  * .TF32 and IMMA.16816 half.  Shapes with M = 8 (Volta's and Turing's
- * HMMA.884, IMMA.8816) and DMMA stay op.tensor: their configs time them. */
+ * HMMA.884, IMMA.8816) stay op.tensor: their configs time them.  DMMA is
+ * op.tensor_dp (dmma_units). */
 static bool
 tensor_half(const char *mn, size_t len)
 {
@@ -168,6 +169,30 @@ tensor_half(const char *mn, size_t len)
         p = e;
     }
     return m == 16 && k > 0 && (double)m * n * k * w <= 0.5 * 16 * 8 * 16;
+}
+
+/* DMMA.884 (m8n8k4) is one unit of op.tensor_dp's work; DMMA.1684,
+ * .1688 and .16816 are M / 8 x K / 4 of them (1 without a shape). */
+static uint8_t
+dmma_units(const char *mn, size_t len)
+{
+    const char *dot = memchr(mn, '.', len);
+    if (dot == NULL)
+        return 1;
+    const char *t = dot + 1, *end = mn + len;
+    size_t tn = 0;
+    while (t + tn < end && t[tn] != '.')
+        tn++;
+    if (tn == 3 && memcmp(t, "884", 3) == 0)
+        return 1;
+    if (tn >= 4 && t[0] == '1' && t[1] == '6' && t[2] == '8') {
+        unsigned k = 0;
+        for (size_t i = 3; i < tn && t[i] >= '0' && t[i] <= '9'; i++)
+            k = 10 * k + (unsigned)(t[i] - '0');
+        if (k == 4 || k == 8 || k == 16)
+            return (uint8_t)(2 * k / 4);
+    }
+    return 1;
 }
 
 int
@@ -205,8 +230,13 @@ sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
         }
         p = e;
     }
-    if (cls == SIM_OPC_TENSOR && tensor_half(mn, len))
+    uint8_t units = 0;
+    if (cls == SIM_OPC_TENSOR && strcmp(op->name, "DMMA") == 0) {
+        cls = SIM_OPC_TENSOR_DP;
+        units = dmma_units(mn, len);
+    } else if (cls == SIM_OPC_TENSOR && tensor_half(mn, len)) {
         cls = SIM_OPC_TENSOR_HALF;
+    }
     if (f & SF_LOAD)
         flags |= SIM_IF_LOAD;
     if (f & SF_STORE)
@@ -228,6 +258,7 @@ sass_decode(int isa, const char *mn, size_t len, struct sass_decoded *out)
     out->mem = op->mem;
     out->flags = flags;
     out->width = (uint8_t)width;
+    out->units = units;
     return 0;
 }
 
@@ -348,6 +379,7 @@ candidates(const struct warp_inst *wi)
     static const char *const c_warp[] = { "SHFL", "VOTE", NULL };
     static const char *const c_bar[] = { "BAR", NULL };
     static const char *const c_tensor[] = { "HMMA", NULL };
+    static const char *const c_dmma[] = { "DMMA", NULL };
     static const char *const c_uniform[] = { "UIADD3", "UMOV", NULL };
     static const char *const c_ldg[] = { "LDG", "LD", NULL };
     static const char *const c_stg[] = { "STG", "ST", NULL };
@@ -384,6 +416,7 @@ candidates(const struct warp_inst *wi)
     case SIM_OPC_WARP: return c_warp;
     case SIM_OPC_BARRIER: return c_bar;
     case SIM_OPC_TENSOR: case SIM_OPC_TENSOR_HALF: return c_tensor;
+    case SIM_OPC_TENSOR_DP: return c_dmma;
     case SIM_OPC_UNIFORM: return c_uniform;
     case SIM_OPC_MEM:
         break;
@@ -413,7 +446,7 @@ shapes(const char *name, unsigned cls)
     static const char *const hmma_half[] = { ".1688.F32", ".1688.F16", NULL };
     static const char *const imma[] = { ".16832.S8.S8", ".8816.S8.S8", "", NULL };
     static const char *const imma_half[] = { ".16816.S8.S8", NULL };
-    static const char *const dmma[] = { ".884", "", NULL };
+    static const char *const dmma[] = { ".884", ".16816", ".1688", ".1684", "", NULL };
     static const char *const matrix[] = { ".16.M88.4", ".16.M88.2", ".16.M88", NULL };
     static const char *const wide[] = { ".WIDE", ".HI", NULL };
     static const char *const hi[] = { ".HI", NULL };
@@ -482,6 +515,8 @@ matches(int isa, const struct warp_inst *wi, const char *mn, bool regs)
     const uint8_t keep = SIM_IF_LOAD | SIM_IF_STORE | SIM_IF_ATOMIC | SIM_IF_BARRIER |
                          SIM_IF_EXIT | SIM_IF_BRANCH | SIM_IF_FENCE | SIM_IF_BYPASS_L1;
     if (d.opclass != wi->opclass || d.flags != (wi->flags & keep))
+        return false;
+    if (wi->opclass == SIM_OPC_TENSOR_DP && d.units != SIM_DMMA_UNITS(wi->aux))
         return false;
     /* a generic opcode stands for a global access: its addresses lie
      * outside the shared and local windows the writer declares */

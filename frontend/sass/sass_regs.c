@@ -141,7 +141,8 @@ sass_regs_of(const char *mn, size_t len, const struct sass_decoded *d, unsigned 
         }
         return;
     case SIM_OPC_TENSOR:
-    case SIM_OPC_TENSOR_HALF: {
+    case SIM_OPC_TENSOR_HALF:
+    case SIM_OPC_TENSOR_DP: {
         unsigned f[3];
         if (mma_regs(mn, oplen, dot, end, f)) {
             for (int i = 0; i < 3; i++)
