@@ -5,6 +5,7 @@
  * written out here independently of the module, against a plain matrix
  * product; the wmma layout's coverage of its matrices.
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,43 @@ START_TEST(mma_f64)
     mma_f64_case(SH_M16N8K4, 16, 4);
     mma_f64_case(SH_M16N8K8, 16, 8);
     mma_f64_case(SH_M16N8K16, 16, 16);
+}
+END_TEST
+
+/* .f64 rounding modes: D (0, 0) = C + 2^-30 x 2^-30 with C = 1 and -1
+ * (lane 0's c0); the exact sum lies between two doubles. */
+static double
+mma_f64_rounded(unsigned rnd, double c)
+{
+    static struct warp w;
+    warp_init(&w);
+    set64(&w, 4, 0, 0x1p-30);                    /* a0 of lane 0: A (0, 0) */
+    set64(&w, 5, 0, 0x1p-30);                    /* b0 of lane 0: B (0, 0) */
+    set64(&w, 6, 0, c);                          /* c0 of lane 0: C (0, 0) */
+    struct xop x;
+    memset(&x, 0, sizeof x);
+    x.kind = XK_MMA;
+    x.shape = SH_M8N8K4;
+    x.type = x.ctype = x.type2 = x.btype = PT_F64;
+    x.rnd = (uint8_t)rnd;
+    const unsigned idx[6] = { 0, 1, 4, 5, 6, 7 };   /* D0 D1, A, B, C0 C1 */
+    for (unsigned i = 0; i < 6; i++)
+        x.frag[i] = (struct slot){ SC_64, idx[i] };
+    ptx_mma_exec(&w.pw, &x, UINT32_MAX);
+    return get64(&w, 0, 0);
+}
+
+START_TEST(mma_f64_rounding)
+{
+    ck_assert(mma_f64_rounded(PR_NONE, 1.0) == 1.0);
+    ck_assert(mma_f64_rounded(PR_RN, 1.0) == 1.0);
+    ck_assert(mma_f64_rounded(PR_RZ, 1.0) == 1.0);
+    ck_assert(mma_f64_rounded(PR_RM, 1.0) == 1.0);
+    ck_assert(mma_f64_rounded(PR_RP, 1.0) == 1.0 + 0x1p-52);
+    ck_assert(mma_f64_rounded(PR_RZ, -1.0) == -1.0 + 0x1p-53);
+    ck_assert(mma_f64_rounded(PR_RM, -1.0) == -1.0);
+    ck_assert(mma_f64_rounded(PR_RP, -1.0) == -1.0 + 0x1p-53);
+    ck_assert_int_eq(fegetround(), FE_TONEAREST);  /* restored */
 }
 END_TEST
 
@@ -593,6 +631,7 @@ mma_suite(void)
     tcase_add_test(tc, f16_bf16_step_rules);
     tcase_add_test(tc, mma_m16n8k16_f16);
     tcase_add_test(tc, mma_f64);
+    tcase_add_test(tc, mma_f64_rounding);
     tcase_add_test(tc, mma_mask);
     tcase_add_test(tc, wmma_layout_covers);
     tcase_add_test(tc, mma_frag_shift);
