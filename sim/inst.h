@@ -173,6 +173,13 @@ enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1, SIM_BULK_TENSOR = 2, SIM_B
  * multiplies op.tensor_dp.interval. */
 #define SIM_DMMA_UNITS(aux) ((aux) > 1 ? (aux) : 1u)
 
+/* The aux of a DMMA of shape m x n x k (n = 8). */
+static inline unsigned
+sim_dmma_units(unsigned m, unsigned k)
+{
+    return (m / 8u) * (k / 4u);
+}
+
 /* One dynamic warp instruction, as the model sees it. */
 struct warp_inst {
     uint32_t pc;                 /* byte offset of the instruction in the kernel */

@@ -38,17 +38,6 @@ kind_of(unsigned t)
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static int
-host_round(unsigned rnd)
-{
-    switch (rnd) {
-    case PR_RZ: case PR_RZI: return FE_TOWARDZERO;
-    case PR_RM: case PR_RMI: return FE_DOWNWARD;
-    case PR_RP: case PR_RPI: return FE_UPWARD;
-    default: return FE_TONEAREST;
-    }
-}
-
 /* Saturating conversion of a double to an integer type of `bits` bits. */
 static uint64_t
 to_int(double v, bool is_signed, unsigned bits)
@@ -245,7 +234,7 @@ exec_cvt(struct pwarp *pw, const struct xop *x, uint32_t m)
     bool set_rnd = df && (x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP);
     if (set_rnd) {
         old = fegetround();
-        fesetround(host_round(x->rnd));
+        fesetround(lane_host_round(x->rnd));
     }
     LANES(m, {
         uint64_t out;
@@ -935,7 +924,7 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
     int old = 0;
     if (dir) {
         old = fegetround();
-        fesetround(host_round(x->rnd));
+        fesetround(lane_host_round(x->rnd));
     }
     if (k == K_F64) {
         LANES(m, {

@@ -7,6 +7,7 @@
 
 #include "frontend/exec/ptx_run.h"
 
+#include <fenv.h>
 #include <math.h>
 
 #define FULL 0xffffffffu
@@ -40,6 +41,19 @@ static inline union r64 *
 slot64(const struct pwarp *pw, uint32_t i)
 {
     return i < pw->kb64 ? pw->r64 + (size_t)i * 32 : (union r64 *)(pw->k64 + (size_t)(i - pw->kb64) * 32);
+}
+
+/* The host's rounding mode (fenv.h) for PTX rounding modifier rnd
+ * (enum ptx_rnd): directed ones as they say, else to nearest. */
+static inline int
+lane_host_round(unsigned rnd)
+{
+    switch (rnd) {
+    case PR_RZ: case PR_RZI: return FE_TOWARDZERO;
+    case PR_RM: case PR_RMI: return FE_DOWNWARD;
+    case PR_RP: case PR_RPI: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
 }
 
 #define R32(s) slot32(pw, (s).idx)

@@ -4,7 +4,6 @@
 #include "frontend/exec/ptx_mma.h"
 #include "frontend/exec/ptx_half.h"
 
-#include <fenv.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -568,7 +567,7 @@ ptx_mma_dmma_units(const struct xop *x)
     uint8_t m, n, k;
     if (!ptx_mma_shape_dims(x->shape, &m, &n, &k))
         return 1;
-    return (m / 8u) * (k / 4u);
+    return sim_dmma_units(m, k);
 }
 
 void
@@ -590,9 +589,12 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     /* .f64: a chain of fused multiply-adds in k order, each rounded as
      * x->rnd says (.rn when not given) */
     bool f64 = d.atype == PT_F64;
-    int old_round = fegetround();
-    if (f64 && x->rnd != 0 && x->rnd != PR_RN)
-        fesetround(x->rnd == PR_RZ ? FE_TOWARDZERO : x->rnd == PR_RM ? FE_DOWNWARD : FE_UPWARD);
+    bool set_rnd = f64 && (x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP);
+    int old_round = 0;
+    if (set_rnd) {
+        old_round = fegetround();
+        fesetround(lane_host_round(x->rnd));
+    }
     LANES(m, {
         unsigned dr, dc;
         ptx_mma_frag_shift(&d, 'd', l, &dr, &dc);
@@ -653,7 +655,7 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
         for (unsigned r = 0; r < nregs; r++)
             lane_set(pw, &D[r], l, out[r % dist]);
     });
-    if (fegetround() != old_round)
+    if (set_rnd)
         fesetround(old_round);
 }
 

@@ -171,8 +171,8 @@ tensor_half(const char *mn, size_t len)
     return m == 16 && k > 0 && (double)m * n * k * w <= 0.5 * 16 * 8 * 16;
 }
 
-/* DMMA.884 (m8n8k4) is one unit of op.tensor_dp's work; DMMA.1684,
- * .1688 and .16816 are M / 8 x K / 4 of them (1 without a shape). */
+/* The work of DMMA mn in DMMA.884 units (sim_dmma_units): its shape
+ * token, m8n8 (884) or m16n8 (1684, 1688, 16816); 1 without one. */
 static uint8_t
 dmma_units(const char *mn, size_t len)
 {
@@ -183,16 +183,11 @@ dmma_units(const char *mn, size_t len)
     size_t tn = 0;
     while (t + tn < end && t[tn] != '.')
         tn++;
-    if (tn == 3 && memcmp(t, "884", 3) == 0)
-        return 1;
-    if (tn >= 4 && t[0] == '1' && t[1] == '6' && t[2] == '8') {
-        unsigned k = 0;
-        for (size_t i = 3; i < tn && t[i] >= '0' && t[i] <= '9'; i++)
-            k = 10 * k + (unsigned)(t[i] - '0');
-        if (k == 4 || k == 8 || k == 16)
-            return (uint8_t)(2 * k / 4);
-    }
-    return 1;
+    unsigned m = tn >= 3 && memcmp(t, "88", 2) == 0 ? 8 : tn >= 4 && memcmp(t, "168", 3) == 0 ? 16 : 0;
+    unsigned k = 0;
+    for (size_t i = m == 8 ? 2 : 3; m != 0 && i < tn && t[i] >= '0' && t[i] <= '9'; i++)
+        k = 10 * k + (unsigned)(t[i] - '0');
+    return k == 4 || k == 8 || k == 16 ? (uint8_t)sim_dmma_units(m, k) : 1;
 }
 
 int
