@@ -109,6 +109,12 @@ grep -q "kernel vscale ([0-9]* cycles, estimated: launch sampling)" "$tmp/r3.err
     fail "launch sampling: the timeline does not mark the estimated launches"
 grep -q '"launches_estimated": 3[0-9]' "$tmp/r3.json" ||
     fail "launch sampling: --stats-json has no exec.launches_estimated"
+# estimated launches run functionally in the block storage that simulated
+# launches of the kernel left, laid out for the timing model's lowering
+"$SMSIM" exec -- "$EXEC_CAPI" reuse >"$tmp/ru.out" 2>"$tmp/ru.err" ||
+    { fail "exec_capi reuse"; cat "$tmp/ru.out" "$tmp/ru.err" >&2; }
+grep -q "8 kernel launches ([1-9] estimated)" "$tmp/ru.err" ||
+    fail "exec_capi reuse: no launch was estimated"
 kus() { sed -n 's/.*(kernels \([0-9.]*\) us.*/\1/p' "$1"; }
 awk -v a="$(kus "$tmp/r3.err")" -v b="$(kus "$tmp/r0.err")" \
     'BEGIN { d = (a - b) / b; exit !(b > 0 && d < 0.01 && d > -0.01) }' ||

@@ -775,6 +775,19 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
             b->warps[w].stk = xmalloc(PTX_STACK_START * sizeof(struct simt_entry));
         }
         b->allocated = true;
+        b->sz_c32 = r->cbase32;
+        b->sz_v64 = r->nvar64;
+        b->sz_pred = r->npred;
+        b->sz_unroll = r->n_unroll;
+        b->sz_shared = r->shared_bytes;
+        b->sz_local = r->local_bytes * r->tpb;
+        b->sz_wpb = r->wpb;
+    } else if (b->sz_c32 != r->cbase32 || b->sz_v64 != r->nvar64 || b->sz_pred != r->npred ||
+               b->sz_unroll != r->n_unroll || b->sz_shared != r->shared_bytes ||
+               b->sz_local != r->local_bytes * r->tpb || b->sz_wpb != r->wpb) {
+        SIM_PANIC("kernel %s: block slot %u reused with storage for another layout (32-bit "
+                  "registers %u, now %u; 64-bit %u, now %u; warps %u, now %u)", r->k->name,
+                  slot, b->sz_c32, r->cbase32, b->sz_v64, r->nvar64, b->sz_wpb, r->wpb);
     }
     b->id = id;
     b->sm = sm;

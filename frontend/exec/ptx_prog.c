@@ -24,10 +24,14 @@ struct pmod {
     sim_addr_t *sym_addr;        /* per module symbol: device address (0: not global/const) */
 };
 
-/* What parked blocks fit: the run's kernel and every size of a block's storage. */
+/* What parked blocks fit: the run's kernel and every size of a block's
+ * storage (ptx_exec_block_begin allocates a warp's 32-bit registers by
+ * cbase32 and its 64-bit ones by nvar64, which the register packing of
+ * ptx_regalloc.c may set differently for two runs of one kernel). */
 struct park_key {
     const struct ptx_kernel *k;
-    uint32_t n32, n64, npred, n_unroll, shared_bytes, local_bytes, tpb, wpb;
+    uint32_t n32, n64, nvar32, nvar64, cbase32, nvarp, npred, n_unroll;
+    uint32_t shared_bytes, local_bytes, tpb, wpb;
 };
 
 struct ptx_prog {
@@ -383,6 +387,10 @@ key_of(const struct ptx_run *r)
     k.k = r->k;
     k.n32 = r->n32;
     k.n64 = r->n64;
+    k.nvar32 = r->nvar32;
+    k.nvar64 = r->nvar64;
+    k.cbase32 = r->cbase32;
+    k.nvarp = r->nvarp;
     k.npred = r->npred;
     k.n_unroll = r->n_unroll;
     k.shared_bytes = r->shared_bytes;

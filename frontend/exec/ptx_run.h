@@ -438,6 +438,9 @@ struct pblock {
     uint32_t bar_arrived[2];     /* warps that reached it (it has released when every
                                     unfinished warp of the block has: ptx_spin.c) */
     bool allocated;
+    /* the sizes its storage was allocated for (ptx_exec_block_begin): a
+     * block reused by a later run (ptx_prog_adopt_blocks) must match them */
+    uint32_t sz_c32, sz_v64, sz_pred, sz_unroll, sz_shared, sz_local, sz_wpb;
 };
 
 /* Global memory: every launch buffer and module variable is a region.
