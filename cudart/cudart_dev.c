@@ -221,6 +221,18 @@ attribute(int attr, int *ok)
     case cudaDevAttrLocalL1CacheSupported:
     case cudaDevAttrComputePreemptionSupported: return 1;
     case cudaDevAttrL2CacheSize: return (int)(field_u64("l2.size_kb") * 1024);
+    /* the L2 set-aside for persisting accesses (compute capability 8.0 and
+     * later): three quarters of the L2, and windows up to 128 MiB less
+     * 4 KiB -- what an A100 reports (l2CacheSize 41943040,
+     * persistingL2CacheMaxSize 31457280, accessPolicyMaxWindowSize
+     * 134213632: NVIDIA developer forum, "What is the difference:
+     * cudaLimitPersistingL2CacheSize, accessPolicyMaxWindowSize,
+     * persistingL2CacheMaxSize", 2023), the ratio assumed for the later
+     * GPUs.  The model keeps no set-aside: accesses under an access policy
+     * window are cached as any other (doc/exec.md). */
+    case cudaDevAttrMaxPersistingL2CacheSize:
+        return g->cc >= 80 ? (int)(field_u64("l2.size_kb") * 1024 / 4 * 3) : 0;
+    case cudaDevAttrMaxAccessPolicyWindowSize: return g->cc >= 80 ? 134213632 : 0;
     case cudaDevAttrMaxThreadsPerMultiProcessor: return (int)field_u64("sm.max_threads");
     case cudaDevAttrUnifiedAddressing: return 1;
     case cudaDevAttrComputeCapabilityMajor: return (int)(g->cc / 10);
@@ -318,6 +330,8 @@ cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     p->maxBlocksPerMultiProcessor = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, &ok);
     p->reservedSharedMemPerBlock = rt.gpu.smem_reserved;
     p->clusterLaunch = rt.gpu.cc >= 90;
+    p->persistingL2CacheMaxSize = attribute(cudaDevAttrMaxPersistingL2CacheSize, &ok);
+    p->accessPolicyMaxWindowSize = attribute(cudaDevAttrMaxAccessPolicyWindowSize, &ok);
     return cudaSuccess;
 }
 
@@ -333,8 +347,9 @@ cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
  * driver refuses a change once the heap is in use).  The others are
  * accepted and read back: the stack is sized by smsim from the kernel's
  * calls, device printf writes straight to stdout (no FIFO to fill), and the
- * device-runtime and L2 limits have nothing to act on. */
-enum { LIMIT_STACK, LIMIT_PRINTF_FIFO, LIMIT_MALLOC_HEAP, LIMIT_COUNT = 7 };
+ * device-runtime and L2 limits have nothing to act on (the persisting L2
+ * size is checked against persistingL2CacheMaxSize, as the driver does). */
+enum { LIMIT_STACK, LIMIT_PRINTF_FIFO, LIMIT_MALLOC_HEAP, LIMIT_PERSISTING_L2 = 6, LIMIT_COUNT = 7 };
 static size_t limits[LIMIT_COUNT] = { 1024, 1u << 20, 8u << 20, 2, 2048, 0, 0 };
 
 API cudaError_t
@@ -344,6 +359,14 @@ cudaDeviceSetLimit(int limit, size_t value)
     RT_REQUIRE_READY();
     if (limit < 0 || limit >= LIMIT_COUNT)
         return rt_fail(cudaErrorNotSupported, "unsupported: cudaDeviceSetLimit(%d)", limit);
+    if (limit == LIMIT_PERSISTING_L2) {
+        int ok;
+        if (value > (size_t)attribute(cudaDevAttrMaxPersistingL2CacheSize, &ok))
+            return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetLimit("
+                           "cudaLimitPersistingL2CacheSize): %zu bytes, more than the %d "
+                           "bytes persistingL2CacheMaxSize allows", value,
+                           attribute(cudaDevAttrMaxPersistingL2CacheSize, &ok));
+    }
     if (limit == LIMIT_MALLOC_HEAP) {
         smsim_error err = { 0 };
         if (smsim_program_set_heap(rt.prog, value, &err) < 0)
@@ -362,6 +385,14 @@ cudaDeviceGetLimit(size_t *value, int limit)
         return rt_fail(cudaErrorInvalidValue, NULL);
     *value = limit == LIMIT_MALLOC_HEAP && rt.prog != NULL ? smsim_program_heap(rt.prog)
                                                             : limits[limit];
+    return cudaSuccess;
+}
+
+/* The persisting lines back to normal: none are kept apart in the model. */
+API cudaError_t
+cudaCtxResetPersistingL2Cache(void)
+{
+    RT_GUARD;
     return cudaSuccess;
 }
 

@@ -103,6 +103,7 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *n, cudaGraph_t g, const cud
                                     size_t nd, void *dptr);
 cudaError_t cudaDeviceGetGraphMemAttribute(int dev, int attr, void *value);
 cudaError_t cudaDeviceSetLimit(int limit, size_t value);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit);
 cudaError_t cudaMallocArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d, size_t w,
                             size_t h, unsigned flags);
@@ -1023,6 +1024,22 @@ main(int argc, char **argv)
            (fabs(2.0 * mclk * (mbus / 8) / 1e6 - 3350.0) < 1.0 ||
             fabs(2.0 * mclk * (mbus / 8) / 1e6 - 1555.0) < 1.0),
            "memory clock and bus width give the configured bandwidth");
+    /* the L2 set-aside for persisting accesses: three quarters of the L2
+     * (both configs are of compute capability 8.0 or later), settable up to
+     * that and no further; NVIDIA's simpleAttributes sample waives itself
+     * on a GPU that reports none */
+    int pmax = 0, pwin = 0;
+    expect(cudaDeviceGetAttribute(&pmax, cudaDevAttrMaxPersistingL2CacheSize, 0) == cudaSuccess &&
+           cudaDeviceGetAttribute(&pwin, cudaDevAttrMaxAccessPolicyWindowSize, 0) ==
+           cudaSuccess && pmax == p.l2CacheSize / 4 * 3 && p.persistingL2CacheMaxSize == pmax &&
+           pwin == 134213632 && p.accessPolicyMaxWindowSize == pwin,
+           "persistingL2CacheMaxSize and accessPolicyMaxWindowSize");
+    expect(cudaDeviceSetLimit(6, (size_t)pmax) == cudaSuccess &&
+           cudaDeviceSetLimit(6, (size_t)pmax + 1) == cudaErrorInvalidValue &&
+           cudaGetLastError() == cudaErrorInvalidValue &&
+           cudaCtxResetPersistingL2Cache() == cudaSuccess,
+           "cudaLimitPersistingL2CacheSize up to persistingL2CacheMaxSize; "
+           "cudaCtxResetPersistingL2Cache");
 
     /* stream-ordered allocation: the default pool and one of the program's own
      * (attributes: 4 release threshold, 7 used now, 8 used at most) */
