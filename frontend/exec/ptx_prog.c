@@ -27,11 +27,12 @@ struct pmod {
 /* What parked blocks fit: the run's kernel and every size of a block's
  * storage (ptx_exec_block_begin allocates a warp's 32-bit registers by
  * cbase32 and its 64-bit ones by nvar64, which the register packing of
- * ptx_regalloc.c may set differently for two runs of one kernel). */
+ * ptx_regalloc.c may set differently for two runs of one kernel; a warp's
+ * window buffers, made at its first window, by win_max and win_mem). */
 struct park_key {
     const struct ptx_kernel *k;
     uint32_t n32, n64, nvar32, nvar64, cbase32, nvarp, npred, n_unroll;
-    uint32_t shared_bytes, local_bytes, tpb, wpb;
+    uint32_t shared_bytes, local_bytes, tpb, wpb, win_max, win_mem;
 };
 
 struct ptx_prog {
@@ -397,6 +398,8 @@ key_of(const struct ptx_run *r)
     k.local_bytes = r->local_bytes;
     k.tpb = r->tpb;
     k.wpb = r->wpb;
+    k.win_max = r->win_max;
+    k.win_mem = r->win_mem;
     return k;
 }
 
