@@ -201,6 +201,7 @@ cudaError_t rt_graph_mem_reserve(size_t bytes, void **dptr);
 cudaError_t rt_graph_mem_alloc(const void *p);
 cudaError_t rt_graph_mem_free(const void *p);
 bool rt_graph_mem_owns(const void *p);
+size_t rt_graph_mem_bytes(const void *p);
 /* Capture of stream-ordered allocation (cudart_graph.c): the node that
  * stands for cudaMallocAsync / cudaFreeAsync in capturing stream s. */
 cudaError_t rt_capture_alloc(cudaStream_t s, size_t bytes, void **dptr);

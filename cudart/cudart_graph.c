@@ -668,9 +668,66 @@ cudaGraphAddEventWaitNode(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaG
     return add_event_node(pNode, graph, deps, nd, ev, cudaGraphNodeTypeWaitEvent);
 }
 
+/* Mark in seen[] (by node index) the nodes n depends on, directly or not. */
+static void
+mark_ancestors(const struct CUgraphNode_st *n, bool *seen)
+{
+    for (uint32_t i = 0; i < n->n_deps; i++) {
+        const struct CUgraphNode_st *d = n->deps[i];
+        if (!seen[d->index]) {
+            seen[d->index] = true;
+            mark_ancestors(d, seen);
+        }
+    }
+}
+
+/* The address of allocation node n (its dependencies set) of bytes: as
+ * the driver does, the address of an allocation of the graph that is
+ * freed before n runs -- every node that allocates it, and as many that
+ * free it, are among n's ancestors -- and is large enough; else memory
+ * reserved anew.  (NVIDIA's graphMemoryFootprint sample: "d_a and d_b
+ * share a virtual address".) */
+static cudaError_t
+alloc_address(struct CUgraphNode_st *n, size_t bytes, void **dptr)
+{
+    struct CUgraph_st *g = n->graph;
+    bool *seen = calloc(g->n ? g->n : 1, 1);
+    if (seen == NULL)
+        abort();
+    mark_ancestors(n, seen);
+    void *found = NULL;
+    for (uint32_t i = 0; i < g->n && found == NULL; i++) {
+        const struct CUgraphNode_st *f = g->nodes[i];
+        if (!seen[i] || f->type != cudaGraphNodeTypeMemFree ||
+            rt_graph_mem_bytes(f->p.mem.dptr) < bytes)
+            continue;
+        uint32_t allocs = 0, before = 0, frees = 0;
+        for (uint32_t j = 0; j < g->n; j++) {
+            const struct CUgraphNode_st *m = g->nodes[j];
+            bool mem = m->type == cudaGraphNodeTypeMemAlloc || m->type == cudaGraphNodeTypeMemFree;
+            if (m == n || !mem || m->p.mem.dptr != f->p.mem.dptr)
+                continue;
+            if (m->type == cudaGraphNodeTypeMemAlloc) {
+                allocs++;
+                before += seen[j];
+            } else {
+                frees += seen[j];
+            }
+        }
+        if (allocs > 0 && before == allocs && frees == allocs)
+            found = f->p.mem.dptr;
+    }
+    free(seen);
+    if (found != NULL) {
+        *dptr = found;
+        return cudaSuccess;
+    }
+    return rt_graph_mem_reserve(bytes, dptr);
+}
+
 /* edges from[i] -> to[i] (CUDA 13: with optional edge data, which must be default) */
 /* Memory nodes: an allocation's address is fixed when its node is made
- * (nodeParams->dptr); a free node names one. */
+ * (nodeParams->dptr, alloc_address()); a free node names one. */
 static cudaError_t
 set_alloc(struct CUgraphNode_st *n, const void *params)
 {
@@ -678,7 +735,7 @@ set_alloc(struct CUgraphNode_st *n, const void *params)
     if (p == NULL || p->bytesize == 0)
         return rt_fail(cudaErrorInvalidValue, NULL);
     n->p.mem.bytes = p->bytesize;
-    cudaError_t e = rt_graph_mem_reserve(p->bytesize, &n->p.mem.dptr);
+    cudaError_t e = alloc_address(n, p->bytesize, &n->p.mem.dptr);
     if (e == cudaSuccess)
         p->dptr = n->p.mem.dptr;
     return e;
@@ -1116,7 +1173,7 @@ rt_capture_alloc(cudaStream_t s, size_t bytes, void **dptr)
     if (e != cudaSuccess)
         return e;
     n->p.mem.bytes = bytes;
-    if ((e = rt_graph_mem_reserve(bytes, &n->p.mem.dptr)) != cudaSuccess) {
+    if ((e = alloc_address(n, bytes, &n->p.mem.dptr)) != cudaSuccess) {
         n->type = cudaGraphNodeTypeEmpty;    /* stays, a node with no work */
         return e;
     }

@@ -78,6 +78,14 @@ rt_graph_mem_owns(const void *p)
     return p != NULL && graph_alloc_of(p) != NULL;
 }
 
+/* The bytes reserved at graph allocation p (0: none). */
+size_t
+rt_graph_mem_bytes(const void *p)
+{
+    const struct graph_alloc *a = p != NULL ? graph_alloc_of(p) : NULL;
+    return a != NULL ? (size_t)a->bytes : 0;
+}
+
 cudaError_t
 rt_graph_mem_reserve(size_t bytes, void **dptr)
 {

@@ -437,6 +437,33 @@ graphs(void)
          cudaFreeAsync(c3, st) == cudaSuccess;
     cudaGetLastError();
     expect(ok, "graphs: a captured cudaMallocAsync, freed by the program between launches");
+    /* an allocation after the free of another (graphMemoryFootprint's
+     * virtual address reuse) takes its address; one beside it, or larger,
+     * does not; a launch runs them in turn at the shared address */
+    cudaGraph_t g5;
+    cudaGraphExec_t x5;
+    cudaGraphNode_t a1, f1, a2, f2, a3, a4;
+    void *p1 = NULL, *p2 = NULL, *p3 = NULL, *p4 = NULL;
+    ok = cudaGraphCreate(&g5, 0) == cudaSuccess &&
+         cudaGraphAddMemAllocNode(&a1, g5, NULL, 0, &ap) == cudaSuccess;
+    p1 = ap.dptr;
+    ok = ok && cudaGraphAddMemAllocNode(&a3, g5, &a1, 1, &ap) == cudaSuccess;
+    p3 = ap.dptr;
+    ok = ok && cudaGraphAddMemFreeNode(&f1, g5, &a1, 1, p1) == cudaSuccess &&
+         cudaGraphAddMemAllocNode(&a2, g5, &f1, 1, &ap) == cudaSuccess;
+    p2 = ap.dptr;
+    ap.bytesize = 2 * sizeof hc;
+    ok = ok && cudaGraphAddMemFreeNode(&f2, g5, &a2, 1, p2) == cudaSuccess &&
+         cudaGraphAddMemAllocNode(&a4, g5, &f2, 1, &ap) == cudaSuccess;
+    p4 = ap.dptr;
+    ap.bytesize = sizeof hc;
+    ok = ok && cudaGraphInstantiate(&x5, g5, 0) == cudaSuccess &&
+         cudaGraphLaunch(x5, st) == cudaSuccess && cudaStreamSynchronize(st) == cudaSuccess &&
+         cudaFree(p3) == cudaSuccess && cudaFree(p4) == cudaSuccess;
+    expect(ok && p2 == p1 && p3 != p1 && p4 != p1 && p4 != p3,
+           "graphs: an allocation after the free of one as large takes its address");
+    expect(cudaGraphExecDestroy(x5) == cudaSuccess && cudaGraphDestroy(g5) == cudaSuccess,
+           "graphs: the address-reuse graph destroyed");
     expect(cudaGraphExecDestroy(x1) == cudaSuccess && cudaGraphExecDestroy(x2) == cudaSuccess &&
            cudaGraphExecDestroy(x3) == cudaSuccess && cudaGraphExecDestroy(x4) == cudaSuccess &&
            cudaGraphDestroy(g1) == cudaSuccess && cudaGraphDestroy(g2) == cudaSuccess &&
