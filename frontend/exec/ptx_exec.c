@@ -775,19 +775,14 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
             b->warps[w].stk = xmalloc(PTX_STACK_START * sizeof(struct simt_entry));
         }
         b->allocated = true;
-        b->sz_c32 = r->cbase32;
-        b->sz_v64 = r->nvar64;
-        b->sz_pred = r->npred;
-        b->sz_unroll = r->n_unroll;
-        b->sz_shared = r->shared_bytes;
-        b->sz_local = r->local_bytes * r->tpb;
-        b->sz_wpb = r->wpb;
-    } else if (b->sz_c32 != r->cbase32 || b->sz_v64 != r->nvar64 || b->sz_pred != r->npred ||
-               b->sz_unroll != r->n_unroll || b->sz_shared != r->shared_bytes ||
-               b->sz_local != r->local_bytes * r->tpb || b->sz_wpb != r->wpb) {
-        SIM_PANIC("kernel %s: block slot %u reused with storage for another layout (32-bit "
-                  "registers %u, now %u; 64-bit %u, now %u; warps %u, now %u)", r->k->name,
-                  slot, b->sz_c32, r->cbase32, b->sz_v64, r->nvar64, b->sz_wpb, r->wpb);
+        b->sz = ptx_block_sizes(r);
+    } else {
+        struct ptx_block_sizes now = ptx_block_sizes(r);
+        if (memcmp(&b->sz, &now, sizeof now) != 0)
+            SIM_PANIC("kernel %s: block slot %u reused with storage for another layout (32-bit "
+                      "registers %u, now %u; 64-bit %u, now %u; warps %u, now %u)", r->k->name,
+                      slot, b->sz.cbase32, now.cbase32, b->sz.nvar64, now.nvar64, b->sz.wpb,
+                      now.wpb);
     }
     b->id = id;
     b->sm = sm;

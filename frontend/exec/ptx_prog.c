@@ -24,15 +24,10 @@ struct pmod {
     sim_addr_t *sym_addr;        /* per module symbol: device address (0: not global/const) */
 };
 
-/* What parked blocks fit: the run's kernel and every size of a block's
- * storage (ptx_exec_block_begin allocates a warp's 32-bit registers by
- * cbase32 and its 64-bit ones by nvar64, which the register packing of
- * ptx_regalloc.c may set differently for two runs of one kernel; a warp's
- * window buffers, made at its first window, by win_max and win_mem). */
+/* What parked blocks fit: the run's kernel and its block storage sizes. */
 struct park_key {
     const struct ptx_kernel *k;
-    uint32_t n32, n64, nvar32, nvar64, cbase32, nvarp, npred, n_unroll;
-    uint32_t shared_bytes, local_bytes, tpb, wpb, win_max, win_mem;
+    struct ptx_block_sizes sz;
 };
 
 struct ptx_prog {
@@ -90,7 +85,7 @@ ptx_prog_free(struct ptx_prog *p)
             free(p->regions[i].ptr);
     }
     free(p->regions);
-    ptx_exec_blocks_free(p->parked, p->n_parked, p->park.wpb);
+    ptx_exec_blocks_free(p->parked, p->n_parked, p->park.sz.wpb);
     for (uint32_t i = 0; i < p->n_mods; i++) {
         ptx_module_free(p->mods[i].m);
         free(p->mods[i].ptx_path);
@@ -384,22 +379,9 @@ static struct park_key
 key_of(const struct ptx_run *r)
 {
     struct park_key k;
-    memset(&k, 0, sizeof k);
+    memset(&k, 0, sizeof k);     /* the padding too: keys are compared by memcmp */
     k.k = r->k;
-    k.n32 = r->n32;
-    k.n64 = r->n64;
-    k.nvar32 = r->nvar32;
-    k.nvar64 = r->nvar64;
-    k.cbase32 = r->cbase32;
-    k.nvarp = r->nvarp;
-    k.npred = r->npred;
-    k.n_unroll = r->n_unroll;
-    k.shared_bytes = r->shared_bytes;
-    k.local_bytes = r->local_bytes;
-    k.tpb = r->tpb;
-    k.wpb = r->wpb;
-    k.win_max = r->win_max;
-    k.win_mem = r->win_mem;
+    k.sz = ptx_block_sizes(r);
     return k;
 }
 
@@ -408,7 +390,7 @@ ptx_prog_park_blocks(struct ptx_prog *p, struct ptx_run *r)
 {
     if (r->blocks == NULL)
         return;
-    ptx_exec_blocks_free(p->parked, p->n_parked, p->park.wpb);
+    ptx_exec_blocks_free(p->parked, p->n_parked, p->park.sz.wpb);
     for (uint32_t s = 0; s < r->n_slots; s++) {
         struct pblock *b = &r->blocks[s];
         ptx_wgmma_block_free(r, b);

@@ -400,6 +400,17 @@ struct pmbar {
 
 struct wg_snap;                  /* ptx_wgmma.c: a warpgroup's operands of one wgmma */
 
+/* Every size a block's storage is allocated by: a warp's 32-bit registers
+ * by cbase32 and its 64-bit ones by nvar64 (which the register packing of
+ * ptx_regalloc.c may set differently for two runs of one kernel), its
+ * predicates by npred, its window buffers (made at its first window) by
+ * win_max and win_mem; the block's shared and local memory; and the
+ * register counts the slots are numbered by (ptx_block_sizes()). */
+struct ptx_block_sizes {
+    uint32_t n32, n64, nvar32, nvar64, cbase32, nvarp, npred, n_unroll;
+    uint32_t shared_bytes, local_bytes, tpb, wpb, win_max, win_mem;
+};
+
 /* A thread-block cluster running (ptx_cluster.c): its barrier.cluster. */
 struct pcluster {
     uint64_t id;                 /* linear cluster id */
@@ -438,9 +449,8 @@ struct pblock {
     uint32_t bar_arrived[2];     /* warps that reached it (it has released when every
                                     unfinished warp of the block has: ptx_spin.c) */
     bool allocated;
-    /* the sizes its storage was allocated for (ptx_exec_block_begin): a
-     * block reused by a later run (ptx_prog_adopt_blocks) must match them */
-    uint32_t sz_c32, sz_v64, sz_pred, sz_unroll, sz_shared, sz_local, sz_wpb;
+    struct ptx_block_sizes sz;   /* those its storage was allocated for: a later run
+                                    reusing it (ptx_prog_adopt_blocks) must have them */
 };
 
 /* Global memory: every launch buffer and module variable is a region.
@@ -575,5 +585,14 @@ struct ptx_run {
                                     longer map to the decoder's register ids */
     struct sim_error target_err; /* a failure of that, returned by the next next_kernel() */
 };
+
+/* Run r's block storage sizes (struct ptx_block_sizes). */
+static inline struct ptx_block_sizes
+ptx_block_sizes(const struct ptx_run *r)
+{
+    return (struct ptx_block_sizes){ r->n32, r->n64, r->nvar32, r->nvar64, r->cbase32, r->nvarp,
+                                     r->npred, r->n_unroll, r->shared_bytes, r->local_bytes,
+                                     r->tpb, r->wpb, r->win_max, r->win_mem };
+}
 
 #endif /* SMSIM_FRONTEND_PTX_RUN_H */
