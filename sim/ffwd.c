@@ -47,20 +47,23 @@ fblock_begin(struct inst_source *src, struct fblock *b, uint64_t id, uint32_t sl
 }
 
 /* A turn of block b (the j-th): each of its warps runs until its end, a
- * barrier, a wait for the others (SIM_SYNC_WAITING), `quantum` memory
- * instructions or `turn_max` instructions in all; a barrier releases
- * once the warps it waits for have arrived.  *progress is set when
- * anything but a wait ran or a barrier released. */
+ * barrier, a wait for the others (SIM_SYNC_WAITING, _BLOCKED), `quantum`
+ * memory instructions or `turn_max` instructions in all, its first fetch
+ * at `now` (SIM_CYCLE_TIMEOUT: the wait it is blocked at times out); a
+ * barrier releases once the warps it waits for have arrived.  *progress is
+ * set when anything but a wait ran (a try_wait that timed out did) or a
+ * barrier released. */
 static int
 fblock_turn(struct inst_source *src, uint32_t wpb, struct fblock *b, uint32_t j,
-            uint32_t quantum, uint32_t turn_max, ffwd_inst_fn fn, void *ctx, bool *progress,
-            struct sim_error *err)
+            uint32_t quantum, uint32_t turn_max, sim_cycle_t now, ffwd_inst_fn fn, void *ctx,
+            bool *progress, struct sim_error *err)
 {
     struct warp_inst wi;
     for (uint32_t k = 0; k < wpb; k++) {
         for (uint32_t n = 0, all = 0; b->ws[k] == RUNNING && n < quantum && all < turn_max;
              all++) {
-            int r = inst_source_next(src, b->slot, k, SIM_CYCLE_MAX, &wi, err);
+            /* a timeout is for the wait the warp is blocked at */
+            int r = inst_source_next(src, b->slot, k, all == 0 ? now : SIM_CYCLE_MAX, &wi, err);
             if (r < 0)
                 return r;
             if (r == 0) {
@@ -69,6 +72,8 @@ fblock_turn(struct inst_source *src, uint32_t wpb, struct fblock *b, uint32_t j,
                 *progress = true;
                 break;
             }
+            if (wi.sync == SIM_SYNC_BLOCKED)   /* not executed: again at its next turn */
+                break;
             b->insts++;
             if (wi.space != SIM_SPACE_NONE || wi.bulk != SIM_BULK_NONE)
                 n++;
@@ -113,17 +118,25 @@ ffwd_blocks(struct inst_source *src, uint32_t wpb, const uint64_t *ids, const ui
         return sim_error_set(err, SIM_ERR_INTERNAL, "ffwd: %u blocks of %u warps", nb, wpb);
     for (uint32_t j = 0; j < nb; j++)
         SIM_FORWARD_IF_ERROR(fblock_begin(src, &b[j], ids[j], slots[j], wpb, err));
+    /* a round in which nothing moved is run again with waits timing out
+     * (inst.h, SIM_CYCLE_TIMEOUT); if nothing moves then, or only timed-out
+     * waits ever do, it is a deadlock */
+    sim_cycle_t now = SIM_CYCLE_MAX;
+    uint32_t timeouts = 0;
     for (uint32_t left = nb; left > 0;) {
         bool progress = false;
         left = 0;
         for (uint32_t j = 0; j < nb; j++) {
             if (b[j].live > 0)
-                SIM_FORWARD_IF_ERROR(fblock_turn(src, wpb, &b[j], j, UINT32_MAX, FFWD_SLICE, fn,
-                                                 ctx, &progress, err));
+                SIM_FORWARD_IF_ERROR(fblock_turn(src, wpb, &b[j], j, UINT32_MAX, FFWD_SLICE, now,
+                                                 fn, ctx, &progress, err));
             left += b[j].live > 0;
         }
-        if (!progress && left > 0)
+        if (left > 0 && now == SIM_CYCLE_TIMEOUT && (!progress || ++timeouts > FFWD_TIMEOUTS))
             return deadlock(&b[0], nb > 1, err);
+        if (progress && now == SIM_CYCLE_MAX)
+            timeouts = 0;
+        now = progress ? SIM_CYCLE_MAX : SIM_CYCLE_TIMEOUT;
     }
     for (uint32_t j = 0; j < nb; j++) {
         src->ops->block_end(src->ctx, slots[j]);
@@ -146,13 +159,15 @@ ffwd_run(struct inst_source *src, uint32_t wpb, uint64_t lo, uint64_t hi, uint32
 
     for (uint32_t j = 0; j < n_slots && next < hi && rc == SIM_OK; j++, active++)
         rc = fblock_begin(src, &b[j], next++, slot0 + j, wpb, err);
+    sim_cycle_t now = SIM_CYCLE_MAX;   /* SIM_CYCLE_TIMEOUT: as in ffwd_blocks() */
+    uint32_t timeouts = 0;
     while (active > 0 && rc == SIM_OK) {
         bool progress = false;
         for (uint32_t j = 0; j < n_slots && rc == SIM_OK; j++) {
             if (b[j].live == 0)
                 continue;
-            rc = fblock_turn(src, wpb, &b[j], j, quantum, FFWD_TURN_MAX, calls->inst, calls->ctx,
-                             &progress, err);
+            rc = fblock_turn(src, wpb, &b[j], j, quantum, FFWD_TURN_MAX, now, calls->inst,
+                             calls->ctx, &progress, err);
             if (rc != SIM_OK || b[j].live > 0)
                 continue;
             /* the block is done: the next one takes its slot */
@@ -164,10 +179,13 @@ ffwd_run(struct inst_source *src, uint32_t wpb, uint64_t lo, uint64_t hi, uint32
             else
                 active--;
         }
-        if (!progress && rc == SIM_OK)
+        if (rc == SIM_OK && now == SIM_CYCLE_TIMEOUT && (!progress || ++timeouts > FFWD_TIMEOUTS))
             for (uint32_t j = 0; j < n_slots && rc == SIM_OK; j++)
                 if (b[j].live > 0)
                     rc = deadlock(&b[j], false, err);
+        if (progress && now == SIM_CYCLE_MAX)
+            timeouts = 0;
+        now = progress ? SIM_CYCLE_MAX : SIM_CYCLE_TIMEOUT;
     }
     free(b);
     return rc;

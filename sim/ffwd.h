@@ -6,12 +6,15 @@
  * hands instructions out) but not timed: recording a trace, emulation, and
  * the blocks a sampled simulation skips (sample.h).  Within the blocks run
  * together, the warps advance round-robin, each until it reaches a
- * barrier, a wait for the others (SIM_SYNC_WAITING) or its end, or has run
- * FFWD_SLICE instructions without either (it may be spinning on another
- * warp's store); a block's barrier releases when every live warp of it
+ * barrier, a wait for the others (SIM_SYNC_WAITING, SIM_SYNC_BLOCKED) or
+ * its end, or has run FFWD_SLICE instructions without either (it may be
+ * spinning on another warp's store); a block's barrier releases when every live warp of it
  * waits there.  This is the order an execution-driven frontend needs for
  * correct shared-memory values.  Every instruction is fetched with now =
- * SIM_CYCLE_MAX (no timing model).
+ * SIM_CYCLE_MAX (no timing model), except, after a round in which nothing
+ * moved, each warp's first of the next round, with SIM_CYCLE_TIMEOUT: a
+ * try_wait blocked on a phase that no warp can complete times out then, as
+ * on the hardware (sim/inst.h).
  */
 #ifndef SMSIM_SIM_FFWD_H
 #define SMSIM_SIM_FFWD_H
@@ -21,6 +24,9 @@
 /* Instructions a warp runs before the others of its blocks get a turn when
  * it reaches no barrier. */
 #define FFWD_SLICE 65536u
+/* Rounds in a row in which only try_waits that timed out moved (each a
+ * round of their own, after one in which nothing did): a deadlock. */
+#define FFWD_TIMEOUTS 65536u
 /* ffwd_run(): the most instructions of a warp's turn. */
 #define FFWD_TURN_MAX 64u
 

@@ -19,7 +19,9 @@
  *                                      no more instructions, < 0 on error; now
  *                                      is the model's cycle at the fetch (what a
  *                                      %clock read returns), SIM_CYCLE_MAX when
- *                                      no timing model runs (record, emulate)
+ *                                      no timing model runs (record, emulate),
+ *                                      SIM_CYCLE_TIMEOUT when none runs and a
+ *                                      blocking wait must time out (below)
  *   block_end(slot)                    the block's slot may be reused
  * Errors are negative enum sim_err codes with the message in *err.
  *
@@ -124,13 +126,29 @@ enum sim_inst_flag {
  * At issue wait_commit() executes it and turns it into a WAIT or NONE.
  *
  * SIM_SYNC_WAITING: without a timing model (next_inst's now is
- * SIM_CYCLE_MAX: emulate, trace record), a wait that found its phase
- * incomplete; whoever drives the warps gives the others a turn (the
- * timing model never gets one: it is malformed there). */
+ * SIM_CYCLE_MAX: emulate, trace record), a test_wait that found its phase
+ * incomplete: it was executed (its predicate is false) and whoever drives
+ * the warps gives the others a turn.
+ * SIM_SYNC_BLOCKED: without a timing model, a wait that blocks until its
+ * phase completes (try_wait, barrier.cluster.wait) and found it
+ * incomplete: it was not executed, the warp's next instruction is the
+ * same wait again, and whoever drives the warps neither counts nor
+ * records it and gives the others a turn.  So an untimed run, and a trace
+ * recorded from one, has each try_wait once, complete, as the hardware's
+ * suspending wait mostly has it.  (The timing model never gets either:
+ * they are malformed there.)  When no warp can go on (every one is
+ * blocked or at a barrier), the driver fetches with now =
+ * SIM_CYCLE_TIMEOUT: a try_wait then times out as the hardware's does
+ * after its time limit (executed, false: SIM_SYNC_NONE); a wait
+ * without a time limit (barrier.cluster.wait) stays blocked, and if
+ * nothing moves then either the kernel has deadlocked. */
+#define SIM_CYCLE_TIMEOUT (SIM_CYCLE_MAX - 1)
+/* Does next_inst's now say that no timing model runs? */
+#define SIM_UNTIMED(now) ((now) >= SIM_CYCLE_TIMEOUT)
 /* SIM_SYNC_POLL's aux: what a wait whose phase has not completed does. */
 enum sim_poll { SIM_POLL_TEST = 0, SIM_POLL_TRY = 1, SIM_POLL_BLOCKING = 2 };
 enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_SYNC_POLL = 3,
-                SIM_SYNC_WAITING = 4 };
+                SIM_SYNC_WAITING = 4, SIM_SYNC_BLOCKED = 5 };
 #define SIM_SYNC_OBJS 16u
 
 /* A bulk transfer (PTX cp.async.bulk, SASS UBLKCP): one instruction moves

@@ -21,7 +21,9 @@ struct fake {
     uint32_t pc[SLOTS][WARPS];
     uint32_t at_barrier[SLOTS];      /* warps of the block past its barrier instruction */
     bool barrier, stuck;
-    int begins, ends, violations;
+    int blocked;                     /* warp 1 blocks at instruction 3: 1 until warp 0 ends,
+                                        2 until it times out, 3 for ever (a spin) */
+    int begins, ends, violations, timeouts;
     uint64_t order[4096];            /* block * 16 + warp of each instruction, in order */
     size_t n_order;
 };
@@ -47,7 +49,7 @@ f_next(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct warp_ins
     struct fake *f = ctx;
     (void)err;
     ck_assert(f->open[slot]);
-    ck_assert_uint_eq(now, SIM_CYCLE_MAX);
+    ck_assert(SIM_UNTIMED(now));
     memset(wi, 0, sizeof *wi);
     if (f->stuck && warp == 1) {
         wi->sync = SIM_SYNC_WAITING;
@@ -56,6 +58,16 @@ f_next(void *ctx, uint32_t slot, uint32_t warp, sim_cycle_t now, struct warp_ins
     uint32_t *pc = &f->pc[slot][warp];
     if (*pc == N)
         return 0;
+    if (f->blocked && warp == 1 && *pc == 3) {
+        if (now == SIM_CYCLE_TIMEOUT) {
+            f->timeouts++;
+            if (f->blocked == 3)
+                return 1;            /* timed out, and loops back to the wait */
+        } else if (f->blocked != 1 || f->pc[slot][0] < N) {
+            wi->sync = SIM_SYNC_BLOCKED;
+            return 1;
+        }
+    }
     /* past the barrier only once every warp of the block has reached it */
     if (f->barrier && *pc == B + 1 && f->at_barrier[slot] < WARPS)
         f->violations++;
@@ -165,6 +177,34 @@ START_TEST(test_a_block_that_only_waits_is_a_deadlock)
 }
 END_TEST
 
+/* A blocked wait is neither counted nor handed on; it goes on once its
+ * phase completes, times out when nothing else can move, and a wait that
+ * only ever times out is a deadlock. */
+START_TEST(test_blocked_waits_time_out_only_when_nothing_moves)
+{
+    static struct fake f;
+    struct inst_source src = { &fake_ops, &f };
+    struct sim_error err = { 0 };
+    uint32_t slots[1] = { 0 };
+    for (int mode = 1; mode <= 3; mode++) {
+        memset(&f, 0, sizeof f);
+        f.blocked = mode;
+        uint64_t id = 0, n = 0;
+        int rc = ffwd_blocks(&src, WARPS, &id, slots, 1, NULL, NULL, &n, &err);
+        if (mode == 3) {
+            ck_assert_int_eq(rc, SIM_ERR_FORMAT);
+            ck_assert_ptr_nonnull(strstr(err.msg, "deadlocked"));
+            ck_assert_int_eq(f.timeouts, FFWD_TIMEOUTS + 1);
+            continue;
+        }
+        ck_assert_int_eq(rc, SIM_OK);
+        ck_assert_uint_eq(n, WARPS * N);       /* the blocked fetches not counted */
+        ck_assert_uint_eq(f.n_order, WARPS * N);
+        ck_assert_int_eq(f.timeouts, mode == 1 ? 0 : 1);
+    }
+}
+END_TEST
+
 static Suite *
 ffwd_suite(void)
 {
@@ -173,6 +213,7 @@ ffwd_suite(void)
     tcase_add_test(tc, test_blocks_run_every_instruction_with_barriers);
     tcase_add_test(tc, test_run_keeps_its_slots_full_and_interleaves);
     tcase_add_test(tc, test_a_block_that_only_waits_is_a_deadlock);
+    tcase_add_test(tc, test_blocked_waits_time_out_only_when_nothing_moves);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -64,6 +64,19 @@ gen(unsigned kern, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *
                 wi->addr[l] = mix(h + l) & UINT64_C(0xffffffffffff); /* scattered */
         }
     }
+    uint64_t g = mix(h);
+    if (g % 5 == 0) {            /* a transaction-barrier signal or wait (.smt 1.7) */
+        wi->sync = (uint8_t)(g % 2 == 0 ? SIM_SYNC_SIGNAL : SIM_SYNC_WAIT);
+        wi->sync_obj = (uint8_t)((g >> 8) % SIM_SYNC_OBJS);
+        wi->aux = 1 + (uint32_t)((g >> 16) % 100000);
+    }
+    if (wi->space != SIM_SPACE_NONE && g % 7 == 0) {   /* a bulk copy */
+        wi->bulk = (uint8_t)(1 + (g >> 4) % 3);
+        wi->active_mask = 1u << (g >> 24) % 32;
+        memset(wi->addr, 0, sizeof wi->addr);
+        for (unsigned i = 0; i < (wi->bulk == SIM_BULK_TENSOR ? 10u : 2u); i++)
+            wi->addr[i] = mix(g + i) >> (i % 3 == 0 ? 16 : 40);
+    }
 }
 
 static bool
@@ -71,8 +84,11 @@ same(const struct warp_inst *a, const struct warp_inst *b)
 {
     if (a->pc != b->pc || a->active_mask != b->active_mask || a->opcode != b->opcode ||
         a->opclass != b->opclass || a->flags != b->flags || a->space != b->space ||
-        a->width != b->width || a->n_dst != b->n_dst || a->n_src != b->n_src || a->aux != b->aux)
+        a->width != b->width || a->n_dst != b->n_dst || a->n_src != b->n_src || a->aux != b->aux ||
+        a->sync != b->sync || a->sync_obj != b->sync_obj || a->bulk != b->bulk)
         return false;
+    if (a->bulk != SIM_BULK_NONE)
+        return memcmp(a->addr, b->addr, 10 * sizeof a->addr[0]) == 0;
     if (memcmp(a->dst, b->dst, a->n_dst * sizeof a->dst[0]) != 0 ||
         memcmp(a->src, b->src, a->n_src * sizeof a->src[0]) != 0)
         return false;
@@ -148,6 +164,83 @@ START_TEST(test_record_codec_round_trip)
         ck_assert_uint_eq(smtrec_decode(&keep, buf, buf + n - 1, &out, &why), 0);
         ck_assert_int_eq(memcmp(&keep, &b, sizeof keep), 0);
     }
+}
+END_TEST
+
+/* Sync bytes and bulk parts that no writer makes are rejected, as are
+ * the sync operations a trace cannot hold (polls, waits of untimed runs)
+ * and cluster operations. */
+START_TEST(test_sync_and_bulk_rejected_when_malformed)
+{
+    struct smtrec_state st;
+    uint8_t buf[SMTREC_MAX_BYTES];
+    struct warp_inst wi, out;
+    const char *why = NULL;
+    memset(&wi, 0, sizeof wi);
+    wi.opclass = SIM_OPC_MEM;
+    wi.active_mask = 1;
+    wi.space = SIM_SPACE_SHARED;
+    wi.width = 8;
+    wi.sync = SIM_SYNC_WAIT;
+    wi.sync_obj = 3;
+    wi.aux = 7;
+    ck_assert_ptr_null(smtrec_check(&wi));
+    smtrec_reset(&st);
+    size_t n = smtrec_encode(&st, &wi, buf);
+    /* the sync byte follows the aux varint (7): find it and break it */
+    size_t at = 0;
+    for (size_t i = 1; i < n; i++)
+        if (buf[i] == (SIM_SYNC_WAIT | 3 << 3) && buf[i - 1] == 7)
+            at = i;
+    ck_assert_uint_gt(at, 0);
+    smtrec_reset(&st);
+    ck_assert_uint_eq(smtrec_decode(&st, buf, buf + n, &out, &why), n);
+    ck_assert_int_eq(out.sync, SIM_SYNC_WAIT);
+    ck_assert_int_eq(out.sync_obj, 3);
+    static const uint8_t bad[] = { SIM_SYNC_POLL, SIM_SYNC_WAITING, SIM_SYNC_BLOCKED, 0,
+                                   SIM_SYNC_WAIT | 0x80 };
+    for (unsigned i = 0; i < sizeof bad; i++) {
+        uint8_t copy[SMTREC_MAX_BYTES];
+        memcpy(copy, buf, n);
+        copy[at] = bad[i];
+        smtrec_reset(&st);
+        ck_assert_uint_eq(smtrec_decode(&st, copy, copy + n, &out, &why), 0);
+        ck_assert_ptr_nonnull(strstr(why, "sync"));
+    }
+    /* what the writer refuses */
+    struct warp_inst w2 = wi;
+    w2.sync = SIM_SYNC_POLL;
+    ck_assert_ptr_nonnull(smtrec_check(&w2));
+    w2 = wi;
+    w2.aux = 0;
+    ck_assert_ptr_nonnull(smtrec_check(&w2));
+    w2 = wi;
+    w2.remote = 1;
+    ck_assert_ptr_nonnull(strstr(smtrec_check(&w2), "unsupported"));
+    w2 = wi;
+    w2.rsig_mask = 1;
+    ck_assert_ptr_nonnull(smtrec_check(&w2));
+    w2 = wi;
+    w2.bulk = 4;
+    ck_assert_ptr_nonnull(smtrec_check(&w2));
+    /* address mode 3 without the bulk bit */
+    wi.sync = SIM_SYNC_NONE;
+    wi.aux = 0;
+    wi.bulk = SIM_BULK_COPY;
+    wi.space = SIM_SPACE_GLOBAL;
+    wi.addr[0] = 0x1000;
+    wi.addr[1] = 4096;
+    smtrec_reset(&st);
+    n = smtrec_encode(&st, &wi, buf);
+    ck_assert_int_eq(buf[0] & 0x20, 0x20);
+    smtrec_reset(&st);
+    ck_assert_uint_eq(smtrec_decode(&st, buf, buf + n, &out, &why), n);
+    ck_assert_int_eq(out.bulk, SIM_BULK_COPY);
+    ck_assert_uint_eq(out.addr[1], 4096);
+    buf[0] &= (uint8_t)~0x20;
+    smtrec_reset(&st);
+    ck_assert_uint_eq(smtrec_decode(&st, buf, buf + n, &out, &why), 0);
+    ck_assert_ptr_nonnull(strstr(why, "mode 3"));
 }
 END_TEST
 
@@ -467,6 +560,7 @@ smt_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_record_codec_round_trip);
+    tcase_add_test(tc, test_sync_and_bulk_rejected_when_malformed);
     tcase_add_test(tc, test_round_trip_streaming);
     tcase_add_test(tc, test_corrupt_chunk_names_offset);
     tcase_add_test(tc, test_truncated_file_names_offset);

@@ -129,7 +129,7 @@ ptx_cluster_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const st
             pw->cl_waits++;
             return SIM_OK;
         }
-        if (r->now != SIM_CYCLE_MAX) {
+        if (!SIM_UNTIMED(r->now)) {
             /* decided when it issues (ptx_sync_poll / commit) */
             pw->poll = (int32_t)(x - r->x);
             pw->poll_mask = m;
@@ -139,7 +139,7 @@ ptx_cluster_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const st
         }
         if (!ptx_cluster_wait_done(r, b, pw)) {
             *advance = false;    /* again at the warp's next turn */
-            wi->sync = SIM_SYNC_WAITING;
+            wi->sync = SIM_SYNC_BLOCKED;
             return SIM_OK;
         }
         pw->cl_waits++;

@@ -933,7 +933,7 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             break;
         case XK_MOVE_CLOCK: {
             /* %globaltimer counts as the clock does; x->atom names the half */
-            uint64_t t = r->now != SIM_CYCLE_MAX ? r->now : pw->icount * 4;
+            uint64_t t = !SIM_UNTIMED(r->now) ? r->now : pw->icount * 4;
             if (x->atom == SR_CLOCK_HI || x->atom == SR_GLOBALTIMER_HI)
                 t >>= 32;
             LANES(m, { lane_set(pw, &x->d, l, t); });
@@ -1004,6 +1004,7 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         case XK_BULK:
         case XK_ELECT:
             SIM_FORWARD_IF_ERROR(ptx_sync_exec(r, b, pw, x, m, wi, err));
+            advance = wi->sync != SIM_SYNC_BLOCKED;
             break;
         case XK_SHFL:
             exec_shfl(pw, x, m);
@@ -1093,6 +1094,9 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         if (advance) {
             top = &pw->stk[pw->sp - 1];
             top->pc = pc + 1;
+        } else if (wi->sync == SIM_SYNC_BLOCKED) {
+            *xi = pc;            /* not executed: neither counted nor issued */
+            return 1;
         }
         r->cnt->ptx_insts += x->head;
         bool issue = !x->silent;

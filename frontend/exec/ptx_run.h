@@ -571,7 +571,8 @@ struct ptx_run {
     int64_t ptxas_stack;         /* the stack frame ptxas -v reports, bytes; -1: not known */
     uint32_t n_sms;              /* SMs of the GPU (%nsmid) */
     sim_cycle_t now;             /* model cycle of the current fetch (%clock), or
-                                  * SIM_CYCLE_MAX: use 4 x the warp's instruction count */
+                                  * SIM_UNTIMED (sim/inst.h): use 4 x the warp's
+                                  * instruction count */
     uint32_t launches;           /* kernels handed to the model so far */
     /* runaway kernels (ptx_spin.c) */
     uint64_t mem_epoch;          /* counts the instructions that changed memory */

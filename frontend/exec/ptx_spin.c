@@ -111,7 +111,7 @@ ptx_spin_backedge(struct ptx_run *r, const struct pblock *b, struct pwarp *pw,
                          "change it: of the %u running, %u spin and %u wait at a barrier%s",
                          r->m->path, x->line, r->k->name, pw->index, b->id, x->line, head->line,
                          s->count, r->live_warps, r->n_spinning, r->n_at_bar,
-                         r->now == SIM_CYCLE_MAX && r->n_blocks > 1 ? " (emulate runs one block "
+                         SIM_UNTIMED(r->now) && r->n_blocks > 1 ? " (emulate runs one block "
                          "at a time: a block that waits for another finishes only under run)"
                          : "");
 }

@@ -276,7 +276,8 @@ commit_wait(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
     if (done != 0 && sig != 0)
         set_sync(wi, SIM_SYNC_WAIT, obj, sig);
     else if (done != m && r->now == SIM_CYCLE_MAX)
-        set_sync(wi, SIM_SYNC_WAITING, obj, 0);   /* no timing model: let the others run */
+        set_sync(wi, SIM_SYNC_WAITING, obj, 0);   /* no timing model (a test_wait): let the
+                                                     others run */
     else
         set_sync(wi, SIM_SYNC_NONE, 0, 0);
     return SIM_OK;
@@ -290,8 +291,21 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     wi->space = SIM_SPACE_SHARED;
     wi->width = 8;
     if (md == PM_MB_TEST || md == PM_MB_TRY) {
-        if (r->now == SIM_CYCLE_MAX)     /* no timing model: decided now */
+        if (SIM_UNTIMED(r->now)) {       /* no timing model: decided now */
+            if (md == PM_MB_TRY && r->now != SIM_CYCLE_TIMEOUT) {
+                /* a try_wait suspends until its phase completes: until
+                 * then it is not executed (sim/inst.h, SIM_SYNC_BLOCKED),
+                 * unless nothing else can move (it times out) */
+                uint32_t done, sig;
+                int obj;
+                SIM_FORWARD_IF_ERROR(eval_wait(r, b, pw, x, m, wi, &done, &sig, &obj, err));
+                if (done != m) {
+                    set_sync(wi, SIM_SYNC_BLOCKED, obj, 0);
+                    return SIM_OK;
+                }
+            }
             return commit_wait(r, b, pw, x, m, wi, err);
+        }
         /* the model decides it when it issues (sim/inst.h, SIM_SYNC_POLL) */
         uint32_t done, sig;
         int obj;

@@ -968,7 +968,19 @@ dump_inst(FILE *out, const struct smt_file *f, uint32_t kern, uint64_t block, ui
         fprintf(out, " flags=%s", inst_flags_str(wi->flags, flags, sizeof flags));
     if (wi->aux)
         fprintf(out, " aux=%u", wi->aux);
-    if (wi->space != SIM_SPACE_NONE) {
+    if (wi->stall > 1)
+        fprintf(out, " stall=%u", wi->stall);
+    if (wi->sync != SIM_SYNC_NONE)
+        fprintf(out, " %s=obj%u.%u", wi->sync == SIM_SYNC_WAIT ? "wait" : "signal",
+                wi->sync_obj, wi->aux);
+    if (wi->bulk != SIM_BULK_NONE) {
+        static const char *const kind[] = { "", "copy", "tensor", "dsmem" };
+        fprintf(out, " bulk.%s %s %#" PRIx64 " bytes=%" PRIu64, kind[wi->bulk & 3],
+                inst_space_name(wi->space), wi->addr[0], wi->addr[1]);
+        for (unsigned d = 1; wi->bulk == SIM_BULK_TENSOR && d <= 4; d++)
+            if (wi->addr[2 * d] > 1)
+                fprintf(out, " x%" PRIu64 "/%" PRIu64, wi->addr[2 * d], wi->addr[2 * d + 1]);
+    } else if (wi->space != SIM_SPACE_NONE) {
         fprintf(out, " %s.%u", inst_space_name(wi->space), wi->width);
         unsigned shown = 0;
         for (unsigned l = 0; l < SIM_WARP_SIZE; l++) {

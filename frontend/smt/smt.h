@@ -17,7 +17,7 @@
 #include "sim/error.h"
 
 #define SMT_VERSION_MAJOR 1
-#define SMT_VERSION_MINOR 6
+#define SMT_VERSION_MINOR 7
 #define SMT_DEFAULT_CHUNK 4096u          /* uncompressed chunk payload target, bytes */
 #define SMT_MAX_CHUNK (16u << 20)        /* largest chunk a reader accepts */
 

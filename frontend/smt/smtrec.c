@@ -7,20 +7,31 @@
  *                   bit1 memory part present
  *                   bit2 aux present
  *                   bit3 flags byte present
- *                   bits4-7 must be zero
+ *                   bit4 sync byte present (.smt 1.7)
+ *                   bit5 bulk part present (.smt 1.7)
+ *                   bit6 stall byte present (.smt 1.7)
+ *                   bit7 must be zero
  *   zz    pc - previous pc
  *   var   opcode
  *   u8    opclass
  *   [u8   flags]
+ *   [u8   stall]    cycles until the warp's next instruction may issue (the
+ *                   control word's stall count, > 1; absent: 0)
  *   [u32  mask]
  *   u8    n_dst << 4 | n_src, then n_dst + n_src register ids (var)
  *   [var  aux]
+ *   [u8   sync]     enum sim_sync (SIGNAL or WAIT) | sync object << 3; the
+ *                   signal number is aux (sim/inst.h)
  *   [u8 space, u8 width, u8 mode, addresses]
  *         mode 0: one zz delta per active lane (lane order) from the
  *                 previous active lane's address (the first from 0)
  *         mode 1: var base, zz stride: active lane of rank k has base + k*stride
  *         mode 2 (.smt 1.2): no addresses, width 0: a constant-bank load whose
  *                 address the producer did not know (Accel-Sim's LDC lines)
+ *         mode 3 (.smt 1.7): no lane addresses: a bulk copy, whose words follow
+ *   [u8 bulk, words] enum sim_bulk, then its address words addr[0 ..] (var):
+ *                 2 for a copy (address, bytes), 10 for a tensor copy
+ *                 (address, row bytes, then count and stride of 4 dimensions)
  */
 #include "frontend/smt/smtrec.h"
 
@@ -31,8 +42,18 @@ enum {
     HEAD_MEM = 1u << 1,
     HEAD_AUX = 1u << 2,
     HEAD_FLAGS = 1u << 3,
-    HEAD_RESERVED = 0xf0u
+    HEAD_SYNC = 1u << 4,
+    HEAD_BULK = 1u << 5,
+    HEAD_STALL = 1u << 6,
+    HEAD_RESERVED = 0x80u
 };
+
+/* Address words of a bulk record (sim/inst.h, enum sim_bulk). */
+static unsigned
+bulk_words(unsigned bulk)
+{
+    return bulk == SIM_BULK_TENSOR ? 10u : 2u;
+}
 
 void
 smtrec_reset(struct smtrec_state *st)
@@ -96,6 +117,15 @@ smtrec_check(const struct warp_inst *wi)
     if (wi->space != SIM_SPACE_NONE && wi->width == 0 && wi->space != SIM_SPACE_CONST &&
         wi->space != SIM_SPACE_PARAM)
         return "memory access width must be 1..64 bytes (0 only for a constant-bank load)";
+    if (wi->sync != SIM_SYNC_NONE && wi->sync != SIM_SYNC_SIGNAL && wi->sync != SIM_SYNC_WAIT)
+        return "a sync operation must be a signal or a wait (polled waits are decided first)";
+    if (wi->sync != SIM_SYNC_NONE && (wi->sync_obj >= SIM_SYNC_OBJS || wi->aux == 0))
+        return "sync object or signal number out of range";
+    if (wi->bulk > SIM_BULK_DSMEM || (wi->bulk != SIM_BULK_NONE && wi->space == SIM_SPACE_NONE))
+        return "bulk copy kind out of range, or a bulk copy without a memory space";
+    if (wi->remote || wi->rsig_mask != 0)
+        return "unsupported: operations on other blocks of a cluster (distributed shared "
+               "memory, remote signals) cannot be stored";
     return NULL;
 }
 
@@ -114,11 +144,19 @@ smtrec_encode(struct smtrec_state *st, const struct warp_inst *wi, uint8_t *out)
         head |= HEAD_AUX;
     if (wi->flags != 0)
         head |= HEAD_FLAGS;
+    if (wi->sync != SIM_SYNC_NONE)
+        head |= HEAD_SYNC;
+    if (wi->bulk != SIM_BULK_NONE)
+        head |= HEAD_BULK;
+    if (wi->stall > 1)           /* 0 and 1 both mean the next cycle */
+        head |= HEAD_STALL;
     p = put_var(p, zz_enc((int64_t)wi->pc - (int64_t)st->pc));
     p = put_var(p, wi->opcode);
     *p++ = wi->opclass;
     if (head & HEAD_FLAGS)
         *p++ = wi->flags;
+    if (head & HEAD_STALL)
+        *p++ = wi->stall;
     if (head & HEAD_MASK) {
         uint32_t m = wi->active_mask;
         p[0] = (uint8_t)m;
@@ -134,7 +172,16 @@ smtrec_encode(struct smtrec_state *st, const struct warp_inst *wi, uint8_t *out)
         p = put_var(p, wi->src[i]);
     if (head & HEAD_AUX)
         p = put_var(p, wi->aux);
-    if (mem) {
+    if (head & HEAD_SYNC)
+        *p++ = (uint8_t)(wi->sync | wi->sync_obj << 3);
+    if (head & HEAD_BULK) {
+        *p++ = wi->space;
+        *p++ = wi->width;
+        *p++ = 3;                /* no lane addresses: the bulk part's words */
+        *p++ = wi->bulk;
+        for (unsigned i = 0; i < bulk_words(wi->bulk); i++)
+            p = put_var(p, wi->addr[i]);
+    } else if (mem) {
         uint32_t m = wi->active_mask;
         unsigned n = inst_popc(m);
         sim_addr_t a[SIM_WARP_SIZE];
@@ -188,10 +235,10 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
     uint64_t dpc;
     VAR(dpc);
     wi->pc = (uint32_t)((int64_t)st->pc + zz_dec(dpc));
-    wi->sync = SIM_SYNC_NONE;    /* not in .smt 1.x (the writer refuses them) */
+    wi->sync = SIM_SYNC_NONE;
     wi->sync_obj = 0;
     wi->bulk = SIM_BULK_NONE;
-    wi->remote = 0;              /* nor cluster operations */
+    wi->remote = 0;              /* cluster operations are not stored */
     wi->rsig_mask = 0;
     uint64_t opc;
     VAR(opc);
@@ -210,6 +257,15 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
     if (head & HEAD_FLAGS) {
         NEED(1);
         wi->flags = *p++;
+    }
+    wi->stall = 0;
+    if (head & HEAD_STALL) {
+        NEED(1);
+        wi->stall = *p++;
+        if (wi->stall < 2) {
+            *why = "stall byte below 2 (0 and 1 are written as no byte)";
+            return 0;
+        }
     }
     if (head & HEAD_MASK) {
         NEED(4);
@@ -252,6 +308,22 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
         }
         wi->aux = (uint32_t)v;
     }
+    if (head & HEAD_SYNC) {
+        NEED(1);
+        unsigned kind = *p & 7u, obj = (unsigned)(*p >> 3);
+        p++;
+        if ((kind != SIM_SYNC_SIGNAL && kind != SIM_SYNC_WAIT) || obj >= SIM_SYNC_OBJS ||
+            wi->aux == 0) {
+            *why = "malformed sync byte (a signal or wait of objects 0..15, signal number >= 1)";
+            return 0;
+        }
+        wi->sync = (uint8_t)kind;
+        wi->sync_obj = (uint8_t)obj;
+    }
+    if ((head & HEAD_BULK) && !(head & HEAD_MEM)) {
+        *why = "a bulk copy record without its memory part";
+        return 0;
+    }
     wi->space = SIM_SPACE_NONE;
     wi->width = 0;
     if (head & HEAD_MEM) {
@@ -264,13 +336,27 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
             *why = "memory space out of range";
             return 0;
         }
-        if (wi->width > 64 || (wi->width == 0) != (mode == 2) ||
+        if ((mode == 3) != ((head & HEAD_BULK) != 0)) {
+            *why = "address mode 3 is for bulk copies, and only it";
+            return 0;
+        }
+        if (wi->width > 64 || (mode != 3 && (wi->width == 0) != (mode == 2)) ||
             (mode == 2 && wi->space != SIM_SPACE_CONST && wi->space != SIM_SPACE_PARAM)) {
             *why = "memory access width out of range";
             return 0;
         }
         uint32_t m = wi->active_mask;
-        if (mode == 2) {
+        if (mode == 3) {
+            NEED(1);
+            wi->bulk = *p++;
+            if (wi->bulk == SIM_BULK_NONE || wi->bulk > SIM_BULK_DSMEM) {
+                *why = "bulk copy kind out of range";
+                return 0;
+            }
+            memset(wi->addr, 0, sizeof wi->addr);
+            for (unsigned i = 0; i < bulk_words(wi->bulk); i++)
+                VAR(wi->addr[i]);
+        } else if (mode == 2) {
             /* a constant-bank load without addresses: one word for all lanes */
             memset(wi->addr, 0, sizeof wi->addr);
         } else if (mode == 1) {
