@@ -235,6 +235,60 @@ START_TEST(bulk_copies)
 }
 END_TEST
 
+/* Bulk copies from several lanes at once (cuda::memcpy_async with a
+ * cuda::barrier on sm_90): lanes 0 .. 7 each copy 16 bytes of a 2 x 64-byte
+ * tile of in (rows 128 bytes apart) to shared memory, one complete_tx of
+ * 128 bytes, before lane 0's expect_tx; every lane reads its word back
+ * (out[l] = in[(l / 16) * 32 + l % 16]); lanes 0 .. 7 then store their
+ * 16 bytes to out2 in one bulk group. */
+static uint32_t want_lanes(uint32_t l) { return (l / 16) * 32 + l % 16; }
+
+START_TEST(bulk_copies_from_lanes)
+{
+    static const char *const ptx[] = {
+        HEAD(", .param .u64 k_param_1, .param .u64 k_param_2"),
+        "    ld.param.u64 %rd10, [k_param_1];", "    cvta.to.global.u64 %rd11, %rd10;",
+        "    ld.param.u64 %rd12, [k_param_2];", "    cvta.to.global.u64 %rd13, %rd12;",
+        "    add.s32 %r3, %r2, 128;",
+        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 1;",
+        "    fence.mbarrier_init.release.cluster;",
+        "    bar.sync 0;",
+        "    setp.lt.u32 %p3, %r1, 8;",
+        "    shr.u32 %r12, %r1, 2;",
+        "    and.b32 %r13, %r1, 3;",
+        "    shl.b32 %r14, %r12, 7;",
+        "    shl.b32 %r15, %r13, 4;",
+        "    add.s32 %r16, %r14, %r15;",
+        "    cvt.u64.u32 %rd20, %r16;",
+        "    add.s64 %rd21, %rd11, %rd20;",
+        "    shl.b32 %r17, %r1, 4;",
+        "    add.s32 %r18, %r3, %r17;",
+        "    @%p3 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+        "[%r18], [%rd21], 16, [%r2];",
+        "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [%r2], 128;",
+        "WAIT:",
+        "    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;",
+        "    @!%p2 bra WAIT;",
+        "    shl.b32 %r4, %r1, 2;",
+        "    add.s32 %r5, %r3, %r4;",
+        "    ld.shared.u32 %r10, [%r5];",
+        "    st.global.u32 [%rd3], %r10;",
+        "    cvt.u64.u32 %rd22, %r17;",
+        "    add.s64 %rd23, %rd13, %rd22;",
+        "    @%p3 cp.async.bulk.global.shared::cta.bulk_group [%rd23], [%r18], 16;",
+        "    cp.async.bulk.commit_group;",
+        "    cp.async.bulk.wait_group 0;",
+        "    ret;",
+        "}",
+    };
+    uint32_t want2[32];
+    for (uint32_t i = 0; i < 32; i++)
+        want2[i] = want_lanes(i);
+    run_both(ptx, N_LINES(ptx), "arg = in buffer u32 64 seq 0\narg = out2 buffer u32 32 zeros",
+             want_lanes, want2, 32);
+}
+END_TEST
+
 /* elect.sync among the lanes >= 5 with membermask 0xfffffff0: lane 5
  * leads; every participating lane gets 5, the leader alone the predicate;
  * the others keep what they had. */
@@ -287,8 +341,9 @@ static const struct {
     { "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 0;", "the count must be 1 .. 2^20 - 1" },
     { "    @%p1 cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r2], 20;",
       "multiples of 16 bytes" },
-    { "    cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r2], 16;",
-      "unsupported: cp.async.bulk from more than one lane" },
+    { "    cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes "
+      "[%r2+128], [%r2+256], 16, [%r2];",
+      "unsupported: a tensor, multicast or shared::cluster cp.async.bulk from more than one lane" },
     { "    setmaxnreg.inc.sync.aligned.u32 40;", "needs an architecture-specific target" },
     { "    @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
       ".multicast::cluster [%r2+128], [%rd2], 16, [%r2], 2;",
@@ -800,6 +855,7 @@ ptx_sync_suite(void)
     tcase_add_test(tc, transactions);
     tcase_add_test(tc, drops);
     tcase_add_test(tc, bulk_copies);
+    tcase_add_test(tc, bulk_copies_from_lanes);
     tcase_add_test(tc, elect);
     tcase_add_test(tc, setmaxnreg_and_pdl);
     tcase_add_loop_test(tc, wrong_programs, 0, (int)N_LINES(errors));

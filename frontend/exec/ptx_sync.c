@@ -488,15 +488,113 @@ multicast_spread(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const st
     return SIM_OK;
 }
 
+/* The timing addresses a[0 .. k) (ascending) as rows of a tensor copy
+ * (sim/inst.h, SIM_BULK_TENSOR): c1 rows stride s1 apart, c2 times s2
+ * apart.  False if they are no such grid. */
+static bool
+lanes_as_rows(const sim_addr_t *a, unsigned k, uint64_t *c1, uint64_t *s1, uint64_t *c2,
+              uint64_t *s2)
+{
+    unsigned run = 1;
+    uint64_t st = k > 1 ? a[1] - a[0] : 0;
+    while (run < k && a[run] - a[run - 1] == st && a[run] > a[run - 1])
+        run++;
+    if (k % run != 0)
+        return false;
+    uint64_t st2 = run < k ? a[run] - a[0] : 0;
+    for (unsigned i = 0; i < k; i++)
+        if (a[i] != a[0] + (uint64_t)(i / run) * st2 + (uint64_t)(i % run) * st)
+            return false;
+    *c1 = run;
+    *s1 = st;
+    *c2 = k / run;
+    *s2 = st2;
+    return true;
+}
+
+/* cp.async.bulk (global to shared, or shared to global) from several lanes
+ * of a warp at once, as cuda::memcpy_async with a cuda::barrier compiles
+ * for sm_90: each lane's copy is made, and the model sees one bulk copy
+ * of their rows (a grid of at most two dimensions of equal-sized copies)
+ * whose completion is one signal of their mbarrier for all their bytes. */
+static int
+exec_bulk_lanes(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+                uint32_t m, struct warp_inst *wi, struct sim_error *err)
+{
+    bool g2s = (x->iflags & SIM_IF_LOAD) != 0;
+    sim_addr_t ta[SIM_WARP_SIZE];
+    uint32_t total = 0, n0 = 0;
+    unsigned k = 0, l0 = (unsigned)__builtin_ctz(m);
+    sim_addr_t mbar = 0;
+    for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        uint32_t n = (uint32_t)lane_get(pw, &x->a, l);
+        sim_addr_t ga = lane_slot_addr(pw, &x->base, x->off, l, false);
+        sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
+        if (n == 0 || n % 16 != 0 || ga % 16 != 0 || sa % 16 != 0)
+            return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.async.bulk: the size and both "
+                        "addresses must be multiples of 16 bytes");
+        if ((x->xmod & PX_REDUCE) && n % ptx_type_bytes(x->type) != 0)
+            return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.reduce.async.bulk: the size must be "
+                        "a multiple of the element size");
+        if (k > 0 && n != n0)
+            return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: cp.async.bulk from "
+                        "several lanes at once with different sizes");
+        if (g2s) {
+            sim_addr_t mb = lane_slot_addr(pw, &x->base3, x->off3, l, true);
+            if (k > 0 && mb != mbar)
+                return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: cp.async.bulk "
+                            "from several lanes at once on different mbarriers");
+            mbar = mb;
+        }
+        struct ptx_access gac, sac;
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_GLOBAL, ga, n, x, &gac, err));
+        SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, PS_SHARED, sa, n, x, &sac, err));
+        if (g2s)
+            memmove(sac.p, gac.p, n);
+        else
+            bulk_move(x, gac.p, sac.p, n);
+        ta[k++] = gac.taddr;
+        n0 = n;
+        total += n;
+    }
+    ptx_spin_memory_changed(r);
+    uint64_t c1, s1, c2, s2;
+    if (!lanes_as_rows(ta, k, &c1, &s1, &c2, &s2))
+        return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: cp.async.bulk from "
+                    "several lanes at once at global addresses that are not a grid of rows "
+                    "(one or two strides, ascending)");
+    wi->width = 16;
+    wi->active_mask = 1u << l0;
+    wi->space = SIM_SPACE_GLOBAL;
+    wi->bulk = SIM_BULK_TENSOR;  /* the lanes' copies as rows (sim/inst.h) */
+    memset(wi->addr, 0, 10 * sizeof wi->addr[0]);
+    wi->addr[0] = ta[0];
+    wi->addr[1] = n0;
+    wi->addr[2] = c1;
+    wi->addr[3] = s1;
+    wi->addr[4] = c2;
+    wi->addr[5] = s2;
+    wi->addr[6] = wi->addr[8] = 1;
+    if (!g2s) {                  /* its bulk group */
+        wi->n_dst = 1;
+        wi->dst[0] = bulk_reg(pw->bulk_groups);
+        return SIM_OK;
+    }
+    return complete_tx(r, b, pw, x, l0, mbar, total, wi, err);
+}
+
 static int
 exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
           struct warp_inst *wi, struct sim_error *err)
 {
     if (m == 0)
         return SIM_OK;
+    if ((m & (m - 1)) && ((x->flags & PF_TENSOR) || (x->xmod & (PX_MULTICAST | PX_SHARED_DST))))
+        return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: a tensor, multicast "
+                    "or shared::cluster cp.async.bulk from more than one lane of a warp at once");
     if (m & (m - 1))
-        return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: cp.async.bulk from "
-                    "more than one lane of a warp at once");
+        return exec_bulk_lanes(r, b, pw, x, m, wi, err);
     unsigned l = (unsigned)__builtin_ctz(m);
     uint32_t n, mask = 0;
     if (x->xmod & PX_MULTICAST)
