@@ -99,6 +99,21 @@ fblock_turn(struct inst_source *src, uint32_t wpb, struct fblock *b, uint32_t j,
     return SIM_OK;
 }
 
+/* After a round (run at *now) in which something moved or not: the next
+ * round's now (SIM_CYCLE_TIMEOUT after one in which nothing did), and
+ * true when the rounds are a deadlock: nothing moved even with waits
+ * timing out, or only timed-out waits have moved for FFWD_TIMEOUTS rounds. */
+static bool
+round_end(sim_cycle_t *now, uint32_t *timeouts, bool progress)
+{
+    if (*now == SIM_CYCLE_TIMEOUT && (!progress || ++*timeouts > FFWD_TIMEOUTS))
+        return true;
+    if (progress && *now == SIM_CYCLE_MAX)
+        *timeouts = 0;
+    *now = progress ? SIM_CYCLE_MAX : SIM_CYCLE_TIMEOUT;
+    return false;
+}
+
 static int
 deadlock(const struct fblock *b, bool cluster, struct sim_error *err)
 {
@@ -132,11 +147,8 @@ ffwd_blocks(struct inst_source *src, uint32_t wpb, const uint64_t *ids, const ui
                                                  fn, ctx, &progress, err));
             left += b[j].live > 0;
         }
-        if (left > 0 && now == SIM_CYCLE_TIMEOUT && (!progress || ++timeouts > FFWD_TIMEOUTS))
+        if (left > 0 && round_end(&now, &timeouts, progress))
             return deadlock(&b[0], nb > 1, err);
-        if (progress && now == SIM_CYCLE_MAX)
-            timeouts = 0;
-        now = progress ? SIM_CYCLE_MAX : SIM_CYCLE_TIMEOUT;
     }
     for (uint32_t j = 0; j < nb; j++) {
         src->ops->block_end(src->ctx, slots[j]);
@@ -179,13 +191,10 @@ ffwd_run(struct inst_source *src, uint32_t wpb, uint64_t lo, uint64_t hi, uint32
             else
                 active--;
         }
-        if (rc == SIM_OK && now == SIM_CYCLE_TIMEOUT && (!progress || ++timeouts > FFWD_TIMEOUTS))
+        if (rc == SIM_OK && active > 0 && round_end(&now, &timeouts, progress))
             for (uint32_t j = 0; j < n_slots && rc == SIM_OK; j++)
                 if (b[j].live > 0)
                     rc = deadlock(&b[j], false, err);
-        if (progress && now == SIM_CYCLE_MAX)
-            timeouts = 0;
-        now = progress ? SIM_CYCLE_MAX : SIM_CYCLE_TIMEOUT;
     }
     free(b);
     return rc;

@@ -264,14 +264,12 @@ eval_wait(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     return SIM_OK;
 }
 
-/* Execute a wait of lanes m: its predicate, and what the model waits for. */
-static int
-commit_wait(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
-            struct warp_inst *wi, struct sim_error *err)
+/* Execute a wait of lanes m as eval_wait() found it: its predicate, and
+ * what the model waits for. */
+static void
+wait_result(const struct ptx_run *r, struct pwarp *pw, const struct xop *x, uint32_t m,
+            uint32_t done, uint32_t sig, int obj, struct warp_inst *wi)
 {
-    uint32_t done, sig;
-    int obj;
-    SIM_FORWARD_IF_ERROR(eval_wait(r, b, pw, x, m, wi, &done, &sig, &obj, err));
     pred_write(pw, &x->d, m, done);
     if (done != 0 && sig != 0)
         set_sync(wi, SIM_SYNC_WAIT, obj, sig);
@@ -280,6 +278,17 @@ commit_wait(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct 
                                                      others run */
     else
         set_sync(wi, SIM_SYNC_NONE, 0, 0);
+}
+
+/* Execute a wait of lanes m. */
+static int
+commit_wait(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
+            struct warp_inst *wi, struct sim_error *err)
+{
+    uint32_t done, sig;
+    int obj;
+    SIM_FORWARD_IF_ERROR(eval_wait(r, b, pw, x, m, wi, &done, &sig, &obj, err));
+    wait_result(r, pw, x, m, done, sig, obj, wi);
     return SIM_OK;
 }
 
@@ -291,25 +300,20 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
     wi->space = SIM_SPACE_SHARED;
     wi->width = 8;
     if (md == PM_MB_TEST || md == PM_MB_TRY) {
-        if (SIM_UNTIMED(r->now)) {       /* no timing model: decided now */
-            if (md == PM_MB_TRY && r->now != SIM_CYCLE_TIMEOUT) {
-                /* a try_wait suspends until its phase completes: until
-                 * then it is not executed (sim/inst.h, SIM_SYNC_BLOCKED),
-                 * unless nothing else can move (it times out) */
-                uint32_t done, sig;
-                int obj;
-                SIM_FORWARD_IF_ERROR(eval_wait(r, b, pw, x, m, wi, &done, &sig, &obj, err));
-                if (done != m) {
-                    set_sync(wi, SIM_SYNC_BLOCKED, obj, 0);
-                    return SIM_OK;
-                }
-            }
-            return commit_wait(r, b, pw, x, m, wi, err);
-        }
-        /* the model decides it when it issues (sim/inst.h, SIM_SYNC_POLL) */
         uint32_t done, sig;
         int obj;
         SIM_FORWARD_IF_ERROR(eval_wait(r, b, pw, x, m, wi, &done, &sig, &obj, err));
+        if (SIM_UNTIMED(r->now)) {       /* no timing model: decided now */
+            if (md == PM_MB_TRY && r->now != SIM_CYCLE_TIMEOUT && done != m)
+                /* a try_wait suspends until its phase completes: until
+                 * then it is not executed (sim/inst.h, SIM_SYNC_BLOCKED),
+                 * unless nothing else can move (it times out) */
+                set_sync(wi, SIM_SYNC_BLOCKED, obj, 0);
+            else
+                wait_result(r, pw, x, m, done, sig, obj, wi);
+            return SIM_OK;
+        }
+        /* the model decides it when it issues (sim/inst.h, SIM_SYNC_POLL) */
         pw->poll = (int32_t)(x - r->x);
         pw->poll_mask = m;
         set_sync(wi, SIM_SYNC_POLL, obj, md == PM_MB_TRY ? SIM_POLL_TRY : SIM_POLL_TEST);
@@ -488,6 +492,26 @@ multicast_spread(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const st
     return SIM_OK;
 }
 
+/* Lane l's size and addresses of cp.async.bulk x (base: the global, or for
+ * s2s the destination's shared::cluster, address; base2: this block's
+ * shared memory), checked as the ISA requires. */
+static int
+bulk_operands(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
+              unsigned l, bool s2s, uint32_t *n, sim_addr_t *ga, sim_addr_t *sa,
+              struct sim_error *err)
+{
+    *n = (uint32_t)lane_get(pw, &x->a, l);
+    *ga = lane_slot_addr(pw, &x->base, x->off, l, s2s);
+    *sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
+    if (*n == 0 || *n % 16 != 0 || *ga % 16 != 0 || *sa % 16 != 0)
+        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.async.bulk: the size and both "
+                    "addresses must be multiples of 16 bytes");
+    if ((x->xmod & PX_REDUCE) && *n % ptx_type_bytes(x->type) != 0)
+        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.reduce.async.bulk: the size must be a "
+                    "multiple of the element size");
+    return SIM_OK;
+}
+
 /* The timing addresses a[0 .. k) (ascending) as rows of a tensor copy
  * (sim/inst.h, SIM_BULK_TENSOR): c1 rows stride s1 apart, c2 times s2
  * apart.  False if they are no such grid. */
@@ -528,15 +552,9 @@ exec_bulk_lanes(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const str
     sim_addr_t mbar = 0;
     for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
         unsigned l = (unsigned)__builtin_ctz(mm);
-        uint32_t n = (uint32_t)lane_get(pw, &x->a, l);
-        sim_addr_t ga = lane_slot_addr(pw, &x->base, x->off, l, false);
-        sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
-        if (n == 0 || n % 16 != 0 || ga % 16 != 0 || sa % 16 != 0)
-            return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.async.bulk: the size and both "
-                        "addresses must be multiples of 16 bytes");
-        if ((x->xmod & PX_REDUCE) && n % ptx_type_bytes(x->type) != 0)
-            return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.reduce.async.bulk: the size must be "
-                        "a multiple of the element size");
+        uint32_t n;
+        sim_addr_t ga, sa;
+        SIM_FORWARD_IF_ERROR(bulk_operands(r, b, pw, x, l, false, &n, &ga, &sa, err));
         if (k > 0 && n != n0)
             return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: cp.async.bulk from "
                         "several lanes at once with different sizes");
@@ -621,18 +639,9 @@ exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             return SIM_OK;       /* a prefetch */
         return bulk_done(r, b, pw, x, l, n, mask, wi, err);
     }
-    n = (uint32_t)lane_get(pw, &x->a, l);
     bool s2s = (x->xmod & PX_SHARED_DST) != 0, g2s = (x->iflags & SIM_IF_LOAD) != 0;
-    /* base: the global (s2s: the destination's shared::cluster) address;
-     * base2: this block's shared memory */
-    sim_addr_t ga = lane_slot_addr(pw, &x->base, x->off, l, s2s);
-    sim_addr_t sa = lane_slot_addr(pw, &x->base2, x->off2, l, true);
-    if (n == 0 || n % 16 != 0 || ga % 16 != 0 || sa % 16 != 0)
-        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.async.bulk: the size and both "
-                    "addresses must be multiples of 16 bytes");
-    if ((x->xmod & PX_REDUCE) && n % ptx_type_bytes(x->type) != 0)
-        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "cp.reduce.async.bulk: the size must be a "
-                    "multiple of the element size");
+    sim_addr_t ga, sa;
+    SIM_FORWARD_IF_ERROR(bulk_operands(r, b, pw, x, l, s2s, &n, &ga, &sa, err));
     struct ptx_access gac, sac;
     SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, s2s ? PS_SHARED : PS_GLOBAL, ga, n, x,
                                          &gac, err));
