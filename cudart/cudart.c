@@ -609,10 +609,10 @@ rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
         struct smsim_kernel kr;
         smsim_kernel(rt.sim, k, &kr);
         if (sh != NULL)
-            rt_shape_timed(sh, kr.cycles, smsim_stat(rt.sim, k, "ptx.insts"));
+            rt_shape_timed(sh, kr.cycles, smsim_stat(rt.sim, k, "ptx.insts") - t.wait_retries);
         rt_timeline(RT_KERNEL, 0, (uint32_t)k, (double)kr.cycles * 1000.0 / rt.gpu.clock_mhz, 0);
     } else if (sh != NULL) {
-        uint64_t lo, hi, c = rt_shape_estimate(sh, t.warp_insts, &lo, &hi);
+        uint64_t lo, hi, c = rt_shape_estimate(sh, t.warp_insts - t.wait_retries, &lo, &hi);
         rt_timeline(RT_KERNEL_EST, 0, (uint32_t)(f - rt.funcs),
                     (double)c * 1000.0 / rt.gpu.clock_mhz, c);
     }

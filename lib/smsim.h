@@ -270,6 +270,9 @@ struct smsim_totals {
     unsigned kernels;
     uint64_t blocks;
     uint64_t warp_insts;
+    uint64_t wait_retries;       /* smsim_program_launch: PTX warp instructions that retried an
+                                    mbarrier wait (from a wait that found its phase incomplete
+                                    until the warp came back to it), timed or not */
 };
 
 /* Execute src functionally (PTX as written, warps in order; no timing). */
@@ -415,7 +418,8 @@ struct smsim_launch_desc {
                                     workspace for cooperative groups' grid_group::sync() */
 };
 /* Run the launch to completion: on s (timed: it becomes s's next kernel),
- * or functionally when s is NULL (tot, if not NULL, adds what ran). */
+ * or functionally when s is NULL (tot, if not NULL, adds what ran; its
+ * wait_retries either way). */
 int smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_desc *d,
                          struct smsim_totals *tot, smsim_error *err);
 

@@ -200,6 +200,7 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
     rc = ptx_source_open_prog(p->p, &pl, &src.src, SERR(err));
     if (rc < 0)
         return rc;
+    uint64_t retries = ptx_prog_counters(p->p)->wait_retries;
     if (s != NULL) {
         rc = smsim_run(s, &src, err);
     } else {
@@ -211,6 +212,8 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
             tot->warp_insts += t.warp_insts;
         }
     }
+    if (tot != NULL)
+        tot->wait_retries += ptx_prog_counters(p->p)->wait_retries - retries;
     inst_source_destroy(&src.src);
     return rc;
 }

@@ -147,8 +147,16 @@ enum sim_inst_flag {
 #define SIM_UNTIMED(now) ((now) >= SIM_CYCLE_TIMEOUT)
 /* SIM_SYNC_POLL's aux: what a wait whose phase has not completed does. */
 enum sim_poll { SIM_POLL_TEST = 0, SIM_POLL_TRY = 1, SIM_POLL_BLOCKING = 2 };
+/* SIM_SYNC_SIGNAL_ASYNC: a signal done when its instruction completes and
+ * every write of an accumulating register (sim/types.h) the warp issued
+ * before it has landed: an arrive that fires when the warp's
+ * asynchronous copies in flight are done (PTX cp.async.mbarrier.arrive,
+ * SASS ARRIVES.LDGSTSBAR).  The warp itself does not wait for them.  Every
+ * accumulating register counts (the frontend's copy groups, and its bulk
+ * and warpgroup-MMA groups too, which such a warp rarely has in flight):
+ * the signal may be later than the hardware's, never earlier. */
 enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_SYNC_POLL = 3,
-                SIM_SYNC_WAITING = 4, SIM_SYNC_BLOCKED = 5 };
+                SIM_SYNC_WAITING = 4, SIM_SYNC_BLOCKED = 5, SIM_SYNC_SIGNAL_ASYNC = 6 };
 #define SIM_SYNC_OBJS 16u
 
 /* A bulk transfer (PTX cp.async.bulk, SASS UBLKCP): one instruction moves

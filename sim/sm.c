@@ -249,7 +249,8 @@ warp_fetch(struct sm *sm, uint8_t w, sim_cycle_t now)
         mt->aux = wi->aux;
         bool poll = wi->sync == SIM_SYNC_POLL;
         if (wi->sync != SIM_SYNC_NONE &&
-            (wi->sync > SIM_SYNC_POLL || wi->sync_obj >= SIM_SYNC_OBJS || (wi->aux == 0 && !poll) ||
+            ((wi->sync > SIM_SYNC_POLL && wi->sync != SIM_SYNC_SIGNAL_ASYNC) ||
+             wi->sync_obj >= SIM_SYNC_OBJS || (wi->aux == 0 && !poll) ||
              (poll && (sm->src->ops->wait_poll == NULL || sm->src->ops->wait_commit == NULL)))) {
             sim_error_set(&err, SIM_ERR_FORMAT, "block %" PRIu64 " warp %u pc %#x: malformed "
                           "sync operation from the source", b->id, sm->warp[w].idx, wi->pc);
@@ -1168,17 +1169,18 @@ sync_signal(struct sm_sync_obj *o, uint32_t n, sim_cycle_t t)
     }
 }
 
-/* The sync part of memory instruction wi of block b, whose access
+/* The sync part of memory instruction wi of warp w, block b, whose access
  * completes at ready: an arrive is taken by the sync unit at its issue
  * (one at a time, sync.arrive_cycles each) and counted
- * sync.arrive_latency later; a bulk
+ * sync.arrive_latency later (SIM_SYNC_SIGNAL_ASYNC: and not before the
+ * warp's accumulating-register writes in flight have landed); a bulk
  * copy's signal is done when its data has landed; a wait's result comes
  * sync.wait_latency after the signal it waits for, and a polled wait that
  * issued at now after waiting since `since` has had its access in flight
  * from then.  Returns the cycle its destinations are ready. */
 static sim_cycle_t
-sync_op(struct sm *sm, struct sm_block *b, const struct warp_inst *wi, sim_cycle_t since,
-        sim_cycle_t now, sim_cycle_t ready)
+sync_op(struct sm *sm, uint8_t w, struct sm_block *b, const struct warp_inst *wi,
+        sim_cycle_t since, sim_cycle_t now, sim_cycle_t ready)
 {
     struct sm_sync_obj *o = &b->sync[wi->sync_obj];
     if (since < now)             /* a polled wait, suspended in the sync unit since then: its
@@ -1199,6 +1201,14 @@ sync_op(struct sm *sm, struct sm_block *b, const struct warp_inst *wi, sim_cycle
         uint64_t taken = sm->sync_free > a ? sm->sync_free : a;
         sm->sync_free = taken + sm->sync_step;
         at = (sim_cycle_t)((taken + 255) >> 8) + sm->cfg->sync_arrive_latency;
+    }
+    if (wi->sync == SIM_SYNC_SIGNAL_ASYNC) {
+        /* the entries of this cycle still pending are the warp's later
+         * instructions' (flushed in issue order) */
+        const struct sb_entry *e = &sm->sb[(size_t)w * SM_SB_MAX];
+        for (uint8_t j = 0; j < sm->warp[w].sb_n; j++)
+            if (e[j].reg >= SIM_REG_ACC_BASE && e[j].ready != SM_READY_PENDING)
+                at = max_c(at, e[j].ready);
     }
     sync_signal(o, wi->aux, at);
     return ready;
@@ -1229,7 +1239,7 @@ sm_flush(struct sm *sm, sim_cycle_t now)
         uint8_t w = pd->warp;
         sim_cycle_t ready = ldst_access(sm->ldst, &pd->wi, now);
         if (pd->wi.sync != SIM_SYNC_NONE)
-            ready = sync_op(sm, &sm->blk[sm->warp[w].blk], &pd->wi, pd->since, now, ready);
+            ready = sync_op(sm, w, &sm->blk[sm->warp[w].blk], &pd->wi, pd->since, now, ready);
         for (uint32_t rm = pd->wi.rsig_mask; rm != 0; rm &= rm - 1) {
             uint64_t v = pd->wi.addr[__builtin_ctz(rm)];   /* done when it completes */
             sm->host->remote_signal(sm->host->ctx, sm->id, SIM_RSIG_BLOCK(v), SIM_RSIG_OBJ(v),

@@ -844,6 +844,81 @@ START_TEST(named_barriers)
 }
 END_TEST
 
+/* cp.async.mbarrier.arrive (PTX ISA 9.7.9.25.3.3; cuda::pipeline and
+ * cuda::barrier on sm_80 and later): each lane copies word l, which
+ * lane l - 1 stored (3 l), to shared memory, then arrives with .noinc on
+ * barrier 0 (count 32: the copies' arrivals complete its phase) and
+ * without it on barrier 1 (count 32: an arrival added and made, so the
+ * phase stays open, %p3 false, until 32 plain arrives complete it, %p4
+ * true); after the wait on barrier 0 each lane reads its copy.  Lowered
+ * for sm_90, the arrives are ARRIVES.LDGSTSBAR, signals done when the
+ * warp's copies have landed (sim/inst.h SIM_SYNC_SIGNAL_ASYNC). */
+static uint32_t want_cp_arrive(uint32_t l) { return 3 * l << 8 | 2; }
+
+static const char *const cp_arrive_ptx[] = {
+    HEAD(),
+    "    add.s32 %r3, %r2, 128;",
+    "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 32;",
+    "    @%p1 mbarrier.init.shared::cta.b64 [%r2+8], 32;",
+    "    bar.sync 0;",
+    "    add.s32 %r4, %r1, 1;",
+    "    and.b32 %r4, %r4, 31;",
+    "    mul.lo.u32 %r5, %r4, 3;",
+    "    mul.wide.u32 %rd6, %r4, 4;",
+    "    add.s64 %rd7, %rd2, %rd6;",
+    "    st.global.u32 [%rd7], %r5;",
+    "    bar.sync 0;",
+    "    shl.b32 %r6, %r1, 2;",
+    "    add.s32 %r7, %r3, %r6;",
+    "    cp.async.ca.shared.global [%r7], [%rd3], 4;",
+    "    cp.async.mbarrier.arrive.noinc.shared.b64 [%r2];",
+    "    cp.async.mbarrier.arrive.shared::cta.b64 [%r2+8];",
+    "    mov.u32 %r10, 0;",
+    "    mbarrier.test_wait.parity.shared::cta.b64 %p3, [%r2+8], 0;",
+    "    mbarrier.arrive.shared::cta.b64 %rd5, [%r2+8];",
+    "    mbarrier.test_wait.parity.shared::cta.b64 %p4, [%r2+8], 0;",
+    "WAIT:",
+    "    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;",
+    "    @!%p2 bra WAIT;",
+    "    ld.shared.u32 %r8, [%r7];",
+    BIT("%p3", 1), BIT("%p4", 2),
+    "    shl.b32 %r9, %r8, 8;",
+    "    or.b32 %r10, %r10, %r9;",
+    "    st.global.u32 [%rd3], %r10;",
+    "    ret;",
+    "}",
+};
+
+START_TEST(cp_async_arrives)
+{
+    run_both(cp_arrive_ptx, N_LINES(cp_arrive_ptx), NULL, want_cp_arrive, NULL, 0);
+    /* what the model gets */
+    struct inst_source src;
+    testlib_ptx_open(cp_arrive_ptx, N_LINES(cp_arrive_ptx), NULL, &src);
+    struct warp_inst wi[64];
+    char names[64][32];
+    unsigned n = testlib_warp0(&src, 90, wi, &names[0][0], sizeof names[0], 64), found = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (strncmp(names[i], "ARRIVES", 7) != 0)
+            continue;
+        ck_assert_uint_eq(wi[i].sync, SIM_SYNC_SIGNAL_ASYNC);
+        ck_assert_uint_eq(wi[i].sync_obj, found);
+        ck_assert_uint_eq(wi[i].aux, 1);
+        found++;
+    }
+    ck_assert_uint_eq(found, 2);
+    /* .shared::cluster is not a form of it */
+    static const char *const bad[] = { HEAD(), "    cp.async.mbarrier.arrive.noinc.shared::cluster"
+                                       ".b64 [%r2];", "    ret;", "}" };
+    write_kernel(bad, N_LINES(bad), "grid = 1");
+    struct sim_error err = { 0 };
+    int rc = testlib_ptx_emulate(&err);
+    ck_assert_int_eq(sim_error_exit_status(rc), 2);
+    ck_assert_msg(strstr(err.msg, "unsupported cp.async.mbarrier form '.shared::cluster'") != NULL,
+                  "%s", err.msg);
+}
+END_TEST
+
 static Suite *
 ptx_sync_suite(void)
 {
@@ -856,6 +931,7 @@ ptx_sync_suite(void)
     tcase_add_test(tc, drops);
     tcase_add_test(tc, bulk_copies);
     tcase_add_test(tc, bulk_copies_from_lanes);
+    tcase_add_test(tc, cp_async_arrives);
     tcase_add_test(tc, elect);
     tcase_add_test(tc, setmaxnreg_and_pdl);
     tcase_add_loop_test(tc, wrong_programs, 0, (int)N_LINES(errors));

@@ -650,20 +650,33 @@ gen_chase(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst
  * warp 0 waits for that signal and adds its result.  The wait issues the
  * cycle after the arrive, and its result is ready at the later of its own
  * shared-memory access (20) and the arrive's issue + sync.arrive_latency +
- * sync.wait_latency. */
+ * sync.wait_latency.
+ * With a syncgen (test_sync_after_copies_exact), warp 1 instead starts one
+ * FP64 operation writing an accumulating register (an asynchronous copy in
+ * flight: it lands op.fp64.latency later) and arrives at once with a
+ * signal of kind `kind`; warp 0's wait is followed by `chain` dependent
+ * FP32 operations. */
+struct syncgen {
+    unsigned kind, chain;
+};
+
 static int
 gen_sync(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *wi)
 {
-    (void)arg;
+    const struct syncgen *g = arg;
+    uint64_t arrive = g != NULL ? 1 : 10, chain = g != NULL ? g->chain : 1;
     (void)block;
     if (warp == 1) {
-        if (k < 10)
+        if (k < arrive && g != NULL)
+            tl_alu(wi, SIM_OPC_FP64, (int)SIM_REG_ACC_BASE + 2, -1, -1);
+        else if (k < arrive)
             tl_alu(wi, SIM_OPC_FP32, 1, 1, -1);
-        else if (k == 10) {
-            tl_mem(wi, SIM_SPACE_SHARED, SIM_IF_LOAD | SIM_IF_STORE, -1, 1, 0, 0, 8);
-            wi->sync = SIM_SYNC_SIGNAL;
+        else if (k == arrive) {
+            tl_mem(wi, SIM_SPACE_SHARED, SIM_IF_LOAD | SIM_IF_STORE, -1, g != NULL ? -1 : 1, 0, 0,
+                   8);
+            wi->sync = (uint8_t)(g != NULL ? g->kind : SIM_SYNC_SIGNAL);
             wi->aux = 1;
-        } else if (k == 11)
+        } else if (k == arrive + 1)
             tl_exit(wi);
         else
             return 0;
@@ -673,25 +686,32 @@ gen_sync(void *arg, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst 
         tl_mem(wi, SIM_SPACE_SHARED, SIM_IF_LOAD, 10, -1, 0, 0, 8);
         wi->sync = SIM_SYNC_WAIT;
         wi->aux = 1;
-    } else if (k == 1)
-        tl_alu(wi, SIM_OPC_FP32, 11, 10, -1);
-    else if (k == 2)
+    } else if (k <= chain)
+        tl_alu(wi, SIM_OPC_FP32, g != NULL ? 10 : 11, 10, -1);
+    else if (k == chain + 1)
         tl_exit(wi);
     else
         return 0;
     return 1;
 }
 
+/* Cycles of gen_sync's kernel (g: NULL, or a syncgen) under config text. */
+static uint64_t
+sync_kernel_cycles(const struct syncgen *g, const char *text)
+{
+    struct testlib_kernel k = { "sync", 1, 64, 32, 0, gen_sync, (void *)(uintptr_t)g };
+    struct sim_config c;
+    testlib_small_config(&c, text);
+    return testlib_cycles(&c, &k);
+}
+
 static uint64_t
 sync_cycles(unsigned arrive, unsigned wait)
 {
-    struct testlib_kernel k = { "sync", 1, 64, 32, 0, gen_sync, NULL };
-    struct sim_config c;
     char cfg[160];
     snprintf(cfg, sizeof cfg, "smem.latency = 20; sync.arrive_latency = %u; sync.wait_latency = %u",
              arrive, wait);
-    testlib_small_config(&c, cfg);
-    return testlib_cycles(&c, &k);
+    return sync_kernel_cycles(NULL, cfg);
 }
 
 START_TEST(test_sync_wait_exact)
@@ -707,6 +727,37 @@ START_TEST(test_sync_wait_exact)
     ck_assert_uint_eq(sync_cycles(100, 0), base + 76);
     ck_assert_uint_eq(sync_cycles(100, 10), base + 86);
     ck_assert_uint_eq(sync_cycles(0, 30), base + 6);   /* 40 + 30 = 70 */
+}
+END_TEST
+
+/* A signal after the warp's copies (inst.h SIM_SYNC_SIGNAL_ASYNC), with
+ * gen_sync's syncgen: a plain signal is done sync.arrive_latency after
+ * the arrive issues, whatever the copy; one after the copies not before
+ * the copy has landed either. */
+static uint64_t
+sync_async_cycles(unsigned kind, unsigned copy)
+{
+    struct syncgen g = { kind, 20 };
+    char cfg[200];
+    snprintf(cfg, sizeof cfg, "smem.latency = 20; sync.arrive_latency = 30; sync.wait_latency = 0; "
+             "op.fp32.latency = 4; op.fp64.latency = %u", copy);
+    return sync_kernel_cycles(&g, cfg);
+}
+
+START_TEST(test_sync_after_copies_exact)
+{
+    /* the wait's result: the arrive's issue + 30 at the earliest; then 80
+     * cycles of FP32.  A plain signal: the same for every copy latency up
+     * to the end (warp 1's copy then ends the kernel) */
+    uint64_t plain = sync_async_cycles(SIM_SYNC_SIGNAL, 10);
+    ck_assert_uint_eq(sync_async_cycles(SIM_SYNC_SIGNAL, 60), plain);
+    ck_assert_uint_eq(sync_async_cycles(SIM_SYNC_SIGNAL_ASYNC, 10), plain);
+    /* after the copy: the copy issues one cycle before the arrive, so a
+     * copy of up to 31 cycles lands no later than the arrive's 30 */
+    ck_assert_uint_eq(sync_async_cycles(SIM_SYNC_SIGNAL_ASYNC, 31), plain);
+    ck_assert_uint_eq(sync_async_cycles(SIM_SYNC_SIGNAL_ASYNC, 32), plain + 1);
+    ck_assert_uint_eq(sync_async_cycles(SIM_SYNC_SIGNAL_ASYNC, 60), plain + 29);
+    ck_assert_uint_eq(sync_async_cycles(SIM_SYNC_SIGNAL_ASYNC, 200), plain + 169);
 }
 END_TEST
 
@@ -1592,6 +1643,7 @@ sm_suite(void)
     tcase_add_test(tc, test_barrier_unit_per_warp);
     tcase_add_test(tc, test_named_barriers);
     tcase_add_test(tc, test_sync_wait_exact);
+    tcase_add_test(tc, test_sync_after_copies_exact);
     tcase_add_test(tc, test_wgmma_exact);
     tcase_add_test(tc, test_no_fetch_past_a_barrier);
     tcase_add_test(tc, test_bank_conflicts_cost_32x);

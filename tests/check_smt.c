@@ -65,8 +65,10 @@ gen(unsigned kern, uint64_t block, uint32_t warp, uint64_t k, struct warp_inst *
         }
     }
     uint64_t g = mix(h);
-    if (g % 5 == 0) {            /* a transaction-barrier signal or wait (.smt 1.7) */
-        wi->sync = (uint8_t)(g % 2 == 0 ? SIM_SYNC_SIGNAL : SIM_SYNC_WAIT);
+    if (g % 5 == 0) {            /* a transaction-barrier signal, signal after copies or wait
+                                    (.smt 1.7) */
+        wi->sync = (uint8_t)(g % 3 == 0 ? SIM_SYNC_SIGNAL : g % 3 == 1 ? SIM_SYNC_WAIT
+                             : SIM_SYNC_SIGNAL_ASYNC);
         wi->sync_obj = (uint8_t)((g >> 8) % SIM_SYNC_OBJS);
         wi->aux = 1 + (uint32_t)((g >> 16) % 100000);
     }
@@ -197,7 +199,7 @@ START_TEST(test_sync_and_bulk_rejected_when_malformed)
     ck_assert_uint_eq(smtrec_decode(&st, buf, buf + n, &out, &why), n);
     ck_assert_int_eq(out.sync, SIM_SYNC_WAIT);
     ck_assert_int_eq(out.sync_obj, 3);
-    static const uint8_t bad[] = { SIM_SYNC_POLL, SIM_SYNC_WAITING, SIM_SYNC_BLOCKED, 0,
+    static const uint8_t bad[] = { SIM_SYNC_POLL, SIM_SYNC_WAITING, SIM_SYNC_BLOCKED, 0, 7,
                                    SIM_SYNC_WAIT | 0x80 };
     for (unsigned i = 0; i < sizeof bad; i++) {
         uint8_t copy[SMTREC_MAX_BYTES];

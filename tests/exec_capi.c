@@ -12,6 +12,8 @@
  *   exec_capi repeat           one launch shape 40 times (launch sampling,
  *                              sim.sample_launches): the results and the
  *                              counter of the 40
+ *   exec_capi spin             one launch shape 30 times whose warps poll an
+ *                              mbarrier (launch sampling of spinning work)
  *   exec_capi reuse            a kernel simulated, then estimated and run
  *                              functionally in the blocks the simulated
  *                              launches left
@@ -163,6 +165,37 @@ static const char ptx[] =
     "  mul.wide.s32 %rd3, %r6, 4;\n  add.s64 %rd4, %rd2, %rd3;\n"
     "  ld.global.f32 %f1, [%rd4];\n  add.f32 %f2, %f1, 0f3F800000;\n"
     "  st.global.f32 [%rd4], %f2;\n"
+    "  ret;\n"
+    "}\n"
+    /* mode spin: warp 1 runs a chain of n dependent FMAs and arrives on
+     * the block's mbarrier; warp 0 polls it (test_wait) until then, and
+     * thread 0 writes n to o[block] */
+    ".visible .entry spin(.param .u64 po, .param .u32 pn)\n"
+    "{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<6>;\n  .reg .f32 %f<2>;\n  .reg .b64 %rd<6>;\n"
+    "  .shared .align 8 .b64 bar;\n"
+    "  ld.param.u64 %rd1, [po];\n  ld.param.u32 %r1, [pn];\n"
+    "  mov.u32 %r2, %tid.x;\n  mov.u32 %r3, bar;\n"
+    "  setp.eq.u32 %p1, %r2, 0;\n"
+    "  @%p1 mbarrier.init.shared.b64 [%r3], 1;\n"
+    "  bar.sync 0;\n"
+    "  setp.lt.u32 %p2, %r2, 32;\n"
+    "  @%p2 bra WAIT;\n"
+    "  mov.f32 %f1, 0f3F800000;\n  mov.u32 %r4, 0;\n"
+    "LOOP:\n"
+    "  fma.rn.f32 %f1, %f1, 0f3F800001, 0f3F800000;\n"
+    "  add.u32 %r4, %r4, 1;\n  setp.lt.u32 %p3, %r4, %r1;\n"
+    "  @%p3 bra LOOP;\n"
+    "  setp.eq.u32 %p3, %r2, 32;\n"
+    "  @%p3 mbarrier.arrive.shared.b64 %rd2, [%r3];\n"
+    "  bra.uni DONE;\n"
+    "WAIT:\n"
+    "  mbarrier.test_wait.parity.shared.b64 %p3, [%r3], 0;\n"
+    "  @!%p3 bra WAIT;\n"
+    "  cvta.to.global.u64 %rd3, %rd1;\n  mov.u32 %r5, %ctaid.x;\n"
+    "  mul.wide.u32 %rd4, %r5, 4;\n  add.s64 %rd5, %rd3, %rd4;\n"
+    "  @%p1 st.global.u32 [%rd5], %r1;\n"
+    "DONE:\n"
     "  ret;\n"
     "}\n"
     /* texture and surface objects (mode texture): thread i fetches at
@@ -321,6 +354,7 @@ static void surf2x_stub(void) { }
 static void heapk_stub(void) { }
 static void condk_stub(void) { }
 static void setk_stub(void) { }
+static void spin_stub(void) { }
 static float scale_shadow;
 static unsigned counter_shadow;
 static unsigned *mcount;         /* __managed__: the runtime points it at the variable */
@@ -644,6 +678,31 @@ repeat(void)
     return fails != 0;
 }
 
+/* 30 launches of spin over 264 blocks (two waves on an H100): the warps
+ * that poll an mbarrier run more instructions timed (a poll a few cycles)
+ * than functionally, which launch sampling must not take for work. */
+static int
+spin(void)
+{
+    enum { BLOCKS = 264, LAUNCHES = 30 };
+    unsigned *o = NULL, ho[BLOCKS];
+    int n = 150, ok = 0;
+    expect(cudaMalloc((void **)&o, sizeof ho) == cudaSuccess, "cudaMalloc");
+    void *args[] = { &o, &n };
+    dim3 grid = { BLOCKS, 1, 1 }, block = { 64, 1, 1 };
+    for (int i = 0; i < LAUNCHES; i++)
+        ok += cudaLaunchKernel((const void *)(uintptr_t)spin_stub, grid, block, args, 0, NULL) ==
+              cudaSuccess;
+    expect(ok == LAUNCHES, "30 launches");
+    expect(cudaMemcpy(ho, o, sizeof ho, cudaMemcpyDeviceToHost) == cudaSuccess,
+           "cudaMemcpy device to host");
+    int bad = 0;
+    for (int i = 0; i < BLOCKS; i++)
+        bad += ho[i] != (unsigned)n;
+    expect(bad == 0, "every block passed its barrier");
+    return fails != 0;
+}
+
 /* Eight launches of bump over 4,096 blocks, one more element along each
  * time: the first are simulated, the rest estimated by launch sampling and
  * run functionally in the block storage the simulated ones left (whose
@@ -949,7 +1008,7 @@ main(int argc, char **argv)
     wrap.magic = (int)CUDART_FATBINC_MAGIC;
     wrap.version = 1;
     const char *packing = future || strcmp(mode, "repeat") == 0 || strcmp(mode, "graph") == 0 ||
-                          strcmp(mode, "reuse") == 0 ||
+                          strcmp(mode, "reuse") == 0 || strcmp(mode, "spin") == 0 ||
                           strcmp(mode, "texture") == 0 ? "plain" : mode;
     wrap.data = (const unsigned long long *)(void *)make_fatbin(packing, future ? 100 : 80);
     void **h = __cudaRegisterFatBinary(&wrap);
@@ -962,7 +1021,7 @@ main(int argc, char **argv)
         { tex2d_stub, "tex2d" }, { texa2d_stub, "texa2d" }, { texcube_stub, "texcube" },
         { tex1di_stub, "tex1di" }, { texq_stub, "texq" }, { surf2x_stub, "surf2x" },
         { heapk_stub, "heapk" }, { condk_stub, "condk" }, { setk_stub, "setk" },
-        { bump_stub, "bump" },
+        { bump_stub, "bump" }, { spin_stub, "spin" },
     };
     for (unsigned i = 0; i < sizeof tk / sizeof tk[0]; i++)
         __cudaRegisterFunction(h, (const char *)(uintptr_t)tk[i].stub, (char *)tk[i].name,
@@ -974,6 +1033,8 @@ main(int argc, char **argv)
         return repeat();
     if (strcmp(mode, "reuse") == 0)
         return reuse();
+    if (strcmp(mode, "spin") == 0)
+        return spin();
     if (strcmp(mode, "graph") == 0)
         return graphs() | conditionals();
     dim3 grid1 = { 1, 1, 1 }, block1 = { 32, 1, 1 };

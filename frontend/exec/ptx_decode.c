@@ -410,6 +410,23 @@ decode_cp_async(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->kind = XK_NOP;
         return SIM_OK;
     }
+    if (in->mode == PM_CP_MB_ARRIVE || in->mode == PM_CP_MB_NOINC) {
+        /* cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [addr]: an
+         * arrive at the executing block's barrier, done when the thread's
+         * earlier copies have landed (ptx_sync.c) */
+        if ((in->space != PS_SHARED && in->space != PS_GENERIC) || o[0].kind != PO_MEM)
+            return ptx_dc_err(c, "cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]: "
+                              "expected a shared-memory barrier address");
+        x->kind = XK_MBAR;
+        x->mode = in->mode;
+        x->space = PS_SHARED;
+        SIM_FORWARD_IF_ERROR(ptx_dc_mem_operand(c, &o[0], x));
+        ptx_dc_add_src(r, x, &x->base);
+        x->a.cls = SC_NONE;
+        x->d.cls = SC_NONE;
+        x->iflags = SIM_IF_LOAD | SIM_IF_STORE;
+        return SIM_OK;
+    }
     if (in->mode == PM_WAIT || in->mode == PM_WAITALL) {
         x->kind = XK_NOP;        /* its sources are set as it executes (ptx_exec.c) */
         if (in->mode == PM_WAIT && (o[0].kind != PO_IMM || o[0].imm < 0 || o[0].imm > 63))

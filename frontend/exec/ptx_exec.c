@@ -712,6 +712,7 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
     pw->wgmma_seq = 0;
     pw->cl_arrives = pw->cl_waits = 0;
     pw->poll = -1;
+    pw->retry_at = -1;
     memset(pw->bred_gen, 0, sizeof pw->bred_gen);
     pw->bred_pc = -1;
     pw->bars = 0;
@@ -879,6 +880,8 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         }
         int32_t pc = top->pc;
         const struct xop *x = &r->x[pc];
+        if (pw->retry_at == pc)  /* back at the wait it retries */
+            pw->retry_at = -1;
         uint32_t active = top->mask;
         uint32_t m = active;
         if (x->guard >= 0)
@@ -1099,6 +1102,8 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             return 1;
         }
         r->cnt->ptx_insts += x->head;
+        if (pw->retry_at >= 0)
+            r->cnt->wait_retries += x->head;
         bool issue = !x->silent;
         if (x->unroll != 0) {
             /* a control operation of a loop ptxas unrolled: it issues in one

@@ -35,6 +35,9 @@
 /* The counters a PTX source registers as statistics. */
 struct ptx_counters {
     uint64_t ptx_insts;          /* PTX warp instructions executed (ptx.insts) */
+    uint64_t wait_retries;       /* of those, the retries of mbarrier waits: from a wait that
+                                    found its phase incomplete (itself included) until the
+                                    warp comes back to it (ptx.wait_retry_insts) */
     uint64_t npipe[8];           /* issued per enum sass_npipe (sass.inst_pipe_*) */
 };
 
@@ -366,6 +369,8 @@ struct pwarp {
     int32_t poll;                /* an mbarrier wait the model decides at its issue
                                     (ptx_sync.c): its operation, -1 if none ... */
     uint32_t poll_mask;          /* ... and its lanes */
+    int32_t retry_at;            /* a wait that found its phase incomplete, until the warp
+                                    executes it again (ptx_counters.wait_retries), or -1 */
     uint32_t index;              /* warp index in the block */
     uint32_t bred_gen[PTX_BARRIERS];  /* bar.red instances it has reached, per barrier */
     int32_t bred_pc;             /* a bar.red whose result it takes at its next step, or -1 */

@@ -19,7 +19,9 @@
  * every arrive and every bulk copy is the next signal of its barrier's
  * object, and a wait that finds a phase complete waits (in the model) for
  * the signal that completed it.  A bulk copy shared to global belongs to
- * the warp's open bulk group (frontend/async.h).
+ * the warp's open bulk group (frontend/async.h).  cp.async.mbarrier.arrive
+ * is an arrive whose signal is done when the warp's copies in flight have
+ * landed (SIM_SYNC_SIGNAL_ASYNC); functionally they have when it executes.
  *
  * Across a cluster: an arrive or complete_tx at another block's barrier
  * (a shared::cluster address), a multicast copy's transactions at each
@@ -136,6 +138,13 @@ set_sync(struct warp_inst *wi, unsigned kind, int obj, uint32_t sig)
     wi->aux = sig;
 }
 
+/* Is x a cp.async.mbarrier.arrive{.noinc}? */
+static bool
+cp_arrive(const struct xop *x)
+{
+    return x->mode == PM_CP_MB_ARRIVE || x->mode == PM_CP_MB_NOINC;
+}
+
 /* The barrier at shared (or shared::cluster) address a, as lane l of x
  * uses it: its memory in *ac (ac->owner: the block it belongs to), its
  * index in *k (a new one for mbarrier.init).  Only arrives, expect_tx and
@@ -149,11 +158,11 @@ find_barrier(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct
     bool remote_ok = x->kind == XK_BULK || (x->xmod & PX_ASYNC) ||
                      (x->kind == XK_MBAR && x->mode != PM_MB_INIT &&
                                             x->mode != PM_MB_INVAL && x->mode != PM_MB_TEST &&
-                                            x->mode != PM_MB_TRY);
+                                            x->mode != PM_MB_TRY && !cp_arrive(x));
     if (ac->owner != b && !remote_ok)
-        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier.init, .inval, .test_wait and "
-                    ".try_wait take a barrier of the executing block (.shared::cta), not "
-                    "another block's");
+        return serr(r, b, pw, x, err, SIM_ERR_FORMAT, "mbarrier.init, .inval, .test_wait, "
+                    ".try_wait and cp.async.mbarrier.arrive take a barrier of the executing "
+                    "block (.shared::cta), not another block's");
     *k = mbar_index(r, b, ac->owner, pw, x, (uint32_t)ac->taddr, init, err);
     return *k < 0 ? err->code : SIM_OK;
 }
@@ -271,6 +280,8 @@ wait_result(const struct ptx_run *r, struct pwarp *pw, const struct xop *x, uint
             uint32_t done, uint32_t sig, int obj, struct warp_inst *wi)
 {
     pred_write(pw, &x->d, m, done);
+    if (done != m)               /* what follows retries it (ptx_counters.wait_retries) */
+        pw->retry_at = (int32_t)(x - r->x);
     if (done != 0 && sig != 0)
         set_sync(wi, SIM_SYNC_WAIT, obj, sig);
     else if (done != m && r->now == SIM_CYCLE_MAX)
@@ -366,7 +377,14 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
             }
             if (x->d.cls != SC_NONE && o == b)
                 lane_set(pw, &x->d, l, v);   /* the state: the phase it arrived in */
-            uint32_t arrivals = md == PM_MB_COMPLETE_TX ? 0 : md == PM_MB_ARRIVE ? n : 1;
+            /* cp.async.mbarrier.arrive adds an arrival the phase expects
+             * and arrives once the thread's copies have landed (here: they
+             * have, functionally): no count changes, but the phase cannot
+             * complete before the copies land, which its signal (below)
+             * makes the model wait for; .noinc arrives on the phase's
+             * count */
+            uint32_t arrivals = md == PM_MB_COMPLETE_TX || md == PM_CP_MB_ARRIVE ? 0
+                                : md == PM_MB_ARRIVE ? n : 1;
             int32_t tx = md == PM_MB_COMPLETE_TX ? (int32_t)n
                          : md == PM_MB_ARRIVE_TX ? -(int32_t)n : 0;
             if (arrivals > mb_pending(v))
@@ -385,8 +403,11 @@ exec_mbar(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xo
         }
         memcpy(ac.p, &v, 8);
         ptx_spin_memory_changed(r);
-        if (fresh)
+        if (fresh) {
             SIM_FORWARD_IF_ERROR(give_signal(r, b, pw, x, o, k, *lsig, l, wi, err));
+            if (cp_arrive(x))    /* done when the warp's copies have landed */
+                wi->sync = SIM_SYNC_SIGNAL_ASYNC;
+        }
     }
     return SIM_OK;
 }
@@ -759,6 +780,8 @@ ptx_sync_commit(struct ptx_run *r, uint32_t slot, uint32_t warp, bool complete,
         return commit_wait(r, b, pw, x, m, wi, err);
     pred_write(pw, &x->d, m, 0);  /* timed out (try_wait) or not yet (test_wait): false */
     set_sync(wi, SIM_SYNC_NONE, 0, 0);
+    pw->retry_at = (int32_t)(x - r->x);   /* counted when fetched: a retry from here */
+    r->cnt->wait_retries += x->head;
     return SIM_OK;
 }
 

@@ -191,11 +191,7 @@ build_defuse(struct lctx *L)
 
 /* ---- instruction predicates ---------------------------------------------- */
 
-static bool
-is_fp(unsigned t)
-{
-    return ptx_type_is_float(t);
-}
+static bool is_fp(unsigned t) { return ptx_type_is_float(t); }
 
 static bool
 is_int(const struct xop *x, unsigned bytes)
@@ -877,7 +873,8 @@ key_of(const struct lctx *L, uint32_t i)
     case XK_BAR: return x->atom != PA_NONE ? LK_BARRED : (x->flags & PF_ARRIVE) ? LK_BARARV : LK_BAR;
     case XK_CPASYNC: return LK_LDGSTS;
     case XK_MBAR: return x->mode == PM_MB_TEST || x->mode == PM_MB_TRY ? LK_MBWAIT
-                  : x->mode == PM_MB_INIT || x->mode == PM_MB_INVAL ? LK_MBINIT : LK_MBARRIVE;
+                  : x->mode == PM_MB_INIT || x->mode == PM_MB_INVAL ? LK_MBINIT
+                  : x->op == PTXOP_CP ? LK_LDGSTSBAR : LK_MBARRIVE;   /* cp.async.mbarrier */
     case XK_BULK:
         if (x->flags & PF_TENSOR)  /* UTMALDG / UTMASTG / UTMAPF */
             return x->iflags == 0 ? LK_TMAPF : (x->iflags & SIM_IF_LOAD) ? LK_TMALDG : LK_TMASTG;

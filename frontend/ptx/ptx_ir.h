@@ -60,6 +60,7 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_GDC_LAUNCH, PM_GDC_WAIT,                          /* griddepcontrol */
                 PM_WG_MMA, PM_WG_FENCE, PM_WG_COMMIT, PM_WG_WAIT,    /* wgmma operations */
                 PM_PREFETCH,                                         /* cp.async.bulk.prefetch */
+                PM_CP_MB_ARRIVE, PM_CP_MB_NOINC,    /* cp.async.mbarrier.arrive{.noinc} */
                 PM_CL_ARRIVE, PM_CL_WAIT,                            /* barrier.cluster */
                 PM_TEX_LEVEL, PM_TEX_GRAD };                         /* tex.level, tex.grad */
 

@@ -266,6 +266,25 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
                                 strncmp(w, "cta_group", 9) == 0))
         return ptx_parse_unsupported(ps, "unsupported cp.async.bulk form '.%s' (supported: "
                                      ".tile and .im2col tensor copies, .multicast::cluster)", w);
+    if (ins->op == PTXOP_CP && ins->flags == 0 && ins->mode == PM_NONE &&
+        strcmp(w, "mbarrier") == 0) {
+        ins->mode = PM_CP_MB_ARRIVE;  /* cp.async.mbarrier.arrive{.noinc} */
+        return SIM_OK;
+    }
+    if (ins->op == PTXOP_CP && (ins->mode == PM_CP_MB_ARRIVE || ins->mode == PM_CP_MB_NOINC)) {
+        if (strcmp(w, "arrive") == 0 && !(ins->flags & PF_ARRIVE)) {
+            ins->flags |= PF_ARRIVE;
+            return SIM_OK;
+        }
+        if (strcmp(w, "noinc") == 0 && (ins->flags & PF_ARRIVE)) {
+            ins->mode = PM_CP_MB_NOINC;
+            return SIM_OK;
+        }
+        if (strcmp(w, "b64") != 0 && strcmp(w, "shared") != 0 && strcmp(w, "shared::cta") != 0)
+            return ptx_parse_unsupported(ps, "unsupported cp.async.mbarrier form '.%s' "
+                                         "(expected cp.async.mbarrier.arrive{.noinc}"
+                                         "{.shared{::cta}}.b64 [addr])", w);
+    }
     if (ins->op == PTXOP_CP && strcmp(w, "multicast::cluster") == 0) {
         ins->xmod |= PX_MULTICAST;
         return SIM_OK;
@@ -712,9 +731,11 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = 0; *hi = 0; return;
     case PTXOP_CP:               /* copy: dst, src, size[, src-size[, policy]]; wait_group: N;
                                     bulk prefetch: [src], size or [tmap], {coords} */
-        *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : ins->mode == PM_PREFETCH ? 2 : 0;
+        *lo = ins->mode == PM_NONE ? 3 : ins->mode == PM_WAIT ? 1 : ins->mode == PM_PREFETCH ? 2
+              : ins->mode == PM_CP_MB_ARRIVE || ins->mode == PM_CP_MB_NOINC ? 1 : 0;
         *hi = ins->mode == PM_NONE ? 6 : ins->mode == PM_WAIT ? 1
-              : ins->mode == PM_PREFETCH ? 3 : 0;
+              : ins->mode == PM_PREFETCH ? 3
+              : ins->mode == PM_CP_MB_ARRIVE || ins->mode == PM_CP_MB_NOINC ? 1 : 0;
         return;
     default:
         *lo = 3; *hi = 3; return;

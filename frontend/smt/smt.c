@@ -971,7 +971,8 @@ dump_inst(FILE *out, const struct smt_file *f, uint32_t kern, uint64_t block, ui
     if (wi->stall > 1)
         fprintf(out, " stall=%u", wi->stall);
     if (wi->sync != SIM_SYNC_NONE)
-        fprintf(out, " %s=obj%u.%u", wi->sync == SIM_SYNC_WAIT ? "wait" : "signal",
+        fprintf(out, " %s=obj%u.%u", wi->sync == SIM_SYNC_WAIT ? "wait"
+                : wi->sync == SIM_SYNC_SIGNAL_ASYNC ? "signal.after_copies" : "signal",
                 wi->sync_obj, wi->aux);
     if (wi->bulk != SIM_BULK_NONE) {
         static const char *const kind[] = { "", "copy", "tensor", "dsmem" };

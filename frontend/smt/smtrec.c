@@ -117,7 +117,8 @@ smtrec_check(const struct warp_inst *wi)
     if (wi->space != SIM_SPACE_NONE && wi->width == 0 && wi->space != SIM_SPACE_CONST &&
         wi->space != SIM_SPACE_PARAM)
         return "memory access width must be 1..64 bytes (0 only for a constant-bank load)";
-    if (wi->sync != SIM_SYNC_NONE && wi->sync != SIM_SYNC_SIGNAL && wi->sync != SIM_SYNC_WAIT)
+    if (wi->sync != SIM_SYNC_NONE && wi->sync != SIM_SYNC_SIGNAL && wi->sync != SIM_SYNC_WAIT &&
+        wi->sync != SIM_SYNC_SIGNAL_ASYNC)
         return "a sync operation must be a signal or a wait (polled waits are decided first)";
     if (wi->sync != SIM_SYNC_NONE && (wi->sync_obj >= SIM_SYNC_OBJS || wi->aux == 0))
         return "sync object or signal number out of range";
@@ -312,9 +313,10 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
         NEED(1);
         unsigned kind = *p & 7u, obj = (unsigned)(*p >> 3);
         p++;
-        if ((kind != SIM_SYNC_SIGNAL && kind != SIM_SYNC_WAIT) || obj >= SIM_SYNC_OBJS ||
-            wi->aux == 0) {
-            *why = "malformed sync byte (a signal or wait of objects 0..15, signal number >= 1)";
+        if ((kind != SIM_SYNC_SIGNAL && kind != SIM_SYNC_WAIT && kind != SIM_SYNC_SIGNAL_ASYNC) ||
+            obj >= SIM_SYNC_OBJS || wi->aux == 0) {
+            *why = "malformed sync byte (a signal, wait or signal after copies of objects 0..15, "
+                   "signal number >= 1)";
             return 0;
         }
         wi->sync = (uint8_t)kind;
