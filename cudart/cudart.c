@@ -520,6 +520,9 @@ kernel_failed(int rc, const char *msg)
     rt_fail(e, "%s", msg);
     if (e != cudaErrorNotSupported)
         rt.sticky = e;
+    if (rt.failed++ == 0)        /* said again at the end (report()), as a program that checks
+                                    no launch goes on with outputs no kernel wrote */
+        snprintf(rt.first_failure, sizeof rt.first_failure, "%s", msg);
     return e;
 }
 
@@ -922,6 +925,10 @@ report(void)
         return;
     const char *quiet = getenv("SMSIM_EXEC_QUIET");
     bool loud = quiet == NULL || strcmp(quiet, "1") != 0;
+    if (rt.failed > 0)           /* even when quiet: what the program printed after it is not
+                                    what a GPU would have computed */
+        fprintf(stderr, "smsim exec: %llu kernel launch%s failed; the first: %s\n",
+                (unsigned long long)rt.failed, rt.failed == 1 ? "" : "es", rt.first_failure);
     if (rt.sim == NULL) {
         if (loud)
             fprintf(stderr, "smsim exec: %llu kernel launches executed functionally (no timing): "

@@ -84,6 +84,8 @@ struct rt {
     cudaError_t init_err;        /* set when the device could not be set up */
     cudaError_t last;            /* cudaGetLastError */
     cudaError_t sticky;          /* a failed kernel: every call returns it */
+    uint64_t failed;             /* launches that did not run (kernel_failed) ... */
+    char first_failure[SMSIM_ERRMSG_MAX];   /* ... and why the first did not */
     smsim_config *cfg;
     char cfg_name[256];
     struct smsim_gpu gpu;

@@ -200,6 +200,9 @@ else
         fail "printf_assert: the assertion's message is missing"
     [ "$(grep -c "^hello from block" "$tmp/printf_assert.out")" -eq 4 ] ||
         fail "printf_assert: device printf did not print 4 lines"
+    # a failed launch is said again when the program ends, even under -q
+    grep -q "^smsim exec: 1 kernel launch failed; the first: .*Assertion" "$tmp/printf_assert.err" ||
+        fail "printf_assert: no closing line for the failed launch"
 fi
 
 [ "$fails" -eq 0 ] && echo "exec.sh: all passed"
