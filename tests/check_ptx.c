@@ -589,7 +589,7 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    tex.2d.v4.f32.s32 {%r1,%r2,%r3,%r4}, [%rd1, {%r1}];", 20, "with 2 coordinates" },
     { 20, "    atom.global.frob.u32 %r3, [%rd2], 1;", 20, "unsupported modifier '.frob'" },
     { 20, "    shfl.sync.frob.b32 %r3, %r2, 1, 31, -1;", 20, "unsupported modifier '.frob'" },
-    { 20, "    tanh.approx.f16x2 %r3, %r2;", 20, "'.f16x2' data is unsupported here" },
+    { 20, "    sqrt.approx.f16x2 %r3, %r2;", 20, "'.f16x2' data is unsupported here" },
     /* half precision and dot products: the forms ptxas rejects */
     { 20, "    fma.f16x2 %r3, %r2, %r2, %r2;", 20, "fma needs the rounding modifier .rn" },
     { 20, "    fma.rn.f16x2 %r3, %r2, %r2;", 20, "'fma' takes 4 operands, found 3" },
@@ -606,7 +606,8 @@ static const struct ptx_err ptx_errs[] = {
     { 20, "    set.lt.f32.f16x2 %r3, %r2, %r2;", 20, "writes .u32, .s32 or .f16x2" },
     { 20, "    dp4a.u32 %r3, %r2, %r2, %r2;", 20, "expected two source types" },
     { 20, "    dp2a.u32.u32 %r3, %r2, %r2, %r2;", 20, "dp2a needs .lo or .hi" },
-    { 20, "    min.NaN.f32 %r3, %r2, %r2;", 20, "kernel k: unsupported instruction 'min.NaN.f32'" },
+    { 20, "    min.NaN.f64 %rd3, %rd2, %rd2;", 20, "'min.NaN.f64': .NaN and .xorsign.abs are "
+      "defined on .f32" },
     /* the warp and barrier reductions: their operand rules */
     { 20, "    bar.red.u32 %r3, 0, %p1;", 20, "bar.red needs .popc, .and or .or" },
     { 20, "    bar.red.popc.u32 %r3, 0;", 20, "bar.red needs d, a{, b}, {!}c" },

@@ -596,6 +596,27 @@ int_generic(struct pwarp *pw, const struct xop *x, uint32_t m)
                 r = n >= bits ? 0 : (a & mask) >> n;
             break;
         }
+        case PTXOP_BMSK: {       /* PTX ISA 9.7.1.x bmsk: bits a .. a + b - 1 */
+            uint32_t ua = (uint32_t)a, ub = (uint32_t)b, a1 = ua & 31, b1 = ub & 31;
+            bool clamp = (x->flags & PF_CLAMP) != 0, over = a1 + b1 >= 32;
+            uint32_t m0 = ~0u << a1, m1 = over ? 0 : ~0u << (a1 + b1);
+            if (clamp && ua >= 32) {
+                over = true;
+                m0 = 0;
+            }
+            over = over || (clamp && ub >= 32);
+            m1 = over ? 0 : b1 == 0 ? ~0u : m1;
+            r = m0 & ~m1;
+            break;
+        }
+        case PTXOP_SZEXT: {      /* szext: the low N = b bits of a, extended; N = 0: 0 */
+            uint32_t ua = (uint32_t)a, ub = (uint32_t)b, b1 = ub & 31;
+            bool too = ub >= 32 && (x->flags & PF_CLAMP);
+            uint32_t msk = too ? 0 : ~0u << b1;
+            bool sbit = b1 != 0 && !too && sgn && ((ua >> ((b1 - 1) & 31)) & 1);
+            r = (ua & ~msk) | (sbit ? msk : 0);
+            break;
+        }
         case PTXOP_POPC: r = (uint64_t)__builtin_popcountll(a & mask); break;
         case PTXOP_CLZ:
             r = (a & mask) == 0 ? bits : (uint64_t)(__builtin_clzll(a & mask) - (64 - (int)bits));
@@ -863,6 +884,43 @@ f64_op(unsigned op, volatile double a, volatile double b, volatile double c)
     }
 }
 
+/* min/max{.ftz}{.NaN}{.xorsign.abs}.f32 of bit patterns a and b (PTX ISA
+ * 9.7.3.11-12): .NaN gives the canonical NaN when either is one (else a
+ * NaN yields to the other operand); .xorsign.abs compares magnitudes and
+ * gives the result the sign a ^ b; of two zeros min takes -0, max +0. */
+static uint32_t
+minmax_f32(bool is_min, uint32_t flags, bool ftz, uint32_t a, uint32_t b)
+{
+    const uint32_t sgn = 0x80000000u;
+    if (ftz) {
+        a = (a & 0x7f800000u) == 0 ? a & sgn : a;
+        b = (b & 0x7f800000u) == 0 ? b & sgn : b;
+    }
+    bool xs = (flags & PF_XORSIGN) != 0;
+    uint32_t sign = (a ^ b) & sgn, d;
+    if (xs) {
+        a &= ~sgn;
+        b &= ~sgn;
+    }
+    bool na = (a & 0x7fffffffu) > 0x7f800000u, nb = (b & 0x7fffffffu) > 0x7f800000u;
+    if ((na && nb) || ((flags & PF_NAN) && (na || nb)))
+        return 0x7fffffffu;
+    if (na) {
+        d = b;
+    } else if (nb) {
+        d = a;
+    } else {
+        float fa, fb;
+        memcpy(&fa, &a, 4);
+        memcpy(&fb, &b, 4);
+        if (fa == fb)            /* equal, or zeros: +0 > -0 */
+            d = (a & sgn) == (is_min ? sgn : 0) ? a : b;
+        else
+            d = (fa < fb) == is_min ? a : b;
+    }
+    return xs ? (d & ~sgn) | sign : d;
+}
+
 /* Cloned for CPUs with FMA instructions (the same results, fmaf inlined).
  * Not under ThreadSanitizer: its instrumented ifunc resolver would run
  * before the sanitizer's run time is set up. */
@@ -881,6 +939,15 @@ float_op(struct pwarp *pw, const struct xop *x, uint32_t m, enum kind k)
     bool sat = (x->flags & PF_SAT) != 0;
     bool ftz = k == K_F32 && (x->flags & PF_FTZ) != 0;
     bool dir = x->rnd == PR_RZ || x->rnd == PR_RM || x->rnd == PR_RP;
+    if (k == K_F32 && (x->op == PTXOP_MIN || x->op == PTXOP_MAX) &&
+        (x->flags & (PF_NAN | PF_XORSIGN))) {
+        LANES(m, {
+            lane_set(pw, &x->d, l, minmax_f32(x->op == PTXOP_MIN, x->flags, ftz,
+                                              (uint32_t)lane_get(pw, &x->a, l),
+                                              (uint32_t)lane_get(pw, &x->b, l)));
+        });
+        return;
+    }
     if (k == K_F32 && !dir && !sat && !ftz) {
         union r32 *D = R32(x->d);
         const union r32 *A = R32(x->a), *B = R32(x->b), *C = R32(x->c);

@@ -98,8 +98,18 @@ ptx_cluster_exec(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const st
     case XK_MAPA: {
         /* d = the same offset in block `rank`'s shared memory: a
          * shared::cluster address, or (.u64 of a generic address) that in
-         * the shared window */
+         * the shared window; getctarank (no rank operand): d = the rank of
+         * the block the address names */
         bool generic = x->space != PS_SHARED;
+        if (x->b.cls == SC_NONE) {
+            uint32_t own = ptx_cluster_rank(r, b);
+            LANES(m, {
+                uint64_t a = lane_get(pw, &x->a, l);
+                uint64_t hi = (generic ? a - PTX_SHARED_WINDOW : a) >> PTX_CLUSTER_SHIFT;
+                lane_set(pw, &x->d, l, hi == 0 ? own : (uint32_t)hi - 1);
+            });
+            return SIM_OK;
+        }
         LANES(m, {
             uint64_t a = lane_get(pw, &x->a, l), rank = (uint32_t)lane_get(pw, &x->b, l);
             uint64_t off = generic ? a - PTX_SHARED_WINDOW : a;

@@ -749,6 +749,8 @@ half_supported(const struct ptx_ins *in)
     case PTXOP_CVT: case PTXOP_MOV: case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST:
     case PTXOP_ATOM: case PTXOP_RED:     /* atom.add.noftz.f16x2 ...: ptx_exec.c */
         return true;
+    case PTXOP_EX2: case PTXOP_TANH:     /* .approx{.ftz}: ptx_half.c */
+        return (in->flags & PF_APPROX) != 0;
     default:
         return false;
     }
@@ -856,14 +858,14 @@ decode_call(struct dctx *c, const struct ptx_ins *in, struct xop *x)
 }
 
 /* A 32-bit destination d, or d|p with a predicate (shfl.sync, match.all):
- * x->d and x->d2. */
+ * x->d and x->d2; elect.sync's d may be '_' (x->d none). */
 static int
 dst_and_pred(struct dctx *c, const struct ptx_opnd *d, struct xop *x)
 {
     struct ptx_run *r = c->r;
     if (d->kind == PO_VEC) {
-        struct ptx_opnd r0 = { .kind = PO_REG, .reg = d->regs[0] };
-        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &r0, SC_32, PT_B32, &x->d, false));
+        struct ptx_opnd r0 = { .kind = d->regs[0] >= 0 ? PO_REG : PO_SINK, .reg = d->regs[0] };
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &r0, SC_32, PT_B32, &x->d, x->kind == XK_ELECT));
         if (d->regs[1] >= 0) {
             struct ptx_opnd r1 = { .kind = PO_REG, .reg = d->regs[1] };
             SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &r1, SC_PRED, PT_PRED, &x->d2, false));
@@ -921,7 +923,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     bool tensor = in->op == PTXOP_MMA || in->op == PTXOP_WMMA;   /* types checked there */
     if (!tensor && (t == PT_B128 || !half_supported(in)))
         return ptx_dc_err(c, "'.%s' data is unsupported here (.f16x2, .bf16x2 and .bf16: add, sub, "
-                    "mul, fma, neg, abs, min, max, setp, set, cvt, mov)", ptx_type_name(t));
+                    "mul, fma, neg, abs, min, max, setp, set, cvt, mov, ex2.approx, tanh.approx)",
+                    ptx_type_name(t));
 
     switch (in->op) {
     case PTXOP_BRA:
@@ -986,18 +989,34 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->iflags = SIM_IF_FENCE;
         break;
     case PTXOP_NANOSLEEP: case PTXOP_PREFETCH: case PTXOP_PREFETCHU:   /* no effect on results */
+    case PTXOP_APPLYPRIORITY: case PTXOP_DISCARD:
         x->kind = XK_NOP;
-        x->op = in->op == PTXOP_PREFETCHU ? PTXOP_PREFETCH : in->op;   /* an issue slot (ptx_lower) */
+        x->op = in->op == PTXOP_NANOSLEEP ? in->op : PTXOP_PREFETCH;   /* an issue slot (ptx_lower) */
         break;
-    case PTXOP_MAPA: {           /* mapa{.shared::cluster}.u32/.u64 d, a, rank (ptx_cluster.c) */
+    case PTXOP_CREATEPOLICY:     /* an opaque policy that no hint here reads: 0 */
+        if (in->frag == 0 || in->type != PT_B64)
+            return ptx_dc_err(c, "createpolicy: expected .fractional, .range or .cvt, and .b64");
+        x->kind = XK_ALU;
+        x->op = PTXOP_MOV;
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_64, PT_B64, &x->d, false));
+        x->a = (struct slot){ SC_64, ptx_dc_const64(c, 0) };
+        ptx_dc_add_dst(r, x, &x->d);
+        break;
+    case PTXOP_MAPA:             /* mapa{.shared::cluster}.u32/.u64 d, a, rank (ptx_cluster.c) */
+    case PTXOP_GETCTARANK: {     /* getctarank{.shared::cluster}.u32/.u64 d, a: d .u32 */
+        bool rank = in->op == PTXOP_GETCTARANK;
         if (t != PT_U32 && t != PT_U64 && t != PT_B32 && t != PT_B64)
-            return ptx_dc_err(c, "mapa: expected .u32 or .u64");
+            return ptx_dc_err(c, rank ? "getctarank: expected .u32 or .u64"
+                                      : "mapa: expected .u32 or .u64");
         uint8_t cls = ptx_type_bytes(t) == 8 ? SC_64 : SC_32;
         x->kind = XK_MAPA;
         x->space = in->space == PS_SHARED ? PS_SHARED : PS_GENERIC;
-        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], cls, t, &x->d, false));
+        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], rank ? SC_32 : cls, rank ? PT_U32 : t, &x->d,
+                                         false));
         SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[1], cls, t, &x->a, false));
-        SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_U32, &x->b, false));
+        x->b.cls = SC_NONE;
+        if (!rank)
+            SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[2], SC_32, PT_U32, &x->b, false));
         ptx_dc_add_dst(r, x, &x->d);
         ptx_dc_add_src(r, x, &x->a);
         ptx_dc_add_src(r, x, &x->b);
@@ -1288,6 +1307,14 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
             }
             break;
         case PTXOP_SHL: case PTXOP_SHR:
+            cb = SC_32;
+            tb = PT_U32;
+            break;
+        case PTXOP_BMSK: case PTXOP_SZEXT:   /* .b32 / .s32 .u32 d, a, b; b a .u32 */
+            if (!(in->flags & (PF_CLAMP | PF_WRAP)) || ptx_type_bytes(t) != 4 ||
+                (in->op == PTXOP_SZEXT && t != PT_S32 && t != PT_U32))
+                return ptx_dc_err(c, in->op == PTXOP_BMSK ? "bmsk: expected .clamp or .wrap, "
+                                  "and .b32" : "szext: expected .clamp or .wrap, and .s32 or .u32");
             cb = SC_32;
             tb = PT_U32;
             break;

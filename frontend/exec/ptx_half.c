@@ -288,6 +288,14 @@ arith1(const struct xop *x, unsigned fmt, uint16_t a, uint16_t b, uint16_t c)
         return is_nan(a, fmt) ? CANON_NAN : (uint16_t)(a & 0x7fff);
     case PTXOP_MIN: case PTXOP_MAX:
         return minmax(x, fmt, a, b);
+    case PTXOP_EX2: case PTXOP_TANH: {
+        /* .approx, as a scalar .f16 is computed (ptx_alu.c): the FP32
+         * function of the value, rounded to nearest; .ftz on .bf16 too */
+        bool fz = (x->flags & PF_FTZ) != 0;
+        float v = (float)ptx_half_value(flush(a, fmt, fz), fmt);
+        r = x->op == PTXOP_EX2 ? exp2f(v) : tanhf(v);
+        return flush(ptx_half_round(r, fmt, PR_RN), fmt, fz);
+    }
     case PTXOP_ADD:
         r = sum_odd(ptx_half_value(a, fmt), ptx_half_value(b, fmt));
         break;
@@ -548,6 +556,8 @@ ptx_half_handles(const struct xop *x)
         return ptx_type_is_half(x->type);
     case PTXOP_CVT:
         return ptx_type_is_half(x->type) || x->type == PT_E4M3X2 || x->type == PT_E5M2X2;
+    case PTXOP_EX2: case PTXOP_TANH:    /* a scalar .f16 is ptx_alu.c's */
+        return ptx_type_is_half(x->type) && x->type != PT_F16;
     case PTXOP_SET:
         return ptx_type_is_half(x->type2);
     default:

@@ -49,11 +49,12 @@ ptx_opclass_of(const struct ptx_ins *in)
     case PTXOP_BAR: case PTXOP_BARRIER:
         return (in->flags & PF_WARPSYNC) || in->mode == PM_CL_ARRIVE || in->mode == PM_CL_WAIT
                ? SIM_OPC_NOP : SIM_OPC_BARRIER;
-    case PTXOP_MAPA: case PTXOP_TXQ: case PTXOP_SUQ:
+    case PTXOP_MAPA: case PTXOP_GETCTARANK: case PTXOP_TXQ: case PTXOP_SUQ:
         return SIM_OPC_INT;
     case PTXOP_TEX: case PTXOP_TLD4: case PTXOP_SULD: case PTXOP_SUST:
         return SIM_OPC_MEM;      /* through the L1 (texture) cache: sim/ldst.c */
     case PTXOP_PREFETCH: case PTXOP_PREFETCHU:   /* an issue slot, no memory traffic modelled */
+    case PTXOP_APPLYPRIORITY: case PTXOP_DISCARD: case PTXOP_CREATEPOLICY:
         return SIM_OPC_INT;
     case PTXOP_MEMBAR: case PTXOP_FENCE: case PTXOP_NANOSLEEP: case PTXOP_SETMAXNREG:
     case PTXOP_GRIDDEPCONTROL:

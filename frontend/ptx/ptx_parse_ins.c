@@ -97,6 +97,7 @@ static const struct mod_word mods[] = {
     { "sc", 6, 0 }, { "weak", 6, 0 }, { "strong", 6, 0 }, { "gpu", 6, 0 }, { "sys", 6, 0 },
     { "cta", 6, 0 }, { "gl", 6, 0 }, { "cluster", 6, 0 }, { "aligned", 6, 0 }, { "noftz", 6, 0 }, { "mmio", 6, 0 },
     { "L1::evict_last", 6, 0 }, { "L1::evict_first", 6, 0 }, { "L1::evict_normal", 6, 0 },
+    { "L2::evict_first", 6, 0 }, { "L2::evict_unchanged", 6, 0 },   /* createpolicy, applypriority */
     { "L1::no_allocate", 6, 0 }, { "L2::64B", 6, 0 }, { "L2::128B", 6, 0 },
     { "L2::256B", 6, 0 }, { "L2::cache_hint", 6, 0 }, { "red", 6, 0 }, { "popc", 6, 0 },
     /* prefetch's cache levels and eviction priorities */
@@ -292,6 +293,17 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
     if (ins->op == PTXOP_CP && strcmp(w, "reduce") == 0 && ins->flags == 0 &&
         ins->mode == PM_NONE) {
         ins->xmod |= PX_REDUCE;   /* cp.reduce.async.bulk */
+        return SIM_OK;
+    }
+    if (ins->op == PTXOP_PREFETCH && strcmp(w, "tensormap") == 0)
+        return SIM_OK;           /* prefetch{.const|.param}.tensormap [a]: a TMA descriptor */
+    if (ins->op == PTXOP_CREATEPOLICY &&
+        (strcmp(w, "fractional") == 0 || strcmp(w, "range") == 0 || strcmp(w, "cvt") == 0)) {
+        ins->frag = (uint8_t)w[0];   /* its operands: d{, fraction}; d, [a], size, size; d, p */
+        return SIM_OK;
+    }
+    if (ins->op == PTXOP_FENCE && strcmp(w, "tensormap::generic") == 0) {
+        ins->frag = 't';         /* fence.proxy.tensormap::generic.acquire.scope [a], 128 */
         return SIM_OK;
     }
     if ((ins->op == PTXOP_ST || ins->op == PTXOP_RED) && strcmp(w, "async") == 0) {
@@ -650,7 +662,13 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
 {
     switch (ins->op) {
     case PTXOP_EXIT: case PTXOP_RET: case PTXOP_TRAP: case PTXOP_FENCE: case PTXOP_MEMBAR:
-        *lo = 0; *hi = 0; return;
+        *lo = 0; *hi = ins->op == PTXOP_FENCE && ins->frag == 't' ? 2 : 0; return;
+    case PTXOP_APPLYPRIORITY: case PTXOP_DISCARD:     /* [a], 128 */
+        *lo = 2; *hi = 2; return;
+    case PTXOP_CREATEPOLICY:
+        *lo = ins->frag == 'r' ? 4 : ins->frag == 'c' ? 2 : 1;
+        *hi = ins->frag == 'r' ? 4 : 2;
+        return;
     case PTXOP_BRA: case PTXOP_NANOSLEEP: case PTXOP_ACTIVEMASK: case PTXOP_PREFETCH:
     case PTXOP_PREFETCHU:
         *lo = 1; *hi = 1; return;
@@ -658,6 +676,8 @@ operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
         *lo = ins->mode == PM_CL_ARRIVE || ins->mode == PM_CL_WAIT ? 0 : 1;
         *hi = ins->mode == PM_CL_ARRIVE || ins->mode == PM_CL_WAIT ? 0 : ins->atom != PA_NONE ? 4 : 2;
         return;
+    case PTXOP_GETCTARANK:       /* d, a */
+        *lo = 2; *hi = 2; return;
     case PTXOP_MAPA:             /* d, a, rank */
         *lo = 3; *hi = 3; return;
     case PTXOP_TXQ: case PTXOP_SUQ:   /* d, [h] */
@@ -837,8 +857,12 @@ check_half(const struct ptx_ins *in)
     }
     if ((fl & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && op != PTXOP_MIN && op != PTXOP_MAX)
         return ".NaN and .xorsign.abs belong to min and max";
+    if ((fl & PF_XORSIGN) != 0 && !(fl & PF_ABSMOD))
+        return ".xorsign needs .abs (min/max.xorsign.abs)";
+    if ((fl & PF_ABSMOD) != 0 && !(fl & PF_XORSIGN))
+        return ".abs needs .xorsign (min/max.xorsign.abs)";
     if (!ptx_type_is_half(t))
-        return NULL;                 /* min.NaN.f32 and friends: the parser says unsupported */
+        return NULL;                 /* min/max .NaN, .xorsign.abs on .f32: ptx_alu.c */
     switch (op) {
     case PTXOP_ADD: case PTXOP_SUB: case PTXOP_MUL: case PTXOP_FMA: case PTXOP_NEG:
     case PTXOP_ABS: case PTXOP_MIN: case PTXOP_MAX: case PTXOP_SETP:
@@ -851,10 +875,6 @@ check_half(const struct ptx_ins *in)
         return "half-precision operands must be registers";
     if ((fl & PF_FTZ) && bf)
         return ".ftz is not allowed on .bf16 types";
-    if ((fl & PF_XORSIGN) != 0 && !(fl & PF_ABSMOD))
-        return ".xorsign needs .abs (min/max.xorsign.abs)";
-    if ((fl & PF_ABSMOD) != 0 && !(fl & PF_XORSIGN))
-        return ".abs needs .xorsign (min/max.xorsign.abs)";
     bool arith = op == PTXOP_ADD || op == PTXOP_SUB || op == PTXOP_MUL || op == PTXOP_FMA;
     if ((fl & PF_SAT) && (bf || !arith))
         return ".sat is allowed on .f16/.f16x2 add, sub, mul and fma only";
@@ -970,11 +990,13 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
             SIM_FORWARD_IF_ERROR(next(ps));
             struct ptx_opnd second;
             SIM_FORWARD_IF_ERROR(ptx_parse_operand(ps, &second, false, false));
-            if (o->kind != PO_REG || (second.kind != PO_REG && second.kind != PO_SINK))
+            if ((o->kind != PO_REG && o->kind != PO_SINK) ||
+                (second.kind != PO_REG && second.kind != PO_SINK) ||
+                (o->kind == PO_SINK && second.kind == PO_SINK))
                 return ptx_parse_err(ps, "bad destination pair in '%s'", mn);
+            o->regs[0] = o->kind == PO_REG ? o->reg : -1;   /* '_|p': elect.sync */
             o->kind = PO_VEC;
             o->nvec = 2;
-            o->regs[0] = o->reg;
             o->regs[1] = second.kind == PO_REG ? second.reg : -1;
         }
         ins.nops++;
@@ -982,6 +1004,17 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
             SIM_FORWARD_IF_ERROR(next(ps));
         else if (!is_punct(ps, ';'))
             return ptx_parse_err(ps, "expected ',' or ';' after an operand of '%s', found '%s'", mn, ps->lx.tok);
+    }
+    if ((ins.xmod & PX_CACHE_HINT) && !(ins.flags & PF_BULK) && ins.nops > 0 &&
+        (ins.op == PTXOP_LD || ins.op == PTXOP_LDU || ins.op == PTXOP_ST ||
+         ins.op == PTXOP_ATOM || ins.op == PTXOP_RED || ins.op == PTXOP_CP)) {
+        /* .L2::cache_hint: the last operand is a cache policy (createpolicy),
+         * a hint with no effect on results or, here, on timing */
+        const struct ptx_opnd *pol = &ins.o[ins.nops - 1];
+        if (pol->kind != PO_REG && pol->kind != PO_IMM)
+            return ptx_parse_err(ps, "'%s': expected a cache policy (a .b64 register or "
+                                 "constant) as the last operand of .L2::cache_hint", mn);
+        ins.nops--;
     }
     unsigned lo, hi;
     operand_range(&ins, &lo, &hi);
@@ -1002,9 +1035,9 @@ parse_instruction(struct parser *ps, int32_t guard, bool guard_neg, uint32_t lin
                                          "register (%%tid, %%ntid, %%ctaid, %%nctaid, the "
                                          "cluster ones) in '%s'; read its .x, .y and .z", mn);
     if ((ins.flags & (PF_NAN | PF_XORSIGN | PF_ABSMOD)) && !ptx_type_is_half(ins.type) &&
-        (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
-        return ptx_parse_unsupported(ps, "unsupported instruction '%s' (.NaN and .xorsign.abs are simulated "
-                           "on .f16, .bf16, .f16x2 and .bf16x2)", ps->m->mnems[ins.mnem]);
+        ins.type != PT_F32 && (ins.op == PTXOP_MIN || ins.op == PTXOP_MAX))
+        return ptx_parse_err(ps, "'%s': .NaN and .xorsign.abs are defined on .f32, .f16, .bf16, "
+                             ".f16x2 and .bf16x2", ps->m->mnems[ins.mnem]);
     const char *why = check_half(&ins);
     if (why != NULL)
         return ptx_parse_err(ps, "'%s': %s", ps->m->mnems[ins.mnem], why);
