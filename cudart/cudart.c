@@ -150,9 +150,17 @@ rt_name_closed_libs(void)
     dl_iterate_phdr(closed_lib_seen, NULL);
 }
 
+/* Set once the report is out and everything released (at_exit): what
+ * the program's static destructors call after that (a global buffer's
+ * cudaFree) gets cudaErrorCudartUnloading, as from NVIDIA's runtime at
+ * shut-down, instead of setting the device up again. */
+static bool rt_unloaded;
+
 cudaError_t
 rt_ready(void)
 {
+    if (rt_unloaded)
+        return cudaErrorCudartUnloading;
     if (rt.ready)
         return rt.sticky != cudaSuccess ? rt.sticky : rt.init_err;
     rt.ready = true;
@@ -612,10 +620,10 @@ rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
         struct smsim_kernel kr;
         smsim_kernel(rt.sim, k, &kr);
         if (sh != NULL)
-            rt_shape_timed(sh, kr.cycles, smsim_stat(rt.sim, k, "ptx.insts") - t.wait_retries);
+            rt_shape_timed(sh, kr.cycles, t.active_insts - t.wait_retries);
         rt_timeline(RT_KERNEL, 0, (uint32_t)k, (double)kr.cycles * 1000.0 / rt.gpu.clock_mhz, 0);
     } else if (sh != NULL) {
-        uint64_t lo, hi, c = rt_shape_estimate(sh, t.warp_insts - t.wait_retries, &lo, &hi);
+        uint64_t lo, hi, c = rt_shape_estimate(sh, t.active_insts - t.wait_retries, &lo, &hi);
         rt_timeline(RT_KERNEL_EST, 0, (uint32_t)(f - rt.funcs),
                     (double)c * 1000.0 / rt.gpu.clock_mhz, c);
     }
@@ -832,6 +840,7 @@ static const struct {
     { cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument" },
     { cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory" },
     { cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error" },
+    { cudaErrorCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down" },
     { cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
       "invalid configuration argument" },
     { cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol" },
@@ -850,7 +859,34 @@ static const struct {
       "named symbol not found" },
     { cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle",
       "invalid resource handle" },
+    { cudaErrorIllegalState, "cudaErrorIllegalState",
+      "the operation cannot be performed in the present state" },
     { cudaErrorNotReady, "cudaErrorNotReady", "device not ready" },
+    /* the device faults and capture errors smsim does not raise itself,
+     * which programs print by code (CUDA's driver_types.h numbering) */
+    { 702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated" },
+    { 714, "cudaErrorHardwareStackError", "hardware stack error" },
+    { 715, "cudaErrorIllegalInstruction", "an illegal instruction was encountered" },
+    { 716, "cudaErrorMisalignedAddress", "misaligned address" },
+    { 717, "cudaErrorInvalidAddressSpace",
+      "operation not supported on global/shared address space" },
+    { 718, "cudaErrorInvalidPc", "invalid program counter" },
+    { 900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing" },
+    { 901, "cudaErrorStreamCaptureInvalidated",
+      "operation failed due to a previous error during capture" },
+    { 902, "cudaErrorStreamCaptureMerge",
+      "operation would result in a merge of separate capture sequences" },
+    { 903, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began" },
+    { 904, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work" },
+    { 905, "cudaErrorStreamCaptureIsolation",
+      "dependency created on uncaptured work in another stream" },
+    { 906, "cudaErrorStreamCaptureImplicit",
+      "operation would make the legacy stream depend on a capturing blocking stream" },
+    { 907, "cudaErrorCapturedEvent",
+      "operation not permitted on an event last recorded in a capturing stream" },
+    { 908, "cudaErrorStreamCaptureWrongThread",
+      "attempt to terminate a thread-local capture sequence from another thread" },
+    { 909, "cudaErrorTimeout", "wait operation timed out" },
     { cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
       "an illegal memory access was encountered" },
     { cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
@@ -1011,4 +1047,5 @@ at_exit(void)
 {
     report();
     release_all();
+    rt_unloaded = true;
 }

@@ -23,6 +23,7 @@ enum {
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
     cudaErrorInitializationError = 3,
+    cudaErrorCudartUnloading = 4,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidSymbol = 13,
     cudaErrorInvalidDevicePointer = 17,

@@ -270,9 +270,13 @@ struct smsim_totals {
     unsigned kernels;
     uint64_t blocks;
     uint64_t warp_insts;
-    uint64_t wait_retries;       /* smsim_program_launch: PTX warp instructions that retried an
-                                    mbarrier wait (from a wait that found its phase incomplete
-                                    until the warp came back to it), timed or not */
+    /* smsim_program_launch, timed or not: the PTX warp instructions executed
+     * with a lane active (those ptxas folds away included, which warp_insts,
+     * the instructions issued, leaves out; the same count whether the sm_90
+     * lowering runs or not), and of them the ones that retried an mbarrier
+     * wait (from a wait that found its phase incomplete until the warp came
+     * back to it) */
+    uint64_t active_insts, wait_retries;
 };
 
 /* Execute src functionally (PTX as written, warps in order; no timing). */

@@ -200,7 +200,8 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
     rc = ptx_source_open_prog(p->p, &pl, &src.src, SERR(err));
     if (rc < 0)
         return rc;
-    uint64_t retries = ptx_prog_counters(p->p)->wait_retries;
+    const struct ptx_counters *cnt = ptx_prog_counters(p->p);
+    uint64_t insts = cnt->active_insts, retries = cnt->wait_retries;
     if (s != NULL) {
         rc = smsim_run(s, &src, err);
     } else {
@@ -212,8 +213,10 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
             tot->warp_insts += t.warp_insts;
         }
     }
-    if (tot != NULL)
-        tot->wait_retries += ptx_prog_counters(p->p)->wait_retries - retries;
+    if (tot != NULL) {
+        tot->active_insts += cnt->active_insts - insts;
+        tot->wait_retries += cnt->wait_retries - retries;
+    }
     inst_source_destroy(&src.src);
     return rc;
 }

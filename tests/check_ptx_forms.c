@@ -262,6 +262,72 @@ START_TEST(hints)
 }
 END_TEST
 
+/* Labels are scoped by { } (inline assembly repeats its blocks, each with
+ * the same labels: CUTLASS's barrier waits); a block's label hides an
+ * outer one of the same name; a branch to a label its block does not
+ * define reaches the enclosing one.  Each lane counts how many of three
+ * blocks it passed through (a loop of 2 in each) into out[l], plus 100 from
+ * the outer DONE. */
+START_TEST(labels_in_blocks)
+{
+    static const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 po)", "{",
+        "    .reg .pred %p<4>;", "    .reg .b32 %r<8>;", "    .reg .b64 %rd<4>;",
+        "    ld.param.u64 %rd1, [po];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;", "    mul.wide.u32 %rd3, %r1, 4;", "    add.s64 %rd2, %rd2, %rd3;",
+        "    mov.u32 %r2, 0;",
+        "    {", "    .reg .b32 %r3;", "    mov.u32 %r3, 0;",
+        "LAB_WAIT:", "    add.u32 %r2, %r2, 1;", "    add.u32 %r3, %r3, 1;",
+        "    setp.lt.u32 %p1, %r3, 2;", "    @%p1 bra LAB_WAIT;", "    bra DONE;",
+        "    add.u32 %r2, %r2, 1000;", "DONE:", "    }",
+        "    {", "    .reg .b32 %r3;", "    mov.u32 %r3, 0;",
+        "LAB_WAIT:", "    add.u32 %r2, %r2, 1;", "    add.u32 %r3, %r3, 1;",
+        "    setp.lt.u32 %p1, %r3, 2;", "    @%p1 bra LAB_WAIT;", "    bra DONE;",
+        "    add.u32 %r2, %r2, 1000;", "DONE:", "    }",
+        "    {", "    setp.eq.u32 %p2, %r2, 4;", "    @%p2 bra OUT;",   /* to the outer OUT */
+        "    add.u32 %r2, %r2, 1000;", "    }",
+        "    add.u32 %r2, %r2, 1000;",
+        "OUT:", "    add.u32 %r2, %r2, 100;",
+        "    st.global.u32 [%rd2], %r2;", "    ret;", "}",
+    };
+    uint32_t want[32];
+    for (unsigned l = 0; l < 32; l++)
+        want[l] = 104;
+    run_kernel(ptx, N_LINES(ptx), 32, NULL, want, 32);
+    /* twice in one block is still an error */
+    static const char *const twice[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 po)", "{", "    {", "L:", "    bra L;", "L:", "    }",
+        "    ret;", "}",
+    };
+    testlib_write_lines("k.ptx", twice, N_LINES(twice), 0, NULL, NULL);
+    testlib_expect_error("k.ptx", 9, "label L defined twice");
+}
+END_TEST
+
+/* brkpt (in CUTLASS's unreachable paths): decoded, harmless where no lane
+ * reaches it; executed with no debugger it fails the launch as trap does. */
+START_TEST(brkpt)
+{
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 po)", "{",
+        "    .reg .pred %p<2>;", "    .reg .b32 %r<4>;", "    .reg .b64 %rd<4>;",
+        "    ld.param.u64 %rd1, [po];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;", "    mul.wide.u32 %rd3, %r1, 4;", "    add.s64 %rd2, %rd2, %rd3;",
+        "    setp.gt.u32 %p1, %r1, 99;", "    @%p1 brkpt;",
+        "    st.global.u32 [%rd2], %r1;", "    ret;", "}",
+    };
+    uint32_t want[32];
+    for (unsigned l = 0; l < 32; l++)
+        want[l] = l;
+    run_kernel(ptx, N_LINES(ptx), 32, NULL, want, 32);
+    testlib_write_lines("k.ptx", ptx, N_LINES(ptx), 15, "    @!%p1 brkpt;", NULL);
+    testlib_expect_error("k.ptx", 15, "brkpt (a breakpoint, and no debugger): the kernel aborted");
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -273,6 +339,8 @@ suite(void)
     tcase_add_test(tc, min_max_f32);
     tcase_add_test(tc, half_ex2_tanh);
     tcase_add_test(tc, hints);
+    tcase_add_test(tc, labels_in_blocks);
+    tcase_add_test(tc, brkpt);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -546,6 +546,15 @@ START_TEST(test_tensor_map_encode)
     m.strides[0] = 400;
     m.box[0] = 300;              /* a box dimension above 256 */
     ck_assert_int_eq(smsim_tensor_map_encode(&m, out, &err), SMSIM_ERR_FORMAT);
+    /* a stride of 0 (a multiple of 16) for a dimension of one: CUTLASS's
+     * batch of one (its SM90 GEMMs' rank-3 maps, globalStrides (.., 0)) */
+    m.box[0] = 32;
+    m.rank = 3;
+    m.dims[2] = 1;
+    m.strides[1] = 0;
+    m.box[2] = 1;
+    m.elem_strides[2] = 1;
+    ck_assert_int_eq(smsim_tensor_map_encode(&m, out, &err), SMSIM_OK);
     /* im2col: NHWC f16 C=8 W=5 H=4 N=2, a 3x3 filter's padding-1 box */
     memset(&m, 0, sizeof m);
     m.type = 6, m.rank = 4, m.address = 0x20000, m.im2col = true;

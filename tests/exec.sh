@@ -117,6 +117,14 @@ grep -q '"launches_estimated": 3[0-9]' "$tmp/r3.json" ||
     fail "exec_capi spin, every launch simulated"
 grep -q "30 kernel launches (2[0-9] estimated)" "$tmp/s3.err" ||
     fail "launch sampling of polling warps: fewer than 20 of 30 launches estimated"
+# a cudaFree after the runtime's exit handler (a C++ global's destructor):
+# cudaErrorCudartUnloading (4), no second set-up, one report
+"$SMSIM" exec -- "$EXEC_CAPI" late >"$tmp/late.out" 2>"$tmp/late.err" ||
+    { fail "exec_capi late"; cat "$tmp/late.out" "$tmp/late.err" >&2; }
+grep -q "^late cudaFree: 4$" "$tmp/late.out" ||
+    fail "a cudaFree after shut-down: not cudaErrorCudartUnloading ($(tail -1 "$tmp/late.out"))"
+[ "$(grep -c "^smsim exec: h100" "$tmp/late.err")" -eq 1 ] ||
+    fail "a cudaFree after shut-down set the runtime up again (more than one report)"
 # estimated launches run functionally in the block storage that simulated
 # launches of the kernel left, laid out for the timing model's lowering
 "$SMSIM" exec -- "$EXEC_CAPI" reuse >"$tmp/ru.out" 2>"$tmp/ru.err" ||

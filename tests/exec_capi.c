@@ -14,6 +14,8 @@
  *                              counter of the 40
  *   exec_capi spin             one launch shape 30 times whose warps poll an
  *                              mbarrier (launch sampling of spinning work)
+ *   exec_capi late             a cudaFree after the runtime shut down (an exit
+ *                              handler that runs after its own)
  *   exec_capi reuse            a kernel simulated, then estimated and run
  *                              functionally in the blocks the simulated
  *                              launches left
@@ -999,16 +1001,30 @@ textures(void)
     return fails != 0;
 }
 
+/* mode late: a buffer freed by an exit handler that runs after the
+ * runtime's own (as a C++ global's destructor does): the runtime has shut
+ * down, and says so (cudaErrorCudartUnloading) without setting up again. */
+static void *late_buf;
+
+static void
+late_free(void)
+{
+    printf("late cudaFree: %d\n", (int)cudaFree(late_buf));
+}
+
 int
 main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "plain";
+    if (strcmp(mode, "late") == 0)
+        atexit(late_free);       /* before the runtime registers its handler: runs after it */
     int future = strcmp(mode, "future") == 0;
     static struct cudart_fatbin_wrapper wrap;
     wrap.magic = (int)CUDART_FATBINC_MAGIC;
     wrap.version = 1;
     const char *packing = future || strcmp(mode, "repeat") == 0 || strcmp(mode, "graph") == 0 ||
                           strcmp(mode, "reuse") == 0 || strcmp(mode, "spin") == 0 ||
+                          strcmp(mode, "late") == 0 ||
                           strcmp(mode, "texture") == 0 ? "plain" : mode;
     wrap.data = (const unsigned long long *)(void *)make_fatbin(packing, future ? 100 : 80);
     void **h = __cudaRegisterFatBinary(&wrap);
@@ -1035,6 +1051,10 @@ main(int argc, char **argv)
         return reuse();
     if (strcmp(mode, "spin") == 0)
         return spin();
+    if (strcmp(mode, "late") == 0) {
+        expect(cudaMalloc(&late_buf, 256) == cudaSuccess, "cudaMalloc");
+        return fails != 0;
+    }
     if (strcmp(mode, "graph") == 0)
         return graphs() | conditionals();
     dim3 grid1 = { 1, 1, 1 }, block1 = { 32, 1, 1 };
@@ -1170,5 +1190,10 @@ main(int argc, char **argv)
            e == cudaErrorIllegalAddress && e2 == cudaErrorIllegalAddress ? "PASS" : "FAIL",
            cudaGetErrorName(e), cudaGetErrorName(e2));
     fails += !(e == cudaErrorIllegalAddress && e2 == cudaErrorIllegalAddress);
+    /* codes smsim never raises have their names too (a program prints them) */
+    expect(strcmp(cudaGetErrorName(718), "cudaErrorInvalidPc") == 0 &&
+           strcmp(cudaGetErrorName(900), "cudaErrorStreamCaptureUnsupported") == 0 &&
+           strcmp(cudaGetErrorName(4), "cudaErrorCudartUnloading") == 0,
+           "cudaGetErrorName of 718, 900, 4");
     return fails != 0;
 }

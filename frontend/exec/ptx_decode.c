@@ -938,6 +938,7 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
         x->iflags = x->kind == XK_RET ? SIM_IF_BRANCH : SIM_IF_EXIT;
         break;
     case PTXOP_TRAP:             /* executed, it fails the launch (ptx_exec.c) */
+    case PTXOP_BRKPT:            /* (CUTLASS's unreachable paths: cute's "invalid control path") */
         x->kind = XK_TRAP;
         x->iflags = SIM_IF_EXIT;
         break;

@@ -1054,9 +1054,11 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             break;
         case XK_TRAP:
             if (m != 0)
-                return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: kernel %s: trap: the kernel "
+                return sim_error_set(err, SIM_ERR_FORMAT, "%s:%u: kernel %s: %s: the kernel "
                                      "aborted (block %" PRIu64 ", thread %u, pc %#x)%s",
-                                     r->m->path, x->line, r->k->name, b->id,
+                                     r->m->path, x->line, r->k->name,
+                                     x->op == PTXOP_BRKPT ? "brkpt (a breakpoint, and no "
+                                     "debugger)" : "trap", b->id,
                                      w * 32 + (unsigned)__builtin_ctz(m), x->spc,
                                      r->grid_ws == 0 && r->uses_grid_ws
                                      ? "; the kernel syncs the grid (cooperative groups' "
@@ -1102,8 +1104,11 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             return 1;
         }
         r->cnt->ptx_insts += x->head;
-        if (pw->retry_at >= 0)
-            r->cnt->wait_retries += x->head;
+        if (m != 0) {
+            r->cnt->active_insts += x->head;
+            if (pw->retry_at >= 0)
+                r->cnt->wait_retries += x->head;
+        }
         bool issue = !x->silent;
         if (x->unroll != 0) {
             /* a control operation of a loop ptxas unrolled: it issues in one

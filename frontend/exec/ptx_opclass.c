@@ -45,6 +45,7 @@ ptx_opclass_of(const struct ptx_ins *in)
     case PTXOP_LD: case PTXOP_LDU: case PTXOP_ST: case PTXOP_ATOM: case PTXOP_RED:
         return in->space == PS_PARAM ? SIM_OPC_INT : SIM_OPC_MEM;
     case PTXOP_BRA: case PTXOP_EXIT: case PTXOP_RET: case PTXOP_CALL: case PTXOP_TRAP:
+    case PTXOP_BRKPT:
         return SIM_OPC_BRANCH;
     case PTXOP_BAR: case PTXOP_BARRIER:
         return (in->flags & PF_WARPSYNC) || in->mode == PM_CL_ARRIVE || in->mode == PM_CL_WAIT

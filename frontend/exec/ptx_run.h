@@ -35,9 +35,12 @@
 /* The counters a PTX source registers as statistics. */
 struct ptx_counters {
     uint64_t ptx_insts;          /* PTX warp instructions executed (ptx.insts) */
-    uint64_t wait_retries;       /* of those, the retries of mbarrier waits: from a wait that
-                                    found its phase incomplete (itself included) until the
-                                    warp comes back to it (ptx.wait_retry_insts) */
+    /* Of those, the ones with a lane active (an if-converted body that a
+     * warp's lanes all skip runs for none; the same work whether or not
+     * the sm_90 lowering runs), and of those the retries of mbarrier waits:
+     * from a wait that found its phase incomplete (itself included) until
+     * the warp comes back to it.  Launch sampling's work (cudart). */
+    uint64_t active_insts, wait_retries;
     uint64_t npipe[8];           /* issued per enum sass_npipe (sass.inst_pipe_*) */
 };
 

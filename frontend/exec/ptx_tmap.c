@@ -86,9 +86,9 @@ ptx_tmap_check(const struct ptx_tmap *m, const char **why)
             *why = "every dimension must be 1 .. 2^32 elements";
             return false;
         }
-        if (d > 0 && (m->strides[d] % 16 != 0 || m->strides[d] >= (UINT64_C(1) << 40) ||
-                      m->strides[d] == 0)) {
-            *why = "the strides must be nonzero multiples of 16 bytes below 2^40";
+        /* 0 is a multiple of 16: CUTLASS gives a batch dimension of 1 that stride */
+        if (d > 0 && (m->strides[d] % 16 != 0 || m->strides[d] >= (UINT64_C(1) << 40))) {
+            *why = "the strides must be multiples of 16 bytes below 2^40";
             return false;
         }
         if (!m->im2col && (m->box[d] == 0 || m->box[d] > 256)) {

@@ -374,6 +374,8 @@ ptx_parse_text(const char *name, const char *text, size_t len, struct ptx_module
     ptx_names_free(&ps.regs);
     ptx_names_free(&ps.labels);
     free(ps.shadow);
+    free(ps.label_shadow);
+    free(ps.label_depth);
     for (uint32_t i = 0; rc == SIM_OK && i < ps.m->n_kernels; i++) {
         layout_kernel(&ps.m->kernels[i]);
         rc = ptx_ir_reconvergence(&ps.m->kernels[i], name, err);

@@ -95,20 +95,53 @@ ptx_parse_find_reg(const struct parser *ps, const char *name)
     return ptx_names_get(&ps->regs, name);
 }
 
-/* The label called name (created, undefined, if new). */
+/* A new label called name, hiding `hid` (-1: none). */
+static int32_t
+new_label(struct parser *ps, const char *name, int32_t hid)
+{
+    struct ptx_kernel *k = ps->k;
+    k->labels = ptx_parse_grow(k->labels, k->n_labels, sizeof *k->labels);
+    k->label_at = ptx_parse_grow(k->label_at, k->n_labels, sizeof *k->label_at);
+    ps->label_shadow = ptx_parse_grow(ps->label_shadow, k->n_labels, sizeof *ps->label_shadow);
+    ps->label_depth = ptx_parse_grow(ps->label_depth, k->n_labels, sizeof *ps->label_depth);
+    k->labels[k->n_labels] = ptx_parse_dup(name);
+    k->label_at[k->n_labels] = -1;
+    ps->label_shadow[k->n_labels] = hid;
+    ps->label_depth[k->n_labels] = 0;
+    ptx_names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
+    return (int32_t)k->n_labels++;
+}
+
+/* The label called name as a branch names it: the visible one (created,
+ * undefined, if new).  Labels are scoped by { } as registers are: inline
+ * assembly repeats its blocks' labels (CUTLASS's `{ LAB_WAIT: ... bra
+ * LAB_WAIT; DONE: }` in every barrier wait).  A branch binds to the label
+ * its name shows where the branch stands; a forward one, to the label a
+ * later definition in the same or an enclosing block gives the name. */
 int32_t
 ptx_parse_find_label(struct parser *ps, const char *name)
 {
-    struct ptx_kernel *k = ps->k;
     int32_t i = ptx_names_get(&ps->labels, name);
-    if (i >= 0)
-        return i;
-    k->labels = ptx_parse_grow(k->labels, k->n_labels, sizeof *k->labels);
-    k->label_at = ptx_parse_grow(k->label_at, k->n_labels, sizeof *k->label_at);
-    k->labels[k->n_labels] = ptx_parse_dup(name);
-    k->label_at[k->n_labels] = -1;
-    ptx_names_put(&ps->labels, k->labels[k->n_labels], (int32_t)k->n_labels);
-    return (int32_t)k->n_labels++;
+    return i >= 0 ? i : new_label(ps, name, -1);
+}
+
+int32_t
+ptx_parse_define_label(struct parser *ps, const char *name)
+{
+    struct ptx_kernel *k = ps->k;
+    int32_t l = ptx_names_get(&ps->labels, name);
+    if (l >= 0 && k->label_at[l] >= 0) {
+        if (ps->label_depth[l] >= ps->depth) {
+            ptx_parse_err(ps, "label %s defined twice", name);
+            return -1;
+        }
+        l = new_label(ps, name, l);          /* an inner block's own: hides the outer one */
+    } else if (l < 0) {
+        l = new_label(ps, name, -1);
+    }
+    k->label_at[l] = (int32_t)k->n_ins;
+    ps->label_depth[l] = (uint8_t)ps->depth;
+    return l;
 }
 
 /* Open a { } scope in a kernel body. */
@@ -118,13 +151,16 @@ ptx_parse_scope_open(struct parser *ps)
     if (ps->depth == PTX_MAX_SCOPES)
         return ptx_parse_err(ps, "blocks nested more than %d deep", PTX_MAX_SCOPES);
     ps->sym_mark[ps->depth] = ps->k->n_syms;
+    ps->label_mark[ps->depth] = ps->k->n_labels;
     ps->scope_mark[ps->depth++] = ps->k->n_regs;
     return SIM_OK;
 }
 
-/* Close a scope: its registers go out of view, uncovering what they hid,
- * and so do the .param variables declared in it (each call sequence
- * declares its own param0, retval0 in a { } of its own). */
+/* Close a scope: its registers and the labels it defined go out of view,
+ * uncovering what they hid (a label it only branched to stays: an
+ * enclosing block defines it), and so do the .param variables declared
+ * in it (each call sequence declares its own param0, retval0 in a { } of
+ * its own). */
 void
 ptx_parse_scope_close(struct parser *ps)
 {
@@ -132,6 +168,9 @@ ptx_parse_scope_close(struct parser *ps)
     uint32_t mark = ps->scope_mark[--ps->depth];
     for (uint32_t i = k->n_regs; i-- > mark;)
         ptx_names_put(&ps->regs, k->regs[i].name, ps->shadow[i]);
+    for (uint32_t i = k->n_labels; i-- > ps->label_mark[ps->depth];)
+        if (ps->label_depth[i] > ps->depth)
+            ptx_names_put(&ps->labels, k->labels[i], ps->label_shadow[i]);
     for (uint32_t i = ps->sym_mark[ps->depth]; i < k->n_syms; i++)
         if (k->syms[i].space == PS_PARAM)
             k->syms[i].hidden = true;

@@ -24,7 +24,10 @@ struct parser {
     struct ptx_names regs;           /* visible register name -> index in k->regs */
     struct ptx_names labels;         /* label name -> index in k->labels */
     int32_t *shadow;             /* per register: the one its name hid, or -1 */
+    int32_t *label_shadow;       /* per label: the one its name hid, or -1 ... */
+    uint8_t *label_depth;        /* ... and the depth of the { } that defines it (0: none yet) */
     uint32_t scope_mark[PTX_MAX_SCOPES]; /* k->n_regs when each open '{' began */
+    uint32_t label_mark[PTX_MAX_SCOPES]; /* k->n_labels when each open '{' began */
     uint32_t sym_mark[PTX_MAX_SCOPES];   /* k->n_syms when each open '{' began */
     unsigned depth;              /* open braces in the body */
     bool nounroll;               /* a .pragma "nounroll" applies to the next instruction */
@@ -80,6 +83,9 @@ void *ptx_parse_grow(void *p, uint32_t n, size_t size);
 int32_t ptx_parse_find_reg(const struct parser *ps, const char *name);
 /* The label called name (created, undefined, if new). */
 int32_t ptx_parse_find_label(struct parser *ps, const char *name);
+/* Define label `name` at the current instruction of the innermost open
+ * { }: its index, or -1 with an error (defined twice in one block). */
+int32_t ptx_parse_define_label(struct parser *ps, const char *name);
 /* Open / close a { } scope in a body (closing one takes its registers and
  * .param variables out of view). */
 int ptx_parse_scope_open(struct parser *ps);

@@ -661,7 +661,8 @@ static void
 operand_range(const struct ptx_ins *ins, unsigned *lo, unsigned *hi)
 {
     switch (ins->op) {
-    case PTXOP_EXIT: case PTXOP_RET: case PTXOP_TRAP: case PTXOP_FENCE: case PTXOP_MEMBAR:
+    case PTXOP_EXIT: case PTXOP_RET: case PTXOP_TRAP: case PTXOP_BRKPT: case PTXOP_FENCE:
+    case PTXOP_MEMBAR:
         *lo = 0; *hi = ins->op == PTXOP_FENCE && ins->frag == 't' ? 2 : 0; return;
     case PTXOP_APPLYPRIORITY: case PTXOP_DISCARD:     /* [a], 128 */
         *lo = 2; *hi = 2; return;
@@ -1121,10 +1122,8 @@ ptx_parse_body(struct parser *ps)
             snprintf(name, sizeof name, "%s", ps->lx.tok);
             SIM_FORWARD_IF_ERROR(next(ps));
             if (is_punct(ps, ':')) {
-                int32_t l = ptx_parse_find_label(ps, name);
-                if (k->label_at[l] >= 0)
-                    return ptx_parse_err(ps, "label %s defined twice", name);
-                k->label_at[l] = (int32_t)k->n_ins;
+                if (ptx_parse_define_label(ps, name) < 0)
+                    return ps->lx.err->code;
                 SIM_FORWARD_IF_ERROR(next(ps));
                 continue;
             }
