@@ -91,7 +91,7 @@ struct launch_output {
 struct launch {
     char *path;                  /* the launch file */
     char *ptx_path;              /* resolved */
-    char kernel[256];
+    char kernel[4096];           /* CUTLASS's mangled names run past 1,000 characters */
     uint32_t grid[3], block[3];
     uint32_t cluster[3];         /* blocks per cluster (cluster = X[, Y[, Z]]; 0: no line) */
     uint32_t smem;               /* dynamic shared memory per block, bytes */

@@ -371,6 +371,14 @@ grep -q '"regs_per_thread": 32' "$tmp/n.json" && echo "ok: 32 registers without 
     { echo "FAIL: without ptxas, not 32 registers"; fails=$((fails + 1)); }
 expect 2 "ptxas -arch=sm_75 failed (exit status 1): ptxas fatal" env SMSIM_PTXAS="$tmp/ptxas" \
     SMSIM_CACHE_DIR="$tmp/cache" "$SMSIM" run --config rtx2080ti --launch "$tmp/auto.launch" --quiet
+# a kernel name longer than any line buffer (CUTLASS's mangled names run past
+# 1,000 characters): its report is still found
+long=$(awk 'BEGIN { s = "k"; for (i = 0; i < 1200; i++) s = s "x"; print s }')
+sed "s/vecadd/$long/g" "$tmp/ptxas" >"$tmp/ptxas_long" && chmod +x "$tmp/ptxas_long"
+sed "s/vecadd/$long/g" "$srcdir/traces/src/vecadd.ptx" >"$tmp/long.ptx"
+sed "s/vecadd.ptx/long.ptx/; s/kernel = vecadd/kernel = $long/" "$tmp/auto.launch" >"$tmp/long.launch"
+expect 0 '"regs_per_thread": 40' env SMSIM_PTXAS="$tmp/ptxas_long" SMSIM_CACHE_DIR="$tmp/cache3" \
+    "$SMSIM" run --config h100 --launch "$tmp/long.launch" --no-outputs --stats-json -
 
 # the SASS-level listing of a PTX kernel
 expect 0 "22 PTX instructions, 20 operations issue" "$SMSIM" sass --launch "$srcdir/traces/vecadd.launch"

@@ -202,19 +202,20 @@ print_text(FILE *fp, void *arg)
 }
 
 /* Parse the report for kernel (func: a device function, which has no
- * register line of its own); returns true if found. */
+ * register line of its own); returns true if found.  The text is split
+ * into its lines in place: a line has no length limit (CUTLASS's mangled
+ * kernel names run past 1,000 characters). */
 static bool
-parse_report(const char *text, const char *kernel, bool func, struct ptxas_info *out)
+parse_report(char *text, const char *kernel, bool func, struct ptxas_info *out)
 {
     bool in_kernel = false, props = false, got_regs = false;
     size_t kl = strlen(kernel);
     memset(out, 0, sizeof *out);
-    for (const char *p = text; *p != '\0';) {
-        const char *e = strchr(p, '\n');
-        size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
-        const char *q;
-        char line[1024];
-        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+    for (char *p = text; *p != '\0';) {
+        char *e = strchr(p, '\n');
+        if (e != NULL)
+            *e = '\0';
+        const char *q, *line = p;
         if ((q = strstr(line, "Compiling entry function '")) != NULL) {
             q += strlen("Compiling entry function '");
             in_kernel = strncmp(q, kernel, kl) == 0 && q[kl] == '\'';
