@@ -7,9 +7,10 @@
  * per level of a search).  A launch's shape is its kernel, grid, block,
  * dynamic shared memory and cluster.  Every launch of a shape is simulated
  * until its last K = sim.sample_launches simulated launches agree: their
- * rates (cycles per PTX warp instruction: ptx.insts less the retries of
- * mbarrier waits, which a warp makes every few cycles timed and seldom
- * functionally, smsim_totals.wait_retries) within
+ * rates (cycles per PTX warp instruction: those executed with a lane
+ * active less the retries of mbarrier waits, which a warp makes every few
+ * cycles timed and seldom functionally; smsim_totals.active_insts,
+ * .wait_retries) within
  * sim.sample_tolerance of each other, and so their work (PTX warp
  * instructions).  From then on a launch of the shape runs functionally
  * (its results are computed in full, as always) and takes its own PTX warp

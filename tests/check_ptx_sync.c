@@ -33,6 +33,15 @@
     "    mov.u32 %r1, %laneid;", "    mul.wide.u32 %rd4, %r1, 4;", \
     "    add.s64 %rd3, %rd2, %rd4;", "    mov.u32 %r2, sm;", "    setp.eq.u32 %p1, %r1, 0;"
 
+/* HEAD with two more buffers (%rd11 in, %rd13 out2), data at %r3 = sm +
+ * 128, and barrier 0 initialised for one arrival. */
+#define BULK_HEAD \
+    HEAD(", .param .u64 k_param_1, .param .u64 k_param_2"), \
+    "    ld.param.u64 %rd10, [k_param_1];", "    cvta.to.global.u64 %rd11, %rd10;", \
+    "    ld.param.u64 %rd12, [k_param_2];", "    cvta.to.global.u64 %rd13, %rd12;", \
+    "    add.s32 %r3, %r2, 128;", "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 1;", \
+    "    fence.mbarrier_init.release.cluster;", "    bar.sync 0;"
+
 /* p<a> .. into %r10 as bits 0, 1, ...: %r10 = sum of selp(1 << i). */
 #define BIT(p, i) "    selp.u32 %r11, " #i ", 0, " p ";", "    or.b32 %r10, %r10, %r11;"
 
@@ -202,13 +211,7 @@ static uint32_t want_bulk(uint32_t l) { return 2 * l + 32; }
 START_TEST(bulk_copies)
 {
     static const char *const ptx[] = {
-        HEAD(", .param .u64 k_param_1, .param .u64 k_param_2"),
-        "    ld.param.u64 %rd10, [k_param_1];", "    cvta.to.global.u64 %rd11, %rd10;",
-        "    ld.param.u64 %rd12, [k_param_2];", "    cvta.to.global.u64 %rd13, %rd12;",
-        "    add.s32 %r3, %r2, 128;",
-        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 1;",
-        "    fence.mbarrier_init.release.cluster;",
-        "    bar.sync 0;",
+        BULK_HEAD,
         "    @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [%r2], 256;",
         "    @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
         "[%r3], [%rd11], 256, [%r2];",
@@ -246,13 +249,7 @@ static uint32_t want_lanes(uint32_t l) { return (l / 16) * 32 + l % 16; }
 START_TEST(bulk_copies_from_lanes)
 {
     static const char *const ptx[] = {
-        HEAD(", .param .u64 k_param_1, .param .u64 k_param_2"),
-        "    ld.param.u64 %rd10, [k_param_1];", "    cvta.to.global.u64 %rd11, %rd10;",
-        "    ld.param.u64 %rd12, [k_param_2];", "    cvta.to.global.u64 %rd13, %rd12;",
-        "    add.s32 %r3, %r2, 128;",
-        "    @%p1 mbarrier.init.shared::cta.b64 [%r2], 1;",
-        "    fence.mbarrier_init.release.cluster;",
-        "    bar.sync 0;",
+        BULK_HEAD,
         "    setp.lt.u32 %p3, %r1, 8;",
         "    shr.u32 %r12, %r1, 2;",
         "    and.b32 %r13, %r1, 3;",

@@ -778,10 +778,8 @@ ptx_sync_commit(struct ptx_run *r, uint32_t slot, uint32_t warp, bool complete,
     }
     if (complete)
         return commit_wait(r, b, pw, x, m, wi, err);
-    pred_write(pw, &x->d, m, 0);  /* timed out (try_wait) or not yet (test_wait): false */
-    set_sync(wi, SIM_SYNC_NONE, 0, 0);
-    pw->retry_at = (int32_t)(x - r->x);   /* counted when fetched: a retry from here */
-    r->cnt->wait_retries += x->head;
+    wait_result(r, pw, x, m, 0, 0, 0, wi);   /* timed out (try_wait) or not yet (test_wait) */
+    r->cnt->wait_retries += x->head;          /* counted when fetched: the first retry */
     return SIM_OK;
 }
 
