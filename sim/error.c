@@ -3,6 +3,7 @@
  */
 #include "sim/error.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,63 @@ sim_strerror(int code)
     }
 }
 
+/* Names longer than NAME_LONG characters (CUTLASS's kernels have names
+ * of 1,500) are cut to their first NAME_KEPT and "..." in a message that
+ * would not fit otherwise, so that the part after them (what went wrong)
+ * is not what is lost. */
+enum { NAME_LONG = 128, NAME_KEPT = 96 };
+
+static bool
+name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$' || c == '.';
+}
+
+/* Copy src into dst[SIM_ERRMSG_MAX]: as it is if it fits, else with its
+ * long names shortened (and then cut at the end if still too long). */
+static void
+fit_message(char *dst, const char *src)
+{
+    size_t len = strlen(src);
+    if (len < SIM_ERRMSG_MAX) {
+        memcpy(dst, src, len + 1);
+        return;
+    }
+    size_t o = 0;
+    for (const char *p = src; *p != '\0' && o < SIM_ERRMSG_MAX - 1;) {
+        size_t run = 0;
+        while (name_char(p[run]))
+            run++;
+        if (run == 0)
+            run = 1;
+        size_t keep = run > NAME_LONG ? NAME_KEPT : run;
+        for (size_t i = 0; i < keep && o < SIM_ERRMSG_MAX - 1; i++)
+            dst[o++] = p[i];
+        for (size_t i = 0; keep < run && i < 3 && o < SIM_ERRMSG_MAX - 1; i++)
+            dst[o++] = '.';
+        p += run;
+    }
+    dst[o] = '\0';
+}
+
 int
 sim_error_vset(struct sim_error *e, int code, const char *fmt, va_list ap)
 {
     if (e != NULL) {
         e->code = code;
-        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_list aq;
+        va_copy(aq, ap);
+        int n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        if (n >= (int)sizeof e->msg) {           /* too long: shorten its names */
+            char *full = malloc((size_t)n + 1);
+            if (full != NULL) {
+                vsnprintf(full, (size_t)n + 1, fmt, aq);
+                fit_message(e->msg, full);
+                free(full);
+            }
+        }
+        va_end(aq);
     }
     return code;
 }
@@ -46,17 +98,23 @@ sim_error_set(struct sim_error *e, int code, const char *fmt, ...)
 void
 sim_error_prefix(struct sim_error *e, const char *fmt, ...)
 {
-    char pre[SIM_ERRMSG_MAX];
-    char old[SIM_ERRMSG_MAX];
     va_list ap;
 
     if (e == NULL)
         return;
     va_start(ap, fmt);
-    vsnprintf(pre, sizeof pre, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    memcpy(old, e->msg, sizeof old);
-    snprintf(e->msg, sizeof e->msg, "%s%s", pre, old);
+    size_t b = strlen(e->msg);
+    char *full = n < 0 ? NULL : malloc((size_t)n + b + 1);
+    if (full == NULL)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(full, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    memcpy(full + n, e->msg, b + 1);
+    fit_message(e->msg, full);
+    free(full);
 }
 
 void

@@ -157,7 +157,10 @@ enum sim_poll { SIM_POLL_TEST = 0, SIM_POLL_TRY = 1, SIM_POLL_BLOCKING = 2 };
  * the signal may be later than the hardware's, never earlier. */
 enum sim_sync { SIM_SYNC_NONE = 0, SIM_SYNC_SIGNAL = 1, SIM_SYNC_WAIT = 2, SIM_SYNC_POLL = 3,
                 SIM_SYNC_WAITING = 4, SIM_SYNC_BLOCKED = 5, SIM_SYNC_SIGNAL_ASYNC = 6 };
-#define SIM_SYNC_OBJS 16u
+/* 32: the .smt record's sync byte holds the object in 5 bits.  CUTLASS's
+ * SM90 ping-pong GEMM has the most mbarriers of the kernels run so far
+ * (its mainloop, epilogue and order pipelines). */
+#define SIM_SYNC_OBJS 32u
 
 /* A bulk transfer (PTX cp.async.bulk, SASS UBLKCP): one instruction moves
  * addr[1] bytes from or to global memory at timing address addr[0]
@@ -180,11 +183,11 @@ enum sim_bulk { SIM_BULK_NONE = 0, SIM_BULK_COPY = 1, SIM_BULK_TENSOR = 2, SIM_B
  * remote has no timing address of its own (the DSMEM port counts bytes);
  * a bulk copy uses bits 16 .. 31 (addr[16 + the peer's cluster rank]). */
 #define SIM_RSIG(block, obj, sig) \
-    ((uint64_t)(block) << 32 | (uint64_t)(obj) << 28 | (uint64_t)(sig))
+    ((uint64_t)(block) << 32 | (uint64_t)(obj) << 27 | (uint64_t)(sig))
 #define SIM_RSIG_BLOCK(v) ((v) >> 32)
-#define SIM_RSIG_OBJ(v) ((unsigned)((v) >> 28 & 0xfu))
-#define SIM_RSIG_SIG(v) ((uint32_t)((v) & 0x0fffffffu))
-#define SIM_RSIG_MAX_SIG 0x0fffffffu
+#define SIM_RSIG_OBJ(v) ((unsigned)((v) >> 27 & 0x1fu))
+#define SIM_RSIG_SIG(v) ((uint32_t)((v) & 0x07ffffffu))
+#define SIM_RSIG_MAX_SIG 0x07ffffffu
 
 /* A warpgroup MMA (SIM_OPC_WGMMA): aux = N (8 .. 256, the columns of its
  * m64nNk tile; the warp computes 16 of the 64 rows), | SIM_WGMMA_A_SHARED

@@ -372,6 +372,31 @@ START_TEST(wrong_programs)
 }
 END_TEST
 
+/* A block's mbarriers: lane 0 initialises 32 (the most a block may have:
+ * CUTLASS's ping-pong GEMM needs more than 16), arrives on each and finds
+ * its phase 0 complete; a 33rd is unsupported. */
+#define MANY_BARRIERS(n) \
+    HEAD(), "    setp.ne.u32 %p2, %r1, %r1;", "    mov.u32 %r10, 0;", "    mov.u32 %r12, 0;", \
+    "$loop:", "    shl.b32 %r13, %r12, 3;", "    add.s32 %r14, %r2, %r13;", \
+    "    @%p1 mbarrier.init.shared::cta.b64 [%r14], 1;", \
+    "    @%p1 mbarrier.arrive.shared::cta.b64 %rd5, [%r14];", \
+    "    @%p1 mbarrier.test_wait.parity.shared::cta.b64 %p2, [%r14], 0;", \
+    "    selp.u32 %r11, 1, 0, %p2;", "    add.s32 %r10, %r10, %r11;", \
+    "    add.s32 %r12, %r12, 1;", "    setp.lt.u32 %p3, %r12, " #n ";", "    @%p3 bra $loop;", \
+    "    st.global.u32 [%rd3], %r10;", "    ret;", "}"
+
+static uint32_t want_many(uint32_t l) { return l == 0 ? 32 : 0; }
+
+START_TEST(many_barriers)
+{
+    static const char *const ptx[] = { MANY_BARRIERS(32) };
+    run_both(ptx, N_LINES(ptx), NULL, want_many, NULL, 0);
+    static const char *const ptx33[] = { MANY_BARRIERS(33) };
+    write_kernel(ptx33, N_LINES(ptx33), "grid = 1");
+    testlib_expect_error("k.ptx", 23, "unsupported: more than 32 mbarriers in a block");
+}
+END_TEST
+
 /* An arrive .noComplete that completes its phase is undefined: an error. */
 START_TEST(no_complete_completing)
 {
@@ -932,6 +957,7 @@ ptx_sync_suite(void)
     tcase_add_test(tc, elect);
     tcase_add_test(tc, setmaxnreg_and_pdl);
     tcase_add_loop_test(tc, wrong_programs, 0, (int)N_LINES(errors));
+    tcase_add_test(tc, many_barriers);
     tcase_add_test(tc, no_complete_completing);
     tcase_add_test(tc, unsupported_forms);
     tcase_add_test(tc, clusters);

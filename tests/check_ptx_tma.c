@@ -36,6 +36,9 @@ struct tcase {
     bool store;                  /* shared to global */
     bool timed;
     bool reduce;                 /* a store as cp.reduce.async.bulk.tensor .add */
+    int warp;                    /* a store from 0: lane 0, 1: every lane with the same
+                                    operands (CUTLASS's epilogues), 2: every lane, each its
+                                    own coordinates (unsupported) */
 };
 
 /* An im2col map and copy (t.box unused): the pixel box's corners, the
@@ -104,10 +107,13 @@ write_kernel(const struct tcase *t, uint64_t box_bytes, const struct icase *ic)
         snprintf(ins2, sizeof ins2, "%s%s    @%%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, "
                  "[%%r6], %llu;", movs, pf, (unsigned long long)box_bytes);
     } else {
-        snprintf(cp, sizeof cp, "    @%%p1 cp%s.async.bulk.tensor.%ud.global.shared::cta.%s."
-                 "bulk_group%s [%%rd4, {%s}], [%%r2];", t->reduce ? ".reduce" : "", t->rank, mode,
-                 t->reduce ? ".add" : "", coords);
-        snprintf(ins3, sizeof ins3, "    @%%p1 cp.async.bulk.commit_group;");
+        const char *g = t->warp ? "" : "@%p1 ";
+        snprintf(cp, sizeof cp, "    %scp%s.async.bulk.tensor.%ud.global.shared::cta.%s."
+                 "bulk_group%s [%%rd4, {%s}], [%%r2];", g, t->reduce ? ".reduce" : "", t->rank,
+                 mode, t->reduce ? ".add" : "", coords);
+        snprintf(ins3, sizeof ins3, "    %scp.async.bulk.commit_group;", g);
+        if (t->warp == 2)
+            snprintf(ins2, sizeof ins2, "    add.s32 %%r10, %%r10, %%r1;");
     }
     const char *const ptx[] = {
         ".version 8.0", ".target sm_90", ".address_size 64",
@@ -133,7 +139,7 @@ write_kernel(const struct tcase *t, uint64_t box_bytes, const struct icase *ic)
         "    fence.proxy.async.shared::cta;",
         "    bar.sync 0;",
         ins2, cp, ins3,
-        "    @%p1 cp.async.bulk.wait_group 0;",
+        t->warp ? "    cp.async.bulk.wait_group 0;" : "    @%p1 cp.async.bulk.wait_group 0;",
         t->store ? "    bra $out;" : "    bra $wait;",
         "$wait:",
         "    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r6], 0;",
@@ -295,27 +301,31 @@ run_case(const struct tcase *t)
 
 static const struct tcase cases[] = {
     /* 2-D, the box over the tensor's far corner and its near one */
-    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, false, true, false },
-    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { -3, -2 }, 0, false, false, false, false },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, false, true, false, 0 },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { -3, -2 }, 0, false, false, false, false, 0 },
     /* the swizzles: 128 B rows of u16, 64 B and 32 B rows */
-    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 10, 3 }, 3, false, false, true, false },
-    { "u32", 4, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 0, 5 }, 2, false, false, false, false },
-    { "u16", 2, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 40, 40 }, 1, false, false, false, false },
+    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 10, 3 }, 3, false, false, true, false, 0 },
+    { "u32", 4, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 0, 5 }, 2, false, false, false, false, 0 },
+    { "u16", 2, 2, { 64, 64 }, { 16, 16 }, { 0 }, { 40, 40 }, 1, false, false, false, false, 0 },
     /* 1-D, 3-D with a traversal stride, 5-D */
-    { "u32", 4, 1, { 100 }, { 32 }, { 0 }, { 80 }, 0, false, false, false, false },
+    { "u32", 4, 1, { 100 }, { 32 }, { 0 }, { 80 }, 0, false, false, false, false, 0 },
     { "u32", 4, 3, { 20, 10, 6 }, { 8, 4, 3 }, { 1, 2, 1 }, { 4, 1, 2 }, 0, false, false, true,
-      false },
+      false, 0 },
     { "u32", 4, 5, { 4, 3, 2, 2, 2 }, { 4, 2, 2, 1, 2 }, { 0 }, { 0, 1, -1, 1, 0 }, 0, false,
-      false, false, false },
+      false, false, false, 0 },
     /* NaN fill */
-    { "f32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, true, false, false, false },
+    { "f32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, true, false, false, false, 0 },
     /* stores: only the elements inside the tensor are written */
-    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true, false },
-    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 150, 45 }, 3, false, true, false, false },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true, false, 0 },
+    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 150, 45 }, 3, false, true, false, false, 0 },
     /* a reduction: cp.reduce.async.bulk.tensor .add adds the box's elements
      * inside the tensor to it (2-D, timed too; 3-D) */
-    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true, true },
-    { "u32", 4, 3, { 20, 10, 6 }, { 8, 4, 3 }, { 0 }, { 4, 1, 2 }, 0, false, true, false, true },
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true, true, 0 },
+    { "u32", 4, 3, { 20, 10, 6 }, { 8, 4, 3 }, { 0 }, { 4, 1, 2 }, 0, false, true, false, true, 0 },
+    /* stores that every lane of the warp gives with the same operands: one
+     * store's bytes (timed too; a 128-byte swizzle) */
+    { "u32", 4, 2, { 40, 30 }, { 16, 8 }, { 0 }, { 30, 25 }, 0, false, true, true, false, 1 },
+    { "u16", 2, 2, { 200, 50 }, { 64, 8 }, { 0 }, { 150, 45 }, 3, false, true, false, false, 1 },
 };
 
 START_TEST(copies)
@@ -363,6 +373,18 @@ START_TEST(wrong_programs)
     t.rank = 2;
     write_launch(&t, NULL, NULL);
     testlib_expect_error("k.ptx", 37, "a 3d copy of a tensor map of rank 2");
+    /* a store from every lane, each with its own coordinates; a reduction
+     * from every lane with the same (each would add) */
+    t = cases[9];
+    t.warp = 2;
+    write_kernel(&t, 512, NULL);
+    write_launch(&t, NULL, NULL);
+    testlib_expect_error("k.ptx", 37, "unsupported: a tensor, multicast or shared::cluster "
+                         "cp.async.bulk from more than one lane");
+    t = cases[11];
+    t.warp = 1;
+    write_kernel(&t, 512, NULL);
+    testlib_expect_error("k.ptx", 37, "other than a tensor store or prefetch with the same");
 }
 END_TEST
 
@@ -435,27 +457,27 @@ run_i2c(const struct icase *ic)
  * (.im2col_no_offs: the box's rows written where they lie inside). */
 static const struct icase i2c_cases[] = {
     { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, -1, 0 }, 0, false, false, false,
-        false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+        false, 0 }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
     { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, -1, 0 }, 0, false, false, false,
-        false }, { -1, -1 }, { -1, -1 }, { 0, 0 }, 8, 16 },
+        false, 0 }, { -1, -1 }, { -1, -1 }, { 0, 0 }, 8, 16 },
     { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, -1, 0 }, 0, false, false, false,
-        false }, { -1, -1 }, { -1, -1 }, { 2, 2 }, 8, 16 },
+        false, 0 }, { -1, -1 }, { -1, -1 }, { 2, 2 }, 8, 16 },
     { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, 1, 0 }, 0, false, false, false,
-        false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+        false, 0 }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
     { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 0 }, { 0, -1, 1, 1 }, 0, false, false, false,
-        false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+        false, 0 }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
     { { "u16", 2, 4, { 8, 5, 4, 2 }, { 0 }, { 1, 2, 2, 1 }, { 0, -1, -1, 0 }, 0, false, false,
-        false, false }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
+        false, false, 0 }, { -1, -1 }, { -1, -1 }, { 1, 1 }, 8, 16 },
     { { "u16", 2, 4, { 64, 6, 5, 2 }, { 0 }, { 0 }, { 0, 0, 0, 0 }, 3, false, false, false,
-        false }, { 0, 0 }, { -2, -2 }, { 2, 1 }, 64, 24 },
-    { { "u32", 4, 3, { 4, 9, 3 }, { 0 }, { 0 }, { 0, -2, 0 }, 0, false, false, false, false },
+        false, 0 }, { 0, 0 }, { -2, -2 }, { 2, 1 }, 64, 24 },
+    { { "u32", 4, 3, { 4, 9, 3 }, { 0 }, { 0 }, { 0, -2, 0 }, 0, false, false, false, false, 0 },
       { -2 }, { 0 }, { 1 }, 4, 20 },
     { { "u32", 4, 5, { 4, 3, 3, 2, 2 }, { 0 }, { 0 }, { 0, 0, 0, 0, 0 }, 0, false, false, false,
-        false }, { 0, 0, -1 }, { -1, -1, 0 }, { 1, 0, 1 }, 4, 12 },
+        false, 0 }, { 0, 0, -1 }, { -1, -1, 0 }, { 1, 0, 1 }, 4, 12 },
     { { "f32", 4, 4, { 8, 5, 4, 1 }, { 0 }, { 0 }, { 6, 0, 0, 0 }, 0, true, false, false,
-        false }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 4, 8 },
+        false, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 4, 8 },
     { { "u32", 4, 4, { 4, 5, 4, 2 }, { 0 }, { 0 }, { 0, 1, 1, 0 }, 0, false, true, false,
-        false }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 4, 12 },
+        false, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 4, 12 },
 };
 
 START_TEST(im2col)

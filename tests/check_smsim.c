@@ -436,6 +436,24 @@ START_TEST(test_errors)
     ck_assert_int_eq(smsim_exit_status(SMSIM_ERR_USAGE), 1);
     ck_assert_int_eq(smsim_error_set(&err, SMSIM_ERR_FORMAT, "x:%d: y", 3), SMSIM_ERR_FORMAT);
     ck_assert_str_eq(err.msg, "x:3: y");
+    /* A message that would not fit with its names whole (CUTLASS's kernel
+     * names are 1,500 characters) keeps what went wrong: its long names
+     * are cut to 96 characters and "...", short ones stay whole. */
+    static char name[1501];
+    memset(name, 'Z', 1500);
+    memcpy(name, "_ZN7cutlass", 11);
+    smsim_error_set(&err, SMSIM_ERR_UNSUPPORTED, "kernel %s: f.ptx:9: kernel %s, block 0: the reason",
+                    name, name);
+    ck_assert_int_eq(err.code, SMSIM_ERR_UNSUPPORTED);
+    char want[400];
+    snprintf(want, sizeof want, "kernel %.96s...: f.ptx:9: kernel %.96s..., block 0: the reason",
+             name, name);
+    ck_assert_str_eq(err.msg, want);
+    name[128] = '\0';              /* 128 characters: not cut, so the message's end is */
+    smsim_error_set(&err, SMSIM_ERR_FORMAT, "%s %s %s %s %s %s %s %s: why", name, name, name, name,
+                    name, name, name, name);
+    ck_assert_uint_eq(strlen(err.msg), sizeof err.msg - 1);
+    ck_assert_int_eq(strncmp(err.msg + 7 * 129, name, sizeof err.msg - 1 - 7 * 129), 0);
     smsim_config_free(NULL);
     smsim_source_free(NULL);
     smsim_free(NULL);

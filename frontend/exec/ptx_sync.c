@@ -89,7 +89,7 @@ mbar_index(const struct ptx_run *r, struct pblock *b, struct pblock *o, const st
     }
     if (o->n_mbar == SIM_SYNC_OBJS) {
         serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED,
-             "unsupported: more than 16 mbarriers in a block");
+             "unsupported: more than 32 mbarriers in a block");
         return -1;
     }
     o->mbar[o->n_mbar] = (struct pmbar){ off, 0, { 0, 0 } };
@@ -106,7 +106,7 @@ remote_signal(const struct ptx_run *r, const struct pblock *b, const struct pwar
 {
     if (peer->id > UINT32_MAX || sig > SIM_RSIG_MAX_SIG)
         return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: a signal to another "
-                    "block's mbarrier in a grid of over 2^32 blocks or after 2^28 signals");
+                    "block's mbarrier in a grid of over 2^32 blocks or after 2^27 signals");
     wi->addr[pos] = SIM_RSIG(peer->id, (unsigned)obj, sig);
     wi->rsig_mask |= 1u << pos;
     return SIM_OK;
@@ -623,15 +623,46 @@ exec_bulk_lanes(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const str
     return complete_tx(r, b, pw, x, l0, mbar, total, wi, err);
 }
 
+/* Do the lanes of m give a tensor copy the same operands: tensor map,
+ * coordinates (and im2col offsets) and shared-memory address? */
+static bool
+same_tensor_operands(const struct pwarp *pw, const struct xop *x, uint32_t m)
+{
+    unsigned l0 = (unsigned)__builtin_ctz(m);
+    for (uint32_t mm = m & (m - 1); mm != 0; mm &= mm - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mm);
+        if (lane_slot_addr(pw, &x->base, x->off, l, false) !=
+            lane_slot_addr(pw, &x->base, x->off, l0, false) ||
+            lane_slot_addr(pw, &x->base2, x->off2, l, true) !=
+            lane_slot_addr(pw, &x->base2, x->off2, l0, true))
+            return false;
+        for (unsigned d = 0; d < 8; d++)
+            if (x->frag[d].cls != SC_NONE &&
+                lane_get(pw, &x->frag[d], l) != lane_get(pw, &x->frag[d], l0))
+                return false;
+    }
+    return true;
+}
+
 static int
 exec_bulk(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x, uint32_t m,
           struct warp_inst *wi, struct sim_error *err)
 {
     if (m == 0)
         return SIM_OK;
+    /* A tensor store (or prefetch) that several lanes give with the same
+     * operands, as CUTLASS's SM90 epilogues have a whole warp do: each
+     * lane's copy writes the same bytes to the same place, so one is made
+     * and the model sees one (ptxas runs the uniform-datapath UTMASTG once
+     * for each distinct set of operands).  Not a reduction: each lane's
+     * would add again. */
+    if ((m & (m - 1)) && (x->flags & PF_TENSOR) && !(x->iflags & SIM_IF_LOAD) &&
+        !(x->xmod & (PX_MULTICAST | PX_REDUCE)) && same_tensor_operands(pw, x, m))
+        m &= -m;
     if ((m & (m - 1)) && ((x->flags & PF_TENSOR) || (x->xmod & (PX_MULTICAST | PX_SHARED_DST))))
         return serr(r, b, pw, x, err, SIM_ERR_UNSUPPORTED, "unsupported: a tensor, multicast "
-                    "or shared::cluster cp.async.bulk from more than one lane of a warp at once");
+                    "or shared::cluster cp.async.bulk from more than one lane of a warp at once "
+                    "(other than a tensor store or prefetch with the same operands in each)");
     if (m & (m - 1))
         return exec_bulk_lanes(r, b, pw, x, m, wi, err);
     unsigned l = (unsigned)__builtin_ctz(m);

@@ -315,7 +315,7 @@ smtrec_decode(struct smtrec_state *st, const uint8_t *p0, const uint8_t *end,
         p++;
         if ((kind != SIM_SYNC_SIGNAL && kind != SIM_SYNC_WAIT && kind != SIM_SYNC_SIGNAL_ASYNC) ||
             obj >= SIM_SYNC_OBJS || wi->aux == 0) {
-            *why = "malformed sync byte (a signal, wait or signal after copies of objects 0..15, "
+            *why = "malformed sync byte (a signal, wait or signal after copies of objects 0..31, "
                    "signal number >= 1)";
             return 0;
         }
