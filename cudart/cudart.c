@@ -666,7 +666,7 @@ __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void *
                         size_t sharedMem, cudaStream_t stream)
 {
     RT_GUARD;
-    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, RT_PT(stream));
 }
 
 API cudaError_t

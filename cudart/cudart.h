@@ -131,12 +131,22 @@ struct CUevent_st {
     uint32_t n_tail;
 };
 
-/* The stream object behind handle s (NULL: the legacy or per-thread default stream). */
+/* The per-thread default stream (cudaStreamPerThread, and stream 0 of the
+ * _ptsz entry points): a stream object that is never destroyed, so that
+ * it can be captured as NVIDIA's can. */
+extern struct CUstream_st rt_per_thread_stream;
+
+/* The stream object behind handle s (NULL: the legacy default stream). */
 static inline struct CUstream_st *
 rt_stream(cudaStream_t s)
 {
-    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread ? NULL : s;
+    if (s == cudaStreamPerThread)
+        return &rt_per_thread_stream;
+    return s == NULL || s == cudaStreamLegacy ? NULL : s;
 }
+
+/* Stream 0 of a _ptsz entry point: the per-thread default stream. */
+#define RT_PT(s) ((s) == NULL ? cudaStreamPerThread : (s))
 
 /* Array p of elements of elem bytes, with room for at least need of them
  * (*cap, doubled as needed); out of memory aborts, as the simulator's own

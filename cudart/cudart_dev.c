@@ -492,15 +492,17 @@ cudaStreamCreate(cudaStream_t *s)
     return cudaStreamCreateWithPriority(s, 0, 0);
 }
 
+struct CUstream_st rt_per_thread_stream;
+
 API cudaError_t
 cudaStreamDestroy(cudaStream_t s)
 {
     RT_GUARD;
     struct CUstream_st *st = rt_stream(s);
-    if (st != NULL) {
-        rt_capture_stream_gone(st);
-        free(st->tail);
-    }
+    if (st == NULL || st == &rt_per_thread_stream)
+        return cudaSuccess;      /* the default streams are not destroyed */
+    rt_capture_stream_gone(st);
+    free(st->tail);
     free(st);
     return cudaSuccess;
 }
@@ -525,7 +527,7 @@ API cudaError_t
 cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
 {
     RT_GUARD;
-    *flags = rt_stream(s) != NULL ? (unsigned)s->flags : 0;
+    *flags = rt_stream(s) != NULL ? (unsigned)rt_stream(s)->flags : 0;
     return cudaSuccess;
 }
 

@@ -1074,13 +1074,13 @@ cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t stream)
 API cudaError_t
 cudaGraphUpload_ptsz(cudaGraphExec_t x, cudaStream_t stream)
 {
-    return cudaGraphUpload(x, stream);
+    return cudaGraphUpload(x, RT_PT(stream));
 }
 
 API cudaError_t
 cudaGraphLaunch_ptsz(cudaGraphExec_t x, cudaStream_t stream)
 {
-    return cudaGraphLaunch(x, stream);
+    return cudaGraphLaunch(x, RT_PT(stream));
 }
 
 /* ---- stream capture ------------------------------------------------------------------- */
@@ -1439,19 +1439,19 @@ cudaThreadExchangeStreamCaptureMode(int *mode)
 API cudaError_t
 cudaStreamBeginCapture_ptsz(cudaStream_t stream, int mode)
 {
-    return cudaStreamBeginCapture(stream, mode);
+    return cudaStreamBeginCapture(RT_PT(stream), mode);
 }
 
 API cudaError_t
 cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
 {
-    return cudaStreamEndCapture(stream, pGraph);
+    return cudaStreamEndCapture(RT_PT(stream), pGraph);
 }
 
 API cudaError_t
 cudaStreamIsCapturing_ptsz(cudaStream_t stream, int *status)
 {
-    return cudaStreamIsCapturing(stream, status);
+    return cudaStreamIsCapturing(RT_PT(stream), status);
 }
 
 API cudaError_t
@@ -1459,7 +1459,7 @@ cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, int *status, unsigned long lo
                               cudaGraph_t *graph, const cudaGraphNode_t **deps,
                               const void **edgeData, size_t *numDeps)
 {
-    return cudaStreamGetCaptureInfo(stream, status, id, graph, deps, edgeData, numDeps);
+    return cudaStreamGetCaptureInfo(RT_PT(stream), status, id, graph, deps, edgeData, numDeps);
 }
 
 API cudaError_t
@@ -1467,12 +1467,12 @@ cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
                                    const cudaGraphNode_t *deps, const void *edgeData, size_t nd,
                                    int mode)
 {
-    return cudaStreamBeginCaptureToGraph(stream, graph, deps, edgeData, nd, mode);
+    return cudaStreamBeginCaptureToGraph(RT_PT(stream), graph, deps, edgeData, nd, mode);
 }
 
 API cudaError_t
 cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *deps,
                                          const void *edgeData, size_t nd, unsigned flags)
 {
-    return cudaStreamUpdateCaptureDependencies(stream, deps, edgeData, nd, flags);
+    return cudaStreamUpdateCaptureDependencies(RT_PT(stream), deps, edgeData, nd, flags);
 }

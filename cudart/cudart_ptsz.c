@@ -5,8 +5,10 @@
  * cudaLaunchKernel_ptsz, ... instead of the plain names (cuda_runtime_api.h
  * maps them).  Work runs when it is issued, on one timeline (cudart.h), so
  * the per-thread default stream orders work as the legacy one does: each
- * entry point is its plain one.  Also the stream calls that have nothing to
- * do here (ids, attributes, attaching managed memory).
+ * entry point is its plain one, with stream 0 taken as cudaStreamPerThread
+ * (which, unlike the legacy stream, can be captured into a graph).  Also
+ * the stream calls that have nothing to do here (ids, attributes,
+ * attaching managed memory).
  */
 #include "cudart/cudart.h"
 
@@ -151,27 +153,28 @@ FWD(cudaMemset3D_ptds, cudaMemset3D,
     (p, v, e))
 FWD(cudaMemcpyAsync_ptsz, cudaMemcpyAsync,
     (void *dst, const void *src, size_t n, int kind, cudaStream_t s),
-    (dst, src, n, kind, s))
+    (dst, src, n, kind, RT_PT(s)))
 FWD(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync,
     (const void *sym, const void *src, size_t n, size_t off, int kind, cudaStream_t s),
-    (sym, src, n, off, kind, s))
+    (sym, src, n, off, kind, RT_PT(s)))
 FWD(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync,
     (void *dst, const void *sym, size_t n, size_t off, int kind, cudaStream_t s),
-    (dst, sym, n, off, kind, s))
+    (dst, sym, n, off, kind, RT_PT(s)))
 FWD(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync,
     (void *dst, size_t dp, const void *src, size_t sp, size_t w, size_t h, int kind,
         cudaStream_t s),
-    (dst, dp, src, sp, w, h, kind, s))
+    (dst, dp, src, sp, w, h, kind, RT_PT(s)))
 FWD(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync,
     (const struct cudaMemcpy3DParms *p, cudaStream_t s),
-    (p, s))
-FWD(cudaMemsetAsync_ptsz, cudaMemsetAsync, (void *p, int v, size_t n, cudaStream_t s), (p, v, n, s))
+    (p, RT_PT(s)))
+FWD(cudaMemsetAsync_ptsz, cudaMemsetAsync, (void *p, int v, size_t n, cudaStream_t s),
+    (p, v, n, RT_PT(s)))
 FWD(cudaMemset2DAsync_ptsz, cudaMemset2DAsync,
     (void *p, size_t pitch, int v, size_t w, size_t h, cudaStream_t s),
-    (p, pitch, v, w, h, s))
+    (p, pitch, v, w, h, RT_PT(s)))
 FWD(cudaMemset3DAsync_ptsz, cudaMemset3DAsync,
     (struct cudaPitchedPtr p, int v, struct cudaExtent e, cudaStream_t s),
-    (p, v, e, s))
+    (p, v, e, RT_PT(s)))
 FWD(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray,
     (cudaArray_t d, size_t wo, size_t ho, const void *src, size_t sp, size_t w, size_t h, int k),
     (d, wo, ho, src, sp, w, h, k))
@@ -190,62 +193,75 @@ FWD(cudaMemcpyArrayToArray_ptds, cudaMemcpyArrayToArray,
      int k), (d, wd, hd, s, ws, hs, n, k))
 FWD(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync,
     (cudaArray_t d, size_t wo, size_t ho, const void *src, size_t sp, size_t w, size_t h, int k,
-     cudaStream_t s), (d, wo, ho, src, sp, w, h, k, s))
+     cudaStream_t s), (d, wo, ho, src, sp, w, h, k, RT_PT(s)))
 FWD(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync,
     (void *dst, size_t dp, cudaArray_const_t s, size_t wo, size_t ho, size_t w, size_t h, int k,
-     cudaStream_t st), (dst, dp, s, wo, ho, w, h, k, st))
+     cudaStream_t st), (dst, dp, s, wo, ho, w, h, k, RT_PT(st)))
 FWD(cudaMemcpyToArrayAsync_ptsz, cudaMemcpyToArrayAsync,
     (cudaArray_t d, size_t wo, size_t ho, const void *src, size_t n, int k, cudaStream_t s),
-    (d, wo, ho, src, n, k, s))
+    (d, wo, ho, src, n, k, RT_PT(s)))
 FWD(cudaMemcpyFromArrayAsync_ptsz, cudaMemcpyFromArrayAsync,
     (void *dst, cudaArray_const_t s, size_t wo, size_t ho, size_t n, int k, cudaStream_t st),
-    (dst, s, wo, ho, n, k, st))
+    (dst, s, wo, ho, n, k, RT_PT(st)))
 FWD(cudaMallocFromPoolAsync_ptsz, cudaMallocFromPoolAsync,
-    (void **p, size_t n, cudaMemPool_t pool, cudaStream_t s), (p, n, pool, s))
-FWD(cudaStreamQuery_ptsz, cudaStreamQuery, (cudaStream_t s), (s))
-FWD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize, (cudaStream_t s), (s))
-FWD(cudaStreamGetDevice_ptsz, cudaStreamGetDevice, (cudaStream_t s, int *device), (s, device))
-FWD(cudaStreamGetFlags_ptsz, cudaStreamGetFlags, (cudaStream_t s, unsigned *flags), (s, flags))
-FWD(cudaStreamGetId_ptsz, cudaStreamGetId, (cudaStream_t s, unsigned long long *id), (s, id))
+    (void **p, size_t n, cudaMemPool_t pool, cudaStream_t s), (p, n, pool, RT_PT(s)))
+FWD(cudaStreamQuery_ptsz, cudaStreamQuery, (cudaStream_t s), (RT_PT(s)))
+FWD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize, (cudaStream_t s), (RT_PT(s)))
+FWD(cudaStreamGetDevice_ptsz, cudaStreamGetDevice, (cudaStream_t s, int *device),
+    (RT_PT(s), device))
+FWD(cudaStreamGetFlags_ptsz, cudaStreamGetFlags, (cudaStream_t s, unsigned *flags),
+    (RT_PT(s), flags))
+FWD(cudaStreamGetId_ptsz, cudaStreamGetId, (cudaStream_t s, unsigned long long *id),
+    (RT_PT(s), id))
 FWD(cudaStreamGetPriority_ptsz, cudaStreamGetPriority,
     (cudaStream_t s, int *priority),
-    (s, priority))
+    (RT_PT(s), priority))
 FWD(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync,
     (cudaStream_t s, void *p, size_t n, unsigned flags),
-    (s, p, n, flags))
+    (RT_PT(s), p, n, flags))
 FWD(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute,
     (cudaStream_t s, int attr, const void *value),
-    (s, attr, value))
+    (RT_PT(s), attr, value))
 FWD(cudaStreamGetAttribute_ptsz, cudaStreamGetAttribute,
     (cudaStream_t s, int attr, void *value),
-    (s, attr, value))
+    (RT_PT(s), attr, value))
 FWD(cudaStreamCopyAttributes_ptsz, cudaStreamCopyAttributes,
     (cudaStream_t dst, cudaStream_t src),
     (dst, src))
-FWD(cudaEventRecord_ptsz, cudaEventRecord, (cudaEvent_t ev, cudaStream_t s), (ev, s))
+FWD(cudaEventRecord_ptsz, cudaEventRecord, (cudaEvent_t ev, cudaStream_t s),
+    (ev, RT_PT(s)))
 FWD(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags,
     (cudaEvent_t ev, cudaStream_t s, unsigned flags),
-    (ev, s, flags))
+    (ev, RT_PT(s), flags))
 FWD(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent,
     (cudaStream_t s, cudaEvent_t ev, unsigned flags),
-    (s, ev, flags))
+    (RT_PT(s), ev, flags))
 FWD(cudaStreamAddCallback_ptsz, cudaStreamAddCallback,
     (cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void *), void *data, unsigned flags),
-    (s, cb, data, flags))
+    (RT_PT(s), cb, data, flags))
 FWD(cudaLaunchKernel_ptsz, cudaLaunchKernel,
     (const void *f, dim3 g, dim3 b, void **args, size_t smem, cudaStream_t s),
-    (f, g, b, args, smem, s))
-FWD(cudaLaunchKernelExC_ptsz, cudaLaunchKernelExC,
-    (const cudaLaunchConfig_t *config, const void *f, void **args),
-    (config, f, args))
+    (f, g, b, args, smem, RT_PT(s)))
+API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *f,
+                                         void **args);
+API cudaError_t
+cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *f, void **args)
+{
+    if (config == NULL || config->stream != NULL)
+        return cudaLaunchKernelExC(config, f, args);
+    cudaLaunchConfig_t c = *config;
+    c.stream = cudaStreamPerThread;
+    return cudaLaunchKernelExC(&c, f, args);
+}
 FWD(cudaLaunchCooperativeKernel_ptsz, cudaLaunchCooperativeKernel,
     (const void *f, dim3 g, dim3 b, void **args, size_t smem, cudaStream_t s),
-    (f, g, b, args, smem, s))
+    (f, g, b, args, smem, RT_PT(s)))
 FWD(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc,
     (cudaStream_t s, void (*fn)(void *), void *data),
-    (s, fn, data))
+    (RT_PT(s), fn, data))
 FWD(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync,
     (const void *p, size_t n, int device, cudaStream_t s),
-    (p, n, device, s))
-FWD(cudaMallocAsync_ptsz, cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))
-FWD(cudaFreeAsync_ptsz, cudaFreeAsync, (void *p, cudaStream_t s), (p, s))
+    (p, n, device, RT_PT(s)))
+FWD(cudaMallocAsync_ptsz, cudaMallocAsync, (void **p, size_t n, cudaStream_t s),
+    (p, n, RT_PT(s)))
+FWD(cudaFreeAsync_ptsz, cudaFreeAsync, (void *p, cudaStream_t s), (p, RT_PT(s)))

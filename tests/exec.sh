@@ -48,7 +48,7 @@ for t in "" --no-timing; do
         fail "exec_capi graph $t: exit status $?"; cat "$tmp/graph.out" "$tmp/graph.err" >&2
     fi
     grep -q FAIL "$tmp/graph.out" && fail "exec_capi graph $t: $(grep FAIL "$tmp/graph.out")"
-    [ "$(grep -c PASS "$tmp/graph.out")" -eq 18 ] || fail "exec_capi graph $t: not 18 checks"
+    [ "$(grep -c PASS "$tmp/graph.out")" -eq 22 ] || fail "exec_capi graph $t: not 22 checks"
 done
 
 # CUDA arrays, texture and surface objects (cudart/cudart_tex.c, frontend/exec/ptx_tex.c)

@@ -67,6 +67,13 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cuda
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s);
 cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode);
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
+/* the entry points of a program built with --default-stream per-thread */
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t s, int mode);
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t s, cudaGraph_t *g);
+cudaError_t cudaLaunchKernel_ptsz(const void *f, dim3 g, dim3 b, void **args, size_t smem,
+                                  cudaStream_t s);
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n, int kind, cudaStream_t s);
+#define cudaStreamPerThread ((cudaStream_t)0x2)
 cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags);
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t g, const cudaGraphNode_t *deps,
                                    size_t nd, const struct cudaKernelNodeParams *p);
@@ -500,6 +507,37 @@ graphs(void)
            "graphs: an allocation after the free of one as large takes its address");
     expect(cudaGraphExecDestroy(x5) == cudaSuccess && cudaGraphDestroy(g5) == cudaSuccess,
            "graphs: the address-reuse graph destroyed");
+    /* the per-thread default stream can be captured, by its handle and as
+     * stream 0 of the _ptsz entry points; the legacy stream cannot */
+    cudaGraph_t g6, g7;
+    cudaGraphExec_t x6;
+    memset(hc, 0, sizeof hc);
+    ok = cudaStreamBeginCapture(cudaStreamPerThread, 0) == cudaSuccess &&
+         cudaMemsetAsync(c, 0, sizeof hc, cudaStreamPerThread) == cudaSuccess &&
+         cudaLaunchKernel((const void *)(uintptr_t)vscale_stub, grid, block, args, 0,
+                          cudaStreamPerThread) == cudaSuccess &&
+         cudaMemcpyAsync(hc, c, sizeof hc, cudaMemcpyDeviceToHost, cudaStreamPerThread) ==
+         cudaSuccess && cudaStreamEndCapture(cudaStreamPerThread, &g6) == cudaSuccess &&
+         hc[5] == 0.0f && cudaGraphGetNodes(g6, NULL, &nodes) == cudaSuccess && nodes == 3 &&
+         cudaGraphInstantiate(&x6, g6, 0) == cudaSuccess &&
+         cudaGraphLaunch(x6, cudaStreamPerThread) == cudaSuccess &&
+         cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess;
+    bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += hc[i] != 2.0f * (float)i;
+    expect(ok && bad == 0, "graphs: cudaStreamPerThread captured, its graph launched");
+    ok = cudaStreamBeginCapture_ptsz(NULL, 0) == cudaSuccess &&
+         cudaLaunchKernel_ptsz((const void *)(uintptr_t)vscale_stub, grid, block, args, 0, NULL) ==
+         cudaSuccess && cudaMemcpyAsync_ptsz(hc, c, sizeof hc, cudaMemcpyDeviceToHost, NULL) ==
+         cudaSuccess && cudaStreamEndCapture_ptsz(NULL, &g7) == cudaSuccess &&
+         cudaGraphGetNodes(g7, NULL, &nodes) == cudaSuccess && nodes == 2;
+    expect(ok, "graphs: stream 0 of the _ptsz entry points captured");
+    expect(cudaStreamBeginCapture(NULL, 0) == 900 &&   /* cudaErrorStreamCaptureUnsupported */
+           cudaStreamDestroy(cudaStreamPerThread) == cudaSuccess,
+           "graphs: the legacy stream is not captured; the per-thread one is not destroyed");
+    cudaGetLastError();
+    expect(cudaGraphExecDestroy(x6) == cudaSuccess && cudaGraphDestroy(g6) == cudaSuccess &&
+           cudaGraphDestroy(g7) == cudaSuccess, "graphs: the per-thread stream's graphs destroyed");
     expect(cudaGraphExecDestroy(x1) == cudaSuccess && cudaGraphExecDestroy(x2) == cudaSuccess &&
            cudaGraphExecDestroy(x3) == cudaSuccess && cudaGraphExecDestroy(x4) == cudaSuccess &&
            cudaGraphDestroy(g1) == cudaSuccess && cudaGraphDestroy(g2) == cudaSuccess &&
