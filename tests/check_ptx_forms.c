@@ -1,7 +1,7 @@
 /*
  * check_ptx_forms.c - PTX forms that nvcc 13, CUDA's headers and CUTLASS-
  * style code emit and smsim once refused as valid-but-unsupported input:
- * bmsk and szext, min/max .NaN and .xorsign.abs on .f32, ex2.approx and
+ * bmsk and szext, prmt's modes, min/max .NaN and .xorsign.abs on .f32, ex2.approx and
  * tanh.approx on packed and bf16 halves, cache hints (createpolicy, the
  * .L2::cache_hint policy operand of ld, st and cp.async, applypriority,
  * discard, prefetch.tensormap, fence.proxy.tensormap), getctarank and
@@ -109,6 +109,45 @@ START_TEST(bit_masks)
         "DONE:", "    ret;", "}",
     };
     run_kernel(ptx, N_LINES(ptx), 64, NULL, want, 64);
+}
+END_TEST
+
+/* ---- prmt's modes (PTX ISA 9.7.9.7) ------------------------------------------ */
+
+/* d for a = 0x33221100, b = 0x77665544 (byte k of {b, a} is 0x11 k), by
+ * mode and c[1:0], written out from the ISA's table (d.b3 d.b2 d.b1 d.b0). */
+static const uint32_t prmt_want[6][4] = {
+    { 0x33221100, 0x44332211, 0x55443322, 0x66554433 },   /* f4e */
+    { 0x55667700, 0x66770011, 0x77001122, 0x00112233 },   /* b4e */
+    { 0x00000000, 0x11111111, 0x22222222, 0x33333333 },   /* rc8 */
+    { 0x33221100, 0x33221111, 0x33222222, 0x33333333 },   /* ecl */
+    { 0x00000000, 0x11111100, 0x22221100, 0x33221100 },   /* ecr */
+    { 0x11001100, 0x33223322, 0x11001100, 0x33223322 },   /* rc16 */
+};
+
+/* Lane l of 0 .. 7 gives c = l (bits above c[1:0] ignored) to each mode. */
+START_TEST(prmt_modes)
+{
+    uint32_t want[48];
+    for (unsigned l = 0; l < 8; l++)
+        for (unsigned m = 0; m < 6; m++)
+            want[6 * l + m] = prmt_want[m][l % 4];
+    const char *const ptx[] = {
+        ".version 8.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 po)", "{",
+        "    .reg .pred %p<2>;", "    .reg .b32 %r<16>;", "    .reg .b64 %rd<8>;",
+        "    ld.param.u64 %rd1, [po];", "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %laneid;", "    setp.ge.u32 %p1, %r1, 8;", "    @%p1 bra DONE;",
+        "    mov.b32 %r2, 0x33221100;", "    mov.b32 %r3, 0x77665544;",
+        "    prmt.b32.f4e %r4, %r2, %r3, %r1;", "    prmt.b32.b4e %r5, %r2, %r3, %r1;",
+        "    prmt.b32.rc8 %r6, %r2, %r3, %r1;", "    prmt.b32.ecl %r7, %r2, %r3, %r1;",
+        "    prmt.b32.ecr %r8, %r2, %r3, %r1;", "    prmt.b32.rc16 %r9, %r2, %r3, %r1;",
+        "    mul.wide.u32 %rd5, %r1, 24;", "    add.s64 %rd7, %rd2, %rd5;",
+        "    st.global.v2.u32 [%rd7], {%r4, %r5};", "    st.global.v2.u32 [%rd7+8], {%r6, %r7};",
+        "    st.global.v2.u32 [%rd7+16], {%r8, %r9};",
+        "DONE:", "    ret;", "}",
+    };
+    run_kernel(ptx, N_LINES(ptx), 48, NULL, want, 48);
 }
 END_TEST
 
@@ -336,6 +375,7 @@ suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_checked_fixture(tc, testlib_dir_setup, testlib_dir_teardown);
     tcase_add_test(tc, bit_masks);
+    tcase_add_test(tc, prmt_modes);
     tcase_add_test(tc, min_max_f32);
     tcase_add_test(tc, half_ex2_tanh);
     tcase_add_test(tc, hints);

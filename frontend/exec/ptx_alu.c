@@ -493,12 +493,29 @@ lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
     return r;
 }
 
+/* prmt: bytes of {b, a} picked by sel's four nibbles (the generic form:
+ * bit 3 of a nibble replicates the byte's sign), or by mode (PM_PRMT_F4E
+ * ..) and sel's two low bits, per the PTX ISA's table (9.7.9.7): for
+ * each mode and selector, the source byte of d's bytes 0 .. 3. */
 static uint32_t
-prmt(uint32_t a, uint32_t b, uint32_t sel)
+prmt(uint32_t a, uint32_t b, uint32_t sel, unsigned mode)
 {
+    static const uint8_t modes[6][4][4] = {
+        { { 0, 1, 2, 3 }, { 1, 2, 3, 4 }, { 2, 3, 4, 5 }, { 3, 4, 5, 6 } },   /* f4e */
+        { { 0, 7, 6, 5 }, { 1, 0, 7, 6 }, { 2, 1, 0, 7 }, { 3, 2, 1, 0 } },   /* b4e */
+        { { 0, 0, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* rc8 */
+        { { 0, 1, 2, 3 }, { 1, 1, 2, 3 }, { 2, 2, 2, 3 }, { 3, 3, 3, 3 } },   /* ecl */
+        { { 0, 0, 0, 0 }, { 0, 1, 1, 1 }, { 0, 1, 2, 2 }, { 0, 1, 2, 3 } },   /* ecr */
+        { { 0, 1, 0, 1 }, { 2, 3, 2, 3 }, { 0, 1, 0, 1 }, { 2, 3, 2, 3 } },   /* rc16 */
+    };
     uint64_t bytes = (uint64_t)b << 32 | a;
     uint32_t r = 0;
     for (unsigned i = 0; i < 4; i++) {
+        if (mode >= PM_PRMT_F4E) {
+            r |= (uint32_t)(uint8_t)(bytes >> (8 * modes[mode - PM_PRMT_F4E][sel & 3][i]))
+                 << (8 * i);
+            continue;
+        }
         unsigned s = (sel >> (4 * i)) & 0xf;
         uint8_t v = (uint8_t)(bytes >> (8 * (s & 7)));
         if (s & 8)
@@ -664,7 +681,7 @@ int_generic(struct pwarp *pw, const struct xop *x, uint32_t m)
             break;
         }
         case PTXOP_PRMT:
-            r = prmt((uint32_t)a, (uint32_t)b, (uint32_t)c);
+            r = prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, x->mode);
             break;
         case PTXOP_LOP3:
             r = lop3(a, b, c, (unsigned)lane_get(pw, &x->e, l));

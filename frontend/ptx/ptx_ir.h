@@ -62,7 +62,9 @@ enum ptx_mode { PM_NONE, PM_UP, PM_DOWN, PM_BFLY, PM_IDX,            /* shfl */
                 PM_PREFETCH,                                         /* cp.async.bulk.prefetch */
                 PM_CP_MB_ARRIVE, PM_CP_MB_NOINC,    /* cp.async.mbarrier.arrive{.noinc} */
                 PM_CL_ARRIVE, PM_CL_WAIT,                            /* barrier.cluster */
-                PM_TEX_LEVEL, PM_TEX_GRAD };                         /* tex.level, tex.grad */
+                PM_TEX_LEVEL, PM_TEX_GRAD,                           /* tex.level, tex.grad */
+                PM_PRMT_F4E, PM_PRMT_B4E, PM_PRMT_RC8, PM_PRMT_ECL, PM_PRMT_ECR,
+                PM_PRMT_RC16 };                      /* prmt modes, in this order (ptx_alu.c) */
 
 /* Texture and surface geometries (.1d ... .acube: ptx_ins.shape of tex,
  * tld4, suld, sust), and what txq / suq ask (ptx_ins.frag). */

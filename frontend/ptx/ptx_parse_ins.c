@@ -316,6 +316,14 @@ apply_mod(struct parser *ps, struct ptx_ins *ins, const char *w, unsigned *ntype
         ins->vec = (uint8_t)(w[1] - '0');
         return SIM_OK;
     }
+    if (ins->op == PTXOP_PRMT) {
+        static const char *const pm[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
+        for (size_t i = 0; i < SIM_ARRAY_LEN(pm); i++)
+            if (strcmp(w, pm[i]) == 0) {
+                ins->mode = (uint8_t)(PM_PRMT_F4E + i);
+                return SIM_OK;
+            }
+    }
     if (ins->op == PTXOP_GRIDDEPCONTROL && strcmp(w, "wait") == 0) {
         ins->mode = PM_GDC_WAIT;
         return SIM_OK;
