@@ -45,7 +45,7 @@ rt_config_number(const char *name)
         return 0;
     char buf[SMSIM_CONFIG_VALUE_MAX];
     smsim_config_value(rt.cfg, (size_t)i, buf, sizeof buf);
-    return strtod(buf, NULL);
+    return strcmp(buf, "true") == 0 ? 1 : strtod(buf, NULL);   /* a boolean: 1 or 0 */
 }
 
 void *
@@ -194,6 +194,7 @@ rt_ready(void)
     if (rt.sim != NULL)
         rt.sample_launches = (uint32_t)rt_config_number("sim.sample_launches");
     rt.sample_tol = rt_config_number("sim.sample_tolerance");
+    rt.replay = rt_config_number("sim.replay_launches") != 0;
     atexit(at_exit);
     return cudaSuccess;
 }
@@ -586,7 +587,7 @@ rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                                    .grid = { grid.x, grid.y, grid.z },
                                    .block = { block.x, block.y, block.z },
                                    .smem = (uint32_t)smem, .params = params,
-                                   .cooperative = cooperative };
+                                   .cooperative = cooperative, .replay = rt.replay };
     if (cluster != NULL)
         memcpy(d.cluster, cluster, sizeof d.cluster);
     else if (f->cluster[0] != 0)
@@ -613,6 +614,7 @@ rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
     rt.tot.kernels += t.kernels;
     rt.tot.blocks += t.blocks;
     rt.tot.warp_insts += t.warp_insts;
+    rt.tot.replayed += t.replayed;
     if (rc < 0)
         return kernel_failed(rc, err.msg);
     if (simulate) {
@@ -950,6 +952,17 @@ print_json(FILE *fp, void *arg)
     free(doc);
 }
 
+/* Functional launches replayed (sim.replay_launches; ptx_replay.h). */
+static void
+replay_report(FILE *fp)
+{
+    if (rt.tot.replayed > 0)
+        fprintf(fp, "smsim exec: %llu functional launch%s replayed: each found the kernel, "
+                "shape, arguments and device memory of an earlier one, whose writes were made "
+                "again (sim.replay_launches)\n", (unsigned long long)rt.tot.replayed,
+                rt.tot.replayed == 1 ? "" : "es");
+}
+
 static void
 report(void)
 {
@@ -968,8 +981,11 @@ report(void)
     if (rt.sim == NULL) {
         if (loud)
             fprintf(stderr, "smsim exec: %llu kernel launches executed functionally (no timing): "
-                    "%llu blocks, %llu warp instructions\n", (unsigned long long)rt.launches,
-                    (unsigned long long)rt.tot.blocks, (unsigned long long)rt.tot.warp_insts);
+                    "%llu blocks, %llu warp instructions%s\n", (unsigned long long)rt.launches,
+                    (unsigned long long)rt.tot.blocks, (unsigned long long)rt.tot.warp_insts,
+                    rt.tot.replayed > 0 ? " (with those of the replayed launches)" : "");
+        if (loud)
+            replay_report(stderr);
         return;
     }
     if (loud) {
@@ -980,6 +996,7 @@ report(void)
         if (smsim_kernel_count(rt.sim) > 0)
             smsim_print_summary(stderr, rt.sim, rt.cfg_name, false);
         rt_shapes_report(stderr);
+        replay_report(stderr);
         fprintf(stderr, "timeline (simulated):\n  %12s %12s  %s\n", "start us", "length us",
                 "operation");
         static const char *const dirs[] = { "host to host", "host to device", "device to host",

@@ -107,6 +107,7 @@ struct rt {
     uint32_t n_tl, cap_tl;
     uint64_t launches;
     uint32_t sample_launches;    /* sim.sample_launches (0 under --no-timing) */
+    bool replay;                 /* sim.replay_launches */
     double sample_tol;           /* sim.sample_tolerance */
     struct rt_shape *shapes;
     uint32_t n_shapes, cap_shapes;

@@ -209,11 +209,12 @@ rt_shapes_json(FILE *fp)
     uint64_t n, c, lo, hi;
     totals(&n, &c, &lo, &hi);
     fprintf(fp, "{\"sample_launches\": %u, \"launches\": %llu, \"launches_failed\": %llu, "
-            "\"launches_estimated\": %llu, \"cycles_estimated\": %llu, "
-            "\"cycles_estimated_lo\": %llu, \"cycles_estimated_hi\": %llu, \"shapes\": [",
+            "\"launches_estimated\": %llu, \"launches_replayed\": %llu, "
+            "\"cycles_estimated\": %llu, \"cycles_estimated_lo\": %llu, "
+            "\"cycles_estimated_hi\": %llu, \"shapes\": [",
             rt.sample_launches, (unsigned long long)rt.launches, (unsigned long long)rt.failed,
-            (unsigned long long)n, (unsigned long long)c, (unsigned long long)lo,
-            (unsigned long long)hi);
+            (unsigned long long)n, (unsigned long long)rt.tot.replayed, (unsigned long long)c,
+            (unsigned long long)lo, (unsigned long long)hi);
     for (uint32_t i = 0, first = 1; i < rt.n_shapes; i++) {
         const struct rt_shape *s = &rt.shapes[i];
         const struct rt_shape_key *k = &s->key;

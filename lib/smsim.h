@@ -277,6 +277,7 @@ struct smsim_totals {
      * wait (from a wait that found its phase incomplete until the warp came
      * back to it) */
     uint64_t active_insts, wait_retries;
+    uint64_t replayed;           /* launches replayed (smsim_launch_desc.replay) */
 };
 
 /* Execute src functionally (PTX as written, warps in order; no timing). */
@@ -420,6 +421,11 @@ struct smsim_launch_desc {
     bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident at once
                                     (the launch fails if they do not fit), and a grid-sync
                                     workspace for cooperative groups' grid_group::sync() */
+    bool replay;                 /* functional (s NULL): when an earlier functional launch of
+                                    the same kernel, shape and parameters found the program's
+                                    memory as this one finds it, make its writes again
+                                    instead of executing (the same bytes; its work is counted
+                                    again: frontend/exec/ptx_replay.h) */
 };
 /* Run the launch to completion: on s (timed: it becomes s's next kernel),
  * or functionally when s is NULL (tot, if not NULL, adds what ran; its

@@ -8,8 +8,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "frontend/exec/ptx_prog.h"
+#include "frontend/exec/ptx_replay.h"
 #include "frontend/exec/ptx_tex.h"
 #include "frontend/exec/ptx_tmap.h"
 #include "frontend/ptx.h"
@@ -19,6 +21,7 @@
 struct smsim_program {
     struct ptx_prog *p;
     sim_addr_t grid_ws;          /* cooperative launches' grid-sync workspace (0: none yet) */
+    struct ptx_replay *replay;   /* functional launches recorded for replay */
 };
 
 /* Bytes of the grid-sync workspace: cooperative groups keep a 32-bit
@@ -30,6 +33,7 @@ smsim_program_new(void)
 {
     smsim_program *p = xcalloc(1, sizeof *p);
     p->p = ptx_prog_new();
+    p->replay = ptx_replay_new();
     return p;
 }
 
@@ -38,6 +42,7 @@ smsim_program_free(smsim_program *p)
 {
     if (p == NULL)
         return;
+    ptx_replay_free(p->replay);
     ptx_prog_free(p->p);
     free(p);
 }
@@ -196,10 +201,44 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
         memset(ws, 0, GRID_WS_BYTES);
         pl.grid_ws = p->grid_ws;
     }
+    /* a functional launch that repeats an earlier one (ptx_replay.h) */
+    int replay = -1;
+    if (s == NULL && d->replay) {
+        struct smsim_kernel_decl kd;
+        if ((rc = smsim_program_kernel_decl(p, d->module, d->kernel, &kd, err)) < 0)
+            return rc;
+        XXH3_state_t *h = XXH3_createState();
+        XXH3_64bits_reset(h);
+        XXH3_64bits_update(h, d->kernel, strlen(d->kernel) + 1);
+        uint32_t shape[13] = { d->module, d->grid[0], d->grid[1], d->grid[2], d->block[0],
+                               d->block[1], d->block[2], d->cluster[0], d->cluster[1],
+                               d->cluster[2], d->smem, pl.stack, d->cooperative };
+        XXH3_64bits_update(h, shape, sizeof shape);
+        if (kd.param_bytes > 0)
+            XXH3_64bits_update(h, d->params, kd.param_bytes);
+        uint64_t key = XXH3_64bits_digest(h);
+        XXH3_freeState(h);
+        struct ptx_replay_work w;
+        replay = ptx_replay_begin(p->replay, p->p, d->module, d->kernel, key, &w);
+        if (replay == 1) {
+            if (tot != NULL) {
+                tot->kernels += (unsigned)w.kernels;
+                tot->blocks += w.blocks;
+                tot->warp_insts += w.warp_insts;
+                tot->active_insts += w.cnt.active_insts;
+                tot->wait_retries += w.cnt.wait_retries;
+                tot->replayed++;
+            }
+            return SMSIM_OK;
+        }
+    }
     smsim_source src;
     rc = ptx_source_open_prog(p->p, &pl, &src.src, SERR(err));
-    if (rc < 0)
+    if (rc < 0) {
+        if (replay == 0)
+            ptx_replay_end(p->replay, p->p, false, NULL);
         return rc;
+    }
     const struct ptx_counters *cnt = ptx_prog_counters(p->p);
     uint64_t insts = cnt->active_insts, retries = cnt->wait_retries;
     if (s != NULL) {
@@ -211,6 +250,11 @@ smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_d
             tot->kernels += t.kernels;
             tot->blocks += t.blocks;
             tot->warp_insts += t.warp_insts;
+        }
+        if (replay == 0) {
+            struct ptx_replay_work w = { .kernels = t.kernels, .blocks = t.blocks,
+                                         .warp_insts = t.warp_insts };
+            ptx_replay_end(p->replay, p->p, rc >= 0, &w);
         }
     }
     if (tot != NULL) {

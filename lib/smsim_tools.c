@@ -20,7 +20,7 @@
 static void
 totals(struct smsim_totals *out, const struct record_totals *t)
 {
-    *out = (struct smsim_totals){ t->kernels, t->blocks, t->warp_insts, 0, 0 };
+    *out = (struct smsim_totals){ t->kernels, t->blocks, t->warp_insts, 0, 0, 0 };
 }
 
 int

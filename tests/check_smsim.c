@@ -405,6 +405,63 @@ START_TEST(test_windows)
 }
 END_TEST
 
+/* Replayed functional launches (smsim_launch_desc.replay): the same
+ * kernel, parameters and memory make the recorded writes again and count
+ * the same work; other parameters, other data or another allocation
+ * execute. */
+START_TEST(test_replay)
+{
+    smsim_error err = { 0 };
+    smsim_program *p = smsim_program_new();
+    unsigned mod;
+    ck_assert_int_eq(smsim_program_load_ptx(p, "k.ptx", param_reg_ptx, sizeof param_reg_ptx - 1,
+                                            NULL, &mod, &err), SMSIM_OK);
+    uint64_t o, x;
+    ck_assert_int_eq(smsim_program_malloc(p, 7 * 4, "out", &o, &err), SMSIM_OK);
+    uint32_t *out = smsim_program_host(p, o, 7 * 4, &err);
+    uint8_t blob[44];
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t v = 100 + i;
+        memcpy(blob + 4 * i, &v, 4);
+    }
+    memcpy(blob + 32, &o, 8);
+    struct smsim_launch_desc d = { .what = "launch", .module = mod, .kernel = "k",
+                                   .grid = { 1, 1, 1 }, .block = { 7, 1, 1 }, .params = blob,
+                                   .replay = true };
+    /* skip, clear out first, replayed?, out[0] after */
+    static const struct { uint32_t skip; bool clear, alloc, replayed; uint32_t first; } steps[] = {
+        { 0, false, false, false, 100 },   /* recorded: out from 0s */
+        { 0, true, false, true, 100 },     /* out 0s again: replayed */
+        { 0, false, false, false, 100 },   /* out as left (not recorded): executes */
+        { 0, false, false, true, 100 },    /* ... and is recorded: replayed */
+        { 1, false, false, false, 101 },   /* other parameters */
+        { 0, true, true, false, 100 },     /* out 0s, but one more allocation */
+        { 0, true, false, true, 100 },     /* that state again */
+    };
+    struct smsim_totals first = { 0 };
+    for (unsigned i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (steps[i].clear)
+            memset(out, 0, 7 * 4);
+        if (steps[i].alloc)
+            ck_assert_int_eq(smsim_program_malloc(p, 64, "x", &x, &err), SMSIM_OK);
+        uint32_t skip = steps[i].skip;
+        memcpy(blob + 40, &skip, 4);
+        struct smsim_totals t = { 0 };
+        ck_assert_int_eq(smsim_program_launch(p, NULL, &d, &t, &err), SMSIM_OK);
+        ck_assert_msg(t.replayed == steps[i].replayed, "step %u: replayed %llu", i,
+                      (unsigned long long)t.replayed);
+        for (uint32_t l = 0; l < 7; l++)
+            ck_assert_uint_eq(out[l], steps[i].first + l);
+        if (i == 0)
+            first = t;
+        ck_assert_uint_eq(t.warp_insts, first.warp_insts);
+        ck_assert_uint_eq(t.active_insts, first.active_insts);
+        ck_assert_uint_eq(t.blocks, 1);
+    }
+    smsim_program_free(p);
+}
+END_TEST
+
 /* Errors: a status, a message naming the input, nothing returned. */
 START_TEST(test_errors)
 {
@@ -599,6 +656,7 @@ smsim_suite(void)
     tcase_add_test(tc, test_sampled_run);
     tcase_add_test(tc, test_threads_and_watch);
     tcase_add_test(tc, test_windows);
+    tcase_add_test(tc, test_replay);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_config_fields);
     tcase_add_test(tc, test_files);

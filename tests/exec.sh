@@ -117,6 +117,28 @@ grep -q '"launches_estimated": 3[0-9]' "$tmp/r3.json" ||
     fail "exec_capi spin, every launch simulated"
 grep -q "30 kernel launches (2[0-9] estimated)" "$tmp/s3.err" ||
     fail "launch sampling of polling warps: fewer than 20 of 30 launches estimated"
+# replayed launches (sim.replay_launches): 24 launches of c = 2 a, whose
+# results the program checks, print the same with and without replay and
+# count the same work; untimed, 19 are replayed (round 1: all but the
+# first, which also makes the device heap; round 2: all but the first;
+# round 3, new data: all but the first two), timed some of the estimated
+for t in "" "--no-timing"; do
+    "$SMSIM" exec $t --stats-json "$tmp/rp1.json" -- "$EXEC_CAPI" replay >"$tmp/rp1.out" \
+        2>"$tmp/rp1.err" || { fail "exec_capi replay $t"; cat "$tmp/rp1.out" "$tmp/rp1.err" >&2; }
+    "$SMSIM" exec $t --set sim.replay_launches=false -- "$EXEC_CAPI" replay >"$tmp/rp0.out" \
+        2>"$tmp/rp0.err" || fail "exec_capi replay $t, sim.replay_launches=false"
+    cmp -s "$tmp/rp1.out" "$tmp/rp0.out" || fail "replay $t changes what the program prints"
+    grep -q "FAIL" "$tmp/rp1.out" && fail "exec_capi replay $t: $(grep FAIL "$tmp/rp1.out")"
+    grep -q "replayed" "$tmp/rp0.err" && fail "sim.replay_launches=false: launches replayed"
+done
+grep -q "^smsim exec: 19 functional launches replayed" "$tmp/rp1.err" ||
+    fail "replay --no-timing: not 19 launches replayed ($(grep replayed "$tmp/rp1.err"))"
+[ "$(grep "executed functionally" "$tmp/rp1.err" | sed 's/ (with.*//')" = \
+  "$(grep "executed functionally" "$tmp/rp0.err")" ] ||
+    fail "replay --no-timing: other totals than executing every launch"
+"$SMSIM" exec --stats-json "$tmp/rp1.json" -- "$EXEC_CAPI" replay >/dev/null 2>"$tmp/rp1.err"
+grep -q '"launches_replayed": 1[0-9]' "$tmp/rp1.json" ||
+    fail "replay: --stats-json has no exec.launches_replayed of 10 or more"
 # a cudaFree after the runtime's exit handler (a C++ global's destructor):
 # cudaErrorCudartUnloading (4), no second set-up, one report
 "$SMSIM" exec -- "$EXEC_CAPI" late >"$tmp/late.out" 2>"$tmp/late.err" ||

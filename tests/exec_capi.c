@@ -176,6 +176,19 @@ static const char ptx[] =
     "  st.global.f32 [%rd4], %f2;\n"
     "  ret;\n"
     "}\n"
+    /* c[i] = 2 a[i] (mode replay: a launch whose effect is all in memory) */
+    ".visible .entry twice(.param .u64 pa, .param .u64 pc, .param .u32 pn)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .f32 %f<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<7>;\n"
+    "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pc];\n  ld.param.u32 %r1, [pn];\n"
+    "  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %ctaid.x;\n  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r5, %r2, %r3, %r4;\n  setp.ge.s32 %p1, %r5, %r1;\n  @%p1 bra DONE;\n"
+    "  cvta.to.global.u64 %rd3, %rd1;\n  cvta.to.global.u64 %rd4, %rd2;\n"
+    "  mul.wide.s32 %rd5, %r5, 4;\n  add.s64 %rd6, %rd3, %rd5;\n  ld.global.f32 %f1, [%rd6];\n"
+    "  add.f32 %f2, %f1, %f1;\n  add.s64 %rd6, %rd4, %rd5;\n  st.global.f32 [%rd6], %f2;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n"
     /* mode spin: warp 1 runs a chain of n dependent FMAs and arrives on
      * the block's mbarrier; warp 0 polls it (test_wait) until then, and
      * thread 0 writes n to o[block] */
@@ -354,6 +367,7 @@ make_fatbin(const char *mode, unsigned arch)
 /* The host shadows that name the kernels and the variables. */
 static void vscale_stub(void) { }
 static void bump_stub(void) { }
+static void twice_stub(void) { }
 static void tex2d_stub(void) { }
 static void texa2d_stub(void) { }
 static void texcube_stub(void) { }
@@ -743,6 +757,48 @@ spin(void)
     return fails != 0;
 }
 
+/* Launches that repeat earlier ones (sim.replay_launches): c = 2 a eight
+ * times on c cleared each time (a replay makes the recorded writes), then
+ * eight times more on c left as it is (the launch writes what is there),
+ * then with new values in a (nothing recorded matches: it executes).
+ * Every result is checked; exec.sh counts the replays. */
+static int
+replay(void)
+{
+    enum { N = 64 * 256 };
+    float *a = NULL, *c = NULL, *h = malloc(N * sizeof *h), *hc = malloc(N * sizeof *hc);
+    for (int i = 0; i < N; i++)
+        h[i] = (float)i;
+    expect(cudaMalloc((void **)&a, N * sizeof *a) == cudaSuccess &&
+           cudaMalloc((void **)&c, N * sizeof *c) == cudaSuccess &&
+           cudaMemcpy(a, h, N * sizeof *h, cudaMemcpyHostToDevice) == cudaSuccess, "set-up");
+    dim3 grid = { N / 256, 1, 1 }, block = { 256, 1, 1 };
+    int n = N, bad = 0, ok = 0;
+    void *args[] = { &a, &c, &n };
+    for (int round = 0; round < 3; round++) {
+        if (round == 2) {
+            for (int i = 0; i < N; i++)
+                h[i] = (float)(3 * i);
+            ok += cudaMemcpy(a, h, N * sizeof *h, cudaMemcpyHostToDevice) == cudaSuccess;
+        }
+        for (int k = 0; k < 8; k++) {
+            ok += (round != 0 || cudaMemset(c, 0, N * sizeof *c) == cudaSuccess) &&
+                  cudaLaunchKernel((const void *)(uintptr_t)twice_stub, grid, block, args, 0,
+                                   NULL) == cudaSuccess &&
+                  cudaMemcpy(hc, c, N * sizeof *hc, cudaMemcpyDeviceToHost) == cudaSuccess;
+            for (int i = 0; i < N; i++)
+                bad += hc[i] != 2.0f * h[i];
+        }
+    }
+    expect(ok == 25, "24 launches");
+    expect(bad == 0, "every launch's result: c = 2 a");
+    cudaFree(a);
+    cudaFree(c);
+    free(h);
+    free(hc);
+    return fails != 0;
+}
+
 /* Eight launches of bump over 4,096 blocks, one more element along each
  * time: the first are simulated, the rest estimated by launch sampling and
  * run functionally in the block storage the simulated ones left (whose
@@ -1062,6 +1118,7 @@ main(int argc, char **argv)
     wrap.version = 1;
     const char *packing = future || strcmp(mode, "repeat") == 0 || strcmp(mode, "graph") == 0 ||
                           strcmp(mode, "reuse") == 0 || strcmp(mode, "spin") == 0 ||
+                          strcmp(mode, "replay") == 0 ||
                           strcmp(mode, "late") == 0 ||
                           strcmp(mode, "texture") == 0 ? "plain" : mode;
     wrap.data = (const unsigned long long *)(void *)make_fatbin(packing, future ? 100 : 80);
@@ -1075,7 +1132,7 @@ main(int argc, char **argv)
         { tex2d_stub, "tex2d" }, { texa2d_stub, "texa2d" }, { texcube_stub, "texcube" },
         { tex1di_stub, "tex1di" }, { texq_stub, "texq" }, { surf2x_stub, "surf2x" },
         { heapk_stub, "heapk" }, { condk_stub, "condk" }, { setk_stub, "setk" },
-        { bump_stub, "bump" }, { spin_stub, "spin" },
+        { bump_stub, "bump" }, { spin_stub, "spin" }, { twice_stub, "twice" },
     };
     for (unsigned i = 0; i < sizeof tk / sizeof tk[0]; i++)
         __cudaRegisterFunction(h, (const char *)(uintptr_t)tk[i].stub, (char *)tk[i].name,
@@ -1087,6 +1144,8 @@ main(int argc, char **argv)
         return repeat();
     if (strcmp(mode, "reuse") == 0)
         return reuse();
+    if (strcmp(mode, "replay") == 0)
+        return replay();
     if (strcmp(mode, "spin") == 0)
         return spin();
     if (strcmp(mode, "late") == 0) {

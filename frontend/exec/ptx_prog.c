@@ -419,6 +419,13 @@ ptx_prog_adopt_blocks(struct ptx_prog *p, struct ptx_run *r)
     p->n_parked = 0;
 }
 
+const struct region *
+ptx_prog_regions(const struct ptx_prog *p, uint32_t *n)
+{
+    *n = p->n_regions;
+    return p->regions;
+}
+
 struct ptx_counters *
 ptx_prog_counters(struct ptx_prog *p)
 {

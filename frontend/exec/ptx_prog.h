@@ -83,6 +83,10 @@ int ptx_prog_layout(struct ptx_prog *p, uint32_t mod, struct ptx_run *r, const u
 void ptx_prog_park_blocks(struct ptx_prog *p, struct ptx_run *r);
 void ptx_prog_adopt_blocks(struct ptx_prog *p, struct ptx_run *r);
 
+/* The program's regions (live, freed and mapped), sorted by base: *n of
+ * them, valid until the next allocation, mapping or release. */
+const struct region *ptx_prog_regions(const struct ptx_prog *p, uint32_t *n);
+
 /* The counters every launch of the program adds to. */
 struct ptx_counters *ptx_prog_counters(struct ptx_prog *p);
 
