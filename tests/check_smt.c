@@ -199,8 +199,14 @@ START_TEST(test_sync_and_bulk_rejected_when_malformed)
     ck_assert_uint_eq(smtrec_decode(&st, buf, buf + n, &out, &why), n);
     ck_assert_int_eq(out.sync, SIM_SYNC_WAIT);
     ck_assert_int_eq(out.sync_obj, 3);
+    /* every object 0 .. 31 fits the byte's five bits: object 31 reads back */
+    buf[at] = SIM_SYNC_WAIT | 31u << 3;
+    smtrec_reset(&st);
+    ck_assert_uint_eq(smtrec_decode(&st, buf, buf + n, &out, &why), n);
+    ck_assert_int_eq(out.sync_obj, 31);
+    buf[at] = SIM_SYNC_WAIT | 3 << 3;
     static const uint8_t bad[] = { SIM_SYNC_POLL, SIM_SYNC_WAITING, SIM_SYNC_BLOCKED, 0, 7,
-                                   SIM_SYNC_WAIT | 0x80 };
+                                   7 | 0x80 };
     for (unsigned i = 0; i < sizeof bad; i++) {
         uint8_t copy[SMTREC_MAX_BYTES];
         memcpy(copy, buf, n);
