@@ -462,6 +462,33 @@ START_TEST(test_replay)
 }
 END_TEST
 
+/* A freed allocation's address is given again to an allocation of the
+ * same size, the most recently freed first; another size gets a new one;
+ * until reused, the address is no memory of the program. */
+START_TEST(test_address_reuse)
+{
+    smsim_error err = { 0 };
+    smsim_program *p = smsim_program_new();
+    uint64_t a, b, c, d, e;
+    ck_assert_int_eq(smsim_program_malloc(p, 1000, "a", &a, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_program_malloc(p, 1000, "b", &b, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_program_release(p, a, NULL, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_program_release(p, b, NULL, &err), SMSIM_OK);
+    ck_assert(!smsim_program_lookup(p, a, NULL, NULL, NULL));
+    ck_assert_int_eq(smsim_program_malloc(p, 999, "c", &c, &err), SMSIM_OK);
+    ck_assert(c != a && c != b);
+    ck_assert_int_eq(smsim_program_malloc(p, 1000, "d", &d, &err), SMSIM_OK);
+    ck_assert_int_eq(smsim_program_malloc(p, 1000, "e", &e, &err), SMSIM_OK);
+    ck_assert_uint_eq(d, b);     /* the most recently freed first */
+    ck_assert_uint_eq(e, a);
+    const uint8_t *z = smsim_program_host(p, e, 1000, &err);
+    ck_assert_ptr_nonnull(z);
+    for (unsigned i = 0; i < 1000; i++)
+        ck_assert_uint_eq(z[i], 0);  /* zeroed, as every allocation */
+    smsim_program_free(p);
+}
+END_TEST
+
 /* Errors: a status, a message naming the input, nothing returned. */
 START_TEST(test_errors)
 {
@@ -657,6 +684,7 @@ smsim_suite(void)
     tcase_add_test(tc, test_threads_and_watch);
     tcase_add_test(tc, test_windows);
     tcase_add_test(tc, test_replay);
+    tcase_add_test(tc, test_address_reuse);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_config_fields);
     tcase_add_test(tc, test_files);

@@ -3,7 +3,8 @@
  * ptx_prog.h).
  *
  * Invariants: regions[] is sorted by base and its live regions never
- * overlap; an allocation's device address is never handed out twice; the
+ * overlap; a device address is handed out again only to an allocation of
+ * the size it had, after it was freed (freed[]: the most recent last); the
  * host memory of a module variable belongs to the program (a run borrows
  * it through its copy of regions[]).
  */
@@ -38,6 +39,9 @@ struct ptx_prog {
     struct park_key park;
     struct region *regions;      /* sorted by base; names owned (xstrdup) */
     uint32_t n_regions, cap_regions;
+    sim_addr_t *freed;           /* bases of freed allocations, the most recent last (at
+                                    most PTX_PROG_FREED: the oldest are forgotten) */
+    uint32_t n_freed;
     sim_addr_t next_base;        /* the next allocation's device address */
     sim_addr_t tcur;             /* the next timing-model address */
     struct pmod *mods;
@@ -85,6 +89,7 @@ ptx_prog_free(struct ptx_prog *p)
             free(p->regions[i].ptr);
     }
     free(p->regions);
+    free(p->freed);
     ptx_exec_blocks_free(p->parked, p->n_parked, p->park.sz.wpb);
     for (uint32_t i = 0; i < p->n_mods; i++) {
         ptx_module_free(p->mods[i].m);
@@ -145,6 +150,25 @@ next_tbase(struct ptx_prog *p, uint64_t bytes)
  * machine running this has; say so rather than fail in calloc. */
 #define PTX_PROG_MAX_ALLOC (UINT64_C(1) << 36)
 
+/* Freed allocations remembered for reuse. */
+#define PTX_PROG_FREED 4096u
+
+/* A freed allocation of exactly `bytes`, the most recently freed, taken
+ * out of freed[]; NULL if none. */
+static struct region *
+reuse_freed(struct ptx_prog *p, uint64_t bytes)
+{
+    for (uint32_t i = p->n_freed; i-- > 0;) {
+        int64_t r = find(p, p->freed[i]);
+        if (r < 0 || p->regions[r].kind != RK_FREED || p->regions[r].size != bytes)
+            continue;
+        memmove(&p->freed[i], &p->freed[i + 1], (p->n_freed - i - 1) * sizeof *p->freed);
+        p->n_freed--;
+        return &p->regions[r];
+    }
+    return NULL;
+}
+
 static int
 new_region(struct ptx_prog *p, uint64_t bytes, const char *what, uint8_t kind, sim_addr_t *addr,
            struct region **out, struct sim_error *err)
@@ -152,12 +176,24 @@ new_region(struct ptx_prog *p, uint64_t bytes, const char *what, uint8_t kind, s
     if (bytes > PTX_PROG_MAX_ALLOC)
         return sim_error_set(err, SIM_ERR_NOMEM, "%s: %" PRIu64 " bytes is more than smsim can "
                              "back with host memory (64 GiB at most)", what, bytes);
+    struct region *g = kind == RK_BUFFER ? reuse_freed(p, bytes) : NULL;
+    if (g != NULL) {             /* its address and timing address again */
+        g->ptr = xcalloc(1, bytes ? bytes : 1);
+        free((char *)g->name);
+        g->name = xstrdup(what);
+        g->kind = kind;
+        g->watch = false;
+        *addr = g->base;
+        if (out != NULL)
+            *out = g;
+        return SIM_OK;
+    }
     if (p->next_base > UINT64_MAX - PTX_REGION_STRIDE)
         return sim_error_set(err, SIM_ERR_NOMEM, "%s: out of device addresses (freed "
                              "allocations are not reused)", what);
     sim_addr_t base = p->next_base;
     p->next_base += PTX_REGION_STRIDE;
-    struct region *g = insert(p, base);
+    g = insert(p, base);
     g->size = bytes;
     g->ptr = xcalloc(1, bytes ? bytes : 1);
     g->name = xstrdup(what);
@@ -244,6 +280,11 @@ ptx_prog_release(struct ptx_prog *p, sim_addr_t addr, void **host_out, struct si
     g->ptr = NULL;
     g->kind = RK_FREED;
     g->watch = true;             /* keeps the executor's fast path away (ptx_exec.c) */
+    if (p->freed == NULL)
+        p->freed = xmalloc(PTX_PROG_FREED * sizeof *p->freed);
+    if (p->n_freed == PTX_PROG_FREED)
+        memmove(&p->freed[0], &p->freed[1], --p->n_freed * sizeof *p->freed);
+    p->freed[p->n_freed++] = addr;
     return SIM_OK;
 }
 

@@ -6,9 +6,14 @@
  *
  * Memory persists from launch to launch, as on a GPU:
  *  - allocations (cudaMalloc) get device addresses PTX_REGION_STRIDE apart
- *    from PTX_PROG_BASE up, above every host address, and are never
- *    reused: a freed one stays as an RK_FREED region, so that a late
- *    access is reported as a use after free;
+ *    from PTX_PROG_BASE up, above every host address; a freed one stays
+ *    as an RK_FREED region, so that a late access is reported as a use
+ *    after free, until an allocation of the very same size takes its
+ *    address again (the most recently freed first), as CUDA's allocator
+ *    gives a program that frees and allocates the same size (Thrust's
+ *    and CUB's temporary storage, per-iteration buffers) the same
+ *    address: so that such a program's launches repeat exactly
+ *    (ptx_replay.h) and its data lands on the same cache lines;
  *  - host memory the device may address (cudaMallocManaged,
  *    cudaMallocHost) is mapped at its host address;
  *  - each module's .global and .const variables get an allocation when it
