@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <time.h>
 
@@ -774,6 +775,24 @@ run_kernel(struct sim *s, struct sim_error *err)
     return SIM_OK;
 }
 
+/* Does msg name kernel `name` ("kernel NAME" followed by no more of a
+ * name; a long name may have been cut to 96 characters and "...",
+ * sim/error.c)? */
+static bool
+names_kernel(const char *msg, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(msg, "kernel "); p != NULL; p = strstr(p + 1, "kernel ")) {
+        const char *q = p + 7;
+        char c = strncmp(q, name, n) == 0 ? q[n] : 'x';
+        if (!(isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.'))
+            return true;         /* the whole name */
+        if (n > 128 && strncmp(q, name, 96) == 0 && strncmp(q + 96, "...", 3) == 0)
+            return true;         /* its first 96 characters and "..." */
+    }
+    return false;
+}
+
 int
 sim_run(sim *s, struct inst_source *src, struct sim_error *err)
 {
@@ -806,7 +825,8 @@ sim_run(sim *s, struct inst_source *src, struct sim_error *err)
         }
         rc = run_kernel(s, err);
         if (rc < 0) {
-            sim_error_prefix(err, "kernel %s: ", s->ki.name);
+            if (err != NULL && !names_kernel(err->msg, s->ki.name))
+                sim_error_prefix(err, "kernel %s: ", s->ki.name);
             break;
         }
     }
