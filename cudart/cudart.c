@@ -979,13 +979,13 @@ report(void)
         fprintf(stderr, "smsim exec: %llu kernel launch%s failed; the first: %s\n",
                 (unsigned long long)rt.failed, rt.failed == 1 ? "" : "es", rt.first_failure);
     if (rt.sim == NULL) {
-        if (loud)
+        if (loud) {
             fprintf(stderr, "smsim exec: %llu kernel launches executed functionally (no timing): "
                     "%llu blocks, %llu warp instructions%s\n", (unsigned long long)rt.launches,
                     (unsigned long long)rt.tot.blocks, (unsigned long long)rt.tot.warp_insts,
                     rt.tot.replayed > 0 ? " (with those of the replayed launches)" : "");
-        if (loud)
             replay_report(stderr);
+        }
         return;
     }
     if (loud) {

@@ -527,7 +527,8 @@ API cudaError_t
 cudaStreamGetFlags(cudaStream_t s, unsigned *flags)
 {
     RT_GUARD;
-    *flags = rt_stream(s) != NULL ? (unsigned)rt_stream(s)->flags : 0;
+    const struct CUstream_st *st = rt_stream(s);
+    *flags = st != NULL ? (unsigned)st->flags : 0;
     return cudaSuccess;
 }
 

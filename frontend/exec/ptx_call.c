@@ -145,6 +145,21 @@ deepest(const struct ptx_run *r, uint32_t f, uint64_t *memo)
     return memo[f] = (f == 0 ? 0 : r->funcs[f].frame) + best;
 }
 
+uint8_t
+ptx_call_builtin(const struct ptx_kernel *f)
+{
+    static const struct { const char *name; uint8_t params, rets, b; } rt[] = {
+        { "vprintf", 3, 1, XB_VPRINTF }, { "__assertfail", 5, 0, XB_ASSERTFAIL },
+        { "malloc", 2, 1, XB_MALLOC }, { "free", 1, 0, XB_FREE },
+        { "cudaGraphSetConditional", 2, 0, XB_SETCOND },
+    };
+    for (size_t i = 0; !f->defined && i < SIM_ARRAY_LEN(rt); i++)
+        if (strcmp(f->name, rt[i].name) == 0 && f->n_params == rt[i].params &&
+            f->n_rets == rt[i].rets)
+            return rt[i].b;
+    return XB_NONE;
+}
+
 /* Link module function mod (a callee of body b's call c, or -1 for one
  * that a function pointer may reach: skipped when it cannot run). */
 static int
@@ -157,20 +172,7 @@ link_func(struct ptx_run *r, int32_t mod, const struct ptx_kernel *b, int32_t c,
         return SIM_OK;
     if (!f->defined && c < 0)
         return SIM_OK;
-    uint8_t builtin = XB_NONE;
-    if (!f->defined && strcmp(f->name, "vprintf") == 0 && f->n_params == 3 && f->n_rets == 1)
-        builtin = XB_VPRINTF;
-    else if (!f->defined && strcmp(f->name, "__assertfail") == 0 && f->n_params == 5 &&
-             f->n_rets == 0)
-        builtin = XB_ASSERTFAIL;
-    else if (!f->defined && strcmp(f->name, "malloc") == 0 && f->n_params == 2 &&
-             f->n_rets == 1)
-        builtin = XB_MALLOC;
-    else if (!f->defined && strcmp(f->name, "free") == 0 && f->n_params == 1 && f->n_rets == 0)
-        builtin = XB_FREE;
-    else if (!f->defined && strcmp(f->name, "cudaGraphSetConditional") == 0 &&
-             f->n_params == 2 && f->n_rets == 0)
-        builtin = XB_SETCOND;
+    uint8_t builtin = ptx_call_builtin(f);
     if (builtin == XB_MALLOC && r->heap->base == 0)
         return sim_error_set(err, SIM_ERR_INTERNAL, "kernel %s calls malloc but has no heap",
                              r->k->name);

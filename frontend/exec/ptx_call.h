@@ -42,6 +42,11 @@
  * function and the file:line. */
 int ptx_call_link(struct ptx_run *r, struct sim_error *err);
 
+/* The runtime function the executor carries out that f, a declared-only
+ * function, is (vprintf, __assertfail, malloc, free,
+ * cudaGraphSetConditional: enum xbuiltin), or XB_NONE. */
+uint8_t ptx_call_builtin(const struct ptx_kernel *f);
+
 /* The r->funcs index of module function mod, or -1 if it is not linked. */
 int32_t ptx_call_func(const struct ptx_run *r, int32_t mod);
 

@@ -189,8 +189,8 @@ new_region(struct ptx_prog *p, uint64_t bytes, const char *what, uint8_t kind, s
         return SIM_OK;
     }
     if (p->next_base > UINT64_MAX - PTX_REGION_STRIDE)
-        return sim_error_set(err, SIM_ERR_NOMEM, "%s: out of device addresses (freed "
-                             "allocations are not reused)", what);
+        return sim_error_set(err, SIM_ERR_NOMEM, "%s: out of device addresses (a freed "
+                             "allocation's is reused only for one of its size)", what);
     sim_addr_t base = p->next_base;
     p->next_base += PTX_REGION_STRIDE;
     g = insert(p, base);

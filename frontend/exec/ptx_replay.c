@@ -9,6 +9,8 @@
  */
 #include "frontend/exec/ptx_replay.h"
 
+#include "frontend/exec/ptx_call.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -56,7 +58,6 @@ struct ptx_replay {
     struct rsum *pre, *post;
     uint32_t cap_sum;
     struct ptx_counters cnt0;
-    uint64_t replays;
 };
 
 struct ptx_replay *
@@ -89,21 +90,14 @@ ptx_replay_free(struct ptx_replay *rp)
     free(rp);
 }
 
-uint64_t
-ptx_replay_count(const struct ptx_replay *rp)
-{
-    return rp->replays;
-}
-
 /* Does kernel `kernel` of module m reach (through its calls, a function
  * pointer reaching every function whose address is taken) a runtime
- * function whose effects are not all in memory: printf's output, assert's
- * message, the device heap's bookkeeping, a graph's condition? */
+ * function the executor carries out (ptx_call_builtin): printf's output,
+ * assert's message, the device heap's bookkeeping, a graph's condition
+ * are not all in memory? */
 static bool
 side_effects(const struct ptx_module *m, const char *kernel)
 {
-    static const char *const names[] = { "vprintf", "__assertfail", "malloc", "free",
-                                         "cudaGraphSetConditional" };
     const struct ptx_kernel *k = NULL;
     for (uint32_t i = 0; i < m->n_kernels && k == NULL; i++)
         if (strcmp(m->kernels[i].name, kernel) == 0)
@@ -116,8 +110,7 @@ side_effects(const struct ptx_module *m, const char *kernel)
     for (const struct ptx_kernel *b = k; b != NULL && !found;
          b = n > 0 ? &m->funcs[todo[--n]] : NULL) {
         if (!b->defined && b != k) {
-            for (size_t j = 0; j < SIM_ARRAY_LEN(names); j++)
-                found = found || strcmp(b->name, names[j]) == 0;
+            found = ptx_call_builtin(b) != XB_NONE;
             continue;
         }
         for (uint32_t c = 0; c < b->n_calls; c++)
@@ -209,7 +202,6 @@ ptx_replay_begin(struct ptx_replay *rp, struct ptx_prog *p, uint32_t mod, const 
         *w = e->work;
         add_counters(ptx_prog_counters(p), &e->work.cnt);
         ks->hits++;
-        rp->replays++;
         struct rentry keep = *e;     /* the most recently used goes last */
         memmove(e, e + 1, (rp->n_e - i - 1) * sizeof *e);
         rp->e[rp->n_e - 1] = keep;

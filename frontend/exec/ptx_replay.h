@@ -55,7 +55,4 @@ int ptx_replay_begin(struct ptx_replay *rp, struct ptx_prog *p, uint32_t mod, co
 void ptx_replay_end(struct ptx_replay *rp, struct ptx_prog *p, bool ok,
                     const struct ptx_replay_work *w);
 
-/* Launches replayed so far. */
-uint64_t ptx_replay_count(const struct ptx_replay *rp);
-
 #endif /* SMSIM_FRONTEND_PTX_REPLAY_H */
