@@ -499,6 +499,297 @@ START_TEST(runaway_kernels)
 }
 END_TEST
 
+/* Independent thread scheduling: every thread of two blocks of 48 takes
+ * one lock in global memory (m[0]) with atom.cas in a loop, as nvcc
+ * compiles `while (atomicCAS(&lock, 0, 1) != 0) ;`, then bumps a counter
+ * (m[1]) under it, keeping what it saw.  The lane that wins leaves the
+ * loop while the others of its warp spin: on compute capability 7.0 and
+ * later it goes on past their reconvergence point, releases the lock, and
+ * the counter values seen are 0..95 once each.  Before 7.0 the winner
+ * waits for the spinners: the kernel never ends, as on the GPU. */
+static const char *const MUTEX_PTX[] = {
+    ".version 9.0", ".target sm_90", ".address_size 64",
+    ".visible .entry k(.param .u64 k_out, .param .u64 k_m)",
+    "{",
+    "    .reg .pred %p<2>;",
+    "    .reg .b32 %r<10>;",
+    "    .reg .b64 %rd<8>;",
+    "    ld.param.u64 %rd1, [k_out];",
+    "    ld.param.u64 %rd2, [k_m];",
+    "    cvta.to.global.u64 %rd3, %rd1;",
+    "    cvta.to.global.u64 %rd4, %rd2;",
+    "    mov.u32 %r1, 1;",
+    "$L_spin:",
+    "    mov.u32 %r2, 0;",
+    "    atom.global.cas.b32 %r3, [%rd4], %r2, %r1;",
+    "    setp.ne.s32 %p1, %r3, 0;",
+    "    @%p1 bra $L_spin;",                          /* line 18 */
+    "    membar.gl;",
+    "    ld.volatile.global.u32 %r4, [%rd4+4];",
+    "    add.s32 %r5, %r4, 1;",
+    "    st.volatile.global.u32 [%rd4+4], %r5;",
+    "    mov.u32 %r6, %ctaid.x;",
+    "    mov.u32 %r7, %ntid.x;",
+    "    mov.u32 %r8, %tid.x;",
+    "    mad.lo.s32 %r9, %r6, %r7, %r8;",
+    "    mul.wide.u32 %rd5, %r9, 4;",
+    "    add.s64 %rd6, %rd3, %rd5;",
+    "    st.global.u32 [%rd6], %r4;",
+    "    membar.gl;",
+    "    atom.global.exch.b32 %r3, [%rd4], 0;",
+    "    ret;",
+    "}",
+};
+
+static void
+check_mutex(const struct launch *l, sim *s, void *ctx)
+{
+    (void)s, (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    const uint32_t *m = (const uint32_t *)l->args[1].data;
+    ck_assert_uint_eq(m[0], 0);
+    ck_assert_uint_eq(m[1], 96);
+    uint32_t seen[96] = { 0 };
+    for (unsigned t = 0; t < 96; t++) {
+        ck_assert_msg(out[t] < 96, "thread %u saw %u", t, out[t]);
+        ck_assert_msg(seen[out[t]]++ == 0, "counter value %u seen twice", out[t]);
+    }
+}
+
+START_TEST(its_mutex)
+{
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 2", "block = 48",
+                                          "arg = out buffer u32 96 zeros",
+                                          "arg = m buffer u32 2 zeros" };
+    testlib_emulate_and_run(MUTEX_PTX, sizeof MUTEX_PTX / sizeof MUTEX_PTX[0], launch,
+                            sizeof launch / sizeof launch[0], "", check_mutex, NULL);
+    /* compute capability 6.1: no independent thread scheduling */
+    testlib_write_lines("k.ptx", MUTEX_PTX, sizeof MUTEX_PTX / sizeof MUTEX_PTX[0], 2,
+                        ".target sm_61", NULL);
+    testlib_expect_error("k.ptx", 18, "kernel k never ends: ");
+    testlib_expect_error("k.ptx", 18, "(lanes that could end it wait for their warp's spinning "
+                         "lanes to reconverge: GPUs before compute capability 7.0 have no "
+                         "independent thread scheduling)");
+}
+END_TEST
+
+/* A lock in shared memory per block, then a warp-wide shuffle (full
+ * member mask) and a CTA barrier.  The lanes that took the lock ran ahead
+ * of their warp's spinning lanes: they wait at the shuffle until the rest
+ * of the warp comes to it, and the warp reaches the barrier whole.  The
+ * block's sum (out[0..127]) and each warp's sum of its thread indices
+ * (out[128..255], by the shuffles) are exact.  Line 31 (the first
+ * shuffle) replaced by a move: the split lanes wait at the barrier. */
+static const char *const SHARED_LOCK_PTX[] = {
+    ".version 9.0", ".target sm_90", ".address_size 64",
+    ".visible .entry k(.param .u64 k_out)",
+    "{",
+    "    .reg .pred %p<3>;",
+    "    .reg .b32 %r<24>;",
+    "    .reg .b64 %rd<6>;",
+    "    .shared .align 4 .b32 s_lock;",
+    "    .shared .align 4 .b32 s_sum;",
+    "    ld.param.u64 %rd1, [k_out];",
+    "    cvta.to.global.u64 %rd2, %rd1;",
+    "    mov.u32 %r1, %tid.x;",
+    "    setp.ne.u32 %p1, %r1, 0;",
+    "    @%p1 bra $L_init;",
+    "    mov.u32 %r2, 0;",
+    "    st.shared.u32 [s_lock], %r2;",
+    "    st.shared.u32 [s_sum], %r2;",
+    "$L_init:",
+    "    bar.sync 0;",
+    "    mov.u32 %r3, 0;",
+    "    mov.u32 %r4, 1;",
+    "$L_spin:",
+    "    atom.shared.cas.b32 %r5, [s_lock], %r3, %r4;",
+    "    setp.ne.s32 %p2, %r5, 0;",
+    "    @%p2 bra $L_spin;",
+    "    ld.volatile.shared.u32 %r6, [s_sum];",
+    "    add.s32 %r7, %r6, %r1;",
+    "    st.volatile.shared.u32 [s_sum], %r7;",
+    "    atom.shared.exch.b32 %r8, [s_lock], 0;",
+    "    shfl.sync.bfly.b32 %r10, %r1, 16, 31, -1;",   /* line 31 */
+    "    add.s32 %r11, %r1, %r10;",
+    "    shfl.sync.bfly.b32 %r12, %r11, 8, 31, -1;",
+    "    add.s32 %r13, %r11, %r12;",
+    "    shfl.sync.bfly.b32 %r14, %r13, 4, 31, -1;",
+    "    add.s32 %r15, %r13, %r14;",
+    "    shfl.sync.bfly.b32 %r16, %r15, 2, 31, -1;",
+    "    add.s32 %r17, %r15, %r16;",
+    "    shfl.sync.bfly.b32 %r18, %r17, 1, 31, -1;",
+    "    add.s32 %r19, %r17, %r18;",
+    "    bar.sync 0;",
+    "    ld.shared.u32 %r9, [s_sum];",
+    "    mov.u32 %r20, %ctaid.x;",
+    "    mad.lo.s32 %r21, %r20, 64, %r1;",
+    "    mul.wide.u32 %rd3, %r21, 4;",
+    "    add.s64 %rd4, %rd2, %rd3;",
+    "    st.global.u32 [%rd4], %r9;",
+    "    st.global.u32 [%rd4+512], %r19;",
+    "    ret;",
+    "}",
+};
+
+struct shared_lock_want {
+    bool shuffles;               /* out[128..255] hold the warps' sums */
+};
+
+static void
+check_shared_lock(const struct launch *l, sim *s, void *ctx)
+{
+    (void)s;
+    const struct shared_lock_want *want = ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (unsigned t = 0; t < 128; t++) {
+        ck_assert_msg(out[t] == 64 * 63 / 2, "thread %u: block sum %u", t, out[t]);
+        unsigned w = t % 64 / 32;
+        if (want->shuffles)
+            ck_assert_msg(out[128 + t] == 32 * 32 * w + 496, "thread %u: warp sum %u", t,
+                          out[128 + t]);
+    }
+}
+
+START_TEST(its_shared_lock)
+{
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 2", "block = 64",
+                                          "arg = out buffer u32 256 zeros" };
+    size_t n = sizeof SHARED_LOCK_PTX / sizeof SHARED_LOCK_PTX[0];
+    ck_assert_str_eq(SHARED_LOCK_PTX[30], "    shfl.sync.bfly.b32 %r10, %r1, 16, 31, -1;");
+    struct shared_lock_want want = { true };
+    testlib_emulate_and_run(SHARED_LOCK_PTX, n, launch, sizeof launch / sizeof launch[0], "",
+                            check_shared_lock, &want);
+    const char *ptx[sizeof SHARED_LOCK_PTX / sizeof SHARED_LOCK_PTX[0]];
+    memcpy(ptx, SHARED_LOCK_PTX, sizeof ptx);
+    ptx[30] = "    mov.u32 %r10, %r1;";
+    want.shuffles = false;
+    testlib_emulate_and_run(ptx, n, launch, sizeof launch / sizeof launch[0], "",
+                            check_shared_lock, &want);
+}
+END_TEST
+
+/* __syncwarp() holds lanes a yield let run ahead: lane 0 of warp 0 waits
+ * for a flag warp 1 sets after counting to n (memory unchanged meanwhile:
+ * lane 0 provably spins, and its warp's other lanes get their turn), then
+ * stores it to shared memory; after bar.warp.sync every lane of warp 0
+ * reads it.  Lanes 1..31 must wait at the bar.warp.sync for lane 0. */
+static const char *const SYNCWARP_PTX[] = {
+    ".version 9.0", ".target sm_90", ".address_size 64",
+    ".visible .entry k(.param .u64 k_out, .param .u64 k_flag, .param .u32 k_n)",
+    "{",
+    "    .reg .pred %p<4>;",
+    "    .reg .b32 %r<8>;",
+    "    .reg .b64 %rd<8>;",
+    "    .shared .align 4 .b32 s_v;",
+    "    ld.param.u64 %rd1, [k_out];",
+    "    ld.param.u64 %rd2, [k_flag];",
+    "    ld.param.u32 %r5, [k_n];",
+    "    cvta.to.global.u64 %rd3, %rd1;",
+    "    cvta.to.global.u64 %rd4, %rd2;",
+    "    mov.u32 %r1, %tid.x;",
+    "    setp.lt.u32 %p1, %r1, 32;",
+    "    @%p1 bra $L_w0;",
+    "    mov.u32 %r2, 0;",
+    "$L_work:",                                       /* warp 1: count, then set the flag */
+    "    add.s32 %r2, %r2, 1;",
+    "    setp.lt.u32 %p2, %r2, %r5;",
+    "    @%p2 bra $L_work;",
+    "    st.volatile.global.u32 [%rd4], %r2;",
+    "    bra.uni $L_end;",
+    "$L_w0:",
+    "    setp.ne.u32 %p3, %r1, 0;",
+    "    @%p3 bra $L_sync;",
+    "$L_spin:",                                       /* lane 0 of warp 0 */
+    "    ld.volatile.global.u32 %r3, [%rd4];",
+    "    setp.eq.u32 %p2, %r3, 0;",
+    "    @%p2 bra $L_spin;",
+    "    st.shared.u32 [s_v], %r3;",
+    "$L_sync:",
+    "    bar.warp.sync -1;",
+    "    ld.shared.u32 %r4, [s_v];",
+    "    mul.wide.u32 %rd5, %r1, 4;",
+    "    add.s64 %rd6, %rd3, %rd5;",
+    "    st.global.u32 [%rd6], %r4;",
+    "$L_end:",
+    "    ret;",
+    "}",
+};
+
+static void
+check_syncwarp(const struct launch *l, sim *s, void *ctx)
+{
+    (void)s, (void)ctx;
+    const uint32_t *out = (const uint32_t *)l->args[0].data;
+    for (unsigned t = 0; t < 32; t++)
+        ck_assert_msg(out[t] == 5000, "lane %u read %u", t, out[t]);
+}
+
+START_TEST(its_syncwarp)
+{
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64",
+                                          "arg = out buffer u32 32 zeros",
+                                          "arg = flag buffer u32 1 zeros", "arg = n u32 5000" };
+    testlib_emulate_and_run(SYNCWARP_PTX, sizeof SYNCWARP_PTX / sizeof SYNCWARP_PTX[0], launch,
+                            sizeof launch / sizeof launch[0], "", check_syncwarp, NULL);
+}
+END_TEST
+
+/* Lanes of one warp that wait for each other in turn, on paths a branch
+ * split: lane 0 sets a, waits for b, sets c; lane 31 waits for a, sets b,
+ * waits for c, then writes what it saw.  Whichever path the warp runs
+ * first spins until it gives the other its turn. */
+START_TEST(its_handshake)
+{
+    static const char *const ptx[] = {
+        ".version 9.0", ".target sm_90", ".address_size 64",
+        ".visible .entry k(.param .u64 k_out)",
+        "{",
+        "    .reg .pred %p<4>;",
+        "    .reg .b32 %r<8>;",
+        "    .reg .b64 %rd<4>;",
+        "    ld.param.u64 %rd1, [k_out];",
+        "    cvta.to.global.u64 %rd2, %rd1;",
+        "    mov.u32 %r1, %tid.x;",
+        "    setp.eq.u32 %p1, %r1, 0;",
+        "    @%p1 bra $L_zero;",
+        "    setp.ne.u32 %p2, %r1, 31;",
+        "    @%p2 bra $L_end;",
+        "$L_wa:",                                       /* lane 31 */
+        "    ld.volatile.global.u32 %r2, [%rd2+4];",
+        "    setp.eq.u32 %p3, %r2, 0;",
+        "    @%p3 bra $L_wa;",
+        "    mov.u32 %r3, 2;",
+        "    st.volatile.global.u32 [%rd2+8], %r3;",
+        "$L_wc:",
+        "    ld.volatile.global.u32 %r4, [%rd2+12];",
+        "    setp.eq.u32 %p3, %r4, 0;",
+        "    @%p3 bra $L_wc;",
+        "    add.s32 %r5, %r4, %r2;",
+        "    st.global.u32 [%rd2+16], %r5;",
+        "    bra.uni $L_end;",
+        "$L_zero:",                                     /* lane 0 */
+        "    mov.u32 %r3, 1;",
+        "    st.volatile.global.u32 [%rd2+4], %r3;",
+        "$L_wb:",
+        "    ld.volatile.global.u32 %r2, [%rd2+8];",
+        "    setp.eq.u32 %p3, %r2, 0;",
+        "    @%p3 bra $L_wb;",
+        "    add.s32 %r3, %r2, 1;",
+        "    st.volatile.global.u32 [%rd2+12], %r3;",
+        "$L_end:",
+        "    ret;",
+        "}",
+    };
+    struct inst_source src;
+    const uint32_t *out = testlib_ptx_run(ptx, sizeof ptx / sizeof ptx[0], NULL, &src);
+    ck_assert_uint_eq(out[1], 1);
+    ck_assert_uint_eq(out[2], 2);
+    ck_assert_uint_eq(out[3], 3);
+    ck_assert_uint_eq(out[4], 4);
+    inst_source_destroy(&src);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -512,6 +803,10 @@ suite(void)
     tcase_add_test(tc, overrun_names_the_buffer);
     tcase_add_test(tc, clock_after_barrier);
     tcase_add_test(tc, runaway_kernels);
+    tcase_add_test(tc, its_mutex);
+    tcase_add_test(tc, its_handshake);
+    tcase_add_test(tc, its_shared_lock);
+    tcase_add_test(tc, its_syncwarp);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -949,6 +949,9 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     case PTXOP_BARRIER:
         if (in->flags & PF_WARPSYNC) {
             x->kind = XK_NOP;
+            /* a constant member mask (__syncwarp()): ptx_spin_sync() */
+            if (in->nops >= 1 && o[0].kind == PO_IMM)
+                x->off = (int64_t)(uint32_t)o[0].imm;
             break;
         }
         if (in->mode == PM_CL_ARRIVE || in->mode == PM_CL_WAIT) {

@@ -855,6 +855,10 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                 ptx_call_leave(r, b, pw);
                 continue;
             }
+            if (pw->sp == 0 && pw->spin.parked != 0) {
+                ptx_spin_unpark(pw);     /* the others exited */
+                continue;
+            }
             if (pw->sp == 0) {
                 if (!pw->finished) {
                     pw->finished = true;
@@ -915,6 +919,14 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         case XK_BAR:
             if (m == 0)
                 break;
+            if (pw->spin.its && !(x->flags & PF_ARRIVE)) {
+                int parked = ptx_spin_sync(r, pw, x, pc, ~0u, &m, err);
+                if (parked < 0)
+                    return parked;
+                if (parked)
+                    continue;    /* its lanes wait there: run another path */
+                wi->active_mask = m;
+            }
             SIM_FORWARD_IF_ERROR(bar_operands(r, b, pw, x, m, wi, err));
             if (x->atom != PA_NONE)
                 SIM_FORWARD_IF_ERROR(bred_arrive(r, b, pw, x, pc, m, err));
@@ -1010,10 +1022,22 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             advance = wi->sync != SIM_SYNC_BLOCKED;
             break;
         case XK_SHFL:
-            exec_shfl(pw, x, m);
-            break;
         case XK_VOTE:
-            exec_vote(pw, x, m);
+            if (pw->spin.its && m != 0) {        /* a split warp: wait for the members */
+                const struct slot *mm = x->kind == XK_SHFL ? &x->e : &x->b;
+                uint32_t need = mm->cls != SC_NONE
+                                ? (uint32_t)lane_get(pw, mm, (unsigned)__builtin_ctz(m)) : m;
+                int parked = ptx_spin_sync(r, pw, x, pc, need, &m, err);
+                if (parked < 0)
+                    return parked;
+                if (parked)
+                    continue;
+                wi->active_mask = m;
+            }
+            if (x->kind == XK_SHFL)
+                exec_shfl(pw, x, m);
+            else
+                exec_vote(pw, x, m);
             break;
         case XK_ACTIVEMASK: {
             /* the predicated-on active lanes: a lane whose guard is false
@@ -1024,10 +1048,11 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             LANES(m, { D[l].u = m; });
             break;
         }
-        case XK_BRA:
+        case XK_BRA: {
             advance = false;
+            bool yield = false;
             if (m != 0 && x->target <= pc)     /* a loop's back-edge */
-                SIM_FORWARD_IF_ERROR(ptx_spin_backedge(r, b, pw, x, x->target, err));
+                SIM_FORWARD_IF_ERROR(ptx_spin_backedge(r, b, pw, x, x->target, &yield, err));
             if (m == active) {
                 top->pc = x->target;
             } else if (m == 0) {
@@ -1048,7 +1073,10 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                 pw->stk[pw->sp++] = (struct simt_entry){ pc + 1, rpc, active & ~m };
                 pw->stk[pw->sp++] = (struct simt_entry){ x->target, rpc, m };
             }
+            if (yield)
+                ptx_spin_yield(pw);
             break;
+        }
         case XK_EXIT:
             retire_lanes(pw, m);
             break;
@@ -1066,8 +1094,16 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                                        "(cudaLaunchCooperativeKernel)" : "");
             break;
         case XK_NOP:
-            if (x->op == PTXOP_CP)
+            if (x->op == PTXOP_CP) {
                 async_group_op(pw, x, wi);
+            } else if (pw->spin.its && m != 0 && (x->flags & PF_WARPSYNC) && x->off != 0) {
+                int parked = ptx_spin_sync(r, pw, x, pc, (uint32_t)x->off, &m, err);
+                if (parked < 0)
+                    return parked;
+                if (parked)
+                    continue;    /* __syncwarp(): wait for the member lanes */
+                wi->active_mask = m;
+            }
             break;
         case XK_WGMMA:
             /* the group's register; aux: N, and whether A is read from

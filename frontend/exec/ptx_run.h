@@ -338,6 +338,11 @@ struct ptx_spin {
     uint64_t hash;               /* its state at the last look (state 1) */
     uint8_t state;               /* 0: counting; 1: hashed, compare at the next back-edge;
                                     2: spinning (its state repeats) */
+    uint32_t yields;             /* paths it gave the turn to since memory last changed */
+    uint64_t yield_epoch;        /* ptx_run.mem_epoch of those yields */
+    bool its;                    /* it has: its lanes may reach a barrier apart */
+    uint32_t parked;             /* lanes waiting at barrier parked_pc for the warp's others */
+    int32_t parked_pc;
 };
 
 struct simt_entry {

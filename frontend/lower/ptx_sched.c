@@ -29,7 +29,8 @@
  * fences, nanosleep and %clock reads split blocks, so nothing moves
  * across them; a barrier keeps every memory access and warp operation on
  * its side, while register arithmetic and loads of read-only memory pass
- * it as ptxas lets them (barrier_free()).  The functional results are
+ * it as ptxas lets them (barrier_free()); a shuffle or vote stays after
+ * the global and shared stores and atomics before it (a lock's release).  The functional results are
  * therefore those of the PTX order (tests/check_kernels.c and check_micro.c
  * compare every output with a C reference).
  *
@@ -468,6 +469,7 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
     int32_t last_store[MC_COUNT];        /* per memory class: the last store or atomic */
     uint32_t loads[MC_COUNT];            /* reader links of the loads since it */
     int32_t last_bar = -1;               /* the last barrier */
+    int32_t last_release = -1;           /* the last global or shared store or atomic */
     uint32_t since_bar = UINT32_MAX;     /* links of the operations since it: all stay before
                                             the next barrier (ptxas hoists over a barrier, it
                                             does not sink: bar_loop's FFMA stays above it) */
@@ -517,6 +519,16 @@ build_edges(struct sched *s, const struct xop *x, uint32_t n)
                 add_edge(s, (uint32_t)last_bar, j, 1);
             since_bar = push_link(s, j, since_bar);
         }
+        /* a warp-synchronizing operation (shfl.sync, vote.sync, ...) stays
+         * after the stores and atomics before it: lanes of a warp that
+         * independent thread scheduling split wait at it for the others
+         * (ptx_spin.h), so hoisted above a lock's release it would hold
+         * the lock while the others wait for it */
+        if ((x[j].kind == XK_SHFL || x[j].kind == XK_VOTE) && last_release >= 0)
+            add_edge(s, (uint32_t)last_release, j, 1);
+        if (is_mem(&x[j]) && !mem_reads_only(&x[j]) &&
+            (mem_classes(&x[j]) & (1u << MC_GLOBAL | 1u << MC_SHARED)))
+            last_release = (int32_t)j;
         if (is_mem(&x[j])) {
             unsigned classes = mem_classes(&x[j]);
             for (unsigned c = 0; c < MC_COUNT; c++) {
