@@ -59,9 +59,11 @@ cudaMalloc(void **devPtr, size_t size)
 }
 
 /* Host memory the device addresses at the same address (managed, pinned):
- * pages of its own, so that no heap block shares them. */
+ * pages of its own, so that no heap block shares them.  flags: 0
+ * (managed) or SMSIM_MAP_ZERO_COPY (pinned: kernels reach it over the
+ * host link). */
 static cudaError_t
-map_host(void **ptr, size_t size, const char *kind)
+map_host(void **ptr, size_t size, const char *kind, unsigned flags)
 {
     RT_REQUIRE_READY();
     if (ptr == NULL)
@@ -71,7 +73,7 @@ map_host(void **ptr, size_t size, const char *kind)
     if (p == MAP_FAILED)
         return rt_fail(cudaErrorMemoryAllocation, NULL);
     smsim_error err = { 0 };
-    if (smsim_program_map_host(rt.prog, p, len, kind, &err) < 0) {
+    if (smsim_program_map_host(rt.prog, p, len, kind, flags, &err) < 0) {
         munmap(p, len);
         return rt_fail(cudaErrorMemoryAllocation, "%s", err.msg);
     }
@@ -84,14 +86,14 @@ cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
 {
     RT_GUARD;
     (void)flags;
-    return map_host(devPtr, size, "cudaMallocManaged memory");
+    return map_host(devPtr, size, "cudaMallocManaged memory", 0);
 }
 
 API cudaError_t
 cudaMallocHost(void **ptr, size_t size)
 {
     RT_GUARD;
-    return map_host(ptr, size, "cudaMallocHost memory");
+    return map_host(ptr, size, "cudaMallocHost memory", SMSIM_MAP_ZERO_COPY);
 }
 
 API cudaError_t
@@ -99,7 +101,7 @@ cudaHostAlloc(void **ptr, size_t size, unsigned flags)
 {
     RT_GUARD;
     (void)flags;
-    return map_host(ptr, size, "cudaHostAlloc memory");
+    return map_host(ptr, size, "cudaHostAlloc memory", SMSIM_MAP_ZERO_COPY);
 }
 
 API cudaError_t
@@ -358,7 +360,8 @@ cudaHostRegister(void *ptr, size_t size, unsigned flags)
     (void)flags;
     RT_REQUIRE_READY();
     smsim_error err = { 0 };
-    if (smsim_program_map_host(rt.prog, ptr, size, "cudaHostRegister memory", &err) < 0)
+    if (smsim_program_map_host(rt.prog, ptr, size, "cudaHostRegister memory",
+                               SMSIM_MAP_ZERO_COPY, &err) < 0)
         return rt_fail(cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): %s", ptr, size,
                        err.msg);
     return cudaSuccess;

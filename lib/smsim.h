@@ -369,11 +369,15 @@ int smsim_program_load_ptx(smsim_program *p, const char *name, const char *text,
                            const char *ptx_path, unsigned *module, smsim_error *err);
 
 /* Device memory: allocate (zeroed; what names it in messages), map host
- * memory, free (*host: a mapped region's host memory, else NULL). */
+ * memory, free (*host: a mapped region's host memory, else NULL).  Mapped
+ * host memory with SMSIM_MAP_ZERO_COPY (pinned or registered memory) is
+ * reached over the host link in the timing model (host.link_gbps); without
+ * it (managed memory, which migrates) it is timed as device memory. */
+#define SMSIM_MAP_ZERO_COPY 1u
 int smsim_program_malloc(smsim_program *p, uint64_t bytes, const char *what, uint64_t *addr,
                          smsim_error *err);
 int smsim_program_map_host(smsim_program *p, void *host, uint64_t bytes, const char *what,
-                           smsim_error *err);
+                           unsigned flags, smsim_error *err);
 int smsim_program_release(smsim_program *p, uint64_t addr, void **host, smsim_error *err);
 /* The device heap device-side malloc uses (cudaLimitMallocHeapSize; 8 MB
  * unless set): settable until a kernel that calls malloc is loaded. */

@@ -66,9 +66,10 @@ smsim_program_malloc(smsim_program *p, uint64_t bytes, const char *what, uint64_
 
 int
 smsim_program_map_host(smsim_program *p, void *host, uint64_t bytes, const char *what,
-                       smsim_error *err)
+                       unsigned flags, smsim_error *err)
 {
-    return ptx_prog_map_host(p->p, host, bytes, what, SERR(err));
+    return ptx_prog_map_host(p->p, host, bytes, what, (flags & SMSIM_MAP_ZERO_COPY) != 0,
+                             SERR(err));
 }
 
 int

@@ -402,7 +402,9 @@ global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         uint32_t miss = ln[i].mask;
         struct cache_line *l = NULL;
         uint32_t set = 0;
-        if (cached) {
+        /* host memory (zero-copy) is not cached (mem.h) */
+        bool l1 = cached && ln[i].line < SIM_SYSMEM_BASE / c->l1_line_size;
+        if (l1) {
             set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
             l = cache_find(u->l1, set, ln[i].line);
             if (l != NULL) {
@@ -420,7 +422,7 @@ global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         s = port_send(&u->rd_free, u->rd_occ, sim_popc32(miss), s);
         sim_cycle_t fill = mem_read(u->m, ln[i].line, miss, s);
         mshr_release_at(u, fill);
-        if (cached) {
+        if (l1) {
             if (l == NULL) {
                 l = cache_victim(u->l1, set);
                 cache_install(u->l1, l, ln[i].line);

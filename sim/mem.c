@@ -97,6 +97,11 @@ struct mem {
     struct line_fifo partial;    /* lines with partial sectors (l2.partial_lines) */
     struct line_fifo dirty;      /* dirty lines (l2.dirty_lines) */
     uint64_t drain;              /* ticks */
+    /* the host link (zero-copy host memory) */
+    uint64_t host_line;          /* lines from here up are host memory; UINT64_MAX: none */
+    uint64_t host_occ;           /* ticks one sector occupies a direction of the link */
+    uint64_t host_half;          /* ticks from the SM to the link's end, and back */
+    struct timeline host_rd, host_wr;
     struct mem_stats st;
 };
 
@@ -156,6 +161,13 @@ mem_new(const struct sim_config *c)
     m->wslice_occ = c->l2_write_bytes_per_cycle > 0
                     ? ticks_per(c->l2_sector_size, c->l2_write_bytes_per_cycle) : m->slice_occ;
     m->chan = xcalloc(m->channels, sizeof *m->chan);
+    m->host_line = UINT64_MAX;
+    if (c->host_link_gbps > 0) {
+        m->host_line = SIM_SYSMEM_BASE / c->l2_line_size;
+        m->host_occ = ticks_per(c->l2_sector_size, c->host_link_gbps * 1e3 / c->gpu_clock_mhz);
+        m->host_half = (MEM_TICKS(dl) + (uint64_t)(c->host_link_latency_us * c->gpu_clock_mhz *
+                                                   (double)(1u << MEM_TICK_SHIFT) + 0.5)) / 2;
+    }
     if (m->sets != 0) {
         fifo_init(&m->partial, c->l2_partial_lines, m->slices);
         fifo_init(&m->dirty, c->l2_dirty_lines, m->slices);
@@ -205,6 +217,10 @@ mem_register_stats(mem *m, stats *st)
                   "bytes written to DRAM (dirty L2 evictions)");
     stats_add_u64(st, "dram.queue_cycles", &m->st.dram_queue_cycles, "cycles",
                   "total cycles requests waited for a busy DRAM channel");
+    stats_add_u64(st, "host.read_bytes", &m->st.host_read_bytes, "bytes",
+                  "bytes read from host memory over the host link (zero-copy)");
+    stats_add_u64(st, "host.write_bytes", &m->st.host_write_bytes, "bytes",
+                  "bytes written to host memory over the host link (zero-copy)");
 }
 
 static inline uint64_t
@@ -427,9 +443,28 @@ dram_fetch(mem *m, uint64_t line, uint32_t miss, uint64_t start)
     return cs + m->dram_half;
 }
 
+/* An access of n sectors to host memory (line >= host_line) sent at
+ * cycle t: it holds one direction of the link for its sectors; returns
+ * the cycle it is back at the SM (a read, an atomic) or done (a write). */
+static sim_cycle_t
+host_access(mem *m, uint32_t n, sim_cycle_t t, bool write)
+{
+    uint64_t a = MEM_TICKS(t) + m->host_half;
+    uint64_t start = timeline_reserve(write ? &m->host_wr : &m->host_rd, a, n * m->host_occ);
+    *(write ? &m->st.host_write_bytes : &m->st.host_read_bytes) += (uint64_t)n * m->sector_bytes;
+    uint64_t done = start + n * m->host_occ;
+    if (write) {
+        m->drain = max_u64(m->drain, done);
+        return ceil_cycles(done);
+    }
+    return ceil_cycles(done + m->host_half);
+}
+
 void
 mem_prefetch(const mem *m, uint64_t line)
 {
+    if (line >= m->host_line)
+        return;
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     cache_prefetch(m->l2, set);
@@ -439,6 +474,8 @@ mem_prefetch(const mem *m, uint64_t line)
 sim_cycle_t
 mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
 {
+    if (line >= m->host_line)
+        return host_access(m, sim_popc32(mask), t, false);
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     uint32_t n = sim_popc32(mask);
@@ -473,6 +510,8 @@ mem_read(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
 sim_cycle_t
 mem_write_bytes(mem *m, uint64_t line, uint32_t mask, uint32_t bytes, sim_cycle_t t)
 {
+    if (line >= m->host_line)
+        return host_access(m, sim_popc32(mask), t, true);
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     uint32_t n = sim_popc32(mask);
@@ -517,6 +556,8 @@ mem_write(mem *m, uint64_t line, uint32_t mask, sim_cycle_t t)
 sim_cycle_t
 mem_atomic(mem *m, uint64_t line, uint32_t mask, uint32_t ops, sim_cycle_t t)
 {
+    if (line >= m->host_line)    /* performed in host memory: a round trip */
+        return host_access(m, sim_popc32(mask), t, false);
     uint32_t set;
     uint32_t slice = slice_of(m, line, &set);
     uint64_t occ = (uint64_t)ops * m->atomic_occ;
@@ -552,7 +593,7 @@ mem_preload(mem *m, sim_addr_t addr, uint64_t bytes)
 {
     uint64_t line_bytes = (uint64_t)m->sectors_per_line * m->sector_bytes;
     uint64_t cap = (uint64_t)m->sets * cache_ways(m->l2) * line_bytes;
-    if (m->sets == 0 || bytes == 0)
+    if (m->sets == 0 || bytes == 0 || addr / line_bytes >= m->host_line)
         return;
     if (bytes > cap) {               /* only the last L2-full of a copy can remain */
         addr += bytes - cap;
@@ -570,7 +611,7 @@ void
 mem_warm(mem *m, uint64_t line, uint32_t mask, bool write)
 {
     uint32_t set;
-    if (m->sets == 0 || mask == 0)
+    if (m->sets == 0 || mask == 0 || line >= m->host_line)
         return;
     (void)slice_of(m, line, &set);
     struct cache_line *l = cache_find(m->l2, set, line);

@@ -18,6 +18,12 @@
  * partially written sectors beyond l2.partial_lines lines are read from
  * DRAM, merged and written back (mem.c).  Atomics are
  * performed at the L2 slice.
+ *
+ * Host memory (timing addresses from SIM_SYSMEM_BASE: zero-copy) is held
+ * by no cache: every access crosses the host link, one reservation per
+ * direction at host.link_gbps, and takes dram.latency plus
+ * host.link_latency_us.  A config without a link rate (0) times it as
+ * device memory.
  */
 #ifndef SMSIM_SIM_MEM_H
 #define SMSIM_SIM_MEM_H
@@ -40,6 +46,8 @@ struct mem_stats {
     uint64_t dram_write_bytes;
     uint64_t l2_queue_cycles;    /* total cycles requests waited for a busy slice */
     uint64_t dram_queue_cycles;  /* total cycles requests waited for a busy channel */
+    uint64_t host_read_bytes;    /* read from host memory over the host link (zero-copy) */
+    uint64_t host_write_bytes;   /* written to it */
 };
 
 typedef struct mem mem;

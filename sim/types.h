@@ -18,6 +18,11 @@ typedef uint64_t sim_cycle_t;   /* core-clock cycles */
 typedef uint64_t sim_addr_t;    /* byte address in a simulated memory space */
 
 #define SIM_CYCLE_MAX UINT64_MAX
+/* Timing addresses from here up are host memory the GPU reaches over the
+ * host link (zero-copy: pinned and registered host memory a kernel reads
+ * or writes): no L1 or L2 holds them, and each access crosses the link
+ * (mem.c).  Frontends put such memory there; nothing else is. */
+#define SIM_SYSMEM_BASE ((sim_addr_t)1 << 56)
 #define SIM_WARP_SIZE 32u                /* threads per warp (all NVIDIA GPUs) */
 
 #define SIM_MAX_SMS             1024u    /* sm.count upper bound */

@@ -281,6 +281,23 @@ START_TEST(test_l1_hit_miss_and_inflight)
 }
 END_TEST
 
+/* Host memory (zero-copy, from SIM_SYSMEM_BASE) is not cached in the L1:
+ * a second load goes over the link again.  A link so fast its 4 sectors
+ * take 4 ticks: dram.latency (500) and those ticks, rounded up. */
+START_TEST(test_host_memory_not_cached)
+{
+    struct rig r;
+    rig_init(&r, "host.link_gbps = 100000; host.link_latency_us = 0");
+    struct warp_inst ld = access(SIM_SPACE_GLOBAL, SIM_IF_LOAD, SIM_SYSMEM_BASE + 0x10000, 4, 4);
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 0), 501);
+    ck_assert_uint_eq(ldst_access(r.u, &ld, 1000), 1501);
+    ck_assert_uint_eq(r.st.l1_hits, 0);
+    ck_assert_uint_eq(r.st.l1_misses, 8);
+    ck_assert_uint_eq(mem_get_stats(r.m)->host_read_bytes, 8 * 32);
+    rig_fini(&r);
+}
+END_TEST
+
 /* A bulk copy (inst.h, SIM_BULK_COPY) of n bytes at global address a. */
 static struct warp_inst
 bulk(unsigned flags, sim_addr_t a, uint64_t n)
@@ -464,6 +481,7 @@ ldst_suite(void)
     tcase_add_test(tc, test_bank_wavefronts_reference);
     tcase_add_test(tc, test_shared_timing);
     tcase_add_test(tc, test_l1_hit_miss_and_inflight);
+    tcase_add_test(tc, test_host_memory_not_cached);
     tcase_add_test(tc, test_port_and_mshr_limits);
     tcase_add_test(tc, test_l2_ports);
     tcase_add_test(tc, test_bulk_copy_timing);

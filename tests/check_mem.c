@@ -38,6 +38,36 @@ START_TEST(test_unloaded_latencies_exact)
 }
 END_TEST
 
+/* Host memory (zero-copy, lines from SIM_SYSMEM_BASE): at 32 B/cycle
+ * (32 GB/s at 1000 MHz) a sector holds a direction of the link 1 cycle;
+ * an access takes dram.latency (500) + host.link_latency_us (1 us = 1000
+ * cycles) beside that, half each way; reads and writes have a direction
+ * each; nothing enters the L2.  Without a link rate it is device memory. */
+START_TEST(test_host_link)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, "host.link_gbps = 32; host.link_latency_us = 1");
+    const uint64_t h = SIM_SYSMEM_BASE / 128;
+    ck_assert_uint_eq(mem_read(m, h, 0x1, 0), 1501);       /* 750 + 1 + 750 */
+    ck_assert_uint_eq(mem_read(m, h + 1, 0xf, 0), 1505);   /* after it: 751 + 4 + 750 */
+    ck_assert_uint_eq(mem_read(m, h, 0x1, 0), 1506);       /* not cached: again, after those */
+    ck_assert_uint_eq(mem_write(m, h + 2, 0x3, 0), 752);   /* its own direction: 750 + 2 */
+    ck_assert_uint_eq(mem_atomic(m, h + 3, 0x1, 1, 10000), 11501);
+    ck_assert_uint_eq(mem_read(m, 7, 0x1, 20000), 20500);  /* device memory as before */
+    const struct mem_stats *st = mem_get_stats(m);
+    ck_assert_uint_eq(st->host_read_bytes, (1 + 4 + 1 + 1) * 32);
+    ck_assert_uint_eq(st->host_write_bytes, 2 * 32);
+    ck_assert_uint_eq(st->l2_read_sectors, 1);
+    ck_assert_uint_eq(st->l2_write_sectors, 0);
+    ck_assert_uint_eq(st->dram_read_bytes, 32);
+    mem_destroy(m);
+    m = small_mem(&c, "host.link_gbps = 0");
+    ck_assert_uint_eq(mem_read(m, h, 0x1, 0), 500);
+    ck_assert_uint_eq(mem_get_stats(m)->host_read_bytes, 0);
+    mem_destroy(m);
+}
+END_TEST
+
 START_TEST(test_dram_bandwidth_saturates)
 {
     struct sim_config c;
@@ -348,6 +378,7 @@ mem_suite(void)
     Suite *s = suite_create("mem");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_unloaded_latencies_exact);
+    tcase_add_test(tc, test_host_link);
     tcase_add_test(tc, test_dram_bandwidth_saturates);
     tcase_add_test(tc, test_dram_gap_filled);
     tcase_add_test(tc, test_slice_bandwidth_saturates);

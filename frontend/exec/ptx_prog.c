@@ -212,7 +212,7 @@ managed_region(struct ptx_prog *p, uint64_t bytes, const char *what, sim_addr_t 
                struct region **out, struct sim_error *err)
 {
     uint8_t *mem = xcalloc(1, bytes ? bytes : 1);
-    SIM_FORWARD_IF_ERROR(ptx_prog_map_host(p, mem, bytes ? bytes : 1, what, err));
+    SIM_FORWARD_IF_ERROR(ptx_prog_map_host(p, mem, bytes ? bytes : 1, what, false, err));
     int64_t i = find(p, (sim_addr_t)(uintptr_t)mem);
     struct region *g = &p->regions[i];
     g->kind = RK_GLOBAL;
@@ -232,7 +232,7 @@ ptx_prog_alloc(struct ptx_prog *p, uint64_t bytes, const char *what, sim_addr_t 
 
 int
 ptx_prog_map_host(struct ptx_prog *p, void *host, uint64_t bytes, const char *what,
-                  struct sim_error *err)
+                  bool zero_copy, struct sim_error *err)
 {
     sim_addr_t a = (sim_addr_t)(uintptr_t)host;
     if (a >= PTX_PROG_BASE || (a >= PTX_SHARED_WINDOW && a < PTX_SHARED_WINDOW + PTX_WINDOW_SIZE) ||
@@ -252,7 +252,7 @@ ptx_prog_map_host(struct ptx_prog *p, void *host, uint64_t bytes, const char *wh
     g->name = xstrdup(what);
     g->kind = RK_BUFFER;
     g->host = true;              /* the program's memory, not ours */
-    g->tbase = next_tbase(p, bytes);
+    g->tbase = next_tbase(p, bytes) + (zero_copy ? SIM_SYSMEM_BASE : 0);
     return SIM_OK;
 }
 

@@ -41,9 +41,12 @@ void ptx_prog_free(struct ptx_prog *p);
 /* Allocate `bytes` of device memory (zeroed), named what in messages. */
 int ptx_prog_alloc(struct ptx_prog *p, uint64_t bytes, const char *what, sim_addr_t *addr,
                    struct sim_error *err);
-/* Let the device address `bytes` of host memory at its own address. */
+/* Let the device address `bytes` of host memory at its own address;
+ * zero_copy: its accesses cross the host link (pinned, registered memory;
+ * timing addresses from SIM_SYSMEM_BASE), else they are timed as device
+ * memory's (managed memory, which migrates to the device). */
 int ptx_prog_map_host(struct ptx_prog *p, void *host, uint64_t bytes, const char *what,
-                      struct sim_error *err);
+                      bool zero_copy, struct sim_error *err);
 /* The device heap's size (cudaLimitMallocHeapSize), which can be set until
  * the heap is made (the first layout of a module that calls malloc). */
 int ptx_prog_set_heap(struct ptx_prog *p, uint64_t bytes, struct sim_error *err);
