@@ -668,6 +668,36 @@ START_TEST(its_shared_lock)
 }
 END_TEST
 
+/* Lanes a yield split that then wait at two different barriers (the
+ * lock's winners take one branch or the other by their parity) are
+ * refused, not miscounted: the second barrier (line 34) names the first. */
+START_TEST(its_two_barriers)
+{
+    static const char *const tail[] = {
+        "    and.b32 %r9, %r1, 1;",
+        "    setp.eq.u32 %p1, %r9, 0;",
+        "    @%p1 bra $L_even;",
+        "    bar.sync 0;",                                /* line 34 */
+        "    bra.uni $L_end;",
+        "$L_even:",
+        "    bar.sync 0;",                                /* line 37 */
+        "$L_end:",
+        "    ret;",
+        "}",
+    };
+    const char *ptx[30 + sizeof tail / sizeof tail[0]];
+    memcpy(ptx, SHARED_LOCK_PTX, 30 * sizeof *ptx);
+    ck_assert_str_eq(ptx[29], "    atom.shared.exch.b32 %r8, [s_lock], 0;");
+    memcpy(ptx + 30, tail, sizeof tail);
+    static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 32",
+                                          "arg = out buffer u32 256 zeros" };
+    testlib_write_lines("k.ptx", ptx, sizeof ptx / sizeof ptx[0], 0, NULL, NULL);
+    testlib_write_lines("k.launch", launch, sizeof launch / sizeof launch[0], 0, NULL, NULL);
+    testlib_expect_error("k.ptx", 34, "unsupported: lanes of warp 0 wait at two different "
+                         "synchronizing instructions (this one and the one at line 37)");
+}
+END_TEST
+
 /* __syncwarp() holds lanes a yield let run ahead: lane 0 of warp 0 waits
  * for a flag warp 1 sets after counting to n (memory unchanged meanwhile:
  * lane 0 provably spins, and its warp's other lanes get their turn), then
@@ -807,6 +837,7 @@ suite(void)
     tcase_add_test(tc, its_handshake);
     tcase_add_test(tc, its_shared_lock);
     tcase_add_test(tc, its_syncwarp);
+    tcase_add_test(tc, its_two_barriers);
     suite_add_tcase(s, tc);
     return s;
 }

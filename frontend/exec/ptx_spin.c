@@ -147,6 +147,11 @@ ptx_spin_sync(const struct ptx_run *r, struct pwarp *pw, const struct xop *x, in
                              "independent thread scheduling split the warp", r->m->path, x->line,
                              pw->index);
     }
+    if ((s->parked & need) != 0 && s->parked_pc != pc)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: unsupported: lanes of warp %u "
+                             "wait at two different synchronizing instructions (this one and "
+                             "the one at line %u) after independent thread scheduling split the "
+                             "warp", r->m->path, x->line, pw->index, r->x[s->parked_pc].line);
     uint32_t here = s->parked_pc == pc ? *m | s->parked : *m;
     uint32_t others = need & ~here;
     bool elsewhere = false;      /* are they on a path that runs? */
@@ -165,11 +170,6 @@ ptx_spin_sync(const struct ptx_run *r, struct pwarp *pw, const struct xop *x, in
         }
         return 0;
     }
-    if (s->parked != 0 && s->parked_pc != pc)
-        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "%s:%u: unsupported: lanes of warp %u "
-                             "wait at two different synchronizing instructions (this one and "
-                             "the one at line %u) after independent thread scheduling split the "
-                             "warp", r->m->path, x->line, pw->index, r->x[s->parked_pc].line);
     s->parked |= *m;             /* they wait there for the others */
     s->parked_pc = pc;
     pw->sp--;
