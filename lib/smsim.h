@@ -433,7 +433,9 @@ struct smsim_launch_desc {
 };
 /* Run the launch to completion: on s (timed: it becomes s's next kernel),
  * or functionally when s is NULL (tot, if not NULL, adds what ran; its
- * wait_retries either way). */
+ * wait_retries either way).  A sim that has run a program's launches
+ * reads that program's counters from then on: it serves that one program,
+ * and is freed before it. */
 int smsim_program_launch(smsim_program *p, smsim_sim *s, const struct smsim_launch_desc *d,
                          struct smsim_totals *tot, smsim_error *err);
 
