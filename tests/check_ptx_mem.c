@@ -702,7 +702,8 @@ END_TEST
  * for a flag warp 1 sets after counting to n (memory unchanged meanwhile:
  * lane 0 provably spins, and its warp's other lanes get their turn), then
  * stores it to shared memory; after bar.warp.sync every lane of warp 0
- * reads it.  Lanes 1..31 must wait at the bar.warp.sync for lane 0. */
+ * reads it.  Lanes 1..31 must wait at the bar.warp.sync for lane 0,
+ * whether its mask is a constant or in a register. */
 static const char *const SYNCWARP_PTX[] = {
     ".version 9.0", ".target sm_90", ".address_size 64",
     ".visible .entry k(.param .u64 k_out, .param .u64 k_flag, .param .u32 k_n)",
@@ -759,8 +760,18 @@ START_TEST(its_syncwarp)
     static const char *const launch[] = { "ptx = k.ptx", "kernel = k", "grid = 1", "block = 64",
                                           "arg = out buffer u32 32 zeros",
                                           "arg = flag buffer u32 1 zeros", "arg = n u32 5000" };
-    testlib_emulate_and_run(SYNCWARP_PTX, sizeof SYNCWARP_PTX / sizeof SYNCWARP_PTX[0], launch,
-                            sizeof launch / sizeof launch[0], "", check_syncwarp, NULL);
+    size_t n = sizeof SYNCWARP_PTX / sizeof SYNCWARP_PTX[0];
+    testlib_emulate_and_run(SYNCWARP_PTX, n, launch, sizeof launch / sizeof launch[0], "",
+                            check_syncwarp, NULL);
+    /* the mask in a register, as cooperative groups' tile.sync() has it */
+    const char *ptx[sizeof SYNCWARP_PTX / sizeof SYNCWARP_PTX[0]];
+    memcpy(ptx, SYNCWARP_PTX, sizeof ptx);
+    ck_assert_str_eq(ptx[14], "    mov.u32 %r1, %tid.x;");
+    ck_assert_str_eq(ptx[33], "    bar.warp.sync -1;");
+    ptx[14] = "    mov.u32 %r1, %tid.x; mov.u32 %r7, -1;";
+    ptx[33] = "    bar.warp.sync %r7;";
+    testlib_emulate_and_run(ptx, n, launch, sizeof launch / sizeof launch[0], "", check_syncwarp,
+                            NULL);
 }
 END_TEST
 

@@ -949,9 +949,8 @@ decode_ins(struct dctx *c, const struct ptx_ins *in, struct xop *x)
     case PTXOP_BARRIER:
         if (in->flags & PF_WARPSYNC) {
             x->kind = XK_NOP;
-            /* a constant member mask (__syncwarp()): ptx_spin_sync() */
-            if (in->nops >= 1 && o[0].kind == PO_IMM)
-                x->off = (int64_t)(uint32_t)o[0].imm;
+            if (in->nops >= 1)   /* the member mask: ptx_spin_sync() */
+                SIM_FORWARD_IF_ERROR(ptx_dc_opnd(c, &o[0], SC_32, PT_B32, &x->a, false));
             break;
         }
         if (in->mode == PM_CL_ARRIVE || in->mode == PM_CL_WAIT) {

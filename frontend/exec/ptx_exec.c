@@ -1096,8 +1096,10 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         case XK_NOP:
             if (x->op == PTXOP_CP) {
                 async_group_op(pw, x, wi);
-            } else if (pw->spin.its && m != 0 && (x->flags & PF_WARPSYNC) && x->off != 0) {
-                int parked = ptx_spin_sync(r, pw, x, pc, (uint32_t)x->off, &m, err);
+            } else if (pw->spin.its && m != 0 && (x->flags & PF_WARPSYNC) &&
+                       x->a.cls != SC_NONE) {
+                uint32_t need = (uint32_t)lane_get(pw, &x->a, (unsigned)__builtin_ctz(m));
+                int parked = ptx_spin_sync(r, pw, x, pc, need, &m, err);
                 if (parked < 0)
                     return parked;
                 if (parked)

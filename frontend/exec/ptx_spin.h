@@ -20,8 +20,8 @@
  * The turn passes after SPIN_FIRST_LOOK (64) passes with memory unchanged
  * and the state repeating; when the hardware switches is not documented,
  * so such a kernel's cycles are not calibrated.  Lanes split so wait for
- * the others at a CTA barrier, shfl.sync, vote.sync, match, redux and a
- * __syncwarp() with a constant mask (ptx_spin_sync), as the hardware's
+ * the others at a CTA barrier, shfl.sync, vote.sync, match, redux and
+ * __syncwarp() (bar.warp.sync: ptx_spin_sync), as the hardware's
  * barriers count threads.  Before 7.0 the warp's lanes wait for each
  * other and the kernel never ends, as on the GPU.
  */

@@ -378,7 +378,10 @@ operands(const struct ptx_run *r, const struct xop *x, uint32_t *rd, unsigned *n
         return;
     }
     const struct slot *reads[] = { &x->a, &x->b, &x->c, &x->e, &x->base, &x->base2 };
-    for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++)
+    /* bar.warp.sync's member mask (x->a) only tells the functional
+     * executor which lanes wait (ptx_spin_sync): the barrier orders it */
+    bool warpsync = x->kind == XK_NOP && (x->flags & PF_WARPSYNC);
+    for (unsigned i = warpsync ? 1 : 0; i < sizeof reads / sizeof reads[0]; i++)
         add_slot(r, rd, nr, reads[i]);
     if (x->guard >= 0)
         add_key(rd, nr, (uint32_t)x->guard);
