@@ -17,6 +17,8 @@ struct ldst {
     cache *l1;
     uint64_t l1_bytes;
     uint32_t l1_sets;
+    uint64_t host_line;          /* L1 lines from here up are host memory (SIM_SYSMEM_BASE):
+                                    not cached */
     cache *cc;                   /* constant cache */
     uint32_t cc_sets;
     uint64_t port_free;          /* ticks: L1 data port */
@@ -54,6 +56,7 @@ ldst_new(const struct sim_config *c, mem *m, struct ldst_stats *st)
     u->cc = cache_new((uint64_t)c->const_size_kb * 1024, 4, c->l1_line_size);
     u->cc_sets = cache_sets(u->cc);
     u->port_occ = (MEM_TICKS(1) + c->l1_sectors_per_cycle - 1) / c->l1_sectors_per_cycle;
+    u->host_line = SIM_SYSMEM_BASE / c->l1_line_size;
     if (c->l1_lines_per_cycle > 0)
         u->line_occ = (MEM_TICKS(1) + c->l1_lines_per_cycle - 1) / c->l1_lines_per_cycle;
     if (c->l1_l2_read_bytes_per_cycle > 0)
@@ -403,7 +406,7 @@ global_load(struct ldst *u, const struct warp_inst *wi, sim_cycle_t t)
         struct cache_line *l = NULL;
         uint32_t set = 0;
         /* host memory (zero-copy) is not cached (mem.h) */
-        bool l1 = cached && ln[i].line < SIM_SYSMEM_BASE / c->l1_line_size;
+        bool l1 = cached && ln[i].line < u->host_line;
         if (l1) {
             set = (uint32_t)(cache_mix(ln[i].line) % u->l1_sets);
             l = cache_find(u->l1, set, ln[i].line);

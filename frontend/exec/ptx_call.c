@@ -690,10 +690,7 @@ static void
 after_call(struct pwarp *pw, int32_t pc, uint32_t rest)
 {
     pw->stk[pw->sp - 1].pc = pc + 1;
-    if (pw->sp + 2 > pw->stk_cap) {
-        pw->stk_cap = 2 * pw->stk_cap + 2;
-        pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
-    }
+    ptx_stack_reserve(pw);
     if (rest != 0)
         pw->stk[pw->sp++] = (struct simt_entry){ pc, pc + 1, rest };
 }

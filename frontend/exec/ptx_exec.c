@@ -746,10 +746,8 @@ init_warp(struct ptx_run *r, struct pblock *b, struct pwarp *pw, unsigned w)
         for (unsigned l = 0; v != NULL && l < 32; l++)
             v[l].u = block_v[block_sr[i]];
     }
-    uint32_t threads = r->tpb - w * 32;
-    uint32_t valid = threads >= 32 ? FULL : (1u << threads) - 1;
     pw->sp = 1;
-    pw->stk[0] = (struct simt_entry){ 0, -1, valid };
+    pw->stk[0] = (struct simt_entry){ 0, -1, ptx_warp_lanes(r, w) };
     pw->exited = 0;
     pw->icount = 0;
     pw->index = w;
@@ -810,6 +808,36 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
         pw->live = true;
         r->live_warps++;
     }
+}
+
+/* Does x synchronize lanes of its warp: a CTA barrier that waits,
+ * bar.warp.sync, shfl.sync, vote.sync, match, redux?  *need: the lanes it
+ * names (a member mask, read in the first of lanes m; every lane for a
+ * barrier; m for a warp operation without one). */
+static bool
+sync_lanes(const struct pwarp *pw, const struct xop *x, uint32_t m, uint32_t *need)
+{
+    const struct slot *mask = NULL;
+    switch (x->kind) {
+    case XK_BAR:
+        *need = ~0u;
+        return !(x->flags & PF_ARRIVE);
+    case XK_SHFL:
+        mask = &x->e;
+        break;
+    case XK_VOTE:
+        mask = &x->b;
+        break;
+    case XK_NOP:                 /* bar.warp.sync keeps its mask in a */
+        if (!(x->flags & PF_WARPSYNC) || x->a.cls == SC_NONE)
+            return false;
+        mask = &x->a;
+        break;
+    default:
+        return false;
+    }
+    *need = mask->cls != SC_NONE ? (uint32_t)lane_get(pw, mask, (unsigned)__builtin_ctz(m)) : m;
+    return true;
 }
 
 /* Remove lanes from every stack entry (they exited). */
@@ -903,6 +931,17 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         memcpy(wi->dst, x->dst, sizeof wi->dst);
         memcpy(wi->src, x->src, sizeof wi->src);
 
+        uint32_t need;
+        if (pw->spin.its && m != 0 && sync_lanes(pw, x, m, &need)) {
+            /* lanes a yield split wait there for the others (ptx_spin.h) */
+            int parked = ptx_spin_sync(r, pw, x, pc, need, &m, err);
+            if (parked < 0)
+                return parked;
+            if (parked)
+                continue;        /* run another path */
+            wi->active_mask = m;
+        }
+
         bool advance = true;
         switch (x->kind) {
         case XK_ALU:
@@ -919,14 +958,6 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
         case XK_BAR:
             if (m == 0)
                 break;
-            if (pw->spin.its && !(x->flags & PF_ARRIVE)) {
-                int parked = ptx_spin_sync(r, pw, x, pc, ~0u, &m, err);
-                if (parked < 0)
-                    return parked;
-                if (parked)
-                    continue;    /* its lanes wait there: run another path */
-                wi->active_mask = m;
-            }
             SIM_FORWARD_IF_ERROR(bar_operands(r, b, pw, x, m, wi, err));
             if (x->atom != PA_NONE)
                 SIM_FORWARD_IF_ERROR(bred_arrive(r, b, pw, x, pc, m, err));
@@ -1022,22 +1053,10 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
             advance = wi->sync != SIM_SYNC_BLOCKED;
             break;
         case XK_SHFL:
+            exec_shfl(pw, x, m);
+            break;
         case XK_VOTE:
-            if (pw->spin.its && m != 0) {        /* a split warp: wait for the members */
-                const struct slot *mm = x->kind == XK_SHFL ? &x->e : &x->b;
-                uint32_t need = mm->cls != SC_NONE
-                                ? (uint32_t)lane_get(pw, mm, (unsigned)__builtin_ctz(m)) : m;
-                int parked = ptx_spin_sync(r, pw, x, pc, need, &m, err);
-                if (parked < 0)
-                    return parked;
-                if (parked)
-                    continue;
-                wi->active_mask = m;
-            }
-            if (x->kind == XK_SHFL)
-                exec_shfl(pw, x, m);
-            else
-                exec_vote(pw, x, m);
+            exec_vote(pw, x, m);
             break;
         case XK_ACTIVEMASK: {
             /* the predicated-on active lanes: a lane whose guard is false
@@ -1063,11 +1082,8 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                     return sim_error_set(err, SIM_ERR_UNSUPPORTED,
                                          "%s:%u: divergence nested deeper than %d levels",
                                          r->m->path, x->line, PTX_STACK_MAX / 2);
-                if (pw->sp + 2 > pw->stk_cap) {
-                    pw->stk_cap = 2 * pw->stk_cap + 2;
-                    pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
-                    top = &pw->stk[pw->sp - 1];
-                }
+                ptx_stack_reserve(pw);
+                top = &pw->stk[pw->sp - 1];
                 int32_t rpc = x->reconv >= 0 ? x->reconv : pw->cs.end;
                 top->pc = rpc;
                 pw->stk[pw->sp++] = (struct simt_entry){ pc + 1, rpc, active & ~m };
@@ -1094,18 +1110,8 @@ exec_one(struct ptx_run *r, uint32_t slot, uint32_t w, struct warp_inst *wi, int
                                        "(cudaLaunchCooperativeKernel)" : "");
             break;
         case XK_NOP:
-            if (x->op == PTXOP_CP) {
+            if (x->op == PTXOP_CP)
                 async_group_op(pw, x, wi);
-            } else if (pw->spin.its && m != 0 && (x->flags & PF_WARPSYNC) &&
-                       x->a.cls != SC_NONE) {
-                uint32_t need = (uint32_t)lane_get(pw, &x->a, (unsigned)__builtin_ctz(m));
-                int parked = ptx_spin_sync(r, pw, x, pc, need, &m, err);
-                if (parked < 0)
-                    return parked;
-                if (parked)
-                    continue;    /* __syncwarp(): wait for the member lanes */
-                wi->active_mask = m;
-            }
             break;
         case XK_WGMMA:
             /* the group's register; aux: N, and whether A is read from

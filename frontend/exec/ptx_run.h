@@ -30,6 +30,7 @@
 #include "frontend/async.h"
 #include "frontend/launch.h"
 #include "frontend/ptx/ptx_ir.h"
+#include "sim/error.h"
 #include "sim/inst.h"
 
 /* The counters a PTX source registers as statistics. */
@@ -607,6 +608,26 @@ ptx_block_sizes(const struct ptx_run *r)
     return (struct ptx_block_sizes){ r->n32, r->n64, r->nvar32, r->nvar64, r->cbase32, r->nvarp,
                                      r->npred, r->n_unroll, r->shared_bytes, r->local_bytes,
                                      r->tpb, r->wpb, r->win_max, r->win_mem };
+}
+
+/* The lanes of warp w that hold threads of r's blocks (the last warp of a
+ * block whose size is not a multiple of 32 has fewer). */
+static inline uint32_t
+ptx_warp_lanes(const struct ptx_run *r, uint32_t w)
+{
+    uint32_t threads = r->tpb - w * 32;
+    return threads >= 32 ? ~0u : (1u << threads) - 1;
+}
+
+/* Room for two more entries on warp pw's SIMT stack (PTX_STACK_MAX, which
+ * the callers check, bounds it; it grows by doubling). */
+static inline void
+ptx_stack_reserve(struct pwarp *pw)
+{
+    if (pw->sp + 2 > pw->stk_cap) {
+        pw->stk_cap = 2 * pw->stk_cap + 2;
+        pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
+    }
 }
 
 #endif /* SMSIM_FRONTEND_PTX_RUN_H */

@@ -103,11 +103,8 @@ its_yield(struct pwarp *pw, bool apply)
                 return false;
             if (!apply)
                 return true;
-            if (pw->sp + 1 > pw->stk_cap) {
-                pw->stk_cap = 2 * pw->stk_cap + 2;
-                pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
-                x = &pw->stk[i];
-            }
+            ptx_stack_reserve(pw);
+            x = &pw->stk[i];
             x->mask &= ~waiting;
             pw->stk[pw->sp++] = (struct simt_entry){ x->pc, x->rpc, waiting };
             return true;
@@ -137,8 +134,7 @@ ptx_spin_sync(const struct ptx_run *r, struct pwarp *pw, const struct xop *x, in
     int top = pw->sp - 1;
     if (!s->its || *m != pw->stk[top].mask)
         return 0;
-    uint32_t threads = r->tpb - pw->index * 32;
-    need &= (threads >= 32 ? ~0u : (1u << threads) - 1) & ~pw->exited;
+    need &= ptx_warp_lanes(r, pw->index) & ~pw->exited;
     if (pw->cs.n > 0) {
         if ((need & ~*m) == 0)
             return 0;
