@@ -621,6 +621,82 @@ START_TEST(f16_bf16_step_rules)
 }
 END_TEST
 
+/* A random operand of type t as a float: any finite bit pattern of the
+ * type, subnormals and zeros included, with both signs. */
+static float
+random_operand(unsigned t)
+{
+    uint32_t u;
+    float f;
+    do {
+        uint32_t r = (uint32_t)rand() << 16 ^ (uint32_t)rand();
+        if (t == PT_F16) {
+            f = ptx_half_to_float((uint16_t)r);
+            memcpy(&u, &f, 4);
+        } else {
+            u = t == PT_BF16 ? r << 16 : r & 0xffffe000u;
+        }
+    } while (((u >> 23) & 255) == 255);
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* ptx_mma_dot takes a faster path (four products at a time in floats)
+ * when every significand has 11 bits or fewer: it must give the bits of
+ * the general path (the vectors marked wide) for every operand, sign,
+ * accumulator and result type.  Narrow exponent ranges make the products
+ * overlap, wide ones exercise the truncation of small terms. */
+START_TEST(dot_fast_path_agrees)
+{
+    static const unsigned types[] = { PT_F16, PT_BF16, PT_TF32 };
+    static const unsigned ns[] = { 4, 8, 16, 32 };
+    srand(7);
+    for (unsigned it = 0; it < 60000; it++) {
+        unsigned t = types[it % 3], n = ns[(it / 3) % 4];
+        float a[32], b[32];
+        for (unsigned k = 0; k < n; k++) {
+            a[k] = random_operand(t);
+            b[k] = random_operand(t);
+            if (it & 1) {        /* magnitudes near 1: the sums carry */
+                a[k] = ldexpf(frexpf(a[k], &(int){ 0 }), rand() % 5 - 2);
+                b[k] = ldexpf(frexpf(b[k], &(int){ 0 }), rand() % 5 - 2);
+            }
+        }
+        float c = (it & 2) ? 0.0f : random_operand(PT_TF32) * (float)(rand() % 3);
+        bool neg = (it & 4) != 0, h = (it & 8) != 0;
+        if (h && fabsf(c) > 60000.0f)
+            c = 1.0f;
+        struct ptx_mma_vec va, vb;
+        ptx_mma_split(a, n, t, &va);
+        ptx_mma_split(b, n, t, &vb);
+        ck_assert(va.narrow && vb.narrow);
+        float fast = ptx_mma_dot(&va, &vb, n, neg, c, h);
+        va.narrow = 0;
+        float slow = ptx_mma_dot(&va, &vb, n, neg, c, h);
+        uint32_t uf, us;
+        memcpy(&uf, &fast, 4);
+        memcpy(&us, &slow, 4);
+        ck_assert_msg(uf == us, "case %u (type %u, n %u): %08x against %08x", it, t, n, uf, us);
+    }
+}
+END_TEST
+
+/* Every FP16 split from its bits as from its float. */
+START_TEST(split_f16_every_value)
+{
+    for (uint32_t h = 0; h < 65536; h++) {
+        uint16_t bits = (uint16_t)h;
+        float f = ptx_half_to_float(bits);
+        struct ptx_mma_vec d, r;
+        ptx_mma_split_f16(&bits, 1, &d);
+        ptx_mma_split(&f, 1, PT_F16, &r);
+        ck_assert_msg(d.cls[0] == r.cls[0] && d.s[0] == r.s[0] && d.m[0] == r.m[0] &&
+                      d.e[0] == r.e[0] && d.any == r.any && d.narrow == r.narrow &&
+                      memcmp(&d.f[0], &r.f[0], 4) == 0, "half %04x", h);
+    }
+}
+END_TEST
+
 static Suite *
 mma_suite(void)
 {
@@ -637,6 +713,8 @@ mma_suite(void)
     tcase_add_test(tc, mma_frag_shift);
     tcase_add_test(tc, wmma_mma_product);
     tcase_add_test(tc, wmma_parts);
+    tcase_add_test(tc, dot_fast_path_agrees);
+    tcase_add_test(tc, split_f16_every_value);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -158,6 +158,73 @@ wmma_elem(uint8_t *p, const struct ptx_frag_elem *el, unsigned es, bool load, ui
     }
 }
 
+/* What a wmma.load / wmma.store moves, which depends only on its shape,
+ * types, fragment, major order, space and part: its elements (lane 0's),
+ * each lane's shift from them, and the registers a load writes.  Kept per
+ * thread in a small direct-mapped table: worked out per execution it cost
+ * more than moving the data. */
+struct wmma_layout {
+    uint64_t key;                /* 0: empty */
+    unsigned cnt, nregs, dist;
+    uint8_t width, ldsm;
+    bool split;                  /* the instruction is a part, and the part exists */
+    uint64_t own;                /* registers a load writes (bit i: frag[i]) */
+    struct ptx_frag_elem use[PTX_FRAG_MAX];
+    uint8_t dr[32], dc[32];
+};
+
+static const struct wmma_layout *
+wmma_layout_of(const struct xop *x)
+{
+    static _Thread_local struct wmma_layout memo[16];
+    bool col_major = (x->flags & PF_COLMAJOR) != 0, shared = x->space == PS_SHARED;
+    uint64_t key = (uint64_t)x->atom | (uint64_t)x->shape << 8 | (uint64_t)x->type << 16 |
+                   (uint64_t)x->type2 << 24 | (uint64_t)x->btype << 32 |
+                   (uint64_t)x->ctype << 40 |
+                   (uint64_t)(col_major | shared << 1 | (x->nparts > 0) << 2) << 48 |
+                   (uint64_t)x->part << 56;
+    struct wmma_layout *w = &memo[(key * UINT64_C(0x9e3779b97f4a7c15)) >> 60];
+    if (w->key == key)
+        return w;
+    struct ptx_mma_desc d;
+    ptx_mma_desc_of(x, &d);
+    unsigned f = x->atom;
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    struct ptx_frag_part parts[PTX_PARTS_MAX];
+    w->nregs = ptx_mma_frag_regs(&d, f, &w->dist);
+    const struct ptx_frag_part *part = NULL;
+    if (x->nparts > 0) {
+        unsigned np = ptx_mma_parts(&d, f, col_major, shared, parts);
+        part = x->part < np ? &parts[x->part] : NULL;
+    }
+    w->split = part != NULL;
+    w->width = part != NULL ? part->width : 16;
+    w->ldsm = part != NULL ? part->ldsm : 0;
+    unsigned n = ptx_mma_frag(&d, f, 0, el);
+    w->cnt = part != NULL ? part->nelem : n;
+    for (unsigned q = 0; q < w->cnt; q++)
+        w->use[q] = el[part != NULL ? part->elem[q] : q];
+    /* a load writes every register when whole; a part only its own and
+     * their repeats (f16 A and B: registers 4 .. 7 copy 0 .. 3), the ones
+     * the sm_90 schedule orders it by (ptx_lower_mma.c): an instruction
+     * placed between two parts may have written another's repeat already */
+    w->own = 0;
+    for (unsigned i = 0; i < w->nregs && i < 64; i++) {
+        bool mine = part == NULL;
+        for (unsigned q = 0; q < w->cnt && !mine; q++)
+            mine = w->use[q].reg == i % w->dist;
+        w->own |= (uint64_t)mine << i;
+    }
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned dr, dc;
+        ptx_mma_frag_shift(&d, f, l, &dr, &dc);
+        w->dr[l] = (uint8_t)dr;
+        w->dc[l] = (uint8_t)dc;
+    }
+    w->key = key;
+    return w;
+}
+
 /* wmma.load / wmma.store (ptx_mma.h), row- or column-major with leading
  * dimension `stride` elements (16 when not given).  Split by the sm_90
  * lowering (x->nparts > 0), operation x->part moves its own elements
@@ -169,42 +236,19 @@ static int
 exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struct xop *x,
               uint32_t m, struct warp_inst *wi, struct sim_error *err)
 {
-    struct ptx_mma_desc d;
-    ptx_mma_desc_of(x, &d);
-    unsigned f = x->atom, t = x->type;
-    unsigned es = ptx_mma_esize(t);
+    const struct wmma_layout *w = wmma_layout_of(x);
+    unsigned es = ptx_mma_esize(x->type), cnt = w->cnt, dist = w->dist;
     bool load = x->kind == XK_WLOAD, col_major = (x->flags & PF_COLMAJOR) != 0;
-    struct ptx_frag_elem el[PTX_FRAG_MAX];
-    struct ptx_frag_part parts[PTX_PARTS_MAX];
-    unsigned dist, nregs = ptx_mma_frag_regs(&d, f, &dist);
-    const struct ptx_frag_part *part = NULL;
-    if (x->nparts > 0) {
-        unsigned np = ptx_mma_parts(&d, f, col_major, x->space == PS_SHARED, parts);
-        part = x->part < np ? &parts[x->part] : NULL;
-    }
-    wi->width = part != NULL ? part->width : 16;
+    const struct ptx_frag_elem *use = w->use;
+    wi->width = w->width;
     wi->space = SIM_SPACE_GLOBAL;
     bool space_set = false;
-    /* lane 0's elements (ptx_mma_frag_shift moves them to each lane's) and
-     * their offsets for the leading dimension last seen */
-    unsigned n = ptx_mma_frag(&d, f, 0, el);
-    unsigned cnt = part != NULL ? part->nelem : n;
-    const struct ptx_frag_elem *use[PTX_FRAG_MAX];
-    for (unsigned q = 0; q < cnt; q++)
-        use[q] = &el[part != NULL ? part->elem[q] : q];
+    struct ptx_mma_desc d;
+    if (!w->split || w->ldsm)
+        ptx_mma_desc_of(x, &d);
+    /* the elements' offsets for the leading dimension last seen */
     uint64_t off0[PTX_FRAG_MAX], lo = 0, hi = 0, seen_ld = 0;
     bool seen = false;
-    /* a load writes every register when whole; a part only its own and
-     * their repeats (f16 A and B: registers 4 .. 7 copy 0 .. 3), the ones
-     * the sm_90 schedule orders it by (ptx_lower_mma.c): an instruction
-     * placed between two parts may have written another's repeat already */
-    uint64_t own = 0;
-    for (unsigned i = 0; i < nregs && i < 64; i++) {
-        bool mine = part == NULL;
-        for (unsigned q = 0; q < cnt && !mine; q++)
-            mine = use[q]->reg == i % dist;
-        own |= (uint64_t)mine << i;
-    }
     uint32_t mm = m;
     while (mm != 0) {
         unsigned l = (unsigned)__builtin_ctz(mm);
@@ -217,14 +261,12 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
             lo = UINT64_MAX;
             hi = 0;
             for (unsigned q = 0; q < cnt; q++) {
-                off0[q] = ptx_mma_offset(use[q]->row, use[q]->col, col_major, ld, es);
+                off0[q] = ptx_mma_offset(use[q].row, use[q].col, col_major, ld, es);
                 lo = off0[q] < lo ? off0[q] : lo;
                 hi = off0[q] > hi ? off0[q] : hi;
             }
         }
-        unsigned dr, dc;
-        ptx_mma_frag_shift(&d, f, l, &dr, &dc);
-        uint64_t shift = ptx_mma_offset(dr, dc, col_major, ld, es);
+        uint64_t shift = ptx_mma_offset(w->dr[l], w->dc[l], col_major, ld, es);
         uint64_t regs[PTX_FRAG_MAX];
         for (unsigned i = 0; i < dist; i++)
             regs[i] = lane_get(pw, &x->frag[i], l);
@@ -243,27 +285,28 @@ exec_wmma_mem(struct ptx_run *r, struct pblock *b, struct pwarp *pw, const struc
         }
         if (whole) {
             for (unsigned q = 0; q < cnt; q++)
-                wmma_elem(ac.p + (off0[q] - lo), use[q], es, load, regs);
+                wmma_elem(ac.p + (off0[q] - lo), &use[q], es, load, regs);
             first = ac.taddr + (off0[0] - lo);
         } else {
             for (unsigned q = 0; q < cnt; q++) {
                 SIM_FORWARD_IF_ERROR(ptx_mem_resolve(r, b, pw->index, l, x->space,
                                                      base + off0[q] + shift, es, x, &ac, err));
-                wmma_elem(ac.p, use[q], es, load, regs);
+                wmma_elem(ac.p, &use[q], es, load, regs);
                 if (q == 0)
                     first = ac.taddr;
             }
         }
         if (load)
-            for (unsigned i = 0; i < nregs; i++)
-                if (own >> i & 1)
+            for (unsigned i = 0; i < w->nregs; i++)
+                if (w->own >> i & 1)
                     lane_set(pw, &x->frag[i], l, regs[i % dist]);
         /* what the model sees: the part's first element, or a row address
          * (an LDSM's, or the unsplit fragment's 16-byte piece) */
-        if (part == NULL || part->ldsm) {
+        if (!w->split || w->ldsm) {
+            unsigned f = x->atom;
             uint64_t off = ((uint64_t)(l / 2) * ld + (l % 2) * (16 / es)) * es;
-            if (part != NULL && !ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, l, &off))
-                ptx_mma_ldsm_row(&d, f, col_major, ld, part->ldsm, 0, &off);
+            if (w->split && !ptx_mma_ldsm_row(&d, f, col_major, ld, w->ldsm, l, &off))
+                ptx_mma_ldsm_row(&d, f, col_major, ld, w->ldsm, 0, &off);
             if (ptx_mem_resolve(r, b, pw->index, l, x->space, base + off, 1, x, &ac, err) != SIM_OK) {
                 sim_error_clear(err);
                 ac.taddr = ac.taddr + 16; /* past a small matrix's end: timing only, after

@@ -7,6 +7,9 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "frontend/exec/ptx_lanes.h"
 
@@ -275,7 +278,7 @@ ptx_mma_tile_regs(const struct ptx_mma_desc *d, unsigned i, uint8_t *a, unsigned
 
 /* |m| x 2^g, with the sign neg, truncated to an FP32 (round toward zero;
  * beyond the largest finite an infinity: not measured). */
-static float
+static inline float
 round_f32_rz(uint64_t m, int g, bool neg)
 {
     if (m == 0)
@@ -300,7 +303,7 @@ round_f32_rz(uint64_t m, int g, bool neg)
 
 /* |m| x 2^g, with the sign neg, rounded to the nearest FP16 (ties to
  * even; subnormals in steps of 2^-24), as a float. */
-static float
+static inline float
 round_f16_rne(uint64_t m, int g, bool neg)
 {
     if (m == 0)
@@ -343,6 +346,66 @@ split(uint32_t u, bool f16, uint64_t *m, int *e)
     }
 }
 
+/* Element k of out from u, a 32-bit float's bits (the ones the type
+ * keeps): its class, sign, significand and exponent as ptx_mma_dot takes
+ * them.  f16: an FP16's value (split). */
+static inline void
+split_bits(uint32_t u, bool f16, struct ptx_mma_vec *out, unsigned k)
+{
+    uint32_t xe = (u >> 23) & 255;
+    out->s[k] = u >> 31;
+    out->m[k] = 0;
+    out->e[k] = PTX_OPND_ZERO_E;
+    if (xe == 255) {
+        out->cls[k] = (u & 0x7fffffu) ? PTX_OPND_NAN : PTX_OPND_INF;
+    } else if ((u & 0x7fffffffu) == 0) {
+        out->cls[k] = PTX_OPND_ZERO;
+    } else {
+        uint64_t m;
+        int e;
+        split(u, f16, &m, &e);
+        out->cls[k] = PTX_OPND_FINITE;
+        out->m[k] = (uint32_t)m;
+        out->e[k] = e;
+    }
+}
+
+/* The same for an FP16's bits h, decoded directly: what split_bits gives
+ * for the float of the same value (a subnormal keeps exponent -14). */
+static inline void
+split_half(uint32_t h, struct ptx_mma_vec *out, unsigned k)
+{
+    uint32_t x = (h >> 10) & 31, man = h & 0x3ffu;
+    out->s[k] = (h >> 15) & 1;
+    out->m[k] = 0;
+    out->e[k] = PTX_OPND_ZERO_E;
+    if (x == 31) {
+        out->cls[k] = man ? PTX_OPND_NAN : PTX_OPND_INF;
+    } else if (x == 0 && man == 0) {
+        out->cls[k] = PTX_OPND_ZERO;
+    } else {
+        out->cls[k] = PTX_OPND_FINITE;
+        out->m[k] = (x ? man | 0x400u : man) << 13;
+        out->e[k] = x ? (int)x - 15 : -14;
+    }
+}
+
+/* The summaries of split operands 0 .. n-1 of v: any, narrow and f. */
+static void
+vec_finish(struct ptx_mma_vec *v, unsigned n)
+{
+    uint8_t any = 0;
+    uint32_t low = 0;
+    for (unsigned k = 0; k < n; k++) {
+        any |= v->cls[k];
+        low |= v->m[k] & 0x1fffu;
+        float f = (float)(v->m[k] >> 13);
+        v->f[k] = v->s[k] ? -f : f;
+    }
+    v->any = any;
+    v->narrow = low == 0;
+}
+
 /* Operands split once (ptx_mma_split), so that a row or column used by
  * many products of an instruction is decoded once. */
 void
@@ -351,29 +414,21 @@ ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_vec *ou
     uint32_t keep = itype == PT_TF32 ? 0xffffe000u : 0xffffffffu;  /* TF32: the top 19 bits */
     bool f16 = itype == PT_F16;
     n = n < 32 ? n : 32;
-    out->any = 0;
     for (unsigned k = 0; k < n; k++) {
         uint32_t u;
         memcpy(&u, &x[k], 4);
-        u &= keep;
-        uint32_t xe = (u >> 23) & 255;
-        out->s[k] = u >> 31;
-        out->m[k] = 0;
-        out->e[k] = PTX_OPND_ZERO_E;
-        if (xe == 255) {
-            out->cls[k] = (u & 0x7fffffu) ? PTX_OPND_NAN : PTX_OPND_INF;
-        } else if ((u & 0x7fffffffu) == 0) {
-            out->cls[k] = PTX_OPND_ZERO;
-        } else {
-            uint64_t m;
-            int e;
-            split(u, f16, &m, &e);
-            out->cls[k] = PTX_OPND_FINITE;
-            out->m[k] = (uint32_t)m;
-            out->e[k] = e;
-        }
-        out->any |= out->cls[k];
+        split_bits(u & keep, f16, out, k);
     }
+    vec_finish(out, n);
+}
+
+void
+ptx_mma_split_f16(const uint16_t *h, unsigned n, struct ptx_mma_vec *out)
+{
+    n = n < 32 ? n : 32;
+    for (unsigned k = 0; k < n; k++)
+        split_half(h[k], out, k);
+    vec_finish(out, n);
 }
 
 /* ptx_mma_dot where an operand or c is an infinity or a NaN. */
@@ -436,6 +491,43 @@ dot_special(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n
     return f16_out ? round_f16_rne(mag, g, sum < 0) : round_f32_rz(mag, g, sum < 0);
 }
 
+#ifdef __SSE2__
+/* The sum of ptx_mma_dot's truncated products for narrow operands, n a
+ * multiple of 4, four at a time; e is the largest term's exponent.  A
+ * product is p = fa x fb (22 bits: exact in a float) times 2^26 at
+ * exponent pe; truncated to the grid 2 bits below the largest term's 24,
+ * it is trunc(p x 2^(5 - (e - pe))): the scale is a power of two (0 when
+ * the product lies below the grid's last bit), so the float product is
+ * exact and the conversion truncates toward zero as the magnitude's shift
+ * does.  Each term is below 2^27, so 16 of them sum below 2^31. */
+static int64_t
+sum_narrow(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n, bool neg,
+           int e)
+{
+    __m128i base = _mm_set1_epi32(127 + 5 - e), zero = _mm_setzero_si128();
+    __m128i sign = _mm_set1_epi32(neg ? INT32_MIN : 0), acc = zero;
+    int64_t sum = 0;
+    for (unsigned k = 0; k < n; k += 4) {
+        if (k == 16) {           /* 16 terms at most in 32 bits */
+            int32_t t[4];
+            _mm_storeu_si128((__m128i *)t, acc);
+            sum = (int64_t)t[0] + t[1] + t[2] + t[3];
+            acc = zero;
+        }
+        __m128i pe = _mm_add_epi32(_mm_loadu_si128((const __m128i *)&a->e[k]),
+                                   _mm_loadu_si128((const __m128i *)&b->e[k]));
+        __m128i fld = _mm_add_epi32(pe, base);
+        fld = _mm_and_si128(fld, _mm_cmpgt_epi32(fld, zero));
+        __m128 scale = _mm_castsi128_ps(_mm_or_si128(_mm_slli_epi32(fld, 23), sign));
+        __m128 p = _mm_mul_ps(_mm_loadu_ps(&a->f[k]), _mm_loadu_ps(&b->f[k]));
+        acc = _mm_add_epi32(acc, _mm_cvttps_epi32(_mm_mul_ps(p, scale)));
+    }
+    int32_t t[4];
+    _mm_storeu_si128((__m128i *)t, acc);
+    return sum + t[0] + t[1] + t[2] + t[3];
+}
+#endif
+
 float
 ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n, bool neg,
             float c, bool f16_out)
@@ -445,6 +537,30 @@ ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n
     n = n < 32 ? n : 32;
     if (((a->any | b->any) & PTX_OPND_INF) || ((uc >> 23) & 255) == 255)
         return dot_special(a, b, n, neg, c, f16_out);   /* INF and NAN have that bit */
+#ifdef __SSE2__
+    if (a->narrow && b->narrow && n % 4 == 0) {
+        int e = INT_MIN;
+        for (unsigned k = 0; k < n; k++) {
+            int pe = a->e[k] + b->e[k];
+            e = pe > e ? pe : e;
+        }
+        uint64_t cm = 0;
+        int ce = 0;
+        if ((uc & 0x7fffffffu) != 0) {
+            split(uc, f16_out, &cm, &ce);
+            e = ce > e ? ce : e;
+        }
+        int g = e - 25;
+        int64_t sum = sum_narrow(a, b, n, neg, e);
+        if (cm != 0) {
+            int sh = g - (ce - 23);
+            int64_t v = sh >= 64 ? 0 : (int64_t)(sh >= 0 ? cm >> sh : cm << -sh);
+            sum += (uc >> 31) != 0 ? -v : v;
+        }
+        uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+        return f16_out ? round_f16_rne(mag, g, sum < 0) : round_f32_rz(mag, g, sum < 0);
+    }
+#endif
     /* every term finite or zero: dot_special's sum without its branches.
      * A zero operand's product has significand 0, and its exponent
      * (PTX_OPND_ZERO_E) is never the largest but when every term is zero. */
@@ -534,6 +650,29 @@ frag_base(const struct xop *x, const struct ptx_mma_desc *d, unsigned f)
     return &x->frag[f == 'd' ? 0 : f == 'a' ? nd : f == 'b' ? nd + na : nd + na + nb];
 }
 
+/* Where fragment f of x lies: its registers, its type, lane 0's elements
+ * and every lane's shift from them (ptx_mma_frag_shift). */
+struct frag_walk {
+    const struct slot *regs;
+    unsigned t, n;
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    uint8_t dr[32], dc[32];
+};
+
+static void
+frag_walk_init(struct frag_walk *w, const struct xop *x, const struct ptx_mma_desc *d, unsigned f)
+{
+    w->regs = frag_base(x, d, f);
+    w->t = ptx_mma_frag_type(d, f);
+    w->n = ptx_mma_frag(d, f, 0, w->el);
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned r, c;
+        ptx_mma_frag_shift(d, f, lane, &r, &c);
+        w->dr[lane] = (uint8_t)r;
+        w->dc[lane] = (uint8_t)c;
+    }
+}
+
 /* Read fragment f of every lane into mat[row][col]: of the lanes in m;
  * a lane outside m (the ISA leaves an mma.sync of a diverged warp
  * undefined) gives zeros, not whatever its registers hold, which would
@@ -542,23 +681,91 @@ static void
 read_frag(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc *d, unsigned f,
           uint32_t m, double mat[32][32])
 {
-    const struct slot *regs = frag_base(x, d, f);
-    unsigned t = ptx_mma_frag_type(d, f);
-    struct ptx_frag_elem el[PTX_FRAG_MAX];
-    unsigned n = ptx_mma_frag(d, f, 0, el);
-    uint8_t dr[32], dc[32];
-    for (unsigned lane = 0; lane < 32; lane++) {
-        unsigned r, c;
-        ptx_mma_frag_shift(d, f, lane, &r, &c);
-        dr[lane] = (uint8_t)r;
-        dc[lane] = (uint8_t)c;
-    }
+    struct frag_walk w;
+    frag_walk_init(&w, x, d, f);
     /* register by register: its 32 lanes are adjacent in memory */
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < w.n; i++)
         for (unsigned lane = 0; lane < 32; lane++) {
-            uint64_t v = m >> lane & 1 ? lane_get(pw, &regs[el[i].reg], lane) : 0;
-            mat[el[i].row + dr[lane]][el[i].col + dc[lane]] = elem_value(v, t, el[i].sub);
+            uint64_t v = m >> lane & 1 ? lane_get(pw, &w.regs[w.el[i].reg], lane) : 0;
+            mat[w.el[i].row + w.dr[lane]][w.el[i].col + w.dc[lane]] =
+                elem_value(v, w.t, w.el[i].sub);
         }
+}
+
+/* Fragment f ('a' or 'b') of the lanes in m straight into split
+ * operands: vec[row] holds A's row, vec[col] B's column, indexed by k
+ * (a lane outside m gives zeros, as read_frag).  The float input types
+ * only; decoding each element once from its register bits is what makes
+ * this cheaper than read_frag and ptx_mma_split. */
+static void
+gather_split(const struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc *d,
+             unsigned f, uint32_t m, struct ptx_mma_vec *vec)
+{
+    struct frag_walk w;
+    frag_walk_init(&w, x, d, f);
+    for (unsigned i = 0; i < w.n; i++) {
+        const struct slot *s = &w.regs[w.el[i].reg];
+        unsigned sh = 16 * w.el[i].sub;
+        for (unsigned lane = 0; lane < 32; lane++) {
+            unsigned row = w.el[i].row + w.dr[lane], col = w.el[i].col + w.dc[lane];
+            struct ptx_mma_vec *o = &vec[f == 'a' ? row : col];
+            unsigned k = f == 'a' ? col : row;
+            uint32_t u = m >> lane & 1 ? (uint32_t)lane_get(pw, s, lane) : 0;
+            switch (w.t) {
+            case PT_F16: split_half((u >> sh) & 0xffffu, o, k); break;
+            case PT_BF16: split_bits(((u >> sh) & 0xffffu) << 16, false, o, k); break;
+            default: split_bits(u & 0xffffe000u, false, o, k); break;   /* .tf32: the top 19 bits */
+            }
+        }
+    }
+    unsigned nv = f == 'a' ? d->m : d->n, kk = d->k < 32 ? d->k : 32;
+    for (unsigned v = 0; v < nv && v < 32; v++)
+        vec_finish(&vec[v], kk);
+}
+
+/* mma and wmma with .f16, .bf16 or .tf32 inputs: each product and sum as
+ * the tensor core forms them (ptx_mma_dot). */
+static void
+mma_float(struct pwarp *pw, const struct xop *x, const struct ptx_mma_desc *d, uint32_t m)
+{
+    static _Thread_local struct ptx_mma_vec Ao[32], Bo[32];
+    float C[32][32];
+    gather_split(pw, x, d, 'a', m, Ao);
+    gather_split(pw, x, d, 'b', m, Bo);
+    struct frag_walk w;          /* C's, whose lanes' shifts are D's */
+    frag_walk_init(&w, x, d, 'c');
+    for (unsigned i = 0; i < w.n; i++)
+        for (unsigned lane = 0; lane < 32; lane++) {
+            uint32_t u = m >> lane & 1 ? (uint32_t)lane_get(pw, &w.regs[w.el[i].reg], lane) : 0;
+            float c;
+            if (w.t == PT_F16) {
+                c = ptx_half_to_float((uint16_t)(u >> (16 * w.el[i].sub)));
+            } else {
+                memcpy(&c, &u, 4);
+            }
+            C[w.el[i].row + w.dr[lane]][w.el[i].col + w.dc[lane]] = c;
+        }
+    const struct slot *D = frag_base(x, d, 'd');
+    unsigned dist, nregs = ptx_mma_frag_regs(d, 'd', &dist);
+    struct ptx_frag_elem el[PTX_FRAG_MAX];
+    unsigned n = ptx_mma_frag(d, 'd', 0, el);
+    unsigned kk = d->k < 32 ? d->k : 32;
+    bool h = d->dtype == PT_F16;
+    LANES(m, {
+        uint64_t out[PTX_FRAG_MAX] = { 0 };
+        for (unsigned i = 0; i < n; i++) {
+            unsigned row = el[i].row + w.dr[l], col = el[i].col + w.dc[l];
+            float f = ptx_mma_dot(&Ao[row], &Bo[col], kk, false, C[row][col], h);
+            uint32_t u32;
+            if (h)
+                u32 = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);   /* exact */
+            else
+                memcpy(&u32, &f, 4);
+            out[el[i].reg] |= u32;
+        }
+        for (unsigned r = 0; r < nregs; r++)
+            lane_set(pw, &D[r], l, out[r % dist]);
+    });
 }
 
 unsigned
@@ -575,9 +782,11 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
 {
     struct ptx_mma_desc d;
     ptx_mma_desc_of(x, &d);
+    if (d.atype == PT_TF32 || d.atype == PT_F16 || d.atype == PT_BF16) {
+        mma_float(pw, x, &d, m);
+        return;
+    }
     static _Thread_local double A[32][32], B[32][32], C[32][32];
-    static _Thread_local struct ptx_mma_vec Ao[32], Bo[32];
-    bool conv = false;
     read_frag(pw, x, &d, 'a', m, A);
     read_frag(pw, x, &d, 'b', m, B);
     read_frag(pw, x, &d, 'c', m, C);
@@ -614,30 +823,6 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                 if (d.satfinite)
                     s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 u = (uint32_t)s;
-            } else if (d.atype == PT_TF32 || d.atype == PT_F16 || d.atype == PT_BF16) {
-                unsigned kk = d.k < 32 ? d.k : 32;
-                if (!conv) {         /* A's rows and B's columns split once */
-                    float v[32];
-                    for (unsigned r = 0; r < d.m && r < 32; r++) {
-                        for (unsigned k = 0; k < kk; k++)
-                            v[k] = (float)A[r][k];
-                        ptx_mma_split(v, kk, d.atype, &Ao[r]);
-                    }
-                    for (unsigned cn = 0; cn < d.n && cn < 32; cn++) {
-                        for (unsigned k = 0; k < kk; k++)
-                            v[k] = (float)B[k][cn];
-                        ptx_mma_split(v, kk, d.atype, &Bo[cn]);
-                    }
-                    conv = true;
-                }
-                bool h = d.dtype == PT_F16;
-                float f = ptx_mma_dot(&Ao[row], &Bo[col], kk, false, (float)C[row][col], h);
-                uint32_t u32;
-                if (h)
-                    u32 = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);   /* exact */
-                else
-                    memcpy(&u32, &f, 4);
-                u = u32;
             } else {
                 double s = C[row][col];
                 for (unsigned k = 0; k < d.k; k++)

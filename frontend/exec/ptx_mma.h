@@ -180,10 +180,17 @@ struct ptx_mma_vec {             /* n <= 32 operands, by field (the loops vector
     uint32_t m[32];              /* significands (24 bits at most; 0 but for a finite one) */
     int32_t e[32];               /* their exponents (a zero: PTX_OPND_ZERO_E) */
     uint32_t s[32];              /* signs (1: negative) */
+    float f[32];                 /* narrow: the signed significands / 2^13, exact */
     uint8_t cls[32];             /* PTX_OPND_* */
     uint8_t any;                 /* the OR of cls: PTX_OPND_INF set for an infinity or a NaN */
+    uint8_t narrow;              /* every significand a multiple of 2^13 (11 bits or fewer:
+                                    FP16, BF16, TF32, FP8), so a product fits 22 bits */
 };
 void ptx_mma_split(const float *x, unsigned n, unsigned itype, struct ptx_mma_vec *out);
+/* The same for n FP16s given by their bits, decoded directly (what the
+ * fragment gathers of ptx_mma_exec do); equal to ptx_mma_split of their
+ * floats with PT_F16. */
+void ptx_mma_split_f16(const uint16_t *h, unsigned n, struct ptx_mma_vec *out);
 float ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n,
                   bool neg, float c, bool f16_out);
 float ptx_mma_step(const float *a, const float *b, unsigned n, bool neg, float c, unsigned itype,
