@@ -813,8 +813,8 @@ ptx_exec_block_begin(struct ptx_run *r, uint32_t slot, uint64_t id, uint32_t sm)
             b->warps[w].loop_iter = xcalloc(r->n_unroll + 1, sizeof(uint32_t));
             /* grows as divergence nests (exec_one, ptx_call.c), to
              * PTX_STACK_MAX a function */
-            b->warps[w].stk_cap = PTX_STACK_START;
-            b->warps[w].stk = xmalloc(PTX_STACK_START * sizeof(struct simt_entry));
+            b->warps[w].stk_cap = PTX_STACK_INLINE;
+            b->warps[w].stk = b->warps[w].stk_in;
         }
         b->allocated = true;
         b->sz = ptx_block_sizes(r);
@@ -1333,7 +1333,8 @@ ptx_exec_blocks_free(struct pblock *blocks, uint32_t n_slots, uint32_t wpb)
             free(b->warps[w].win);
             free(b->warps[w].win_at);
             free(b->warps[w].win_addr);
-            free(b->warps[w].stk);
+            if (b->warps[w].stk != b->warps[w].stk_in)
+                free(b->warps[w].stk);
             ptx_call_warp_free(&b->warps[w]);
         }
         free(b->warps);

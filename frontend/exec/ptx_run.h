@@ -33,6 +33,8 @@
 #include "sim/error.h"
 #include "sim/inst.h"
 
+#include <string.h>
+
 /* The counters a PTX source registers as statistics. */
 struct ptx_counters {
     uint64_t ptx_insts;          /* PTX warp instructions executed (ptx.insts) */
@@ -295,7 +297,8 @@ struct xop {
 /* SIMT stack entries one function's divergence may use (the stack grows by
  * that much per call) */
 #define PTX_STACK_MAX 72
-#define PTX_STACK_START 8        /* entries a warp's stack starts with (it grows) */
+#define PTX_STACK_INLINE 4       /* entries a warp's stack starts with, in struct pwarp
+                                    (it grows) */
 /* ptxas unrolls a small counted loop 4 times (ptx_lower.c): its control
  * (counter, compare, branch) issues once per PTX_UNROLL iterations */
 #define PTX_UNROLL 4
@@ -333,6 +336,9 @@ struct bred {
  * last taken backward branch, how often it came back there while memory
  * stayed as it was, and the hash of its state when it last looked. */
 struct ptx_spin {
+    bool its;                    /* it has: its lanes may reach a barrier apart */
+    uint32_t parked;             /* lanes waiting at barrier parked_pc for the warp's others */
+    int32_t parked_pc;
     int32_t pc;                  /* the loop's head (the branch target), -1: none */
     uint32_t count;              /* back-edges to it since memory last changed */
     uint64_t epoch;              /* ptx_run.mem_epoch at the first of them */
@@ -341,9 +347,6 @@ struct ptx_spin {
                                     2: spinning (its state repeats) */
     uint32_t yields;             /* paths it gave the turn to since memory last changed */
     uint64_t yield_epoch;        /* ptx_run.mem_epoch of those yields */
-    bool its;                    /* it has: its lanes may reach a barrier apart */
-    uint32_t parked;             /* lanes waiting at barrier parked_pc for the warp's others */
-    int32_t parked_pc;
 };
 
 struct simt_entry {
@@ -353,20 +356,37 @@ struct simt_entry {
 };
 
 struct pwarp {
+    /* what every step reads, first: with thousands of resident warps a
+     * warp's state is out of the host's caches when it next steps, and
+     * each 64-byte line it touches is a miss.  The SIMT stack's first
+     * entries are here (stk points to them until it outgrows them). */
+    struct simt_entry stk_in[PTX_STACK_INLINE];
+    int sp;                      /* entries on the stack */
+    uint16_t win_n, win_pos;     /* an unrolled loop's window: entries buffered, handed out */
+    uint32_t kb32, kb64;         /* the first constant slots (ptx_run.cbase32, .nvar64) */
     union r32 *r32;              /* [kb32 slots][32 lanes]: variables, special registers */
     union r64 *r64;              /* [kb64 slots][32 lanes] */
+    uint32_t *pred;              /* [npred slots] lane masks */
+    struct simt_entry *stk;      /* the SIMT stack, stk_cap entries */
+    int32_t retry_at;            /* a wait that found its phase incomplete, until the warp
+                                    executes it again (ptx_counters.wait_retries), or -1 */
+    int32_t bred_pc;             /* a bar.red whose result it takes at its next step, or -1 */
+    bool win_end;                /* the warp finished after the last of the window's entries */
+    bool bar_pending;            /* it reached a block-wide barrier: its next step takes the
+                                    block's clock */
+    int8_t nbar;                 /* a named barrier (a count, not the whole block) it waits at,
+                                    -1 none ... */
+    bool finished;               /* it has run to its end (counted out of live_warps) */
+    uint32_t exited;             /* lanes that have executed exit/ret */
+    uint64_t icount;             /* warp instructions executed (the %clock proxy) */
     const union r32 *k32;        /* the launch's constant slots kb32 .. n32 - 1 (ptx_run.tmpl32),
                                     read-only and shared by its warps */
     const union r64 *k64;        /* kb64 .. n64 - 1 (ptx_run.tmpl64) */
-    uint32_t kb32, kb64;         /* the first constant slots (ptx_run.cbase32, .nvar64) */
-    uint32_t *pred;              /* [npred slots] lane masks */
-    struct simt_entry *stk;      /* the SIMT stack, stk_cap entries */
-    int sp;                      /* entries on the stack */
-    int stk_cap;
     struct ptx_callstack cs;     /* calls in progress (ptx_call.h) */
-    uint32_t exited;             /* lanes that have executed exit/ret */
+    struct ptx_spin spin;        /* does it spin forever? (ptx_spin.c) */
+    /* the rest */
+    int stk_cap;
     uint32_t carry;              /* per-lane carry flag (add.cc / addc) */
-    uint64_t icount;             /* warp instructions executed (the %clock proxy) */
     uint64_t sr_serial;          /* the ptx_run.sr_serial its read-only slots (special
                                     registers, constants) hold; 0: none */
     uint32_t *loop_iter;         /* per unrolled loop: iterations since it was entered */
@@ -378,29 +398,20 @@ struct pwarp {
     int32_t poll;                /* an mbarrier wait the model decides at its issue
                                     (ptx_sync.c): its operation, -1 if none ... */
     uint32_t poll_mask;          /* ... and its lanes */
-    int32_t retry_at;            /* a wait that found its phase incomplete, until the warp
-                                    executes it again (ptx_counters.wait_retries), or -1 */
     uint32_t index;              /* warp index in the block */
     uint32_t bred_gen[PTX_BARRIERS];  /* bar.red instances it has reached, per barrier */
-    int32_t bred_pc;             /* a bar.red whose result it takes at its next step, or -1 */
-    uint16_t bred_slot;          /* ... from pblock.bred[bred_slot / 2][bred_slot % 2] */
+    uint16_t bred_slot;          /* bred_pc's result from pblock.bred[bred_slot / 2]
+                                    [bred_slot % 2] ... */
     uint32_t bred_mask;          /* ... for these lanes */
     uint32_t bars;               /* block-wide barriers it has reached (the %clock proxy) */
-    bool bar_pending;            /* it reached one: its next step takes the block's clock */
-    int8_t nbar;                 /* a named barrier (a count, not the whole block) it waits at,
-                                    -1 none ... */
-    uint32_t nbar_gen;           /* ... in its instance nbar_gen (pblock.nbar_gen) */
-    bool bar_counted;            /* ... and counts in n_at_bar */
-    bool live;                   /* it has been started (counted in ptx_run.live_warps) ... */
-    bool finished;               /* ... and has run to its end (counted out again) */
-    struct ptx_spin spin;        /* does it spin forever? (ptx_spin.c) */
+    uint32_t nbar_gen;           /* nbar's instance (pblock.nbar_gen) ... */
+    bool bar_counted;            /* ... and whether it counts in n_at_bar */
+    bool live;                   /* it has been started (counted in ptx_run.live_warps) */
     /* an unrolled loop's window being handed out (struct ptx_window) */
     uint8_t *win;                /* [r->win_max]: the warp_insts up to addr[], or NULL */
     sim_addr_t *win_addr;        /* [r->win_mem][32]: the memory accesses' addresses */
     uint16_t *win_at;            /* [r->win_max]: an entry's row of win_addr, or UINT16_MAX */
     const struct ptx_window *win_plan;   /* its order and renamed ids; NULL: as executed */
-    uint16_t win_n, win_pos;     /* entries buffered, handed out */
-    bool win_end;                /* the warp finished after the last of them */
 };
 
 /* An mbarrier of a block as the timing model knows it (ptx_sync.c): its
@@ -626,7 +637,12 @@ ptx_stack_reserve(struct pwarp *pw)
 {
     if (pw->sp + 2 > pw->stk_cap) {
         pw->stk_cap = 2 * pw->stk_cap + 2;
-        pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
+        if (pw->stk == pw->stk_in) {
+            pw->stk = xmalloc((size_t)pw->stk_cap * sizeof *pw->stk);
+            memcpy(pw->stk, pw->stk_in, sizeof pw->stk_in);
+        } else {
+            pw->stk = xrealloc(pw->stk, (size_t)pw->stk_cap * sizeof *pw->stk);
+        }
     }
 }
 
