@@ -1260,8 +1260,22 @@ win_next(struct pwarp *pw, struct warp_inst *wi)
         memcpy(wi->dst, ids, wi->n_dst * sizeof *wi->dst);
         memcpy(wi->src, ids + SIM_MAX_DST, wi->n_src * sizeof *wi->src);
     }
-    if (pw->win_pos == pw->win_n)
+    if (pw->win_pos == pw->win_n) {
         pw->win_n = pw->win_pos = 0;
+    } else {
+        /* the warp's next fetch reads the next entry: start bringing it
+         * into the host's caches (the window is out of them by then) */
+        uint32_t nk = pw->win_plan != NULL ? pw->win_plan->order[pw->win_pos] : pw->win_pos;
+        const uint8_t *h = pw->win + (size_t)nk * WIN_HEAD;
+        for (size_t o = 0; o < WIN_HEAD; o += 64)
+            __builtin_prefetch(h + o);
+        if (pw->win_at[nk] != UINT16_MAX) {
+            const uint8_t *a = (const uint8_t *)(pw->win_addr + (size_t)pw->win_at[nk] *
+                                                                 SIM_WARP_SIZE);
+            for (size_t o = 0; o < SIM_WARP_SIZE * sizeof *pw->win_addr; o += 64)
+                __builtin_prefetch(a + o);
+        }
+    }
     return 1;
 }
 

@@ -136,11 +136,11 @@ struct call_frame {
 
 /* A warp's calls. */
 struct ptx_callstack {
-    struct call_frame *frames;
-    uint32_t n, cap;
-    uint32_t fp;                 /* frame base of the running function (a local address) */
+    uint32_t n, cap;             /* (n and end: read by every step) */
+    int32_t end;                 /* the running function's end in x[] */
     int32_t func;                /* the running function (r->funcs; 0: the kernel) */
-    int32_t end;                 /* its end in x[] */
+    uint32_t fp;                 /* frame base of the running function (a local address) */
+    struct call_frame *frames;
     uint16_t *active;            /* per function: its activations in progress */
     uint8_t *save;               /* registers of recursive activations */
     size_t save_len, save_cap;
@@ -381,6 +381,11 @@ struct pwarp {
     uint64_t icount;             /* warp instructions executed (the %clock proxy) */
     const union r32 *k32;        /* the launch's constant slots kb32 .. n32 - 1 (ptx_run.tmpl32),
                                     read-only and shared by its warps */
+    /* an unrolled loop's window being handed out (struct ptx_window) */
+    uint8_t *win;                /* [r->win_max]: the warp_insts up to addr[], or NULL */
+    uint16_t *win_at;            /* [r->win_max]: an entry's row of win_addr, or UINT16_MAX */
+    sim_addr_t *win_addr;        /* [r->win_mem][32]: the memory accesses' addresses */
+    const struct ptx_window *win_plan;   /* its order and renamed ids; NULL: as executed */
     const union r64 *k64;        /* kb64 .. n64 - 1 (ptx_run.tmpl64) */
     struct ptx_callstack cs;     /* calls in progress (ptx_call.h) */
     struct ptx_spin spin;        /* does it spin forever? (ptx_spin.c) */
@@ -407,11 +412,6 @@ struct pwarp {
     uint32_t nbar_gen;           /* nbar's instance (pblock.nbar_gen) ... */
     bool bar_counted;            /* ... and whether it counts in n_at_bar */
     bool live;                   /* it has been started (counted in ptx_run.live_warps) */
-    /* an unrolled loop's window being handed out (struct ptx_window) */
-    uint8_t *win;                /* [r->win_max]: the warp_insts up to addr[], or NULL */
-    sim_addr_t *win_addr;        /* [r->win_mem][32]: the memory accesses' addresses */
-    uint16_t *win_at;            /* [r->win_max]: an entry's row of win_addr, or UINT16_MAX */
-    const struct ptx_window *win_plan;   /* its order and renamed ids; NULL: as executed */
 };
 
 /* An mbarrier of a block as the timing model knows it (ptx_sync.c): its
