@@ -538,7 +538,7 @@ ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n
     if (((a->any | b->any) & PTX_OPND_INF) || ((uc >> 23) & 255) == 255)
         return dot_special(a, b, n, neg, c, f16_out);   /* INF and NAN have that bit */
 #ifdef __SSE2__
-    if (a->narrow && b->narrow && n % 4 == 0) {
+    if (a->narrow && b->narrow && n % 4 == 0 && n > 0) {
         int e = INT_MIN;
         for (unsigned k = 0; k < n; k++) {
             int pe = a->e[k] + b->e[k];
