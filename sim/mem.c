@@ -352,7 +352,10 @@ write_back(mem *m, struct cache_line *l, uint64_t t)
 
 /* Line `line` of slice `slice` has just come to hold what fifo f counts
  * (partial sectors, dirty data): enter it, first writing back the oldest
- * line still holding it when the slice's FIFO is full. */
+ * line still holding it when the slice's FIFO is full (from time t; not
+ * timed when t is MEM_UNTIMED: warming, whose write-backs happened before
+ * the simulated stretch resumes). */
+#define MEM_UNTIMED UINT64_MAX
 static void
 fifo_enter(mem *m, struct line_fifo *f, uint32_t slice, uint64_t line, uint64_t t)
 {
@@ -366,8 +369,14 @@ fifo_enter(mem *m, struct line_fifo *f, uint32_t slice, uint64_t line, uint64_t 
         uint32_t set;
         (void)slice_of(m, old, &set);
         struct cache_line *l = cache_peek(m->l2, set, old);
-        if (l != NULL && (f == &m->partial ? l->partial : l->dirty) != 0)
+        if (l == NULL || (f == &m->partial ? l->partial : l->dirty) == 0)
+            continue;
+        if (t == MEM_UNTIMED) {
+            l->dirty = 0;
+            l->partial = 0;
+        } else {
             write_back(m, l, t);
+        }
     }
     uint32_t tail = *head + *n;
     fifo[tail >= f->cap ? tail - f->cap : tail] = line;
@@ -613,13 +622,18 @@ mem_warm(mem *m, uint64_t line, uint32_t mask, bool write)
     uint32_t set;
     if (m->sets == 0 || mask == 0 || line >= m->host_line)
         return;
-    (void)slice_of(m, line, &set);
+    uint32_t slice = slice_of(m, line, &set);
     struct cache_line *l = cache_find(m->l2, set, line);
     if (l == NULL) {
         l = cache_victim(m->l2, set);
         cache_install(m->l2, l, line);
     }
     if (write) {
+        /* at most l2.dirty_lines stay dirty, as in timed writes: else the
+         * windows after a skip would write back what the full run had
+         * written back already */
+        if (m->dirty.cap != 0 && l->dirty == 0)
+            fifo_enter(m, &m->dirty, slice, line, MEM_UNTIMED);
         l->valid |= mask;
         l->dirty |= mask;
     } else {

@@ -276,6 +276,30 @@ START_TEST(test_dirty_lines_written_back)
 }
 END_TEST
 
+/* Warming (a sampled run's skipped blocks) keeps l2.dirty_lines too: its
+ * write-backs cost nothing (they happened before the simulated stretch
+ * resumes), and the lines it leaves dirty are the newest, in the FIFO a
+ * timed write then continues.  Were warmed lines left out of the FIFO, the
+ * L2 would come out of a skip with every written line dirty, and the
+ * windows after it would write back what the full run already had. */
+START_TEST(test_warm_keeps_dirty_limit)
+{
+    struct sim_config c;
+    mem *m = small_mem(&c, "l2.slices = 1; dram.channels = 1; l2.dirty_lines = 2");
+    const struct mem_stats *st = mem_get_stats(m);
+    mem_warm(m, 1, 0xf, true);
+    mem_warm(m, 2, 0xf, true);
+    mem_warm(m, 3, 0xf, true);                                 /* line 1 cleaned, untimed */
+    ck_assert_uint_eq(st->dram_write_bytes, 0);
+    mem_write(m, 4, 0xf, 0);                                   /* line 2 goes, timed */
+    ck_assert_uint_eq(st->dram_write_bytes, 128);
+    mem_write(m, 5, 0xf, 100);                                 /* then line 3 */
+    ck_assert_uint_eq(st->dram_write_bytes, 256);
+    ck_assert_uint_eq(st->dram_read_bytes, 0);
+    mem_destroy(m);
+}
+END_TEST
+
 /* mem_flush (sim.flush_caches): the next access of a line misses again, and
  * the dirty sectors it drops cost no DRAM write inside the kernel. */
 START_TEST(test_flush_empties_l2)
@@ -390,6 +414,7 @@ mem_suite(void)
     tcase_add_test(tc, test_partial_write_merges);
     tcase_add_test(tc, test_partial_lines_read_back);
     tcase_add_test(tc, test_dirty_lines_written_back);
+    tcase_add_test(tc, test_warm_keeps_dirty_limit);
     tcase_add_test(tc, test_lookup_counts);
     suite_add_tcase(s, tc);
     return s;
