@@ -15,9 +15,11 @@
  * up to `chunks` runs of whole waves are skipped, one simulated window
  * between each two, and the tail is simulated.  A skipped block is run
  * functionally (sim/ffwd.h: a PTX kernel's outputs are still computed,
- * and its warp instructions counted), and its global-memory accesses
- * warm the L2 (mem_warm(): SMARTS's functional warming), so the windows
- * after a skip find the L2 as the skipped blocks left it.  A skipped run
+ * and its warp instructions counted), and the global-memory accesses of
+ * a run's last blocks (enough to move twice the L2's capacity: sim.c
+ * warm_tail) warm the L1s and the L2 (mem_warm(): SMARTS's functional
+ * warming), so the windows after a skip find the caches as the skipped
+ * blocks left them.  A skipped run
  * of I warp instructions takes
  *
  *     I x (c_before + c_after) / 2 cycles

@@ -281,28 +281,56 @@ skipped_block(void *ctx, uint64_t id, uint64_t insts)
     sample_skipped_block(&((struct sim *)ctx)->samp, insts);
 }
 
+/* Blocks at the end of a skipped run whose accesses warm the caches:
+ * enough to move twice the L2's capacity at the rate the simulated blocks
+ * moved bytes through their L1s (sectors of global and local loads and
+ * stores per block retired), and two waves at least (each SM's L1).  The
+ * caches' state after the run is what its last accesses left (the L2 is
+ * turned over twice), so warming the earlier blocks too changes nothing
+ * that later windows see.  Every block of the run when nothing was
+ * measured. */
+static uint64_t
+warm_tail(const struct sim *s, uint64_t blocks, uint32_t wave)
+{
+    uint64_t sectors = 0;
+    for (uint32_t i = 0; i < s->n_sm; i++)
+        sectors += s->sms[i].mst.gld_sectors + s->sms[i].mst.gst_sectors;
+    if (sectors == 0 || s->retired == 0)
+        return blocks;
+    double per_block = (double)sectors * s->cfg.l1_sector_size / (double)s->retired;
+    double need = 2.0 * (double)s->cfg.l2_size_kb * 1024.0 / per_block;
+    uint64_t tail = need >= (double)blocks ? blocks : (uint64_t)ceil(need);
+    uint64_t floor2 = 2 * (uint64_t)wave;
+    tail = tail < floor2 ? floor2 : tail;
+    return tail < blocks ? tail : blocks;
+}
+
 /* Skip the current run [skip_lo, skip_hi) of a sampled kernel (sample.h):
  * its blocks run functionally, untimed, as many at a time as the GPU
  * holds, in source slots after the timing model's, their warps
  * interleaved a memory instruction at a time (ffwd_run), each one's warp
- * instructions counted and its memory accesses warming the L1s and the L2
- * in about the order the GPU would make them. */
+ * instructions counted; the memory accesses of the run's last blocks
+ * (warm_tail) warm the L1s and the L2 in about the order the GPU would
+ * make them. */
 static void
 skip_blocks(struct sim *s)
 {
     uint32_t wpb = kernel_info_warps_per_block(&s->ki);
+    uint64_t lo = s->samp.skip_lo, hi = s->samp.skip_hi;
     uint32_t n = s->skip_slots;
-    if (n > s->samp.skip_hi - s->samp.skip_lo)
-        n = (uint32_t)(s->samp.skip_hi - s->samp.skip_lo);
-    struct ffwd_calls calls = { warm_inst, skipped_block, s };
+    if (n > hi - lo)
+        n = (uint32_t)(hi - lo);
+    uint64_t cut = hi - warm_tail(s, hi - lo, s->n_sm * s->occ.blocks_per_sm);
+    struct ffwd_calls cold = { NULL, skipped_block, s }, warm = { warm_inst, skipped_block, s };
     struct sim_error err = { 0 };
-    if (ffwd_run(s->src, wpb, s->samp.skip_lo, s->samp.skip_hi, s->n_sm * s->occ.blocks_per_sm,
-                 n, 1, &calls, &err) < 0) {
-        sim_error_prefix(&err, "blocks %" PRIu64 "..%" PRIu64 " (skipped by sim.sample): ",
-                         s->samp.skip_lo, s->samp.skip_hi - 1);
+    uint32_t slot0 = s->n_sm * s->occ.blocks_per_sm;
+    if ((cut > lo && ffwd_run(s->src, wpb, lo, cut, slot0, n, 1, &cold, &err) < 0) ||
+        ffwd_run(s->src, wpb, cut, hi, slot0, n, 1, &warm, &err) < 0) {
+        sim_error_prefix(&err, "blocks %" PRIu64 "..%" PRIu64 " (skipped by sim.sample): ", lo,
+                         hi - 1);
         host_fail(s, &err);
     }
-    s->next_block = s->samp.skip_hi;
+    s->next_block = hi;
 }
 
 /* Launch the next block on SM sm at cycle t (the caller checked there is
