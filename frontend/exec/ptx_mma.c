@@ -333,15 +333,18 @@ struct term {
 };
 
 /* Float x's significand and exponent as the tensor core takes them: an
- * FP16 subnormal (f16) at exponent -14 with a shorter significand. */
+ * FP16 subnormal (f16) at exponent -14 with a shorter significand.  (Exact
+ * for an FP16 value, which has 11 significant bits; an FP32 C of an FP16
+ * result, .f16.f16.f16.f32, loses what lies below 2^-24.) */
 static void
 split(uint32_t u, bool f16, uint64_t *m, int *e)
 {
     uint32_t x = (u >> 23) & 255;
     *m = (u & 0x7fffffu) | (x ? 0x800000u : 0);
     *e = x ? (int)x - 127 : -126;
-    if (f16 && *e < -14) {         /* exact: an FP16 has 11 significant bits */
-        *m >>= -14 - *e;
+    if (f16 && *e < -14) {
+        unsigned sh = (unsigned)(-14 - *e);
+        *m = sh < 64 ? *m >> sh : 0;
         *e = -14;
     }
 }
