@@ -320,12 +320,13 @@ skip_blocks(struct sim *s)
     uint32_t n = s->skip_slots;
     if (n > hi - lo)
         n = (uint32_t)(hi - lo);
-    uint64_t cut = hi - warm_tail(s, hi - lo, s->n_sm * s->occ.blocks_per_sm);
+    /* a wave: the blocks the GPU holds, the timing model's source slots */
+    uint32_t wave = s->n_sm * s->occ.blocks_per_sm;
+    uint64_t cut = hi - warm_tail(s, hi - lo, wave);
     struct ffwd_calls cold = { NULL, skipped_block, s }, warm = { warm_inst, skipped_block, s };
     struct sim_error err = { 0 };
-    uint32_t slot0 = s->n_sm * s->occ.blocks_per_sm;
-    if ((cut > lo && ffwd_run(s->src, wpb, lo, cut, slot0, n, 1, &cold, &err) < 0) ||
-        ffwd_run(s->src, wpb, cut, hi, slot0, n, 1, &warm, &err) < 0) {
+    if ((cut > lo && ffwd_run(s->src, wpb, lo, cut, wave, n, 1, &cold, &err) < 0) ||
+        ffwd_run(s->src, wpb, cut, hi, wave, n, 1, &warm, &err) < 0) {
         sim_error_prefix(&err, "blocks %" PRIu64 "..%" PRIu64 " (skipped by sim.sample): ", lo,
                          hi - 1);
         host_fail(s, &err);

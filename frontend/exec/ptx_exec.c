@@ -1246,11 +1246,19 @@ static_ids(const struct warp_inst *wi, const struct xop *x)
            memcmp(wi->src, x->src, x->n_src * sizeof *wi->src) == 0;
 }
 
+/* The entry the window hands out at position pos: the plan's order, or
+ * as executed. */
+static inline uint32_t
+win_entry(const struct pwarp *pw, uint32_t pos)
+{
+    return pw->win_plan != NULL ? pw->win_plan->order[pos] : pos;
+}
+
 /* The window's next operation into wi. */
 static int
 win_next(struct pwarp *pw, struct warp_inst *wi)
 {
-    uint32_t k = pw->win_plan != NULL ? pw->win_plan->order[pw->win_pos] : pw->win_pos;
+    uint32_t k = win_entry(pw, pw->win_pos);
     pw->win_pos++;
     memcpy(wi, pw->win + (size_t)k * WIN_HEAD, WIN_HEAD);
     if (pw->win_at[k] != UINT16_MAX)
@@ -1265,7 +1273,7 @@ win_next(struct pwarp *pw, struct warp_inst *wi)
     } else {
         /* the warp's next fetch reads the next entry: start bringing it
          * into the host's caches (the window is out of them by then) */
-        uint32_t nk = pw->win_plan != NULL ? pw->win_plan->order[pw->win_pos] : pw->win_pos;
+        uint32_t nk = win_entry(pw, pw->win_pos);
         const uint8_t *h = pw->win + (size_t)nk * WIN_HEAD;
         for (size_t o = 0; o < WIN_HEAD; o += 64)
             __builtin_prefetch(h + o);

@@ -540,30 +540,6 @@ ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n
     n = n < 32 ? n : 32;
     if (((a->any | b->any) & PTX_OPND_INF) || ((uc >> 23) & 255) == 255)
         return dot_special(a, b, n, neg, c, f16_out);   /* INF and NAN have that bit */
-#ifdef __SSE2__
-    if (a->narrow && b->narrow && n % 4 == 0 && n > 0) {
-        int e = INT_MIN;
-        for (unsigned k = 0; k < n; k++) {
-            int pe = a->e[k] + b->e[k];
-            e = pe > e ? pe : e;
-        }
-        uint64_t cm = 0;
-        int ce = 0;
-        if ((uc & 0x7fffffffu) != 0) {
-            split(uc, f16_out, &cm, &ce);
-            e = ce > e ? ce : e;
-        }
-        int g = e - 25;
-        int64_t sum = sum_narrow(a, b, n, neg, e);
-        if (cm != 0) {
-            int sh = g - (ce - 23);
-            int64_t v = sh >= 64 ? 0 : (int64_t)(sh >= 0 ? cm >> sh : cm << -sh);
-            sum += (uc >> 31) != 0 ? -v : v;
-        }
-        uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
-        return f16_out ? round_f16_rne(mag, g, sum < 0) : round_f32_rz(mag, g, sum < 0);
-    }
-#endif
     /* every term finite or zero: dot_special's sum without its branches.
      * A zero operand's product has significand 0, and its exponent
      * (PTX_OPND_ZERO_E) is never the largest but when every term is zero. */
@@ -581,13 +557,21 @@ ptx_mma_dot(const struct ptx_mma_vec *a, const struct ptx_mma_vec *b, unsigned n
     }
     int g = e - 25;                /* 2 bits below the largest term's 24 */
     int64_t sum = 0;
-    uint32_t nm = neg ? 1 : 0;
-    for (unsigned k = 0; k < n; k++) {
-        int sh = g - (pe[k] - 46); /* >= 21: a product (< 2^48) is truncated */
-        sh = sh < 63 ? sh : 63;
-        uint64_t v = ((uint64_t)a->m[k] * b->m[k]) >> sh;
-        uint64_t sgn = UINT64_C(0) - (uint64_t)(a->s[k] ^ b->s[k] ^ nm);  /* all ones: negative */
-        sum += (int64_t)((v ^ sgn) - sgn);
+#ifdef __SSE2__
+    if (a->narrow && b->narrow && n % 4 == 0 && n > 0) {
+        sum = sum_narrow(a, b, n, neg, e);
+    } else
+#endif
+    {
+        uint32_t nm = neg ? 1 : 0;
+        for (unsigned k = 0; k < n; k++) {
+            int sh = g - (pe[k] - 46); /* >= 21: a product (< 2^48) is truncated */
+            sh = sh < 63 ? sh : 63;
+            uint64_t v = ((uint64_t)a->m[k] * b->m[k]) >> sh;
+            /* all ones: negative */
+            uint64_t sgn = UINT64_C(0) - (uint64_t)(a->s[k] ^ b->s[k] ^ nm);
+            sum += (int64_t)((v ^ sgn) - sgn);
+        }
     }
     if (cm != 0) {
         int sh = g - (ce - 23);    /* >= -2 */
@@ -795,7 +779,6 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
     read_frag(pw, x, &d, 'c', m, C);
     const struct slot *D = frag_base(x, &d, 'd');
     unsigned dist, nregs = ptx_mma_frag_regs(&d, 'd', &dist);
-    bool integer = d.dtype == PT_S32;
     struct ptx_frag_elem el[PTX_FRAG_MAX];
     unsigned n = ptx_mma_frag(&d, 'd', 0, el);
     /* .f64: a chain of fused multiply-adds in k order, each rounded as
@@ -819,24 +802,13 @@ ptx_mma_exec(struct pwarp *pw, const struct xop *x, uint32_t m)
                 for (unsigned k = 0; k < d.k; k++)
                     s = fma(A[row][k], B[k][col], s);
                 memcpy(&u, &s, 8);
-            } else if (integer) {
+            } else {             /* .s8 / .u8 into .s32: what ptx_mma_supported leaves */
                 int64_t s = (int64_t)C[row][col];
                 for (unsigned k = 0; k < d.k; k++)
                     s += (int64_t)A[row][k] * (int64_t)B[k][col];
                 if (d.satfinite)
                     s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 u = (uint32_t)s;
-            } else {
-                double s = C[row][col];
-                for (unsigned k = 0; k < d.k; k++)
-                    s += A[row][k] * B[k][col];
-                float f = (float)s;
-                uint32_t u32;
-                if (d.dtype == PT_F16)
-                    u32 = (uint32_t)ptx_half_from_float(f) << (16 * el[i].sub);
-                else
-                    memcpy(&u32, &f, 4);
-                u = u32;
             }
             out[el[i].reg] |= u;
         }
